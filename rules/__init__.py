@@ -1,0 +1,10 @@
+"""Pure game engines for bugtable. Imports only the standard library.
+
+Importing ``rules`` registers every shipped game in ``rules.GAMES``.
+"""
+
+from .core import GAMES, SYSTEM, Engine, Event, RuleError, get_game, replay
+
+__all__ = ["GAMES", "SYSTEM", "Engine", "Event", "RuleError", "get_game", "replay"]
+
+# Games register themselves on import; each line is added when its engine lands.

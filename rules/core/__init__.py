@@ -1,0 +1,29 @@
+"""The engine contract, shared by every game (DESIGN.md §2)."""
+
+from .engine import SYSTEM, Deadline, Engine, GameOption, action_type, require
+from .errors import RuleError
+from .events import Action, Event
+from .policy import Playout, random_action, random_playout
+from .registry import GAMES, get_game, register
+from .replay import replay
+from .rng import Rng
+
+__all__ = [
+    "GAMES",
+    "SYSTEM",
+    "Action",
+    "Deadline",
+    "Engine",
+    "Event",
+    "GameOption",
+    "Playout",
+    "Rng",
+    "RuleError",
+    "action_type",
+    "get_game",
+    "random_action",
+    "random_playout",
+    "register",
+    "replay",
+    "require",
+]

@@ -1,0 +1,157 @@
+"""The engine contract every game implements (DESIGN.md §2).
+
+Engines are pure: no discord, no database, no clock, no I/O. The host drives them with
+``apply(seat, action)`` in arrival order and persists ``to_dict()`` after every accepted action.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from .errors import RuleError
+from .events import Action, Event
+
+SYSTEM = -1
+"""Pseudo-seat for timer actions (a countdown ending, an AFK default). Only the host acts as it."""
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """A game option a host may set when opening a game (for example Bug Run's mode)."""
+
+    name: str
+    description: str
+    choices: tuple[str, ...]
+    default: str
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A time rule the engine wants the host to keep.
+
+    The host keeps one timer per ``key``: a key that stays in ``deadlines()`` keeps its original
+    due time, a key that disappears is cancelled, and when a timer expires the host applies
+    ``action`` as ``SYSTEM`` (if the key is still wanted). ``seconds`` is the delay the rules
+    give; ``setting`` names a host setting that may override it (platform timers such as turn
+    clocks), or is ``None`` when the delay is itself a rule (Bugs & Co's 10 s countdown).
+    """
+
+    key: str
+    action: Action
+    seconds: float
+    setting: str | None = None
+    seats: frozenset[int] = field(default_factory=frozenset)
+    """The players this deadline is waiting on (for "@you have 30 s" messages); may be empty."""
+
+
+class Engine(ABC):
+    """Base class of every game engine. Subclasses register in ``rules.GAMES``."""
+
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[GameOption, ...]] = ()
+
+    players: int
+    seed: int
+
+    # -- creation ---------------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
+        """A fresh game for ``players`` seats; all randomness comes from ``seed``."""
+
+    @classmethod
+    def check_players(cls, players: int) -> None:
+        if not isinstance(players, int) or not cls.min_players <= players <= cls.max_players:
+            raise RuleError(
+                f"{cls.title} is played by {cls.min_players} to {cls.max_players} players.",
+                code="player_count",
+            )
+
+    @classmethod
+    def resolve_options(cls, options: Mapping[str, str] | None) -> dict[str, str]:
+        """Validated options with defaults filled in; unknown names or values raise RuleError."""
+        given = dict(options or {})
+        known = {o.name: o for o in cls.options}
+        for name, value in given.items():
+            if name not in known:
+                raise RuleError(f"{cls.title} has no option '{name}'.", code="bad_option")
+            if value not in known[name].choices:
+                allowed = ", ".join(known[name].choices)
+                raise RuleError(f"Option '{name}' must be one of: {allowed}.", code="bad_option")
+        return {o.name: given.get(o.name, o.default) for o in cls.options}
+
+    # -- play -------------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty if none). ``SYSTEM`` has none here:
+        its actions come from ``deadlines()``."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Do ``action`` for ``seat`` or raise ``RuleError``; a rejected action changes nothing."""
+
+    @abstractmethod
+    def waiting_for(self) -> frozenset[int]:
+        """Seats the game is waiting on now (for timers, AFK handling and bots)."""
+
+    def deadlines(self) -> list[Deadline]:
+        """Time rules in force now. Games without time rules keep the default."""
+        return []
+
+    @property
+    def turn(self) -> int:
+        """A counter that changes whenever buttons offered earlier lose their meaning.
+
+        The host writes it into every button; a click carrying an older value is answered
+        "that button is from an earlier turn" without reaching the engine.
+        """
+        return 0
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as plain JSON-safe data; ``None`` = the public view."""
+
+    # -- the end ----------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Final (or running) score per seat."""
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Per-rule parts of a seat's score, in display order, ending with ``total``."""
+        return {"total": self.scores()[seat]}
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Winning seats once the game is over (ties share); empty before the end."""
+
+    # -- persistence ------------------------------------------------------------------------
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe snapshot including the RNG state."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self: ...
+
+
+def require(condition: bool, message: str, *, code: str = "illegal") -> None:
+    """Raise ``RuleError(message)`` unless ``condition``; keeps validation one line per rule."""
+    if not condition:
+        raise RuleError(message, code=code)
+
+
+def action_type(action: Any) -> str:
+    """The ``type`` of an action, or RuleError for something that is not an action at all."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise RuleError("That is not a valid action.", code="malformed")
+    return str(action["type"])
