@@ -1,0 +1,6 @@
+"""Bug Off! (2–6 players): RULINGS §3. Importing this package registers the engine."""
+
+from .cards import COLOURS
+from .engine import BugOff
+
+__all__ = ["COLOURS", "BugOff"]
