@@ -1,0 +1,1 @@
+"""bugtable: the Discord host for the tabletop games in ``rules``."""

@@ -1,0 +1,46 @@
+"""`python -m bot` runs the bot; `python -m bot sync [--guild ID]`; `python -m bot demo [game]`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from .settings import SettingsError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="bugtable, the bug games bot"
+    )
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot (the default)")
+    sync = sub.add_parser("sync", help="register the slash commands with Discord now")
+    sync.add_argument("--guild", type=int, default=None, help="sync to one guild (instant)")
+    demo = sub.add_parser("demo", help="play a game among simulated members on a local emulator")
+    demo.add_argument("game", nargs="?", default=None, help="which game (default: the first one)")
+    demo.add_argument("--players", type=int, default=None, help="how many players")
+    demo.add_argument("--seed", type=int, default=1, help="seed for the simulated players")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "sync":
+            from .cli import sync_commands
+
+            return asyncio.run(sync_commands(args.guild))
+        if args.command == "demo":
+            from .demo import run_demo
+
+            return asyncio.run(run_demo(args.game, players=args.players, seed=args.seed))
+        from .cli import run_bot
+
+        return run_bot()
+    except SettingsError as exc:
+        print(f"bugtable: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

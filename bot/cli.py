@@ -1,0 +1,62 @@
+"""What `python -m bot` and `python -m bot sync` do, with one clear line for a bad token."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+
+from .discord.client import BugtableBot, point_at
+from .settings import get_settings
+
+log = logging.getLogger("bot")
+
+
+def _setup_logging() -> None:
+    settings = get_settings()
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+
+
+def run_bot() -> int:
+    settings = get_settings()
+    token = settings.require_token()
+    _setup_logging()
+    point_at(settings)
+    bot = BugtableBot(settings)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "bugtable: Discord refused DISCORD_TOKEN (401): reset the token in the Developer "
+            "Portal and put the new one in .env.",
+            file=sys.stderr,
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - we request none
+        print("bugtable: Discord refused a privileged intent.", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def sync_commands(guild_id: int | None) -> int:
+    settings = get_settings()
+    token = settings.require_token()
+    _setup_logging()
+    point_at(settings)
+    bot = BugtableBot(settings, sync_commands=False)
+    try:
+        await bot.login(token)
+    except discord.LoginFailure:
+        print("bugtable: Discord refused DISCORD_TOKEN (401).", file=sys.stderr)
+        await bot.close()
+        return 2
+    try:
+        count = await bot.sync_now(guild_id)
+        await bot.remember_synced(guild_id)
+        print(
+            f"Synced {count} command(s) {'to guild ' + str(guild_id) if guild_id else 'globally'}."
+        )
+    finally:
+        await bot.close()
+    return 0

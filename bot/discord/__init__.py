@@ -1,0 +1,1 @@
+"""The discord.py layer: client, slash commands, buttons, rendering and delivery."""

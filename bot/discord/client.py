@@ -1,0 +1,134 @@
+"""The bot: a `commands.Bot` whose setup_hook opens the store, restores games and timers."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from ..host.host import Host
+from ..host.table import Outcome, Table
+from ..settings import Settings
+from ..store import Store
+from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
+from ..ui.presenter import presenter_for
+from .commands import build_group
+from .components import DYNAMIC_ITEMS
+from .edge import Edge
+from .publisher import Publisher
+
+log = logging.getLogger(__name__)
+COMMANDS_HASH_KEY = "commands_hash"
+
+
+def point_at(settings: Settings) -> None:
+    """Aim discord.py at another API/gateway (the local emulator) when configured."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+def load_extra_games(settings: Settings) -> None:
+    for module in settings.extra_modules():
+        importlib.import_module(module)
+
+
+class BugtableBot(commands.Bot):
+    store: Store
+    host: Host
+
+    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.sync_commands = sync_commands
+        self.publisher = Publisher(self)
+        self.edge = Edge(self)
+
+    async def setup_hook(self) -> None:
+        load_extra_games(self.settings)
+        self.store = await Store.open(self.settings.database_url)
+        self.host = Host(self.store, self.settings)
+        self.host.listeners.append(self.publisher)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.add_command(build_group(self))
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        if self.sync_commands:
+            await self.sync_if_changed()
+        for table in await self.host.restore():
+            await self.publisher.adopt(table)
+            await self._replay_table(table)
+            self.publisher.mark_dirty(table)
+        log.info("bugtable ready: %d game(s) restored", len(self.host.tables))
+
+    async def _replay_table(self, table: Table) -> None:
+        """Replay the stored log: rebuilds the public log and proves the snapshot."""
+        if table.engine is None:
+            return
+        actions = await self.store.actions(table.id)
+        engine = type(table.engine).new(table.engine.players, table.game.seed, table.game.options)
+        presenter = presenter_for(table.slug)
+        lines: list[str] = []
+        for record in actions:
+            turn_before = engine.turn
+            events = engine.apply(record.seat, record.action)
+            outcome = Outcome(
+                table, record.seat, record.action, events, engine.is_over, turn_before, engine.turn
+            )
+            lines.extend(presenter.log_lines(table, outcome))
+        table.log.extendleft(reversed(lines[-(table.log.maxlen or 40) :]))
+        if engine.to_dict() != table.committed:
+            log.error("game %s: replaying its log does not give its stored snapshot", table.id)
+
+    def command_payload(self) -> list[dict[str, Any]]:
+        return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+
+    def _commands_digest(self) -> str:
+        payload = json.dumps(self.command_payload(), sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+    def _sync_scope(self, guild_id: int | None = None) -> str:
+        return f"{COMMANDS_HASH_KEY}:{guild_id or self.settings.dev_guild_id or 'global'}"
+
+    async def sync_if_changed(self) -> bool:
+        """Sync slash commands only when their definition changed (Discord rate-limits creates)."""
+        if await self.store.get_meta(self._sync_scope()) == self._commands_digest():
+            return False
+        await self.sync_now()
+        await self.remember_synced()
+        return True
+
+    async def remember_synced(self, guild_id: int | None = None) -> None:
+        await self.store.set_meta(self._sync_scope(guild_id), self._commands_digest())
+
+    async def sync_now(self, guild_id: int | None = None) -> int:
+        guild_id = guild_id or self.settings.dev_guild_id
+        guild = discord.Object(id=guild_id) if guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info(
+            "synced %d command(s) %s", len(synced), f"to guild {guild_id}" if guild else "globally"
+        )
+        return len(synced)
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
+    ) -> None:
+        await self.edge.refuse(interaction, getattr(error, "original", error))
+
+    async def close(self) -> None:
+        if hasattr(self, "host"):
+            await self.host.close()
+        await self.publisher.flush()
+        if hasattr(self, "store"):
+            await self.store.close()
+        await super().close()

@@ -1,0 +1,119 @@
+"""The edge: every interaction is acknowledged here and every refusal becomes an ephemeral reply.
+
+Domain errors (RuleError from engines, HostError from the host, StoreError from the store)
+carry messages written for players; this is the one place they are turned into replies.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from rules.core import RuleError
+
+from ..host.errors import HostError, NotSeated, StaleButton
+from ..store.errors import StoreError
+from ..ui.presenter import presenter_for
+from .render import send_kwargs
+
+if TYPE_CHECKING:
+    from .client import BugtableBot
+
+log = logging.getLogger(__name__)
+NO_HAND = "This game has no hidden hand: everything you may know is on the board."
+OOPS = "Something went wrong on my side; nothing changed. Please try again."
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def is_privileged(interaction: discord.Interaction[Any]) -> bool:
+    """Members with Manage Channels may start or cancel any game in the channel."""
+    perms = interaction.permissions
+    return bool(perms and perms.manage_channels)
+
+
+async def answer(interaction: discord.Interaction[Any], text: str) -> None:
+    """Reply ephemerally, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Edge:
+    def __init__(self, bot: BugtableBot) -> None:
+        self.bot = bot
+
+    async def refuse(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
+        if isinstance(error, RuleError | HostError | StoreError):
+            text = str(error)
+        else:
+            log.error("unexpected error", exc_info=error)
+            text = OOPS
+        try:
+            await answer(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
+    async def game_action(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
+    ) -> None:
+        host = self.bot.host
+        try:
+            outcome = await host.act(game_id, interaction.user.id, action, turn=turn)
+        except StaleButton:
+            table = host.tables.get(game_id)
+            slug = table.slug if table else ""
+            await answer(interaction, presenter_for(slug).stale_text(action))
+            return
+        except Exception as exc:
+            await self.refuse(interaction, exc)
+            return
+        table = outcome.table
+        reply = presenter_for(table.slug).reply(table, outcome)
+        if reply is None:
+            await interaction.response.defer()
+        else:
+            await interaction.response.send_message(
+                ephemeral=True, **send_kwargs(reply, table.id, outcome.turn_after)
+            )
+
+    async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
+        host, user = self.bot.host, interaction.user
+        try:
+            if op == "hand":
+                await self.show_hand(interaction, game_id)
+                return
+            if op == "join":
+                await host.join(game_id, user.id, display_name(user))
+            elif op == "leave":
+                await host.leave(game_id, user.id)
+            elif op == "start":
+                await host.start(game_id, user.id, privileged=is_privileged(interaction))
+            elif op == "cancel":
+                table = await host.cancel(game_id, user.id, privileged=is_privileged(interaction))
+                self.bot.publisher.mark_dirty(table)
+        except Exception as exc:
+            await self.refuse(interaction, exc)
+            return
+        await interaction.response.defer()
+
+    async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        table = await self.bot.host.table(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotSeated()
+        async with table.lock:
+            engine = table.running()
+            spec = presenter_for(table.slug).hand(table, seat)
+            turn = engine.turn
+        if spec is None:
+            await answer(interaction, NO_HAND)
+        else:
+            await interaction.response.send_message(
+                ephemeral=True, **send_kwargs(spec, table.id, turn)
+            )

@@ -1,0 +1,1 @@
+"""The game host: tables, lobby, arrival-order actions, persistence, timers."""

@@ -1,0 +1,49 @@
+"""Typed errors of the host. Each message is shown to the member, ephemerally, at the edge."""
+
+from __future__ import annotations
+
+
+class HostError(Exception):
+    """A request the host refuses; nothing changed."""
+
+    message = "That can't be done right now."
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.message)
+        if message:
+            self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NoGameHere(HostError):
+    message = "There is no game in this channel. Start one with `/bugs new`."
+
+
+class GameGone(HostError):
+    message = "That game has ended or was cancelled."
+
+
+class NotSeated(HostError):
+    message = "You are not playing in this game."
+
+
+class NotAllowed(HostError):
+    message = "Only the member who opened the game (or someone with Manage Channels) can do that."
+
+
+class StaleButton(HostError):
+    message = "That button is from an earlier turn: the game has moved on."
+
+
+class NotStarted(HostError):
+    message = "The game has not started yet."
+
+
+class AlreadyStarted(HostError):
+    message = "The game has already started."
+
+
+class UnknownGame(HostError):
+    message = "There is no such game."

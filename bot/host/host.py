@@ -1,0 +1,366 @@
+"""The Host: lobby operations and arrival-order actions, each committed before anyone sees it.
+
+Every change to a game takes that game's lock, checks, applies, commits, and only then returns
+(and tells the listeners). Checks and the state change happen with no ``await`` in between.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from rules.core import GAMES, SYSTEM, Engine, RuleError, get_game
+
+from ..settings import Settings
+from ..store import Store
+from ..store.records import GameRecord, ResultSpec, TimerSpec
+from .errors import (
+    AlreadyStarted,
+    GameGone,
+    HostError,
+    NotAllowed,
+    NotStarted,
+    StaleButton,
+    UnknownGame,
+)
+from .table import Outcome, Table
+from .timers import TimerScheduler, utcnow
+
+log = logging.getLogger(__name__)
+
+
+class Listener(Protocol):
+    """Told about every committed change (the Discord layer redraws boards and sends DMs)."""
+
+    def table_changed(self, table: Table, outcome: Outcome | None) -> Awaitable[None] | None: ...
+
+
+class Host:
+    """Owns the live tables of one bot process."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.tables: dict[int, Table] = {}
+        self.listeners: list[Listener] = []
+        self.scheduler = TimerScheduler(self.fire_timer, clock)
+
+    # -- loading -----------------------------------------------------------------------------
+    async def restore(self) -> list[Table]:
+        """Reload every unfinished game; overdue deadlines fire at once (via the scheduler)."""
+        restored = []
+        for record in [*await self.store.open_lobbies(), *await self.store.games_in_play()]:
+            if record.slug not in GAMES:
+                log.warning("game %s is a %r, which this bot does not know", record.id, record.slug)
+                continue
+            table = await self._load(record)
+            restored.append(table)
+        return restored
+
+    async def _load(self, record: GameRecord) -> Table:
+        table = Table(record, get_game(record.slug), await self.store.seats(record.id))
+        if record.status == "playing" and record.snapshot is not None:
+            table.engine = table.engine_cls.from_dict(record.snapshot)
+            table.committed = record.snapshot
+            table.timers = {t.key: t.due_at for t in await self.store.timers(record.id)}
+            self.scheduler.set_game(record.id, table.timers.items())
+        self.tables[record.id] = table
+        return table
+
+    async def _record(self, game_id: int) -> GameRecord:
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise GameGone()
+        return record
+
+    async def table(self, game_id: int) -> Table:
+        table = self.tables.get(game_id)
+        if table is not None:
+            return table
+        record = await self.store.get_game(game_id)
+        if record is None or record.status not in ("lobby", "playing"):
+            raise GameGone()
+        return await self._load(record)
+
+    async def table_in_channel(self, channel_id: int) -> Table | None:
+        for table in self.tables.values():
+            if table.game.channel_id == channel_id and table.status in ("lobby", "playing"):
+                return table
+        record = await self.store.active_game_in_channel(channel_id)
+        return None if record is None else await self.table(record.id)
+
+    # -- lobby -------------------------------------------------------------------------------
+    async def open(
+        self,
+        slug: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        options: Mapping[str, str] | None = None,
+    ) -> Table:
+        if slug not in GAMES:
+            raise UnknownGame(f"There is no game called '{slug}'.")
+        cls = GAMES[slug]
+        resolved = cls.resolve_options(options)
+        record = await self.store.create_lobby(
+            slug=slug,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=user_id,
+            creator_name=name,
+            options=resolved,
+            seed=secrets.randbits(62),
+        )
+        table = Table(record, cls, await self.store.seats(record.id))
+        self.tables[record.id] = table
+        return table
+
+    async def join(self, game_id: int, user_id: int, name: str, *, is_bot: bool = False) -> Table:
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise AlreadyStarted("The game has already started; wait for the next one.")
+            table.seats = await self.store.join(
+                game_id,
+                user_id=user_id,
+                name=name,
+                max_players=table.engine_cls.max_players,
+                is_bot=is_bot,
+            )
+            table.game = await self._record(game_id)
+        await self._notify(table, None)
+        return table
+
+    async def leave(self, game_id: int, user_id: int) -> Table:
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise AlreadyStarted("The game has started: you can't leave it now.")
+            table.seats = await self.store.leave(game_id, user_id)
+            table.game = await self._record(game_id)
+        await self._notify(table, None)
+        return table
+
+    def _check_privileged(self, table: Table, user_id: int, privileged: bool) -> None:
+        if not privileged and user_id != table.game.creator_id:
+            raise NotAllowed()
+
+    async def start(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._check_privileged(table, user_id, privileged)
+            if table.status != "lobby":
+                raise AlreadyStarted()
+            cls = table.engine_cls
+            count = len(table.seats)
+            if not cls.min_players <= count <= cls.max_players:
+                raise HostError(
+                    f"{cls.title} needs {cls.min_players} to {cls.max_players} players; "
+                    f"{count} {'has' if count == 1 else 'have'} joined."
+                )
+            engine = cls.new(count, table.game.seed, table.game.options)
+            snapshot = engine.to_dict()
+            timers = self._timer_specs(engine, {}, self.clock())
+            record = await self.store.start(
+                game_id,
+                expected_version=table.game.version,
+                seat_order=[s.user_id for s in table.seats],
+                snapshot=snapshot,
+                timers=timers,
+            )
+            table.game = record
+            table.seats = await self.store.seats(game_id)
+            table.engine, table.committed = engine, snapshot
+            table.timers = {t.key: t.due_at for t in timers}
+        self.scheduler.set_game(game_id, table.timers.items())
+        await self._notify(table, None)
+        return table
+
+    async def cancel(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._check_privileged(table, user_id, privileged)
+            if table.status not in ("lobby", "playing"):
+                raise GameGone()
+            table.game = await self.store.cancel(game_id)
+        self.scheduler.drop_game(game_id)
+        self.tables.pop(game_id, None)
+        await self._notify(table, None)
+        return table
+
+    # -- play --------------------------------------------------------------------------------
+    async def act(
+        self, game_id: int, user_id: int, action: dict[str, Any], *, turn: int | None = None
+    ) -> Outcome:
+        """Apply a member's action in arrival order; committed before this returns."""
+        table = await self.table(game_id)
+        fired: list[Outcome] = []
+        try:
+            async with table.lock:
+                if table.status == "lobby":
+                    raise NotStarted()
+                if table.status != "playing":
+                    raise GameGone()
+                seat = table.require_seat(user_id)
+                # A deadline that passed takes effect before anything that arrived after it.
+                fired = await self._fire_overdue_locked(table)
+                engine = table.running()
+                if engine.is_over:
+                    raise GameGone("The game is over.")
+                if turn is not None and turn != engine.turn:
+                    raise StaleButton()
+                outcome = await self._apply_locked(table, seat, action)
+        finally:
+            for earlier in fired:
+                await self._notify(table, earlier)
+        await self._notify(table, outcome)
+        return outcome
+
+    async def fire_timer(self, game_id: int, key: str) -> Outcome | None:
+        """A persisted deadline expired: apply its SYSTEM action if the game still wants it."""
+        table = self.tables.get(game_id)
+        if table is None or table.status != "playing":
+            return None
+        async with table.lock:
+            if key not in table.timers or table.engine is None:
+                return None
+            outcome = await self._fire_key_locked(table, key)
+        if outcome is not None:
+            await self._notify(table, outcome)
+        return outcome
+
+    async def _fire_overdue_locked(self, table: Table) -> list[Outcome]:
+        fired = []
+        now = self.clock()
+        for key, due in sorted(table.timers.items(), key=lambda kv: kv[1]):
+            if due <= now and key in table.timers and table.status == "playing":
+                outcome = await self._fire_key_locked(table, key)
+                if outcome is not None:
+                    fired.append(outcome)
+        return fired
+
+    async def _fire_key_locked(self, table: Table, key: str) -> Outcome | None:
+        engine = table.running()
+        wanted = {d.key: d for d in engine.deadlines()}
+        deadline = wanted.get(key)
+        if deadline is None:  # the engine moved on; forget the stale timer
+            log.debug("timer %s of game %s no longer wanted", key, table.id)
+            return None
+        return await self._apply_locked(table, SYSTEM, deadline.action, fired_key=key)
+
+    async def _apply_locked(
+        self, table: Table, seat: int, action: dict[str, Any], *, fired_key: str | None = None
+    ) -> Outcome:
+        engine = table.running()
+        turn_before = engine.turn
+        try:
+            events = engine.apply(seat, action)
+        except RuleError:
+            raise
+        except Exception:
+            # An engine bug must not leave a half-applied state in memory.
+            self._rollback(table)
+            raise
+        now = self.clock()
+        timers = self._timer_specs(engine, table.timers, now, fired_key=fired_key)
+        snapshot = engine.to_dict()
+        results = self._results(table) if engine.is_over else None
+        try:
+            record = await self.store.record_action(
+                table.id,
+                expected_version=table.game.version,
+                seat=seat,
+                action=action,
+                snapshot=snapshot,
+                timers=timers,
+                results=results,
+            )
+        except BaseException:
+            self._rollback(table)
+            raise
+        table.game, table.committed = record, snapshot
+        table.timers = {t.key: t.due_at for t in timers}
+        if engine.is_over:
+            self.scheduler.drop_game(table.id)
+        else:
+            self.scheduler.set_game(table.id, table.timers.items())
+        return Outcome(table, seat, action, events, engine.is_over, turn_before, engine.turn)
+
+    def _rollback(self, table: Table) -> None:
+        if table.committed is not None:
+            table.engine = table.engine_cls.from_dict(table.committed)
+
+    def _timer_specs(
+        self,
+        engine: Engine,
+        current: Mapping[str, datetime],
+        now: datetime,
+        *,
+        fired_key: str | None = None,
+    ) -> list[TimerSpec]:
+        """The deadlines the engine wants now; a key already running keeps its due time."""
+        specs: list[TimerSpec] = []
+        if engine.is_over:
+            return specs
+        for deadline in engine.deadlines():
+            if deadline.key == fired_key:
+                log.warning("engine %s still wants fired timer %s", engine.slug, fired_key)
+                continue
+            due = current.get(deadline.key)
+            if due is None:
+                seconds = self.settings.timer_seconds(deadline.setting, deadline.seconds)
+                due = now + timedelta(seconds=seconds)
+            specs.append(TimerSpec(key=deadline.key, due_at=due, action=deadline.action))
+        return specs
+
+    def _results(self, table: Table) -> list[ResultSpec]:
+        engine = table.running()
+        scores = engine.scores()
+        winners = set(engine.winners())
+        out = []
+        for seat in range(engine.players):
+            mine = scores[seat]
+            if seat in winners:
+                rank = 1
+            else:
+                better = sum(1 for s in range(engine.players) if scores[s] > mine)
+                tied_winners = sum(1 for s in winners if scores[s] == mine)
+                rank = 1 + better + tied_winners
+            out.append(
+                ResultSpec(
+                    user_id=table.user_at(seat).user_id,
+                    seat=seat,
+                    score=mine,
+                    rank=rank,
+                    winner=seat in winners,
+                    breakdown=engine.score_breakdown(seat),
+                )
+            )
+        return out
+
+    # -- listeners ---------------------------------------------------------------------------
+    async def _notify(self, table: Table, outcome: Outcome | None) -> None:
+        for listener in self.listeners:
+            try:
+                maybe = listener.table_changed(table, outcome)
+                if maybe is not None:
+                    await maybe
+            except Exception:
+                log.exception("listener failed for game %s", table.id)
+        if table.status not in ("lobby", "playing"):
+            self.tables.pop(table.id, None)
+
+    async def close(self) -> None:
+        await self.scheduler.close()

@@ -1,0 +1,95 @@
+"""A Table: the in-memory face of one game (record, seats, engine, lock)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from rules.core import SYSTEM, Engine, Event
+
+from ..store.records import GameRecord, SeatRecord
+from .errors import NotSeated, NotStarted
+
+
+@dataclass
+class Table:
+    """One game. Every change goes through ``Host`` while holding ``lock``."""
+
+    game: GameRecord
+    engine_cls: type[Engine]
+    seats: list[SeatRecord]
+    engine: Engine | None = None
+    committed: dict[str, Any] | None = None
+    """The last snapshot the database holds; the engine is rebuilt from it if a commit fails."""
+    timers: dict[str, datetime] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=40))
+    """Recent public log lines (rebuilt from the action log after a restart)."""
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    @property
+    def status(self) -> str:
+        return self.game.status
+
+    @property
+    def slug(self) -> str:
+        return self.game.slug
+
+    @property
+    def title(self) -> str:
+        return self.engine_cls.title
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id and s.seat is not None:
+                return s.seat
+        return None
+
+    def is_seated(self, user_id: int) -> bool:
+        return any(s.user_id == user_id for s in self.seats)
+
+    def require_seat(self, user_id: int) -> int:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise NotSeated()
+        return seat
+
+    def user_at(self, seat: int) -> SeatRecord:
+        for s in self.seats:
+            if s.seat == seat:
+                return s
+        raise KeyError(seat)
+
+    def names(self) -> list[str]:
+        """Display names by seat (join order while in the lobby)."""
+        if self.engine is None:
+            return [s.name for s in self.seats]
+        return [self.user_at(i).name for i in range(self.engine.players)]
+
+    def running(self) -> Engine:
+        if self.engine is None:
+            raise NotStarted()
+        return self.engine
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one accepted action did, handed to presenters after it was committed."""
+
+    table: Table
+    seat: int
+    action: dict[str, Any]
+    events: list[Event]
+    finished: bool
+    turn_before: int
+    turn_after: int
+
+    @property
+    def by_system(self) -> bool:
+        return self.seat == SYSTEM

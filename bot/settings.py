@@ -1,0 +1,76 @@
+"""Typed settings from the environment and `.env` (every one is listed in `.env.example`)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-.]{20,}$")
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message is one line a human can act on."""
+
+
+class Settings(BaseSettings):
+    """Everything the bot can be configured with. Names match the environment variables."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr = Field(default=SecretStr(""))
+    database_url: str = "sqlite+aiosqlite:///bugtable.db"
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    extra_game_modules: str = ""
+
+    # Platform timers (seconds). Names match the engines' Deadline.setting values.
+    bag_idle_draw: float = 8.0
+    bag_choice: float = 30.0
+    bag_min_gap: float = 1.5
+    bco_live_cap: float = 900.0
+    bugoff_turn: float = 60.0
+    bugrun_turn: float = 90.0
+    board_edit_interval: float = 0.75
+
+    @field_validator("discord_api_base", "discord_gateway_url")
+    @classmethod
+    def _loopback_or_empty(cls, value: str | None) -> str | None:
+        return value or None
+
+    def timer_seconds(self, setting: str | None, default: float) -> float:
+        """The delay for a deadline: the named setting if the bot has one, else the rule's own."""
+        if setting is None:
+            return default
+        value = getattr(self, setting, None)
+        return float(value) if isinstance(value, int | float) else default
+
+    def require_token(self) -> str:
+        token = self.discord_token.get_secret_value().strip()
+        if not token:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example)."
+            )
+        if not _TOKEN_SHAPE.match(token):
+            raise SettingsError(
+                "DISCORD_TOKEN does not look like a bot token: copy it again from the Developer "
+                "Portal (Bot → Reset Token) into .env."
+            )
+        return token
+
+    def extra_modules(self) -> list[str]:
+        return [m.strip() for m in self.extra_game_modules.split(",") if m.strip()]
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    try:
+        return Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]).upper()
+        raise SettingsError(f"Setting {where} is invalid: {first['msg']}.") from None

@@ -1,0 +1,50 @@
+"""Persistence for bugtable (DESIGN.md §3 "Store"). Never imports discord: the Discord layer
+turns these records and errors into messages."""
+
+from __future__ import annotations
+
+from .errors import (
+    AlreadySeated,
+    ChannelBusy,
+    GameNotFound,
+    NotSeated,
+    StoreError,
+    TableFull,
+    VersionConflict,
+    WrongStatus,
+)
+from .migrate import upgrade_to_head
+from .records import (
+    ActionRecord,
+    GameRecord,
+    GameStatus,
+    MessageRecord,
+    ResultRecord,
+    ResultSpec,
+    SeatRecord,
+    TimerRecord,
+    TimerSpec,
+)
+from .repository import Store
+
+__all__ = [
+    "ActionRecord",
+    "AlreadySeated",
+    "ChannelBusy",
+    "GameNotFound",
+    "GameRecord",
+    "GameStatus",
+    "MessageRecord",
+    "NotSeated",
+    "ResultRecord",
+    "ResultSpec",
+    "SeatRecord",
+    "Store",
+    "StoreError",
+    "TableFull",
+    "TimerRecord",
+    "TimerSpec",
+    "VersionConflict",
+    "WrongStatus",
+    "upgrade_to_head",
+]

@@ -1,0 +1,210 @@
+"""The schema as SQLAlchemy declarative models. Alembic owns the live schema
+(``migrations/versions``); a test keeps the two identical."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+# Stable constraint names, so batch migrations on SQLite can find and alter them later.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# The one predicate that means "this game still holds its channel"; the partial index uses it.
+UNFINISHED_SQL = "status IN ('lobby', 'playing')"
+
+
+def utcnow() -> datetime:
+    """The current time, aware and in UTC: the only kind of datetime the store accepts."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC in Python.
+
+    SQLite keeps no zone and hands back naive values; PostgreSQL's ``timestamptz`` keeps it.
+    Normalising both ways here means callers never compare naive with aware times, and a naive
+    value (whose zone is a guess) is refused rather than stored wrong.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r}: the store only takes aware UTC times")
+        value = value.astimezone(UTC)
+        # SQLite compares the stored text, so every value must be written in one zone and format.
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with the naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Game(Base):
+    """A game from lobby to results. ``version`` guards every write against stale callers."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    slug: Mapped[str] = mapped_column(String(40))
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    creator_id: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, str]] = mapped_column(JSON)
+    players: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    snapshot: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    lobby_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    __table_args__ = (
+        CheckConstraint("status IN ('lobby', 'playing', 'finished', 'cancelled')", name="status"),
+        # One unfinished game per channel, enforced by the database itself so no race in the
+        # host (or a second bot process) can ever open two.
+        Index(
+            "uq_games_active_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text(UNFINISHED_SQL),
+            postgresql_where=text(UNFINISHED_SQL),
+        ),
+        Index("ix_games_status", "status"),
+    )
+
+
+class Seat(Base):
+    """A place at a table. In the lobby ``seat`` is NULL and ``join_seq`` keeps join order;
+    ``start`` assigns ``seat`` 0..n-1 in play order."""
+
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    join_seq: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(100))
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id"),
+        UniqueConstraint("game_id", "seat"),  # NULLs are distinct, so many lobby places are fine
+        UniqueConstraint("game_id", "join_seq"),
+    )
+
+
+class ActionRow(Base):
+    """The append-only action log: ``new(seed)`` + these actions replays the game exactly."""
+
+    __tablename__ = "actions"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class MessageRow(Base):
+    """Which Discord message shows which part of a game, so a restart can edit it in place."""
+
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(40))
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (UniqueConstraint("game_id", "kind"),)
+
+
+class TimerRow(Base):
+    """A deadline that survives restarts; the scheduler reloads these at start-up."""
+
+    __tablename__ = "timers"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index("ix_timers_due_at", "due_at"),)
+
+
+class ResultRow(Base):
+    """One player's final result; rows exist only for finished games (stats read them)."""
+
+    __tablename__ = "results"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    score: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[bool] = mapped_column(Boolean)
+    breakdown: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id"),
+        Index("ix_results_user_id", "user_id"),
+    )
+
+
+class MetaRow(Base):
+    """Small bot-wide facts that must survive restarts (e.g. the digest of the last slash-command
+    sync, so an unchanged command set is not re-synced against Discord's rate limits)."""
+
+    __tablename__ = "meta"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

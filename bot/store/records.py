@@ -1,0 +1,134 @@
+"""Plain, frozen values handed to callers. ORM objects never leave the store, so nothing outside it
+can lazy-load, mutate tracked state or outlive its session by accident."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class GameStatus(StrEnum):
+    """The life of a game. ``LOBBY`` and ``PLAYING`` are "unfinished": they hold the channel."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+UNFINISHED: tuple[GameStatus, ...] = (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+def _require_aware(name: str, value: datetime) -> None:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"{name} must be timezone-aware (UTC), got naive {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game row. ``version`` grows by one on every change a stale caller must not overwrite."""
+
+    id: int
+    slug: str
+    guild_id: int | None
+    channel_id: int
+    creator_id: int
+    status: GameStatus
+    seed: int
+    options: dict[str, str]
+    players: int | None
+    snapshot: dict[str, Any] | None
+    version: int
+    lobby_message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def is_unfinished(self) -> bool:
+        """Whether the game still holds its channel."""
+        return self.status in UNFINISHED
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A place at the table. ``seat`` is None in the lobby, where ``join_seq`` keeps join order."""
+
+    game_id: int
+    user_id: int
+    name: str
+    is_bot: bool
+    seat: int | None
+    join_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One entry of the append-only log; ``seq`` counts from 1 with no gaps."""
+
+    game_id: int
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRecord:
+    """A persisted deadline: at ``due_at`` the host applies ``action`` as the SYSTEM seat."""
+
+    game_id: int
+    key: str
+    due_at: datetime
+    action: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """Which Discord message shows which part of a game (``kind``: "board", "lobby", "hand:3")."""
+
+    game_id: int
+    kind: str
+    channel_id: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """One player's final result, kept for stats."""
+
+    game_id: int
+    user_id: int
+    seat: int
+    score: int
+    rank: int
+    winner: bool
+    breakdown: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TimerSpec:
+    """A deadline the caller wants to exist after its write (the full set replaces the old one)."""
+
+    key: str
+    due_at: datetime
+    action: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        # A naive time would be read back as UTC and silently fire hours early or late.
+        _require_aware("due_at", self.due_at)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSpec:
+    """One player's result as the engine scored it, written when the game finishes."""
+
+    user_id: int
+    seat: int
+    score: int
+    rank: int
+    winner: bool
+    breakdown: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,576 @@
+"""The Store: every read and write the bot makes, each in one transaction.
+
+Invariants live in the database where they can (one unfinished game per channel, unique seats,
+the version check), so they hold even across processes. Writes on SQLite take the write lock at
+BEGIN (see ``database.WRITE_OPTION``); on PostgreSQL they lock the game row first. Either way,
+concurrent lobby operations on one game run one after another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from .database import create_engine, writer
+from .errors import (
+    AlreadySeated,
+    ChannelBusy,
+    GameNotFound,
+    NotSeated,
+    TableFull,
+    VersionConflict,
+    WrongStatus,
+)
+from .migrate import upgrade_to_head
+from .models import ActionRow, Game, MessageRow, MetaRow, ResultRow, Seat, TimerRow, utcnow
+from .records import (
+    UNFINISHED,
+    ActionRecord,
+    GameRecord,
+    GameStatus,
+    MessageRecord,
+    ResultRecord,
+    ResultSpec,
+    SeatRecord,
+    TimerRecord,
+    TimerSpec,
+)
+
+_UNFINISHED = [str(s) for s in UNFINISHED]
+
+
+class Store:
+    """Async persistence for games. Build it with :meth:`open`; close it with :meth:`close`."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._read = async_sessionmaker(engine, expire_on_commit=False)
+        self._write = async_sessionmaker(writer(engine), expire_on_commit=False)
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True) -> Store:
+        """Connect to ``url``, first upgrading its schema to head unless ``migrate`` is False."""
+        if migrate:
+            await upgrade_to_head(url)
+        return cls(create_engine(url))
+
+    async def close(self) -> None:
+        """Close every pooled connection (SQLite checkpoints its WAL when the last one goes)."""
+        await self._engine.dispose()
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The engine, for tests and admin tools that need raw SQL."""
+        return self._engine
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncSession]:
+        async with self._write.begin() as session:
+            yield session
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncSession]:
+        async with self._read.begin() as session:
+            yield session
+
+    # ----------------------------------------------------------------- lobby
+
+    async def create_lobby(
+        self,
+        *,
+        slug: str,
+        guild_id: int | None,
+        channel_id: int,
+        creator_id: int,
+        creator_name: str,
+        options: dict[str, str],
+        seed: int,
+    ) -> GameRecord:
+        """Open a lobby with the creator in its first place.
+
+        The partial unique index decides whether the channel is free; the lookup afterwards only
+        names the game that holds it.
+        """
+        try:
+            async with self._writing() as session:
+                now = utcnow()
+                game = Game(
+                    slug=slug,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    creator_id=creator_id,
+                    status=GameStatus.LOBBY.value,
+                    seed=seed,
+                    options=dict(options),
+                    version=0,
+                    created_at=now,
+                    updated_at=now,
+                )
+                session.add(game)
+                await session.flush()
+                session.add(
+                    Seat(
+                        game_id=game.id,
+                        join_seq=1,
+                        user_id=creator_id,
+                        name=creator_name,
+                        is_bot=False,
+                    )
+                )
+                await session.flush()
+                record = _game(game)
+        except IntegrityError:
+            existing = await self.active_game_in_channel(channel_id)
+            if existing is None:
+                raise
+            raise ChannelBusy(existing.id) from None
+        return record
+
+    async def join(
+        self, game_id: int, *, user_id: int, name: str, max_players: int, is_bot: bool = False
+    ) -> list[SeatRecord]:
+        """Take the next lobby place. Raises AlreadySeated, TableFull or WrongStatus."""
+        async with self._writing() as session:
+            game = await _lock_game(session, game_id)
+            _require_status(game, GameStatus.LOBBY)
+            seats = await _seat_rows(session, game_id)
+            if any(s.user_id == user_id for s in seats):
+                raise AlreadySeated(game_id, user_id)
+            if len(seats) >= max_players:
+                raise TableFull(game_id, max_players)
+            next_seq = max((s.join_seq for s in seats), default=0) + 1
+            session.add(
+                Seat(game_id=game_id, join_seq=next_seq, user_id=user_id, name=name, is_bot=is_bot)
+            )
+            _touch(game)
+            await session.flush()
+            return _seats(await _seat_rows(session, game_id))
+
+    async def leave(self, game_id: int, user_id: int) -> list[SeatRecord]:
+        """Give up a lobby place. Raises NotSeated or WrongStatus."""
+        async with self._writing() as session:
+            game = await _lock_game(session, game_id)
+            _require_status(game, GameStatus.LOBBY)
+            result = await session.execute(
+                delete(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id)
+            )
+            if _rowcount(result) == 0:
+                raise NotSeated(game_id, user_id)
+            _touch(game)
+            await session.flush()
+            return _seats(await _seat_rows(session, game_id))
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the lobby message so it can be edited (or its buttons revived) later."""
+        async with self._writing() as session:
+            game = await _lock_game(session, game_id)
+            game.lobby_message_id = message_id
+            game.updated_at = utcnow()
+
+    async def start(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        seat_order: list[int],
+        snapshot: dict[str, Any],
+        timers: list[TimerSpec],
+    ) -> GameRecord:
+        """Lobby -> playing: seat ``seat_order`` (user ids) as seats 0..n-1 and store the first
+        snapshot. ``expected_version`` is the lobby as the caller saw it (joins and leaves bump
+        it), so a start racing a join fails with VersionConflict instead of dropping the joiner.
+        ``seat_order`` must name exactly the seated users (ValueError otherwise: a caller bug)."""
+        _check_timer_keys(timers)
+        async with self._writing() as session:
+            game = await _lock_game(session, game_id)
+            _require_status(game, GameStatus.LOBBY)
+            if game.version != expected_version:
+                raise VersionConflict(game_id, expected_version, game.version)
+            seats = {s.user_id: s for s in await _seat_rows(session, game_id)}
+            if not seat_order or sorted(seat_order) != sorted(seats):
+                raise ValueError(
+                    f"seat_order {seat_order} must be a permutation of seated users {sorted(seats)}"
+                )
+            for index, user_id in enumerate(seat_order):
+                seats[user_id].seat = index
+            game.status = GameStatus.PLAYING.value
+            game.players = len(seat_order)
+            game.snapshot = snapshot
+            _touch(game)
+            await _replace_timers(session, game_id, timers)
+            await session.flush()
+            return _game(game)
+
+    async def cancel(self, game_id: int) -> GameRecord:
+        """Lobby or playing -> cancelled: frees the channel and drops the game's timers."""
+        async with self._writing() as session:
+            game = await _lock_game(session, game_id)
+            _require_status(game, *UNFINISHED)
+            now = utcnow()
+            game.status = GameStatus.CANCELLED.value
+            game.finished_at = now
+            _touch(game, now)
+            await _replace_timers(session, game_id, [])
+            await session.flush()
+            return _game(game)
+
+    # ------------------------------------------------------------------ play
+
+    async def record_action(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        action: dict[str, Any],
+        snapshot: dict[str, Any],
+        timers: list[TimerSpec],
+        results: list[ResultSpec] | None = None,
+    ) -> GameRecord:
+        """Commit one applied action: log entry, snapshot, version, timers and, if the game ended,
+        its results, all or nothing.
+
+        The version moves with a compare-and-set UPDATE, so a writer holding a stale game changes
+        nothing and gets VersionConflict. ``timers`` is the full set wanted now. A finished game
+        keeps no timers, whatever ``timers`` says.
+        """
+        _check_timer_keys(timers)
+        async with self._writing() as session:
+            now = utcnow()
+            values: dict[str, Any] = {
+                "snapshot": snapshot,
+                "version": expected_version + 1,
+                "updated_at": now,
+            }
+            if results is not None:
+                values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
+            result = await session.execute(
+                update(Game)
+                .where(
+                    Game.id == game_id,
+                    Game.version == expected_version,
+                    Game.status == GameStatus.PLAYING.value,
+                )
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
+            if _rowcount(result) != 1:
+                game = await session.get(Game, game_id)
+                if game is None:
+                    raise GameNotFound(game_id)
+                if game.status != GameStatus.PLAYING.value:
+                    raise WrongStatus(game_id, game.status)
+                raise VersionConflict(game_id, expected_version, game.version)
+            last = await session.scalar(
+                select(func.max(ActionRow.seq)).where(ActionRow.game_id == game_id)
+            )
+            session.add(
+                ActionRow(game_id=game_id, seq=(last or 0) + 1, seat=seat, action=action, at=now)
+            )
+            await _replace_timers(session, game_id, [] if results is not None else timers, now)
+            if results is not None:
+                session.add_all(
+                    ResultRow(
+                        game_id=game_id,
+                        user_id=r.user_id,
+                        seat=r.seat,
+                        score=r.score,
+                        rank=r.rank,
+                        winner=r.winner,
+                        breakdown=r.breakdown,
+                    )
+                    for r in results
+                )
+            await session.flush()
+            game = await session.get(Game, game_id, populate_existing=True)
+            assert game is not None  # the UPDATE above just matched it
+            return _game(game)
+
+    # ----------------------------------------------------------------- reads
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game, or None if no such id."""
+        async with self._reading() as session:
+            game = await session.get(Game, game_id)
+            return None if game is None else _game(game)
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The lobby or game in play that holds the channel, if any."""
+        async with self._reading() as session:
+            game = await session.scalar(
+                select(Game).where(Game.channel_id == channel_id, Game.status.in_(_UNFINISHED))
+            )
+            return None if game is None else _game(game)
+
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        """Places at the table: join order in the lobby, seat order once started."""
+        async with self._reading() as session:
+            return _seats(await _seat_rows(session, game_id))
+
+    async def actions(self, game_id: int) -> list[ActionRecord]:
+        """The action log in seq order (for replay)."""
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+            )
+            return [
+                ActionRecord(game_id=r.game_id, seq=r.seq, seat=r.seat, action=r.action, at=r.at)
+                for r in rows
+            ]
+
+    async def games_in_play(self) -> list[GameRecord]:
+        """Every game being played, so a restarted bot can rebuild its tables."""
+        return await self._games_with_status(GameStatus.PLAYING)
+
+    async def open_lobbies(self) -> list[GameRecord]:
+        """Every open lobby, so a restarted bot can revive its buttons."""
+        return await self._games_with_status(GameStatus.LOBBY)
+
+    async def _games_with_status(self, status: GameStatus) -> list[GameRecord]:
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(Game).where(Game.status == status.value).order_by(Game.id)
+            )
+            return [_game(g) for g in rows]
+
+    async def finished_games(self, limit: int = 100) -> list[GameRecord]:
+        """Finished games, newest first."""
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(Game)
+                .where(Game.status == GameStatus.FINISHED.value)
+                .order_by(Game.finished_at.desc(), Game.id.desc())
+                .limit(limit)
+            )
+            return [_game(g) for g in rows]
+
+    # ---------------------------------------------------------------- timers
+
+    async def due_timers(self, now: datetime) -> list[TimerRecord]:
+        """Timers due at or before ``now`` (aware), earliest first."""
+        if now.tzinfo is None or now.utcoffset() is None:
+            raise ValueError("now must be timezone-aware")
+        return await self._timers(TimerRow.due_at <= now)
+
+    async def all_timers(self) -> list[TimerRecord]:
+        """Every persisted timer, earliest first (the scheduler loads these at start-up)."""
+        return await self._timers()
+
+    async def timers(self, game_id: int) -> list[TimerRecord]:
+        """One game's timers, earliest first."""
+        return await self._timers(TimerRow.game_id == game_id)
+
+    async def _timers(self, *where: Any) -> list[TimerRecord]:
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(TimerRow)
+                .where(*where)
+                .order_by(TimerRow.due_at, TimerRow.game_id, TimerRow.key)
+            )
+            return [
+                TimerRecord(
+                    game_id=r.game_id,
+                    key=r.key,
+                    due_at=r.due_at,
+                    action=r.action,
+                    created_at=r.created_at,
+                )
+                for r in rows
+            ]
+
+    # -------------------------------------------------------------- messages
+
+    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        """Remember (or replace) the message that shows ``kind`` for this game."""
+        async with self._writing() as session:
+            await _lock_game(session, game_id)
+            values = {
+                "game_id": game_id,
+                "kind": kind,
+                "channel_id": channel_id,
+                "message_id": message_id,
+            }
+            changes = {"channel_id": channel_id, "message_id": message_id}
+            dialect = session.bind.dialect.name if session.bind is not None else ""
+            if dialect in ("sqlite", "postgresql"):
+                insert = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(MessageRow)
+                await session.execute(
+                    insert.values(**values).on_conflict_do_update(
+                        index_elements=[MessageRow.game_id, MessageRow.kind], set_=changes
+                    )
+                )
+            else:  # portable fallback; the game row lock above keeps it race-free
+                row = await session.scalar(
+                    select(MessageRow).where(MessageRow.game_id == game_id, MessageRow.kind == kind)
+                )
+                if row is None:
+                    session.add(MessageRow(**values))
+                else:
+                    row.channel_id, row.message_id = channel_id, message_id
+
+    async def messages(self, game_id: int) -> dict[str, MessageRecord]:
+        """The game's messages by kind."""
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(MessageRow).where(MessageRow.game_id == game_id).order_by(MessageRow.id)
+            )
+            return {
+                r.kind: MessageRecord(
+                    game_id=r.game_id, kind=r.kind, channel_id=r.channel_id, message_id=r.message_id
+                )
+                for r in rows
+            }
+
+    # ------------------------------------------------------------------ meta
+
+    async def get_meta(self, key: str) -> str | None:
+        """A bot-wide value remembered across restarts, or None if never set."""
+        async with self._reading() as session:
+            row = await session.get(MetaRow, key)
+            return None if row is None else row.value
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Remember (or replace) a bot-wide value."""
+        async with self._writing() as session:
+            row = await session.get(MetaRow, key)
+            if row is None:
+                session.add(MetaRow(key=key, value=value, updated_at=utcnow()))
+            else:
+                row.value, row.updated_at = value, utcnow()
+
+    # ----------------------------------------------------------------- stats
+
+    async def results(self, game_id: int) -> list[ResultRecord]:
+        """Final results in seat order (empty unless the game finished)."""
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(ResultRow).where(ResultRow.game_id == game_id).order_by(ResultRow.seat)
+            )
+            return [
+                ResultRecord(
+                    game_id=r.game_id,
+                    user_id=r.user_id,
+                    seat=r.seat,
+                    score=r.score,
+                    rank=r.rank,
+                    winner=r.winner,
+                    breakdown=r.breakdown,
+                )
+                for r in rows
+            ]
+
+    async def player_stats(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
+        """Finished games and wins of one user, in total and per game slug, optionally in one
+        guild: ``{"games": n, "wins": w, "by_slug": {slug: {"games": n, "wins": w}}}``."""
+        async with self._reading() as session:
+            query = (
+                select(Game.slug, ResultRow.winner, func.count())
+                .join(Game, Game.id == ResultRow.game_id)
+                .where(ResultRow.user_id == user_id, Game.status == GameStatus.FINISHED.value)
+                .group_by(Game.slug, ResultRow.winner)
+            )
+            if guild_id is not None:
+                query = query.where(Game.guild_id == guild_id)
+            by_slug: dict[str, dict[str, int]] = {}
+            for slug, winner, count in await session.execute(query):
+                entry = by_slug.setdefault(slug, {"games": 0, "wins": 0})
+                entry["games"] += count
+                if winner:
+                    entry["wins"] += count
+        return {
+            "games": sum(e["games"] for e in by_slug.values()),
+            "wins": sum(e["wins"] for e in by_slug.values()),
+            "by_slug": dict(sorted(by_slug.items())),
+        }
+
+
+# ------------------------------------------------------------------- helpers
+
+
+async def _lock_game(session: AsyncSession, game_id: int) -> Game:
+    """Load the game for writing. FOR UPDATE serialises writers on PostgreSQL; SQLite ignores it
+    (its writers already hold the database lock from BEGIN IMMEDIATE)."""
+    game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    if game is None:
+        raise GameNotFound(game_id)
+    return game
+
+
+def _require_status(game: Game, *allowed: GameStatus) -> None:
+    if game.status not in {s.value for s in allowed}:
+        raise WrongStatus(game.id, game.status)
+
+
+def _touch(game: Game, now: datetime | None = None) -> None:
+    """Every change a stale caller must not overwrite moves the version."""
+    game.version += 1
+    game.updated_at = now or utcnow()
+
+
+def _check_timer_keys(timers: Sequence[TimerSpec]) -> None:
+    keys = [t.key for t in timers]
+    if len(keys) != len(set(keys)):
+        raise ValueError(f"duplicate timer keys in {keys}")
+
+
+async def _replace_timers(
+    session: AsyncSession, game_id: int, timers: Sequence[TimerSpec], now: datetime | None = None
+) -> None:
+    await session.execute(delete(TimerRow).where(TimerRow.game_id == game_id))
+    created = now or utcnow()
+    session.add_all(
+        TimerRow(game_id=game_id, key=t.key, due_at=t.due_at, action=t.action, created_at=created)
+        for t in timers
+    )
+
+
+async def _seat_rows(session: AsyncSession, game_id: int) -> list[Seat]:
+    rows = list(await session.scalars(select(Seat).where(Seat.game_id == game_id)))
+    # Seat order once assigned, join order before; sorted here to avoid NULLS LAST dialect quirks.
+    rows.sort(key=lambda s: (s.seat is None, s.seat if s.seat is not None else 0, s.join_seq))
+    return rows
+
+
+def _rowcount(result: Any) -> int:
+    return cast(CursorResult[Any], result).rowcount
+
+
+def _game(g: Game) -> GameRecord:
+    return GameRecord(
+        id=g.id,
+        slug=g.slug,
+        guild_id=g.guild_id,
+        channel_id=g.channel_id,
+        creator_id=g.creator_id,
+        status=GameStatus(g.status),
+        seed=g.seed,
+        options=dict(g.options),
+        players=g.players,
+        snapshot=g.snapshot,
+        version=g.version,
+        lobby_message_id=g.lobby_message_id,
+        created_at=g.created_at,
+        updated_at=g.updated_at,
+        finished_at=g.finished_at,
+    )
+
+
+def _seats(rows: Sequence[Seat]) -> list[SeatRecord]:
+    return [
+        SeatRecord(
+            game_id=s.game_id,
+            user_id=s.user_id,
+            name=s.name,
+            is_bot=s.is_bot,
+            seat=s.seat,
+            join_seq=s.join_seq,
+        )
+        for s in rows
+    ]

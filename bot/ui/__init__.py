@@ -1,0 +1,1 @@
+"""Presenters: engine views and events → message specs. Pure; they never change state."""

@@ -1,0 +1,56 @@
+"""The lobby message and the cancelled notice (the same message later becomes the board)."""
+
+from __future__ import annotations
+
+from ..host.table import Table
+from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
+
+LOBBY_COLOUR = 0x3A7BD5
+
+
+def lobby_message(table: Table) -> MessageSpec:
+    cls = table.engine_cls
+    names = [s.name for s in table.seats]
+    count = len(names)
+    players = "\n".join(f"{i + 1}. {n}" for i, n in enumerate(names)) or "nobody yet"
+    fields = [Field(f"Players ({count}/{cls.max_players})", players)]
+    if table.game.options:
+        opts = ", ".join(f"{k}: {v}" for k, v in table.game.options.items())
+        fields.append(Field("Options", opts))
+    ready = cls.min_players <= count <= cls.max_players
+    need = (
+        "Ready to start."
+        if ready
+        else f"Needs {cls.min_players - count} more player{'s' if cls.min_players - count != 1 else ''}."
+    )
+    creator = next((s.name for s in table.seats if s.user_id == table.game.creator_id), None)
+    opener = f"Opened by **{creator}**. " if creator else ""
+    embed = EmbedSpec(
+        title=f"{cls.title} — lobby",
+        description=(
+            f"{opener}{cls.min_players}–{cls.max_players} players. {need}\n"
+            "Press **Join** to take a seat; seats go clockwise in join order."
+        ),
+        fields=tuple(fields),
+        colour=LOBBY_COLOUR,
+    )
+    full = count >= cls.max_players
+    rows = (
+        (
+            ButtonSpec("Join", host="join", style=Style.SUCCESS, disabled=full),
+            ButtonSpec("Leave", host="leave"),
+            ButtonSpec("Start", host="start", style=Style.PRIMARY, disabled=not ready),
+            ButtonSpec("Cancel", host="cancel", style=Style.DANGER),
+        ),
+    )
+    return MessageSpec(embed=embed, rows=rows)
+
+
+def cancelled_message(table: Table) -> MessageSpec:
+    return MessageSpec(
+        embed=EmbedSpec(
+            title=f"{table.title} — cancelled",
+            description="This game was cancelled. Start a new one with `/bugs new`.",
+            colour=0x888888,
+        )
+    )

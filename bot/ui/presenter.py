@@ -1,0 +1,157 @@
+"""The presenter contract, its registry, and a generic presenter that fits any engine.
+
+A game gets a dedicated presenter (``bot/ui/games/<slug>.py``) for a good-looking board; the
+generic one draws any engine from its public view and legal actions, which is enough for the
+test game and for an engine whose presenter is not written yet.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from rules.core import SYSTEM, Event
+
+from ..host.table import Outcome, Table
+from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
+
+HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🂠")
+MAX_BOARD_BUTTONS = 20
+
+
+def action_label(action: dict[str, Any]) -> str:
+    """A readable label for an action, e.g. ``grab 3`` or ``place red``."""
+    parts = [str(action.get("type", "?")).replace("_", " ")]
+    for key, value in action.items():
+        if key == "type":
+            continue
+        parts.append(",".join(map(str, value)) if isinstance(value, list) else str(value))
+    return " ".join(parts)[:80]
+
+
+class Presenter:
+    """Turns a table into messages. Never changes state; may read the engine's views."""
+
+    slug: ClassVar[str] = "*"
+    colour: ClassVar[int] = 0x5B8C3A
+
+    # -- public --------------------------------------------------------------------------
+    def boards(self, table: Table) -> list[MessageSpec]:
+        """The public messages of a running or finished game, in channel order."""
+        engine = table.running()
+        if engine.is_over:
+            return [self.final(table)]
+        view = engine.view(None)
+        lines = [f"**{k}**: {_short(v)}" for k, v in view.items() if k not in ("players",)]
+        names = table.names()
+        scores = engine.scores()
+        players = "\n".join(
+            f"{'▶ ' if i in engine.waiting_for() else ''}{names[i]}: {scores[i]}"
+            for i in range(engine.players)
+        )
+        buttons: list[ButtonSpec] = []
+        seen: set[str] = set()
+        for seat in range(engine.players):
+            for action in engine.legal_actions(seat):
+                key = json.dumps(action, sort_keys=True)
+                if key not in seen and len(buttons) < MAX_BOARD_BUTTONS:
+                    seen.add(key)
+                    buttons.append(ButtonSpec(action_label(action), action=action))
+        buttons.append(HAND_BUTTON)
+        embed = EmbedSpec(
+            title=table.title,
+            description="\n".join(lines)[:3000],
+            fields=(Field("Players", players or "—"), *self._log_field(table)),
+            colour=self.colour,
+        )
+        return [MessageSpec(embed=embed, rows=tuple(chunk_buttons(buttons)))]
+
+    def _log_field(self, table: Table) -> tuple[Field, ...]:
+        log = list(table.log)[-8:]
+        return (Field("Log", "\n".join(log)[:1000]),) if log else ()
+
+    def final(self, table: Table) -> MessageSpec:
+        """The results: score table with breakdowns and the winners."""
+        engine = table.running()
+        names = table.names()
+        winners = engine.winners()
+        order = sorted(range(engine.players), key=lambda s: (s not in winners, -engine.scores()[s]))
+        fields = []
+        for seat in order:
+            parts = engine.score_breakdown(seat)
+            detail = ", ".join(f"{k} {v}" for k, v in parts.items() if k != "total")
+            crown = "🏆 " if seat in winners else ""
+            fields.append(
+                Field(
+                    f"{crown}{names[seat]} — {engine.scores()[seat]}", detail or "—", inline=False
+                )
+            )
+        won = " and ".join(names[s] for s in winners) or "nobody"
+        verb = "share the win" if len(winners) > 1 else "wins"
+        embed = EmbedSpec(
+            title=f"{table.title} — game over",
+            description=f"**{won}** {verb}!",
+            fields=(*fields[:20], *self._log_field(table)),
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed)
+
+    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+        """Public log lines for an outcome (only public events may appear here)."""
+        names = table.names()
+        who = "⏰ Timer" if outcome.seat == SYSTEM else names[outcome.seat]
+        lines = [f"{who}: {_event_text(e)}" for e in outcome.events if e.is_public]
+        return lines
+
+    # -- private -------------------------------------------------------------------------
+    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+        """What only ``seat`` may see (DM / "My hand"), or ``None`` if the game has no secrets."""
+        engine = table.running()
+        public = engine.view(None)
+        mine = engine.view(seat)
+        secret = {k: v for k, v in mine.items() if public.get(k) != v}
+        if not secret:
+            return None
+        lines = "\n".join(f"**{k}**: {_short(v)}" for k, v in secret.items())
+        return MessageSpec(embed=EmbedSpec(title=f"{table.title} — your hand", description=lines))
+
+    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+        """An ephemeral answer for the member who acted, or ``None`` to just acknowledge."""
+        seat = outcome.seat
+        lines = [_event_text(e) for e in outcome.events if not e.is_public and e.visible_to(seat)]
+        return MessageSpec(content="\n".join(lines)[:1900]) if lines else None
+
+    def stale_text(self, action: dict[str, Any]) -> str:
+        return "That button is from an earlier turn: the game has moved on."
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    return text if len(text) <= 300 else text[:297] + "…"
+
+
+def _event_text(event: Event) -> str:
+    data = ", ".join(f"{k} {_short(v)}" for k, v in event.data.items())
+    return f"{event.type.replace('_', ' ')}{': ' + data if data else ''}"
+
+
+_PRESENTERS: dict[str, Presenter] = {}
+_GENERIC = Presenter()
+
+
+def register_presenter(presenter: Presenter) -> Presenter:
+    _PRESENTERS[presenter.slug] = presenter
+    return presenter
+
+
+def presenter_for(slug: str) -> Presenter:
+    return _PRESENTERS.get(slug, _GENERIC)
+
+
+__all__ = [
+    "HAND_BUTTON",
+    "Presenter",
+    "Style",
+    "presenter_for",
+    "register_presenter",
+]

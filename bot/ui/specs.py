@@ -1,0 +1,86 @@
+"""Message specs: what a message shows, independent of discord.py so presenters stay testable.
+
+The Discord layer renders them (``bot.discord.render``); tests can assert on them directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Style(Enum):
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    SUCCESS = "success"
+    DANGER = "danger"
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    """A button. ``action`` is an engine action (a game button) and ``host`` a host operation
+    (``join``, ``leave``, ``start``, ``cancel``, ``hand``); exactly one of them is set."""
+
+    label: str
+    action: dict[str, Any] | None = None
+    host: str | None = None
+    style: Style = Style.SECONDARY
+    emoji: str | None = None
+    disabled: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.action is None) == (self.host is None):
+            raise ValueError("a button has either an engine action or a host operation")
+
+
+@dataclass(frozen=True)
+class SelectOption:
+    label: str
+    action: dict[str, Any]
+    description: str | None = None
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    """A select menu whose chosen option is applied as that option's engine action."""
+
+    placeholder: str
+    options: tuple[SelectOption, ...]
+
+
+Row = tuple[ButtonSpec, ...] | SelectSpec
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    value: str
+    inline: bool = False
+
+
+@dataclass(frozen=True)
+class EmbedSpec:
+    title: str | None = None
+    description: str | None = None
+    fields: tuple[Field, ...] = ()
+    footer: str | None = None
+    colour: int | None = None
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    """One message: text, at most one embed, and up to five component rows."""
+
+    content: str | None = None
+    embed: EmbedSpec | None = None
+    rows: tuple[Row, ...] = field(default_factory=tuple)
+
+    def buttons(self) -> list[ButtonSpec]:
+        return [b for row in self.rows if isinstance(row, tuple) for b in row]
+
+
+def chunk_buttons(buttons: list[ButtonSpec], per_row: int = 5) -> list[tuple[ButtonSpec, ...]]:
+    """Split buttons into rows of at most ``per_row`` (Discord allows five)."""
+    return [tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]

@@ -1,0 +1,289 @@
+"""The host: lobby rules, arrival-order actions committed before they are seen, timers, results."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.host.errors import (
+    AlreadyStarted,
+    HostError,
+    NotAllowed,
+    NotSeated,
+    NotStarted,
+    StaleButton,
+    UnknownGame,
+)
+from bot.host.host import Host
+from bot.host.table import Outcome, Table
+from bot.settings import Settings
+from bot.store import AlreadySeated, ChannelBusy, Store, TableFull
+from bot.store import NotSeated as StoreNotSeated
+from rules.core import SYSTEM, RuleError, replay
+
+from .conftest import FakeClock
+
+CHANNEL = 500
+ALICE, BOB, CAROL, DAVE, EVE = 1, 2, 3, 4, 5
+
+
+async def lobby(host: Host, *joiners: int, options: dict[str, str] | None = None) -> Table:
+    table = await host.open(
+        "ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice", options=options
+    )
+    for user in joiners:
+        await host.join(table.id, user, f"user{user}")
+    return table
+
+
+async def started(host: Host, *joiners: int, options: dict[str, str] | None = None) -> Table:
+    table = await lobby(host, *joiners, options=options)
+    return await host.start(table.id, ALICE)
+
+
+async def test_lobby_join_leave_and_seat_order(host: Host) -> None:
+    table = await lobby(host, BOB, CAROL)
+    assert [s.user_id for s in table.seats] == [ALICE, BOB, CAROL]
+    await host.leave(table.id, BOB)
+    await host.join(table.id, DAVE, "dave")
+    table = await host.start(table.id, ALICE)
+    assert table.status == "playing"
+    assert [table.user_at(i).user_id for i in range(3)] == [ALICE, CAROL, DAVE]
+    assert table.seat_of(DAVE) == 2 and table.seat_of(BOB) is None
+
+
+async def test_lobby_misuse_is_refused_and_changes_nothing(host: Host, store: Store) -> None:
+    table = await lobby(host, BOB)
+    with pytest.raises(ChannelBusy):
+        await host.open("ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=CAROL, name="c")
+    with pytest.raises(AlreadySeated):
+        await host.join(table.id, BOB, "bob")
+    with pytest.raises(StoreNotSeated):
+        await host.leave(table.id, CAROL)
+    await host.join(table.id, CAROL, "carol")
+    await host.join(table.id, DAVE, "dave")
+    with pytest.raises(TableFull):
+        await host.join(table.id, EVE, "eve")
+    with pytest.raises(NotAllowed):
+        await host.start(table.id, BOB)
+    with pytest.raises(NotAllowed):
+        await host.cancel(table.id, BOB)
+    with pytest.raises(NotStarted):
+        await host.act(table.id, ALICE, {"type": "claim"})
+    with pytest.raises(UnknownGame):
+        await host.open("chess", guild_id=9, channel_id=77, user_id=1, name="a")
+    with pytest.raises(RuleError, match="one of"):
+        await host.open(
+            "ladybug-dash", guild_id=9, channel_id=78, user_id=1, name="a", options={"clock": "5"}
+        )
+    assert [s.user_id for s in await store.seats(table.id)] == [ALICE, BOB, CAROL, DAVE]
+    assert (await store.get_game(table.id)).status == "lobby"  # type: ignore[union-attr]
+
+
+async def test_start_needs_the_player_range_and_privilege(host: Host) -> None:
+    table = await lobby(host)
+    with pytest.raises(HostError, match="needs 2 to 4 players; 1 has joined"):
+        await host.start(table.id, ALICE)
+    await host.join(table.id, BOB, "bob")
+    table = await host.start(table.id, BOB, privileged=True)
+    assert table.status == "playing"
+    with pytest.raises(AlreadyStarted):
+        await host.start(table.id, ALICE)
+    with pytest.raises(AlreadyStarted):
+        await host.join(table.id, CAROL, "carol")
+    with pytest.raises(AlreadyStarted):
+        await host.leave(table.id, BOB)
+
+
+async def test_cancel_frees_the_channel(host: Host) -> None:
+    table = await lobby(host, BOB)
+    await host.cancel(table.id, ALICE)
+    assert await host.table_in_channel(CHANNEL) is None
+    again = await lobby(host)
+    assert again.id != table.id
+
+
+async def test_act_checks_seat_turn_and_rules_and_a_refusal_changes_nothing(
+    host: Host, store: Store
+) -> None:
+    table = await started(host, BOB)
+    with pytest.raises(NotSeated):
+        await host.act(table.id, CAROL, {"type": "claim"})
+    with pytest.raises(StaleButton):
+        await host.act(table.id, ALICE, {"type": "claim"}, turn=table.running().turn + 5)
+    version = table.game.version
+    snapshot = table.running().to_dict()
+    with pytest.raises(RuleError, match="Nobody is picking"):
+        await host.act(table.id, BOB, {"type": "pick", "n": 2})
+    assert table.game.version == version and table.running().to_dict() == snapshot
+    assert await store.actions(table.id) == []
+
+    outcome = await host.act(table.id, BOB, {"type": "claim"}, turn=table.running().turn)
+    assert [e.type for e in outcome.events] == ["claimed"]
+    stored = await store.get_game(table.id)
+    assert stored is not None and stored.version == version + 1
+    assert stored.snapshot == table.running().to_dict()
+    assert [(a.seat, a.action) for a in await store.actions(table.id)] == [(1, {"type": "claim"})]
+
+
+async def test_a_one_winner_race_has_exactly_one_winner(host: Host, store: Store) -> None:
+    table = await started(host, BOB, CAROL, DAVE)
+    turn = table.running().turn
+    results = await asyncio.gather(
+        *(host.act(table.id, u, {"type": "claim"}, turn=turn) for u in (ALICE, BOB, CAROL, DAVE)),
+        return_exceptions=True,
+    )
+    wins = [r for r in results if isinstance(r, Outcome)]
+    losses = [r for r in results if not isinstance(r, Outcome)]
+    assert len(wins) == 1
+    # The others arrive after the turn moved on: answered as stale, never applied.
+    assert all(isinstance(e, StaleButton | RuleError) for e in losses) and len(losses) == 3
+    assert sum(table.running().view(None)["prizes"]) == 1
+    assert len(await store.actions(table.id)) == 1
+
+
+async def test_a_race_without_turn_check_is_decided_by_the_engine(host: Host) -> None:
+    table = await started(host, BOB)
+    results = await asyncio.gather(
+        host.act(table.id, ALICE, {"type": "claim"}),
+        host.act(table.id, BOB, {"type": "claim"}),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, Outcome) for r in results) == 1
+    loser = next(r for r in results if not isinstance(r, Outcome))
+    assert isinstance(loser, RuleError) and loser.code == "taken"
+
+
+async def test_failed_commit_rolls_the_engine_back(
+    host: Host, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await started(host, BOB)
+    before = table.running().to_dict()
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "record_action", broken)
+    with pytest.raises(OSError):
+        await host.act(table.id, ALICE, {"type": "claim"})
+    assert table.running().to_dict() == before
+
+
+async def play_round(host: Host, table: Table, claimer: int) -> None:
+    await host.act(table.id, claimer, {"type": "claim"})
+    for seat in range(table.running().players):
+        await host.act(table.id, table.user_at(seat).user_id, {"type": "pick", "n": 3})
+
+
+async def test_a_whole_game_writes_results_and_its_log_replays(host: Host, store: Store) -> None:
+    table = await started(host, BOB, CAROL)
+    for claimer in (ALICE, BOB, ALICE):
+        await play_round(host, table, claimer)
+    engine = table.running()
+    assert engine.is_over
+    record = await store.get_game(table.id)
+    assert record is not None and record.status == "finished"
+    results = {r.user_id: r for r in await store.results(table.id)}
+    assert {u: r.score for u, r in results.items()} == {
+        table.user_at(s).user_id: engine.scores()[s] for s in range(3)
+    }
+    assert {u for u, r in results.items() if r.winner} == {
+        table.user_at(s).user_id for s in engine.winners()
+    }
+    assert all(r.rank == 1 for r in results.values() if r.winner)
+    log = [(a.seat, a.action) for a in await store.actions(table.id)]
+    again = replay("ladybug-dash", 3, record.seed, record.options, log)
+    assert again.to_dict() == record.snapshot
+    assert await store.timers(table.id) == []
+
+
+async def test_deadline_is_persisted_and_fires_a_system_action(host: Host, store: Store) -> None:
+    table = await started(host, BOB, options={"clock": "1"})
+    await host.act(table.id, BOB, {"type": "claim"})
+    timers = await store.timers(table.id)
+    assert [t.action for t in timers] == [{"type": "timeout"}]
+    assert timers[0].due_at == host.clock() + __import__("datetime").timedelta(seconds=1)
+    outcome = await host.fire_timer(table.id, timers[0].key)
+    assert outcome is not None and outcome.seat == SYSTEM
+    assert table.running().view(None)["picks_made"] == [1, 0]
+    assert (await store.actions(table.id))[-1].seat == SYSTEM
+    # The next player's clock is a new timer, not the old one.
+    (new_timer,) = await store.timers(table.id)
+    assert new_timer.key != timers[0].key
+    # A timer the game no longer wants does nothing.
+    assert await host.fire_timer(table.id, timers[0].key) is None
+
+
+async def test_the_scheduler_fires_a_real_deadline(store: Store, settings: Settings) -> None:
+    host = Host(store, settings)
+    try:
+        table = await started(host, BOB, options={"clock": "1"})
+        await host.act(table.id, ALICE, {"type": "claim"})
+        for _ in range(60):
+            await asyncio.sleep(0.05)
+            if table.running().view(None)["picks_made"][0] == 1:
+                break
+        assert table.running().view(None)["picks_made"] == [1, 0]
+    finally:
+        await host.close()
+
+
+async def test_an_overdue_deadline_fires_before_a_later_action(
+    host: Host, clock: FakeClock
+) -> None:
+    table = await started(host, BOB)
+    await host.act(table.id, ALICE, {"type": "claim"})
+    host.scheduler.drop_game(table.id)  # keep the alarm from firing on its own
+    clock.advance(31)
+    # Bob clicks after Alice's 30 s clock ran out: her timeout is applied first, then Bob picks.
+    outcome = await host.act(table.id, BOB, {"type": "pick", "n": 2})
+    assert outcome.seat == 1
+    assert table.running().view(None)["picks_made"] == [1, 1]
+
+
+async def test_restart_restores_games_and_fires_overdue_deadlines(
+    store: Store, settings: Settings, clock: FakeClock
+) -> None:
+    first = Host(store, settings, clock=clock)
+    table = await started(first, BOB)
+    await first.act(table.id, BOB, {"type": "claim"})
+    snapshot = table.running().to_dict()
+    await first.close()  # the process dies; only the database remains
+
+    clock.advance(120)
+    fired: list[Outcome | None] = []
+
+    class Spy:
+        def table_changed(self, t: Table, outcome: Outcome | None) -> None:
+            fired.append(outcome)
+
+    second = Host(store, settings, clock=clock)
+    second.listeners.append(Spy())
+    try:
+        (restored,) = await second.restore()
+        assert restored.running().to_dict() == snapshot
+        assert restored.seat_of(BOB) == 1
+        for _ in range(40):
+            if fired:
+                break
+            await asyncio.sleep(0.05)
+        assert fired and fired[0] is not None and fired[0].seat == SYSTEM
+        assert restored.running().view(None)["picks_made"] == [1, 0]
+    finally:
+        await second.close()
+
+
+async def test_listeners_hear_every_committed_change(host: Host) -> None:
+    heard: list[tuple[str, str | None]] = []
+
+    class Spy:
+        def table_changed(self, t: Table, outcome: Outcome | None) -> None:
+            heard.append((t.status, outcome.action["type"] if outcome else None))
+
+    host.listeners.append(Spy())
+    table = await lobby(host, BOB)
+    await host.start(table.id, ALICE)
+    await host.act(table.id, ALICE, {"type": "claim"})
+    assert heard == [("lobby", None), ("playing", None), ("playing", "claim")]

@@ -1,0 +1,181 @@
+"""Alembic owns the schema: head must equal the models, and upgrading must work from the CLI
+and from inside the bot's running event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from bot.store import Store, upgrade_to_head
+from bot.store.database import create_engine
+from bot.store.migrate import alembic_config
+from bot.store.models import UNFINISHED_SQL, Base
+
+REPO = Path(__file__).resolve().parents[2]
+TABLES = {"games", "seats", "actions", "messages", "timers", "results", "meta"}
+
+
+def head() -> str:
+    revision = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert revision is not None
+    return revision
+
+
+async def inspect_db(url: str, fn: Any) -> Any:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(fn)
+    finally:
+        await engine.dispose()
+
+
+def _diff(connection: sa.Connection, metadata: sa.MetaData) -> list[Any]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, metadata))
+
+
+def _state(connection: sa.Connection) -> tuple[set[str], str | None]:
+    tables = set(sa.inspect(connection).get_table_names())
+    version = None
+    if "alembic_version" in tables:
+        version = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    return tables - {"alembic_version"}, version
+
+
+async def test_upgrade_inside_running_loop_is_idempotent(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await upgrade_to_head(url)
+    await upgrade_to_head(url)
+    assert await inspect_db(url, _state) == (TABLES, head())
+
+
+async def test_head_matches_models(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await upgrade_to_head(url)
+    assert await inspect_db(url, lambda c: _diff(c, Base.metadata)) == []
+
+
+async def test_model_comparison_is_not_vacuous(tmp_path: Path) -> None:
+    """A model change the migration lacks must show up, or the test above proves nothing."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await upgrade_to_head(url)
+    changed = sa.MetaData(naming_convention=Base.metadata.naming_convention)
+    for table in Base.metadata.tables.values():
+        table.to_metadata(changed)
+    changed.tables["games"].append_column(sa.Column("extra", sa.Integer(), nullable=True))
+    sa.Index("ix_seats_user_id", changed.tables["seats"].c.user_id)
+    diff = await inspect_db(url, lambda c: _diff(c, changed))
+    kinds = sorted(d[0] for d in diff)
+    assert kinds == ["add_column", "add_index"]
+
+
+async def test_partial_unique_index_is_the_models(tmp_path: Path) -> None:
+    """Alembic's comparison ignores SQLite index predicates, so check this one by hand."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await upgrade_to_head(url)
+
+    def indexes(connection: sa.Connection) -> dict[str, Any]:
+        return {str(i["name"]): i for i in sa.inspect(connection).get_indexes("games")}
+
+    index = (await inspect_db(url, indexes))["uq_games_active_channel"]
+    assert index["unique"] and index["column_names"] == ["channel_id"]
+    assert str(index["dialect_options"]["sqlite_where"]) == UNFINISHED_SQL
+    model_index = next(
+        i for i in Base.metadata.tables["games"].indexes if i.name == "uq_games_active_channel"
+    )
+    assert str(model_index.dialect_options["sqlite"]["where"]) == UNFINISHED_SQL
+    assert str(model_index.dialect_options["postgresql"]["where"]) == UNFINISHED_SQL
+
+
+async def test_database_enforces_one_unfinished_game_per_channel(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    store = await Store.open(url)
+    try:
+        first = await store.create_lobby(
+            slug="bug-off",
+            guild_id=1,
+            channel_id=42,
+            creator_id=1,
+            creator_name="a",
+            options={},
+            seed=1,
+        )
+        insert = sa.text(
+            "INSERT INTO games (slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " version, created_at, updated_at)"
+            " VALUES ('bug-off', 1, :channel, 2, :status, 1, '{}', 0,"
+            " '2030-01-01 00:00:00', '2030-01-01 00:00:00')"
+        )
+
+        async def raw(channel: int, status: str) -> bool:
+            try:
+                async with store.engine.begin() as conn:
+                    await conn.execute(insert, {"channel": channel, "status": status})
+            except sa.exc.IntegrityError:
+                return False
+            return True
+
+        assert not await raw(42, "lobby")
+        assert not await raw(42, "playing")
+        assert await raw(42, "finished")
+        assert await raw(42, "cancelled")
+        assert await raw(42, "finished")  # any number of ended games
+        assert await raw(43, "playing")  # another channel
+        assert not await raw(42, "bogus")  # the status check constraint
+        await store.cancel(first.id)
+        assert await raw(42, "playing")  # the channel is free once the lobby is cancelled
+        assert not await raw(42, "lobby")
+    finally:
+        await store.close()
+
+
+async def test_downgrade_to_base_and_back(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await upgrade_to_head(url)
+    engine = create_engine(url)
+    try:
+
+        def downgrade(connection: sa.Connection) -> None:
+            config = alembic_config(url)
+            config.attributes["connection"] = connection
+            command.downgrade(config, "base")
+
+        async with engine.begin() as conn:
+            await conn.run_sync(downgrade)
+    finally:
+        await engine.dispose()
+    assert await inspect_db(url, _state) == (set(), None)
+    await upgrade_to_head(url)
+    assert await inspect_db(url, _state) == (TABLES, head())
+
+
+async def test_cli_upgrade_head_on_fresh_file(tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}"}
+    alembic = Path(sys.executable).with_name("alembic")
+    process = await asyncio.create_subprocess_exec(
+        str(alembic),
+        "upgrade",
+        "head",
+        cwd=REPO,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 0, stderr.decode()
+    assert "Running upgrade  -> 0001" in stderr.decode()
+    assert db.exists()
+    url = f"sqlite+aiosqlite:///{db}"
+    assert await inspect_db(url, _state) == (TABLES, head())
+    assert await inspect_db(url, lambda c: _diff(c, Base.metadata)) == []

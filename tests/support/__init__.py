@@ -1,0 +1,1 @@
+"""Test helpers: a tiny bot for the emulator tests."""
