@@ -1,0 +1,117 @@
+"""The Discord layer's pure pieces: custom ids, rendering, the slash command definitions."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+import tests.support.testgame  # noqa: F401
+from bot.discord.client import BugtableBot
+from bot.discord.codec import (
+    CodecError,
+    decode_action,
+    game_button_id,
+    host_button_id,
+)
+from bot.discord.commands import build_group
+from bot.discord.components import GameButton, GameSelect, HostButton
+from bot.discord.render import edit_kwargs, send_kwargs, view_of
+from bot.settings import Settings, SettingsError
+from bot.ui.lobby import lobby_message
+from bot.ui.presenter import presenter_for
+from bot.ui.specs import ButtonSpec, MessageSpec, SelectOption, SelectSpec
+from tests.support.tables import act, make_table
+
+
+def test_game_button_ids_round_trip_and_respect_the_limit() -> None:
+    action = {"type": "grab", "token": 3}
+    custom_id = game_button_id(12345, 77, action)
+    assert custom_id == 'g:12345:77:{"token":3,"type":"grab"}'
+    match = GameButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match and decode_action(match["payload"]) == action and match["turn"] == "77"
+    with pytest.raises(CodecError):
+        game_button_id(1, 1, {"type": "x" * 100})
+    with pytest.raises(CodecError):
+        decode_action("[1]")
+    assert HostButton.__discord_ui_compiled_template__.fullmatch(host_button_id(5, "join"))
+    with pytest.raises(CodecError):
+        host_button_id(5, "explode")
+
+
+def test_render_builds_persistent_rows() -> None:
+    spec = MessageSpec(
+        content="hi",
+        rows=(
+            (ButtonSpec("Draw", action={"type": "draw"}), ButtonSpec("My hand", host="hand")),
+            SelectSpec("Pick", (SelectOption("one", {"type": "pick", "n": 1}),)),
+        ),
+    )
+    view = view_of(spec, 9, 4)
+    assert view is not None and view.timeout is None and view.is_persistent()
+    items = view.children
+    assert [type(i) for i in items] == [GameButton, HostButton, GameSelect]
+    assert [i.item.custom_id for i in items] == [  # type: ignore[attr-defined]
+        'g:9:4:{"type":"draw"}',
+        "h:9:hand",
+        "s:9:4",
+    ]
+    assert send_kwargs(MessageSpec(content="x"), 1, 1) == {"content": "x"}
+    assert edit_kwargs(MessageSpec(content="x"), 1, 1)["view"] is None
+
+
+def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
+    table = make_table("ladybug-dash", 3)
+    lobby = lobby_message(table)
+    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    presenter = presenter_for("ladybug-dash")
+    (board,) = presenter.boards(table)
+    assert {b.label for b in board.buttons()} == {"claim", "My hand"}
+    view = view_of(board, table.id, 1)
+    assert view is not None and len(view.children) <= 25
+    hand = presenter.hand(table, 1)
+    assert hand is not None and hand.embed is not None
+    assert "my_card" not in str(board) and "my_card" in (hand.embed.description or "")
+    outcome = act(table, 0, {"type": "claim"})
+    assert presenter.log_lines(table, outcome) == ["p0: claimed: seat 0, round 1"]
+
+
+def test_generic_reply_shows_only_the_actors_private_events() -> None:
+    table = make_table("ladybug-dash", 2)
+    act(table, 1, {"type": "claim"})
+    outcome = act(table, 0, {"type": "pick", "n": 2})
+    reply = presenter_for("ladybug-dash").reply(table, outcome)
+    assert reply is not None and reply.content == "you picked: n 2"
+
+
+def test_slash_commands_offer_every_game_and_its_options() -> None:
+    bot = BugtableBot(Settings(_env_file=None, discord_token="t" * 30))  # type: ignore[call-arg]
+    group = build_group(bot)
+    payload = group.to_dict(bot.tree)
+    subs = {c["name"]: c for c in payload["options"]}
+    assert set(subs) == {"new", "join", "leave", "start", "cancel", "status", "hand", "rules"}
+    new_opts = {o["name"]: o for o in subs["new"]["options"]}
+    assert new_opts["game"]["required"] is True
+    assert {"name": "Ladybug Dash", "value": "ladybug-dash"} in new_opts["game"]["choices"]
+    assert new_opts["clock"]["required"] is False
+    assert [c["value"] for c in new_opts["clock"]["choices"]] == ["30", "1"]
+
+
+def test_components_are_dynamic_items() -> None:
+    assert all(issubclass(c, discord.ui.DynamicItem) for c in (GameButton, HostButton, GameSelect))
+
+
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [("", "DISCORD_TOKEN is not set"), ("not a token!", "does not look like a bot token")],
+)
+def test_a_missing_or_malformed_token_gives_one_clear_line(token: str, message: str) -> None:
+    settings = Settings(_env_file=None, discord_token=token)  # type: ignore[call-arg]
+    with pytest.raises(SettingsError, match=message):
+        settings.require_token()
+
+
+def test_timer_settings_override_engine_defaults() -> None:
+    settings = Settings(_env_file=None, bugoff_turn=5)  # type: ignore[call-arg]
+    assert settings.timer_seconds("bugoff_turn", 60) == 5
+    assert settings.timer_seconds(None, 10.0) == 10.0
+    assert settings.timer_seconds("unknown_setting", 30) == 30
