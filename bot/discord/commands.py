@@ -71,11 +71,15 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
                 name=display_name(interaction.user),
                 options=chosen,
             )
-            spec = lobby_message(table)
-            await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
-            message = await interaction.original_response()
-            await bot.store.set_message(table.id, "board", message.channel.id, message.id)
-            bot.publisher.remember_board(table.id, message.id, spec)
+            # Hold the table until the lobby message is known, so a Join clicked the instant it
+            # appears edits this message instead of posting another.
+            async with table.lock:
+                spec = lobby_message(table)
+                sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
+                message_id = sent.message_id or (await interaction.original_response()).id
+                channel_id = interaction.channel_id or 0
+                await bot.store.set_message(table.id, "board", channel_id, message_id)
+                bot.publisher.remember_board(table.id, message_id, spec)
 
         await guarded(interaction, work)
 

@@ -1,0 +1,457 @@
+"""The Bug Off! presenter: the public table, each player's private hand, the log and results.
+
+What may be shown where follows BO-15 and the engine's event visibility:
+
+- the board reads only ``view(None)`` (face-up cards, pile and hand *sizes*, the BUG OFF stack,
+  the deck size, whose turn and whether they have drawn), so it cannot show a hand, the drawn
+  card or a points pile's colours;
+- log lines read only public events and ``table.names()``: after a restart the host replays the
+  action log through ``log_lines`` while the table's engine already holds the *final* state, so
+  a line must never depend on the engine;
+- the hand reads ``view(seat)`` and nobody else's secrets; its buttons are exactly the seat's
+  legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rules.bug_off.cards import COLOURS
+from rules.core import SYSTEM, Event
+
+from ...host.table import Outcome, Table
+from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
+
+EMOJI: dict[str, str] = {
+    "red": "🟥",
+    "orange": "🟧",
+    "yellow": "🟨",
+    "green": "🟩",
+    "blue": "🟦",
+    "purple": "🟪",
+}
+"""One clear square per colour, used everywhere a colour is named (buttons too)."""
+
+TITLE = "🐞 Bug Off!"
+LOG_LINES = 8
+FIELD_MAX = 1024
+LINE_MAX = 300
+DRAW_ACTION: dict[str, Any] = {"type": "draw"}
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+
+def esc(text: str) -> str:
+    """Escape Discord markdown in a player's name so it shows as typed."""
+    for ch in ("\\", "*", "_", "~", "`", "|", ">"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def chip(colour: str) -> str:
+    return EMOJI.get(colour, "⬜")
+
+
+def counts(pile: Mapping[str, int], order: Iterable[str] = COLOURS, *, zeros: bool = False) -> str:
+    """``🟥×3 🟦×1`` (colours with no card are left out unless ``zeros``)."""
+    parts = [f"{chip(c)}×{pile.get(c, 0)}" for c in order if zeros or pile.get(c, 0)]
+    return " ".join(parts) if parts else "—"
+
+
+def ordinal(n: int) -> str:
+    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"#{n}"
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class BugOffPresenter(Presenter):
+    slug = "bug-off"
+    colour = 0xD9472B
+
+    # -- the board ---------------------------------------------------------------------------
+    def boards(self, table: Table) -> list[MessageSpec]:
+        engine = table.running()
+        if engine.is_over:
+            return [self.final(table)]
+        return [self._board(table, engine.view(None))]
+
+    def _board(self, table: Table, view: Mapping[str, Any]) -> MessageSpec:
+        names = [esc(n) for n in table.names()]
+        active = view["active"]
+        choosing = view["phase"] == "choose"
+        stack: list[str] = view["bug_offs"]
+        if choosing:
+            turn = f"▶ **{names[active]}** has drawn and is choosing: place or score a card."
+        else:
+            turn = f"▶ **{names[active]}**'s turn: draw a card."
+        if stack:
+            chain = " → ".join(chip(c) for c in stack)
+            bug_offs = (
+                f"💥 BUG OFF stack (first → last): {chain} · {len(stack)} of 6\n"
+                f"\u2003every new BUG OFF also wipes face-up {''.join(chip(c) for c in stack)}"
+            )
+        else:
+            bug_offs = "💥 BUG OFF stack: none yet · 0 of 6"
+        lines = [
+            turn,
+            f"🂠 Deck: **{view['deck_size']}** cards left",
+            bug_offs,
+            f"🎯 Score pile: {counts(view['score_pile'])}",
+            f"🗑️ Wiped out: {counts(view['discard'])}",
+        ]
+        fields = []
+        for info in view["seats"]:
+            seat = info["seat"]
+            marker = "▶ " if seat == active else ""
+            fields.append(
+                Field(
+                    clip(f"{marker}{table.names()[seat]}", 256),
+                    f"Face up: {counts(info['tableau'])}\n"
+                    f"Hand: {info['hand_size']} · Points: **{info['points_size']}**",
+                    inline=True,
+                )
+            )
+        embed = EmbedSpec(
+            title=TITLE,
+            description="\n".join(lines),
+            fields=(*fields, *self._log_field(table)),
+            footer="Draw on your turn · My hand shows your cards privately",
+            colour=self.colour,
+        )
+        draw = ButtonSpec(
+            "Draw", action=dict(DRAW_ACTION), style=Style.PRIMARY, emoji="🃏", disabled=choosing
+        )
+        return MessageSpec(embed=embed, rows=((draw, HAND_BUTTON),))
+
+    def _log_field(self, table: Table) -> tuple[Field, ...]:
+        """The newest lines that fit one field (older ones are dropped, never the newest)."""
+        kept: list[str] = []
+        size = 0
+        for line in reversed(list(table.log)[-LOG_LINES:]):
+            line = clip(line, LINE_MAX)
+            if size + len(line) + 1 > FIELD_MAX:
+                break
+            kept.append(line)
+            size += len(line) + 1
+        return (Field("Log", "\n".join(reversed(kept))),) if kept else ()
+
+    # -- the results -------------------------------------------------------------------------
+    def final(self, table: Table) -> MessageSpec:
+        engine = table.running()
+        view = engine.view(None)
+        final = view["final"]
+        names = table.names()
+        shown = [esc(n) for n in names]
+        scores: list[int] = final["scores"]
+        winners: list[int] = final["winners"]
+        stack: list[str] = view["bug_offs"]
+        order = [*stack, *(c for c in COLOURS if c not in stack)]
+        best = max(scores)
+        won = _join([f"**{shown[s]}**" for s in winners])
+        if len(winners) > 1:
+            headline = f"🏆 {won} share the win with **{best}** points!"
+        else:
+            headline = f"🏆 {won} wins with **{best}** points!"
+        lines = [headline]
+        if stack:
+            lines.append(f"💥 BUG OFF stack (first → last): {' → '.join(chip(c) for c in stack)}")
+        tiebreak = final["tiebreak"]
+        if tiebreak:
+            lines.append("")
+            lines.append(_tiebreak_text(tiebreak, shown))
+        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
+        fields = []
+        for seat in ranked:
+            crown = "🏆 " if seat in winners else ""
+            fields.append(
+                Field(
+                    clip(f"{crown}{names[seat]} — {plural(scores[seat], 'point')}", 256),
+                    counts(final["points"][seat], order, zeros=True),
+                    inline=False,
+                )
+            )
+        embed = EmbedSpec(
+            title=f"{TITLE} — game over",
+            description=clip("\n".join(lines), 4000),
+            fields=(*fields, *self._log_field(table)),
+            footer="Points piles are listed in BUG OFF order, the tie-break order",
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed)
+
+    # -- the log -----------------------------------------------------------------------------
+    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+        return event_lines(table.names(), outcome.events)
+
+    # -- private -----------------------------------------------------------------------------
+    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+        engine = table.running()
+        return self._hand(table, seat, engine.view(seat), engine.view(None))
+
+    def _hand(
+        self,
+        table: Table,
+        seat: int,
+        view: Mapping[str, Any],
+        public: Mapping[str, Any],
+        *,
+        heading: str | None = None,
+    ) -> MessageSpec:
+        me = view["me"]
+        names = table.names()
+        footer = f"Game #{table.id} · {names[seat]} · only you can see this"
+        points = me["points"]
+        points_field = Field(
+            f"Your points pile ({sum(points.values())}) — secret until the end",
+            counts(points),
+        )
+        if view["phase"] == "over":
+            embed = EmbedSpec(
+                title=f"{TITLE} — your cards",
+                description="The game is over: the results are on the board.",
+                fields=(points_field,),
+                footer=footer,
+                colour=self.colour,
+            )
+            return MessageSpec(embed=embed)
+        hand: dict[str, int] = me["hand"]
+        drawn: str | None = me["drawn"]
+        if me["place"] or me["score"]:
+            assert drawn is not None
+            description = (
+                f"You drew {chip(drawn)} **{drawn}**. **Place** one card in front of you, or "
+                "**score** one: everyone's face-up cards of that colour go to their points piles."
+            )
+        elif me["can_draw"]:
+            description = "**Your turn!** Draw a card."
+        else:
+            description = "Not your turn: you will get a new message when it is."
+        if heading:
+            description = f"{heading}\n{description}"
+        held = [c for c in COLOURS if hand[c]]
+        hand_lines = [f"{chip(c)} {c} ×{hand[c]}" for c in held]
+        fields = [
+            Field(f"Your hand ({sum(hand.values())})", "\n".join(hand_lines) or "—"),
+            Field("Face up in front of you", counts(public["seats"][seat]["tableau"])),
+            points_field,
+        ]
+        if me["score"]:
+            fields.append(Field("If you score…", _score_preview(me["score"], public, names, seat)))
+        buttons: list[tuple[ButtonSpec, ...]] = []
+        if me["can_draw"]:
+            draw = ButtonSpec("Draw", action=dict(DRAW_ACTION), style=Style.PRIMARY, emoji="🃏")
+            buttons.append((draw,))
+        buttons += chunk_buttons(
+            [
+                ButtonSpec(
+                    f"Place {c}",
+                    action={"type": "place", "colour": c},
+                    style=Style.PRIMARY,
+                    emoji=chip(c),
+                )
+                for c in me["place"]
+            ]
+        )
+        buttons += chunk_buttons(
+            [
+                ButtonSpec(
+                    f"Score {c}",
+                    action={"type": "score", "colour": c},
+                    style=Style.SUCCESS,
+                    emoji=chip(c),
+                )
+                for c in me["score"]
+            ]
+        )
+        embed = EmbedSpec(
+            title=f"{TITLE} — your hand",
+            description=description,
+            fields=tuple(fields),
+            footer=footer,
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed, rows=tuple(buttons))
+
+    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+        """After your own draw: the drawn card and your choices, even with DMs closed."""
+        seat = outcome.seat
+        if seat == SYSTEM or outcome.action.get("type") != "draw":
+            return None
+        offs = [e.data for e in outcome.events if e.is_public and e.type == "bug_off"]
+        drawn = [
+            e.data["colour"]
+            for e in outcome.events
+            if e.type == "drew_card" and e.visible_to(seat) and e.data.get("seat") == seat
+        ]
+        first = ""
+        if offs:
+            first = "💥 You drew " + ", then ".join(
+                f"the {ordinal(o['number'])} BUG OFF {chip(o['colour'])}" for o in offs
+            )
+        if not drawn:
+            if outcome.finished and offs:
+                return MessageSpec(
+                    content=f"{first}: that was the last one, so the game is over. "
+                    "The results are on the board."
+                )
+            return None
+        if first:
+            first += " first (see the board), then a BUG card."
+        engine = table.running()
+        if engine.turn != outcome.turn_after:
+            # Something else happened since (a timer): the buttons would only be stale.
+            colour = drawn[-1]
+            return MessageSpec(content=f"{first} You drew {chip(colour)} **{colour}**.".strip())
+        return self._hand(table, seat, engine.view(seat), engine.view(None), heading=first)
+
+    def stale_text(self, action: dict[str, Any]) -> str:
+        kind = action.get("type")
+        if kind == "draw":
+            return (
+                "That **Draw** button is from an earlier turn: the game has moved on. "
+                "Check the board for whose turn it is."
+            )
+        if kind in ("place", "score"):
+            return (
+                f"That **{str(kind).capitalize()}** button is from an earlier turn: that choice "
+                "was already made (or the turn clock made it). Press **My hand** for your cards now."
+            )
+        return "That button is from an earlier turn of Bug Off!: the game has moved on."
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _join(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items) or "nobody"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _score_preview(
+    colours: Sequence[str], public: Mapping[str, Any], names: Sequence[str], seat: int
+) -> str:
+    """What scoring each colour would move right now (face-up cards are public)."""
+    lines = []
+    for c in colours:
+        gains = [
+            ("you" if info["seat"] == seat else esc(names[info["seat"]]), info["tableau"][c])
+            for info in public["seats"]
+            if info["tableau"][c]
+        ]
+        moved = ", ".join(f"{who} +{n}" for who, n in gains) or "nobody (no face-up cards)"
+        lines.append(f"{chip(c)} {c} → {moved}")
+    return clip("\n".join(lines), FIELD_MAX)
+
+
+def _tiebreak_text(tiebreak: Mapping[str, Any], names: Sequence[str]) -> str:
+    tied = _join([f"**{names[s]}**" for s in tiebreak["tied"]])
+    parts = [
+        f"⚖️ **Tie-break:** {tied} tied on {plural(tiebreak['score'], 'point')}; "
+        "compared on the BUG OFF colours, first one first:"
+    ]
+    for number, step in enumerate(tiebreak["steps"], start=1):
+        row = ", ".join(f"{names[c['seat']]} {c['count']}" for c in step["counts"])
+        survivors = step["survivors"]
+        if len(survivors) == 1:
+            verdict = f"**{names[survivors[0]]}** wins the tie-break"
+        else:
+            verdict = "still tied: " + _join([names[s] for s in survivors])
+        parts.append(f"• {ordinal(number)} BUG OFF {chip(step['colour'])}: {row} → {verdict}")
+    if tiebreak["shared"]:
+        parts.append("Still tied after every BUG OFF colour, so the win is shared.")
+    return "\n".join(parts)
+
+
+def _wiped_text(wiped: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+    by_seat: dict[int, list[str]] = {}
+    for w in wiped:
+        by_seat.setdefault(w["seat"], []).append(f"{chip(w['colour'])}×{w['count']}")
+    return ", ".join(f"{names[s]} {' '.join(parts)}" for s, parts in by_seat.items())
+
+
+def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
+    """Public log lines for one outcome's events (private events are skipped unread).
+
+    The turn's own doings share one line (``⏰ bob ran out of time: placed 🟦 (🟦×2 face up) →
+    carol's turn``); each BUG OFF gets a line of its own, and so does the end of the game.
+    """
+    names = [esc(n) for n in raw_names]
+    lines: list[str] = []
+    main_at: int | None = None
+    actor: int | None = None
+    timed_out = False
+    icon = "🐛"
+    doings: list[str] = []
+    next_seat: int | None = None
+
+    def reserve(seat: int) -> None:
+        nonlocal main_at, actor
+        if main_at is None:
+            main_at = len(lines)
+            lines.append("")
+        if actor is None:
+            actor = seat
+
+    for event in events:
+        if not event.is_public:
+            continue
+        d = event.data
+        if event.type == "timeout":
+            timed_out = True
+            reserve(d["seat"])
+        elif event.type == "bug_off":
+            head = (
+                f"💥 {names[d['seat']]} drew the {ordinal(d['number'])} BUG OFF {chip(d['colour'])}"
+            )
+            if d["wiped"]:
+                total = plural(d["wiped_total"], "card")
+                lines.append(f"{head}: wiped {_wiped_text(d['wiped'], names)} ({total})")
+            else:
+                lines.append(f"{head}: nothing to wipe")
+        elif event.type == "drew":
+            reserve(d["seat"])
+            doings.append(f"drew a card ({d['deck_size']} left)")
+            icon = "🃏"
+        elif event.type == "placed":
+            reserve(d["seat"])
+            c = chip(d["colour"])
+            doings.append(f"placed {c} ({c}×{d['count']} face up)")
+            icon = "🐛"
+        elif event.type == "scored":
+            reserve(d["seat"])
+            icon = "🎯"
+            c = chip(d["colour"])
+            gains = ", ".join(f"{names[g['seat']]} +{g['count']}" for g in d["gains"])
+            doings.append(f"scored {c}: " + (gains or f"nobody had {c} face up"))
+        elif event.type == "turn":
+            next_seat = d["seat"]
+        elif event.type == "game_over":
+            winners = d["winners"]
+            won = _join([f"**{names[s]}**" for s in winners])
+            verb = "share the win" if len(winners) > 1 else "wins"
+            decided = d["tiebreak"] is not None and not d["tiebreak"]["shared"]
+            tie = " after a tie-break" if decided else ""
+            best = plural(max(d["scores"]), "point")
+            lines.append(f"🏁 Game over: {won} {verb} with {best}{tie}.")
+    passing = f" → **{names[next_seat]}**'s turn" if next_seat is not None else ""
+    if main_at is not None and actor is not None:
+        if timed_out:
+            what = ", ".join(doings) or "the clock drew for them"
+            text = f"⏰ {names[actor]} ran out of time: {what}"
+        else:
+            text = f"{icon} {names[actor]} {', '.join(doings)}"
+        lines[main_at] = text + passing
+    elif passing:
+        lines.append(passing.strip())
+    return [clip(line, LINE_MAX) for line in lines]
+
+
+register_presenter(BugOffPresenter())
