@@ -44,8 +44,9 @@ def host_button_id(game_id: int, op: str) -> str:
     return f"h:{game_id}:{op}"
 
 
-def select_id(game_id: int, turn: int) -> str:
-    return f"s:{game_id}:{turn}"
+def select_id(game_id: int, turn: int, index: int = 0) -> str:
+    """Ids must be unique within a message, so several menus carry their row index."""
+    return f"s:{game_id}:{turn}:{index}"
 
 
 def option_value(action: dict[str, Any]) -> str:

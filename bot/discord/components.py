@@ -118,7 +118,7 @@ class HostButton(
 
 class GameSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"s:(?P<game>\d+):(?P<turn>\d+)",
+    template=r"s:(?P<game>\d+):(?P<turn>\d+):(?P<index>\d+)",
 ):
     """A select menu whose options are engine actions (for choices with many options)."""
 
@@ -130,9 +130,10 @@ class GameSelect(
         *,
         placeholder: str = "Choose…",
         row: int | None = None,
+        index: int = 0,
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=select_id(game_id, turn),
+            custom_id=select_id(game_id, turn, index),
             placeholder=placeholder,
             options=[
                 discord.SelectOption(
@@ -154,7 +155,7 @@ class GameSelect(
         match: re.Match[str],
         /,
     ) -> GameSelect:
-        return cls(int(match["game"]), int(match["turn"]))
+        return cls(int(match["game"]), int(match["turn"]), index=int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values

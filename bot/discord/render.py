@@ -32,6 +32,7 @@ def view_of(spec: MessageSpec, game_id: int, turn: int) -> discord.ui.View | Non
                     [(o.label, o.action, o.description, o.emoji) for o in row.options],
                     placeholder=row.placeholder,
                     row=index,
+                    index=index,
                 )
             )
             continue

@@ -47,3 +47,7 @@ class AlreadyStarted(HostError):
 
 class UnknownGame(HostError):
     message = "There is no such game."
+
+
+class TooFast(HostError):
+    message = "Not so fast: give the others a moment to react, then try again."

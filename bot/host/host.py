@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -24,6 +25,7 @@ from .errors import (
     NotAllowed,
     NotStarted,
     StaleButton,
+    TooFast,
     UnknownGame,
 )
 from .table import Outcome, Table
@@ -47,10 +49,12 @@ class Host:
         settings: Settings,
         *,
         clock: Callable[[], datetime] = utcnow,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
+        self.monotonic = monotonic
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
         self.scheduler = TimerScheduler(self.fire_timer, clock)
@@ -221,12 +225,23 @@ class Host:
                     raise GameGone("The game is over.")
                 if turn is not None and turn != engine.turn:
                     raise StaleButton()
+                self._check_pacing(table, action)
                 outcome = await self._apply_locked(table, seat, action)
         finally:
             for earlier in fired:
                 await self._notify(table, earlier)
         await self._notify(table, outcome)
         return outcome
+
+    def _check_pacing(self, table: Table, action: dict[str, Any]) -> None:
+        kind = str(action.get("type"))
+        setting = table.engine_cls.pacing.get(kind)
+        if setting is None:
+            return
+        gap = self.settings.timer_seconds(setting, 0.0)
+        last = table.paced_at.get(kind)
+        if last is not None and self.monotonic() - last < gap:
+            raise TooFast()
 
     async def fire_timer(self, game_id: int, key: str) -> Outcome | None:
         """A persisted deadline expired: apply its SYSTEM action if the game still wants it."""
@@ -291,6 +306,9 @@ class Host:
             self._rollback(table)
             raise
         table.game, table.committed = record, snapshot
+        kind = str(action.get("type"))
+        if kind in table.engine_cls.pacing:
+            table.paced_at[kind] = self.monotonic()
         table.timers = {t.key: t.due_at for t in timers}
         if engine.is_over:
             self.scheduler.drop_game(table.id)

@@ -55,6 +55,10 @@ class Engine(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[GameOption, ...]] = ()
+    pacing: ClassVar[dict[str, str]] = {}
+    """Action type -> name of a host setting giving the minimum seconds between two such actions
+    (e.g. Bag of Bugs' reveals, so grabbers can react). The host enforces it: engines have no
+    clock."""
 
     players: int
     seed: int

@@ -53,7 +53,7 @@ def test_render_builds_persistent_rows() -> None:
     assert [i.item.custom_id for i in items] == [  # type: ignore[attr-defined]
         'g:9:4:{"type":"draw"}',
         "h:9:hand",
-        "s:9:4",
+        "s:9:4:1",
     ]
     assert send_kwargs(MessageSpec(content="x"), 1, 1) == {"content": "x"}
     assert edit_kwargs(MessageSpec(content="x"), 1, 1)["view"] is None

@@ -14,6 +14,7 @@ from bot.host.errors import (
     NotSeated,
     NotStarted,
     StaleButton,
+    TooFast,
     UnknownGame,
 )
 from bot.host.host import Host
@@ -287,3 +288,26 @@ async def test_listeners_hear_every_committed_change(host: Host) -> None:
     await host.start(table.id, ALICE)
     await host.act(table.id, ALICE, {"type": "claim"})
     assert heard == [("lobby", None), ("playing", None), ("playing", "claim")]
+
+
+async def test_paced_actions_need_the_minimum_gap(
+    store: Store, settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.testgame import LadybugDash
+
+    monkeypatch.setattr(LadybugDash, "pacing", {"pick": "bag_min_gap"})
+    now = [100.0]
+    host = Host(store, settings, clock=clock, monotonic=lambda: now[0])
+    try:
+        table = await started(host, BOB)
+        await host.act(table.id, ALICE, {"type": "claim"})
+        await host.act(table.id, ALICE, {"type": "pick", "n": 1})
+        now[0] += settings.bag_min_gap / 2
+        with pytest.raises(TooFast):
+            await host.act(table.id, BOB, {"type": "pick", "n": 1})
+        assert table.running().view(None)["picks_made"] == [1, 0]
+        now[0] += settings.bag_min_gap
+        await host.act(table.id, BOB, {"type": "pick", "n": 1})
+        assert table.running().view(None)["picks_made"] == [1, 1]
+    finally:
+        await host.close()

@@ -1,0 +1,190 @@
+"""`python -m bot demo [game]`: a whole game among simulated members, through the emulator.
+
+The real bot (in this process) talks to the local Discord emulator exactly as it would talk to
+Discord. Simulated members only click what Discord shows them: each picks one of its legal
+actions (the engine says which, as a bot player would know) and must find the button or menu
+for it on the board, in its DMs or in its ephemeral replies. Several members may click at the
+same moment, so Bag of Bugs grabs are real races. The channel is printed as players see it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rules.core import GAMES, Engine
+
+from .discord.client import BugtableBot, load_extra_games, point_at
+from .discord.codec import encode_action, game_button_id
+from .emulator import Emulator
+from .settings import Settings
+
+NAMES = ["Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana"]
+TOKEN = "demo.emulator-token-0123456789"
+
+
+class Transcript:
+    """Prints each public message once per new version, as a member scrolling the channel."""
+
+    def __init__(self, out: Any = sys.stdout) -> None:
+        self.out = out
+        self.seen: dict[int, str] = {}
+
+    def show(self, messages: list[Any]) -> None:
+        for message in messages:
+            text = message.text().strip()
+            if self.seen.get(message.id) == text:
+                continue
+            edited = message.id in self.seen
+            self.seen[message.id] = text
+            header = "✎ (edited)" if edited else "▶"
+            print(f"\n{header} {message.author.name}:", file=self.out)
+            for line in text.splitlines():
+                print(f"    {line}", file=self.out)
+            labels = [b.label for b in message.buttons() if b.label]
+            if labels:
+                print(f"    [{'] ['.join(labels)}]", file=self.out)
+
+
+def _find_control(
+    emulator: Emulator, user: Any, game_id: int, turn: int, action: dict[str, Any]
+) -> tuple[Any, str, str | None] | None:
+    """The message and control (button id, or select id + value) that carries ``action``."""
+    try:
+        wanted = game_button_id(game_id, turn, action)
+    except ValueError:
+        wanted = None
+    value = encode_action(action)
+    for message in reversed(emulator.visible_to(user)):
+        for button in message.buttons():
+            if wanted is not None and button.custom_id == wanted and not button.disabled:
+                return message, button.custom_id, None
+        for select in message.selects():
+            values = [o.get("value") for o in select.options]
+            if select.custom_id.startswith(f"s:{game_id}:{turn}:") and value in values:
+                return message, select.custom_id, value
+    return None
+
+
+async def run_demo(
+    game: str | None, *, players: int | None = None, seed: int = 1, quiet_logs: bool = True
+) -> int:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    load_extra_games(settings)
+    slug = game or next(iter(sorted(GAMES)))
+    if slug not in GAMES:
+        print(f"No game '{slug}'. Known: {', '.join(sorted(GAMES))}", file=sys.stderr)
+        return 2
+    cls = GAMES[slug]
+    count = players or min(max(cls.min_players, 3), cls.max_players)
+    if not cls.min_players <= count <= cls.max_players:
+        print(f"{cls.title} takes {cls.min_players}-{cls.max_players} players.", file=sys.stderr)
+        return 2
+    if quiet_logs:
+        logging.basicConfig(level=logging.WARNING)
+    rng = random.Random(seed)
+    emulator = Emulator(token=TOKEN)
+    await emulator.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=TOKEN,
+            database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'demo.db'}",
+            discord_api_base=emulator.api_base,
+            discord_gateway_url=emulator.gateway_url,
+            bag_idle_draw=2.0,
+            bag_choice=3.0,
+            bag_min_gap=0.3,
+            bugoff_turn=5.0,
+            bugrun_turn=5.0,
+            board_edit_interval=0.05,
+        )
+        point_at(settings)
+        guild = emulator.add_guild("Bug Club")
+        channel = emulator.add_text_channel(guild, "bug-games")
+        members = [emulator.add_user(NAMES[i % len(NAMES)]) for i in range(count)]
+        bot = BugtableBot(settings)
+        runner = asyncio.create_task(bot.start(TOKEN))
+        transcript = Transcript()
+        try:
+            await emulator.wait_identified(timeout=20)
+            code = await _play(emulator, bot, channel, members, slug, rng, transcript)
+        finally:
+            await bot.close()
+            runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runner
+            await emulator.stop()
+    return code
+
+
+async def _play(
+    emulator: Emulator,
+    bot: BugtableBot,
+    channel: Any,
+    members: list[Any],
+    slug: str,
+    rng: random.Random,
+    transcript: Transcript,
+) -> int:
+    creator = members[0]
+    result = await emulator.slash(creator, channel, "bugs new", game=slug)
+    lobby = result.message
+    transcript.show(emulator.channel_messages(channel))
+    for member in members[1:]:
+        await emulator.click(member, lobby, lobby.find_button(label="Join").custom_id)
+    await bot.publisher.flush()
+    transcript.show(emulator.channel_messages(channel))
+    await emulator.click(creator, lobby, lobby.find_button(label="Start").custom_id)
+    await bot.publisher.flush()
+    table = bot.host.tables[next(iter(bot.host.tables))]
+    stuck = 0
+    while not table.running().is_over:
+        engine: Engine = table.running()
+        await bot.publisher.flush()
+        transcript.show(emulator.channel_messages(channel))
+        clicks = []
+        movers = [s for s in sorted(engine.waiting_for()) if s >= 0 and engine.legal_actions(s)]
+        rng.shuffle(movers)
+        for seat in movers[: max(1, rng.randint(1, len(movers)))] if movers else []:
+            action = rng.choice(engine.legal_actions(seat))
+            member = members[seat]
+            control = _find_control(emulator, member, table.id, engine.turn, action)
+            if control is None:
+                await _open_hand(emulator, member, channel, table.id)
+                control = _find_control(emulator, member, table.id, engine.turn, action)
+            if control is None:
+                continue
+            message, custom_id, value = control
+            if value is None:
+                clicks.append(emulator.click(member, message, custom_id))
+            else:
+                clicks.append(emulator.select(member, message, custom_id, [value]))
+        if clicks:
+            before = table.game.version
+            await asyncio.gather(*clicks)
+            stuck = 0 if table.game.version != before else stuck + 1
+        else:
+            stuck += 1
+            await asyncio.sleep(0.2)  # nobody can act: a timer (e.g. a countdown) will
+        if stuck > 400:
+            print("The demo is stuck: no legal action could be found on screen.", file=sys.stderr)
+            return 1
+    await bot.publisher.flush()
+    transcript.show(emulator.channel_messages(channel))
+    return 0
+
+
+async def _open_hand(emulator: Emulator, member: Any, channel: Any, game_id: int) -> None:
+    """Press "My hand" on the board (what a member with closed DMs would do)."""
+    for message in reversed(emulator.channel_messages(channel)):
+        if message.has_button(custom_id_prefix=f"h:{game_id}:hand"):
+            button = message.find_button(custom_id_prefix=f"h:{game_id}:hand")
+            await emulator.click(member, message, button)
+            return

@@ -1,0 +1,5 @@
+"""Bag of Bugs (3-5 players): reveal tokens from a bag while the others race for Grab tokens."""
+
+from .engine import BagOfBugs
+
+__all__ = ["BagOfBugs"]

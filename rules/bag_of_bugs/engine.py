@@ -1,0 +1,306 @@
+"""Bag of Bugs as a ``rules.core.Engine``: validation, legal actions, timers and the contract.
+
+Every request is checked completely before ``flow`` touches the table, so a rejected action
+changes nothing. Races (grabs during the draw) are decided by arrival order alone.
+
+Actions (player seats):
+    {"type": "draw"}                                  the Drawer reveals one token
+    {"type": "grab", "token": k}                      a Grabber claims Grab token k (1..5)
+    {"type": "take", "step": s, "tokens": {t: n}}     resolve your Grab token with one option
+    {"type": "give", "step": s, "token": t}           a Wind: give one token of type t to the left
+    {"type": "take_all", "step": s}                   the Drawer takes the leftovers
+    {"type": "return_all", "step": s}                 the Drawer returns the leftovers to the bag
+Actions (SYSTEM, only while listed in ``deadlines()``):
+    {"type": "auto_draw", "turn_number": n, "reveal": r}   the idle Drawer's reveal number r
+    {"type": "timeout", "step": s}                          the open choice times out
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self
+
+from rules.core import (
+    SYSTEM,
+    Action,
+    Deadline,
+    Engine,
+    Event,
+    Rng,
+    RuleError,
+    action_type,
+    register,
+    require,
+)
+
+from . import flow, scoring
+from .grabs import GRAB_TOKENS
+from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, Table
+from .tokens import SETUPS, Counts
+from .view import public_view, seat_view
+
+IDLE_DRAW_SECONDS = 8.0
+CHOICE_SECONDS = 30.0
+IDLE_DRAW_SETTING = "bag_idle_draw"
+CHOICE_SETTING = "bag_choice"
+
+_CHOICE_TYPES = {"take": TAKE, "give": GIVE, "take_all": LEFTOVER, "return_all": LEFTOVER}
+_LEFTOVER_TYPES = (flow.TAKE_ALL, flow.RETURN_ALL)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fields(action: Action, *names: str) -> None:
+    """Exactly these keys besides ``type``: anything else is not an action we offered."""
+    if set(action) != {"type", *names}:
+        raise RuleError("That is not a valid action.", code="malformed")
+
+
+@register
+class BagOfBugs(Engine):
+    """The push-your-luck bag game for 3 to 5 players (RULINGS §1)."""
+
+    slug = "bag-of-bugs"
+    title = "Bag of Bugs"
+    min_players = 3
+    max_players = 5
+
+    def __init__(self, table: Table) -> None:
+        self.t = table
+        self.players = table.players
+        self.seed = table.seed
+
+    # -- creation ---------------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
+        cls.check_players(players)
+        cls.resolve_options(options)
+        setup = SETUPS[players]
+        rng = Rng(seed)
+        first = rng.below(players)
+        table = Table(
+            players=players,
+            seed=seed,
+            rng=rng,
+            bag=setup.starting_bag(),
+            out_of_game=setup.out_of_game(),
+            drawer=first,
+            collections=[{} for _ in range(players)],
+        )
+        return cls(table)
+
+    # -- what may happen now ----------------------------------------------------------------
+    def _seated(self, seat: Any) -> bool:
+        return _is_int(seat) and 0 <= seat < self.t.players
+
+    def _may_grab(self, seat: int) -> bool:
+        t = self.t
+        return t.phase == DRAW and t.revealed > 0 and seat != t.drawer and t.grab_of(seat) is None
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        t = self.t
+        if not self._seated(seat) or t.phase == OVER:
+            return []
+        if t.phase == DRAW:
+            if seat == t.drawer:
+                return [{"type": "draw"}]
+            if self._may_grab(seat):
+                return [{"type": "grab", "token": k} for k in GRAB_TOKENS if t.grabs[k - 1] is None]
+            return []
+        choice = t.choice
+        if choice is None or choice.seat != seat:
+            return []
+        if choice.kind == TAKE:
+            return [
+                {"type": "take", "step": choice.step, "tokens": dict(option)}
+                for option in flow.take_options(choice.grab, t.pool)
+            ]
+        if choice.kind == GIVE:
+            return [
+                {"type": "give", "step": choice.step, "token": token} for token in flow.options(t)
+            ]
+        return [{"type": kind, "step": choice.step} for kind in _LEFTOVER_TYPES]
+
+    def waiting_for(self) -> frozenset[int]:
+        """Draw phase: the Drawer and every Grabber who may still grab; else the chooser."""
+        t = self.t
+        if t.phase == DRAW:
+            return frozenset([t.drawer]) | {s for s in range(t.players) if self._may_grab(s)}
+        if t.choice is not None:
+            return frozenset([t.choice.seat])
+        return frozenset()
+
+    def deadlines(self) -> list[Deadline]:
+        t = self.t
+        if t.phase == DRAW:
+            return [
+                Deadline(
+                    key=f"draw:{t.turn_number}:{t.revealed}",
+                    action={
+                        "type": "auto_draw",
+                        "turn_number": t.turn_number,
+                        "reveal": t.revealed + 1,
+                    },
+                    seconds=IDLE_DRAW_SECONDS,
+                    setting=IDLE_DRAW_SETTING,
+                    seats=frozenset([t.drawer]),
+                )
+            ]
+        if t.choice is not None:
+            return [
+                Deadline(
+                    key=f"choice:{t.choice.step}",
+                    action={"type": "timeout", "step": t.choice.step},
+                    seconds=CHOICE_SECONDS,
+                    setting=CHOICE_SETTING,
+                    seats=frozenset([t.choice.seat]),
+                )
+            ]
+        return []
+
+    @property
+    def turn(self) -> int:
+        """Changes at every draw stop, every new question and every new Drawer; never during
+        the draw itself, so grab and draw buttons stay live for the whole grab window."""
+        return self.t.step
+
+    # -- doing it ---------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action_type(action)
+        if seat == SYSTEM:
+            return self._apply_system(action)
+        require(self._seated(seat), "You are not seated in this game.", code="bad_seat")
+        if kind == "draw":
+            _fields(action)
+            self._check_draw(seat)
+            return flow.reveal(self.t, auto=False)
+        if kind == "grab":
+            _fields(action, "token")
+            grab = action["token"]
+            self._check_grab(seat, grab)
+            return flow.claim(self.t, seat, grab)
+        if kind in _CHOICE_TYPES:
+            picked = self._check_choice(seat, kind, action)
+            return flow.answer(self.t, picked, flow.CHOSEN)
+        if kind in ("auto_draw", "timeout"):
+            raise RuleError("Only the game's timer can do that.", code="system_only")
+        raise RuleError("Bag of Bugs has no such action.", code="unknown_action")
+
+    def _not_over(self) -> None:
+        require(self.t.phase != OVER, "The game is over.", code="finished")
+
+    def _check_draw(self, seat: int) -> None:
+        t = self.t
+        self._not_over()
+        require(seat == t.drawer, "Only the Drawer reveals tokens.", code="not_drawer")
+        require(t.phase == DRAW, "The draw is over for this turn.", code="draw_over")
+
+    def _check_grab(self, seat: int, grab: Any) -> None:
+        t = self.t
+        self._not_over()
+        require(seat != t.drawer, "The Drawer cannot grab.", code="drawer_cannot_grab")
+        require(_is_int(grab) and grab in GRAB_TOKENS, "Grab tokens are 1 to 5.", code="bad_token")
+        require(t.phase == DRAW, "Too late: the draw has stopped.", code="too_late")
+        require(t.revealed > 0, "Wait for the first token to be revealed.", code="too_early")
+        require(t.grab_of(seat) is None, "You already hold a Grab token.", code="already_grabbed")
+        holder = t.grabs[grab - 1]
+        require(holder is None, f"Grab token {grab} is already taken.", code="taken")
+
+    def _check_choice(self, seat: int, kind: str, action: Action) -> Counts | str:
+        """Validate a choice action; return the option it picks (the engine's own copy)."""
+        t = self.t
+        if kind == "take":
+            _fields(action, "step", "tokens")
+        elif kind == "give":
+            _fields(action, "step", "token")
+        else:
+            _fields(action, "step")
+        require(_is_int(action["step"]), "That is not a valid action.", code="malformed")
+        self._not_over()
+        choice = t.choice
+        require(
+            choice is not None and choice.seat == seat,
+            "There is no choice for you to make right now.",
+            code="not_your_choice",
+        )
+        assert choice is not None
+        require(action["step"] == choice.step, "That choice is already settled.", code="stale")
+        require(
+            _CHOICE_TYPES[kind] == choice.kind,
+            "That is not the choice asked now.",
+            code="wrong_choice",
+        )
+        if kind == "take":
+            tokens = action["tokens"]
+            require(
+                isinstance(tokens, dict) and all(_is_int(n) for n in tokens.values()),
+                "That is not a valid action.",
+                code="malformed",
+            )
+            for option in flow.take_options(choice.grab, t.pool):
+                if option == tokens:
+                    return option
+            raise RuleError("Your Grab token cannot take those tokens.", code="illegal_choice")
+        if kind == "give":
+            token = action["token"]
+            require(
+                isinstance(token, str) and token in flow.options(t),
+                "You have no such token to give.",
+                code="illegal_choice",
+            )
+            return str(token)
+        return kind
+
+    def _apply_system(self, action: Action) -> list[Event]:
+        due = [d.action for d in self.deadlines()]
+        require(action in due, "That timer is not running.", code="not_due")
+        if action["type"] == "auto_draw":
+            return flow.reveal(self.t, auto=True)
+        return flow.timeout(self.t)
+
+    # -- what players see -------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The table as plain data (see view.py). Shape::
+
+            game, players, phase ("draw" | "grab_choice" | "wind" | "leftovers" | "over"),
+            turn (button counter), turn_number, drawer, draw_limit, revealed, rocks_revealed,
+            window_open, pool {type: n}, pool_count, bag {type: n}, bag_count, pairs,
+            pairs_needed, last_turn, out_of_game {type: n},
+            grabs [{token, seat | None, text}] (tokens 1..5), resolving (grab number | None),
+            held_winds, wind_holder, collections [{type: n}] per seat, scores [int],
+            breakdowns [{c1..c5, all_colours, larvae, scary_bugs, most_scary, total}],
+            choice None | {seat, kind ("take" | "give" | "leftovers"), step, grab, options},
+            waiting_for [seat], is_over, winners [seat]
+        plus, for a seat, you {seat, role ("drawer" | "grabber"), grab (k | None), actions}.
+        Take options are {type: n} dicts, give options are types, leftover options are
+        "take_all" / "return_all". Nothing is secret in this game (BB-21).
+        """
+        waiting = self.waiting_for()
+        if seat is None or not self._seated(seat):
+            return public_view(self.t, waiting)
+        return seat_view(self.t, seat, waiting, self.legal_actions(seat))
+
+    # -- the end ----------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.t.phase == OVER
+
+    def scores(self) -> list[int]:
+        """Running scores during play, final scores at the end."""
+        return scoring.totals(self.t.collections)
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        return scoring.breakdowns(self.t.collections)[seat]
+
+    def winners(self) -> list[int]:
+        return scoring.best(self.scores()) if self.is_over else []
+
+    # -- persistence ------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return self.t.to_dict()
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        return cls(Table.from_dict(data))
