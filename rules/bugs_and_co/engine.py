@@ -1,0 +1,405 @@
+"""The Bugs & Co engine: a real-time memory game with no turns (RULINGS §2, BC-1 … BC-19).
+
+Everyone acts at once; the host applies actions in arrival order, so "first" means first
+processed (BC-5, BC-11). Time rules are deadlines the host keeps: the "1, 2, 3" start count,
+the platform's 15-minute cap on LIVE, and the 10 s countdown after the last trophy (BC-14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, Self
+
+from rules.core import (
+    SYSTEM,
+    Action,
+    Deadline,
+    Engine,
+    Event,
+    GameOption,
+    Rng,
+    RuleError,
+    register,
+    require,
+)
+
+from . import actions as act
+from . import components as box
+from .scoring import breakdown, winners
+from .state import (
+    FINAL_COUNT,
+    LIVE,
+    OVER,
+    PHASES,
+    PLAYING,
+    START_COUNT,
+    STOPPED,
+    TROPHY,
+    Held,
+    Player,
+)
+from .view import build_view
+
+START_SECONDS: Final = 3.0
+"""The rulebook's "counts to three out loud" before anyone may touch a tile."""
+FINAL_SECONDS: Final = 10.0
+"""BC-14: "10, 9, … 1, STOP!" from the last trophy; a rule, so no setting overrides it."""
+LIVE_CAP_SECONDS: Final = 900.0
+LIVE_CAP_SETTING: Final = "bco_live_cap"
+"""BC-15: platform hard cap on LIVE so a game nobody ends cannot stall a channel."""
+
+START_KEY: Final = "bco:start"
+CAP_KEY: Final = "bco:cap"
+FINAL_KEY: Final = "bco:final"
+
+STOP_COUNTDOWN: Final = "countdown"
+STOP_CAP: Final = "cap"
+
+_TURNS: Final = {START_COUNT: 0, LIVE: 1, FINAL_COUNT: 1, OVER: 2}
+
+
+@register
+class BugsAndCo(Engine):
+    """Peek at face-down tiles, keep trios, grab a trophy before the others stop you."""
+
+    slug = "bugs-and-co"
+    title = "Bugs & Co"
+    min_players = 2
+    max_players = 8
+    options = (
+        GameOption(
+            "extra_set",
+            "With 5 or 6 players, the sets added to the two-eyed ones",
+            ("random", "one-eyed", "three-eyed"),
+            "random",
+        ),
+    )
+
+    def __init__(
+        self,
+        *,
+        players: int,
+        seed: int,
+        options: dict[str, str],
+        extra_set: str | None,
+        rng: Rng,
+        phase: str,
+        slots: list[int | None],
+        removed: list[int],
+        trophies: list[int],
+        seats: list[Player],
+        pickups: int,
+        stop_reason: str | None,
+    ) -> None:
+        self.players = players
+        self.seed = seed
+        self.chosen_options = options
+        self.extra_set = extra_set
+        self.rng = rng
+        self.phase = phase
+        self.slots = slots
+        """The table: one entry per slot, a face-down tile or ``None`` for an empty slot."""
+        self.removed = removed
+        """The 7 tiles back in the box, unseen until the end (BC-17)."""
+        self.trophies = trophies
+        """Trophies still on the table, highest first."""
+        self.seats = seats
+        self.pickups = pickups
+        """How many peeks have happened: the serial of the latest pickup."""
+        self.stop_reason = stop_reason
+
+    # -- creation ---------------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
+        cls.check_players(players)
+        chosen = cls.resolve_options(options)
+        rng = Rng(seed)
+        extra_set: str | None = None
+        if box.uses_extra_set(players):
+            wanted = chosen["extra_set"]
+            extra_set = box.EXTRA_SETS[rng.below(2)] if wanted == "random" else wanted
+        tiles = box.tiles_of(box.symbols_in_play(players, extra_set))
+        rng.shuffle(tiles)
+        return cls(
+            players=players,
+            seed=seed,
+            options=chosen,
+            extra_set=extra_set,
+            rng=rng,
+            phase=START_COUNT,
+            slots=list(tiles[box.REMOVED :]),
+            removed=sorted(tiles[: box.REMOVED]),
+            trophies=list(box.TROPHIES[players]),
+            seats=[Player() for _ in range(players)],
+            pickups=0,
+            stop_reason=None,
+        )
+
+    # -- what may happen now ----------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """0 during the start count, 1 for the whole of play, 2 once over.
+
+        Play is one long race window: every click must reach the engine, so the counter does
+        not move on peeks or trophies (not even when the final countdown starts: peeking goes on).
+        Keep / Put back buttons carry the pickup serial instead.
+        """
+        return _TURNS[self.phase]
+
+    @property
+    def playing(self) -> list[int]:
+        """Seats still allowed to act (no trophy, not stopped)."""
+        return [s for s, p in enumerate(self.seats) if p.status == PLAYING]
+
+    def waiting_for(self) -> frozenset[int]:
+        if self.phase not in (LIVE, FINAL_COUNT):
+            return frozenset()
+        return frozenset(self.playing)
+
+    def deadlines(self) -> list[Deadline]:
+        if self.phase == START_COUNT:
+            return [Deadline(START_KEY, {"type": act.START}, START_SECONDS)]
+        if self.phase == LIVE:
+            stop = {"type": act.STOP, "why": STOP_CAP}
+            return [
+                Deadline(CAP_KEY, stop, LIVE_CAP_SECONDS, LIVE_CAP_SETTING, frozenset(self.playing))
+            ]
+        if self.phase == FINAL_COUNT:
+            stop = {"type": act.STOP, "why": STOP_COUNTDOWN}
+            return [Deadline(FINAL_KEY, stop, FINAL_SECONDS, None, frozenset(self.playing))]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if (
+            type(seat) is not int
+            or not 0 <= seat < self.players
+            or self.phase not in (LIVE, FINAL_COUNT)
+            or self.seats[seat].status != PLAYING
+        ):
+            return []
+        held = self.seats[seat].held
+        out: list[Action]
+        if held is None:
+            out = [act.peek(slot) for slot, tile in enumerate(self.slots) if tile is not None]
+        else:
+            out = [act.keep(held.pickup), act.put_back(held.pickup)]
+            out += [
+                act.put_back(held.pickup, slot)
+                for slot, tile in enumerate(self.slots)
+                if tile is None
+            ]
+        if self.phase == LIVE:
+            out.append(act.take_trophy())
+        return out
+
+    # -- doing it ---------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if seat == SYSTEM and type(seat) is int:
+            return self._apply_system(action)
+        require(
+            type(seat) is int and 0 <= seat < self.players,
+            "You are not playing in this game.",
+            code="not_seated",
+        )
+        kind = act.parse(action)
+        require(kind in act.PLAYER_TYPES, "Only the game clock can do that.", code="system_only")
+        require(self.phase != START_COUNT, "Wait for the count of three!", code="not_started")
+        require(self.phase != OVER, "Too late: STOP has been called.", code="too_late")
+        require(
+            self.seats[seat].status == PLAYING,
+            "You took a trophy, so you have stopped playing.",
+            code="stopped",
+        )
+        if kind == act.PEEK:
+            return self._peek(seat, action["slot"])
+        if kind == act.KEEP:
+            return self._keep(seat, action["pickup"])
+        if kind == act.RETURN:
+            return self._put_back(seat, action["pickup"], action.get("slot"))
+        return self._take_trophy(seat)
+
+    def _peek(self, seat: int, slot: int) -> list[Event]:
+        player = self.seats[seat]
+        require(
+            player.held is None, "Keep or put back the tile in your hand first.", code="hand_full"
+        )
+        require(0 <= slot < len(self.slots), "There is no such slot.", code="bad_slot")
+        tile = self.slots[slot]
+        if tile is None:
+            raise RuleError("Too slow: that tile is not there any more.", code="taken")
+        self.slots[slot] = None
+        self.pickups += 1
+        player.held = Held(tile, slot, self.pickups)
+        return [
+            Event.public("peek", seat=seat, slot=slot),
+            Event.private(
+                seat,
+                "peeked",
+                seat=seat,
+                slot=slot,
+                pickup=self.pickups,
+                **box.describe(box.symbol_of(tile)),
+            ),
+        ]
+
+    def _check_holding(self, seat: int, pickup: int) -> Held:
+        held = self.seats[seat].held
+        require(held is not None, "You are not holding a tile.", code="empty_hand")
+        assert held is not None
+        require(
+            held.pickup == pickup, "That button was for a tile you no longer hold.", code="stale"
+        )
+        return held
+
+    def _keep(self, seat: int, pickup: int) -> list[Event]:
+        held = self._check_holding(seat, pickup)
+        player = self.seats[seat]
+        player.kept.append(held.tile)
+        player.held = None
+        return [Event.public("keep", seat=seat, slot=held.slot, kept=len(player.kept))]
+
+    def _put_back(self, seat: int, pickup: int, slot: int | None) -> list[Event]:
+        self._check_holding(seat, pickup)
+        if slot is not None:
+            require(0 <= slot < len(self.slots), "There is no such slot.", code="bad_slot")
+            require(self.slots[slot] is None, "That slot already holds a tile.", code="occupied")
+        return [self._return_held(seat, "put_back", slot)]
+
+    def _take_trophy(self, seat: int) -> list[Event]:
+        require(
+            self.phase == LIVE and bool(self.trophies),
+            "Too slow: no trophy is left.",
+            code="no_trophy",
+        )
+        events: list[Event] = []
+        player = self.seats[seat]
+        if player.held is not None:  # BC-6: the right-hand tile goes back, unscored
+            events.append(self._return_held(seat, "trophy"))
+        value = self.trophies.pop(0)
+        player.trophy = value
+        player.status = TROPHY
+        events.append(
+            Event.public("trophy", seat=seat, value=value, trophies_left=list(self.trophies))
+        )
+        if not self.trophies:
+            self.phase = FINAL_COUNT
+            events.append(Event.public("final_count", seconds=FINAL_SECONDS))
+        return events
+
+    def _return_held(self, seat: int, reason: str, slot: int | None = None) -> Event:
+        """Put a right-hand tile face down into ``slot``, or its own slot (BC-X1 fallback)."""
+        player = self.seats[seat]
+        held = player.held
+        assert held is not None
+        target = self._home_slot(held.slot) if slot is None else slot
+        self.slots[target] = held.tile
+        player.held = None
+        return Event.public("put_back", seat=seat, slot=target, from_slot=held.slot, reason=reason)
+
+    def _home_slot(self, origin: int) -> int:
+        """The slot a tile came from, or if another tile went there meanwhile, the next empty
+        slot after it (wrapping). One always exists: every tile off the table left a slot."""
+        n = len(self.slots)
+        for step in range(n):
+            slot = (origin + step) % n
+            if self.slots[slot] is None:
+                return slot
+        raise AssertionError("a held tile always has an empty slot to go back to")
+
+    def _apply_system(self, action: Action) -> list[Event]:
+        wanted = [d.action for d in self.deadlines()]
+        require(action in wanted, "That timer is not running.", code="no_deadline")
+        if action["type"] == act.START:
+            self.phase = LIVE
+            return [Event.public("start", slots=len(self.slots), trophies=list(self.trophies))]
+        return self._stop(str(action["why"]))
+
+    def _stop(self, why: str) -> list[Event]:
+        """STOP: right-hand tiles go back unscored (BC-7), everyone freezes, scores are told."""
+        events = [Event.public("stop", why=why)]
+        for seat, player in enumerate(self.seats):
+            if player.held is not None:
+                events.append(self._return_held(seat, "stop"))
+            if player.status == PLAYING:
+                player.status = STOPPED
+        self.phase = OVER
+        self.stop_reason = why
+        events.append(Event.public("game_over", **self.final_summary()))
+        return events
+
+    # -- the end ----------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def kept_symbols(self, seat: int) -> list[int]:
+        return sorted(box.symbol_of(t) for t in self.seats[seat].kept)
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Trios, other tiles, trophy, total. Before the end only the trophy counts: the kept
+        tiles are secret even from their owner (BC-8), so no running score may hint at them."""
+        player = self.seats[seat]
+        if not self.is_over:
+            trophy = player.trophy or 0
+            return {"trios": 0, "other_tiles": 0, "trophy": trophy, "total": trophy}
+        return breakdown(self.kept_symbols(seat), player.trophy)
+
+    def scores(self) -> list[int]:
+        return [self.score_breakdown(s)["total"] for s in range(self.players)]
+
+    def winners(self) -> list[int]:
+        return winners(self.scores()) if self.is_over else []
+
+    def final_summary(self) -> dict[str, Any]:
+        """Everything revealed at the end: hands, the 7 removed tiles (BC-17), scores."""
+        return {
+            "why": self.stop_reason,
+            "scores": self.scores(),
+            "winners": self.winners(),
+            "breakdowns": [self.score_breakdown(s) for s in range(self.players)],
+            "hands": [self.kept_symbols(s) for s in range(self.players)],
+            "trophies": [p.trophy for p in self.seats],
+            "removed": sorted(box.symbol_of(t) for t in self.removed),
+        }
+
+    # -- what players see -------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return build_view(self, seat)
+
+    # -- persistence ------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.chosen_options),
+            "extra_set": self.extra_set,
+            "rng": self.rng.state(),
+            "phase": self.phase,
+            "slots": list(self.slots),
+            "removed": list(self.removed),
+            "trophies": list(self.trophies),
+            "pickups": self.pickups,
+            "stop_reason": self.stop_reason,
+            "seats": [p.to_dict() for p in self.seats],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        phase = str(data["phase"])
+        if phase not in PHASES:
+            raise ValueError(f"unknown Bugs & Co phase {phase!r}")
+        return cls(
+            players=int(data["players"]),
+            seed=int(data["seed"]),
+            options={str(k): str(v) for k, v in data["options"].items()},
+            extra_set=None if data["extra_set"] is None else str(data["extra_set"]),
+            rng=Rng.from_state(data["rng"]),
+            phase=phase,
+            slots=[None if t is None else int(t) for t in data["slots"]],
+            removed=[int(t) for t in data["removed"]],
+            trophies=[int(v) for v in data["trophies"]],
+            seats=[Player.from_dict(p) for p in data["seats"]],
+            pickups=int(data["pickups"]),
+            stop_reason=None if data["stop_reason"] is None else str(data["stop_reason"]),
+        )

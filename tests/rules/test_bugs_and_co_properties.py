@@ -1,0 +1,252 @@
+"""Bugs & Co property tests: random legal play for 2-8 players, checked at every step.
+
+Invariants: no tile created or lost; a kept tile's symbol is shown to nobody (its owner
+included) and a peeked symbol only to the peeker until the end; the removed tiles stay hidden;
+every listed action is accepted; games end; replay and snapshots reproduce the game exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import SYSTEM, replay
+from rules.bugs_and_co import BugsAndCo
+from rules.bugs_and_co import components as box
+from rules.core import Action, Event, Rng, random_playout
+
+SLUG = "bugs-and-co"
+EXTRA = st.sampled_from(["random", "one-eyed", "three-eyed"])
+SEEDS = st.integers(min_value=0, max_value=2**63)
+
+
+def all_tiles(game: BugsAndCo) -> list[int]:
+    tiles = [t for t in game.slots if t is not None] + list(game.removed)
+    for p in game.seats:
+        tiles += p.kept
+        if p.held is not None:
+            tiles.append(p.held.tile)
+    return sorted(tiles)
+
+
+_SYMBOL = re.compile(r'"symbol": (-?\d+|[^,}]+)')
+
+
+def symbols_in(text: str) -> list[int]:
+    """Every value under a "symbol" key anywhere in a JSON text."""
+    return [int(v) for v in _SYMBOL.findall(text)]
+
+
+def views(game: BugsAndCo) -> list[dict[str, Any]]:
+    return [game.view(seat) for seat in [None, *range(game.players)]]
+
+
+def hidden_shuffled(game: BugsAndCo, rnd: random.Random) -> BugsAndCo:
+    """The same game with every tile nobody is looking at (table, left hands, box) shuffled
+    among those places. Views must not change: they may show nothing of those tiles."""
+    data = game.to_dict()
+    slots = [i for i, t in enumerate(data["slots"]) if t is not None]
+    pool = [data["slots"][i] for i in slots] + data["removed"]
+    for p in data["seats"]:
+        pool += p["kept"]
+    rnd.shuffle(pool)
+    it = iter(pool)
+    for i in slots:
+        data["slots"][i] = next(it)
+    data["removed"] = [next(it) for _ in data["removed"]]
+    for p in data["seats"]:
+        p["kept"] = [next(it) for _ in p["kept"]]
+    return BugsAndCo.from_dict(data)
+
+
+def check_state(game: BugsAndCo, expected_tiles: list[int], slot_count: int) -> None:
+    assert all_tiles(game) == expected_tiles  # nothing created, nothing lost
+    assert len(game.slots) == slot_count
+    assert len(game.removed) == box.REMOVED
+    for p in game.seats:
+        assert max(Counter(box.symbol_of(t) for t in p.kept).values(), default=0) <= 3
+        assert (p.status == "trophy") == (p.trophy is not None)
+        if p.held is not None:
+            assert game.slots[p.held.slot] != p.held.tile
+    taken = sorted((p.trophy for p in game.seats if p.trophy is not None), reverse=True)
+    assert taken + game.trophies == list(box.TROPHIES[game.players])
+    playing = frozenset(s for s, p in enumerate(game.seats) if p.status == "playing")
+    live = game.phase in ("live", "final")
+    assert game.waiting_for() == (playing if live else frozenset())
+    if game.phase == "final":
+        assert game.trophies == []
+
+
+def check_views(game: BugsAndCo, rnd: random.Random) -> None:
+    seen = views(game)
+    texts = [json.dumps(view) for view in seen]
+    assert [json.loads(text) for text in texts] == seen
+    if game.is_over:
+        return
+    for seat, view, text in zip([None, *range(game.players)], seen, texts, strict=True):
+        held = None if seat is None else game.seats[seat].held
+        own = [] if held is None else [box.symbol_of(held.tile)]
+        assert symbols_in(text) == own
+        assert view["result"] is None
+    assert views(hidden_shuffled(game, rnd)) == seen
+
+
+def check_events(game: BugsAndCo, seat: int, events: list[Event]) -> None:
+    for event in events:
+        text = json.dumps(event.data)
+        assert json.loads(text) == event.data
+        if event.type == "game_over":
+            assert event.is_public and game.is_over
+            continue
+        shown = symbols_in(text)
+        if event.type == "peeked":
+            held = game.seats[seat].held
+            assert held is not None
+            assert event.to == frozenset({seat}) and shown == [box.symbol_of(held.tile)]
+        else:
+            assert event.is_public and shown == []
+
+
+def check_listed_actions(game: BugsAndCo, rnd: random.Random, everything: bool) -> None:
+    """Actions offered are accepted (on copies); SYSTEM accepts exactly its deadlines.
+
+    Every listed action of every seat now and then, else one sampled action of two seats."""
+    snapshot = game.to_dict()
+    seats = range(game.players) if everything else rnd.sample(range(game.players), 2)
+    for seat in seats:
+        listed = game.legal_actions(seat)
+        for action in listed if everything else rnd.sample(listed, min(1, len(listed))):
+            BugsAndCo.from_dict(snapshot).apply(seat, action)
+    for deadline in game.deadlines():
+        BugsAndCo.from_dict(snapshot).apply(SYSTEM, deadline.action)
+
+
+def check_final(game: BugsAndCo) -> None:
+    assert game.is_over and game.deadlines() == []
+    assert all(not game.legal_actions(s) for s in range(game.players))
+    assert all(p.held is None and p.status != "playing" for p in game.seats)
+    for seat, player in enumerate(game.seats):
+        counts = Counter(box.symbol_of(t) for t in player.kept)
+        trios = sum(1 for n in counts.values() if n == 3)
+        others = len(player.kept) - 3 * trios
+        trophy = player.trophy or 0
+        assert game.score_breakdown(seat) == {
+            "trios": 3 * trios,
+            "other_tiles": -others,
+            "trophy": trophy,
+            "total": 3 * trios - others + trophy,
+        }
+        assert list(game.score_breakdown(seat)) == ["trios", "other_tiles", "trophy", "total"]
+    best = max(game.scores())
+    assert game.winners() == [s for s, v in enumerate(game.scores()) if v == best]
+    assert game.view(None)["result"]["removed"] == sorted(box.symbol_of(t) for t in game.removed)
+
+
+def replay_checked(
+    players: int, seed: int, options: dict[str, str], log: list[tuple[int, Action]], check: int
+) -> BugsAndCo:
+    """Replays ``log`` step by step, checking every invariant after every action."""
+    rnd = random.Random(check)
+    game = BugsAndCo.new(players, seed, options)
+    expected_tiles = all_tiles(game)
+    slot_count = len(game.slots)
+    check_state(game, expected_tiles, slot_count)
+    check_views(game, rnd)
+    for step, (seat, action) in enumerate(log):
+        if seat == SYSTEM:
+            assert action in [d.action for d in game.deadlines()]
+        else:
+            assert action in game.legal_actions(seat)
+        before_turn, before_phase = game.turn, game.phase
+        events = game.apply(seat, action)
+        assert events
+        check_events(game, seat, events)
+        check_state(game, expected_tiles, slot_count)
+        check_views(game, rnd)
+        check_listed_actions(game, rnd, everything=step % 50 == 0)
+        assert (game.turn != before_turn) == (
+            game.phase != before_phase and {before_phase, game.phase} != {"live", "final"}
+        )
+    return game
+
+
+def biased_playout(game: BugsAndCo, rng: Rng, trophy_chance: float) -> list[tuple[int, Action]]:
+    """Memory-ish play that keeps a lot and rarely takes trophies, so tables empty and trios
+    form; like the random policy it only uses ``legal_actions`` and ``deadlines``."""
+    log: list[tuple[int, Action]] = []
+    while not game.is_over:
+        movers = [s for s in sorted(game.waiting_for()) if game.legal_actions(s)]
+        deadlines = game.deadlines()
+        chance = 0.03 if game.phase == "final" else 0.001
+        if deadlines and (not movers or rng.random() < chance):
+            seat, action = SYSTEM, deadlines[0].action
+        else:
+            seat = rng.choice(movers)
+            listed = game.legal_actions(seat)
+            trophy = [a for a in listed if a["type"] == "trophy"]
+            keeps = [a for a in listed if a["type"] == "keep"]
+            others = [a for a in listed if a["type"] not in ("trophy", "keep")]
+            if trophy and (rng.random() < trophy_chance or (not others and not keeps)):
+                action = trophy[0]
+            elif keeps and rng.random() < 0.6:
+                action = keeps[0]
+            else:
+                action = rng.choice(others or trophy)
+        game.apply(seat, action)
+        log.append((seat, action))
+    return log
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+@settings(max_examples=5, deadline=None)
+@given(
+    seed=SEEDS,
+    play=SEEDS,
+    extra=EXTRA,
+    chance=st.sampled_from([0.004, 0.02, 0.1]),
+    cut=st.floats(0, 1),
+)
+def test_random_games_keep_every_invariant(
+    players: int, seed: int, play: int, extra: str, chance: float, cut: float
+) -> None:
+    options = {"extra_set": extra}
+    game = BugsAndCo.new(players, seed, options)
+    playout = random_playout(game, Rng(play), deadline_chance=chance)
+    assert game.is_over
+    final = game.to_dict()
+    assert replay(SLUG, players, seed, options, playout.log).to_dict() == final
+    # the events of the real run are the events of the replay, in order
+    rerun = BugsAndCo.new(players, seed, options)
+    assert [e for s, a in playout.log for e in rerun.apply(s, a)] == playout.events
+    checked = replay_checked(players, seed, options, playout.log, play)
+    assert checked.to_dict() == final
+    check_final(checked)
+    # a JSON snapshot taken anywhere continues identically
+    k = int(cut * len(playout.log))
+    head = replay(SLUG, players, seed, options, playout.log[:k])
+    resumed = BugsAndCo.from_dict(json.loads(json.dumps(head.to_dict())))
+    assert resumed.to_dict() == head.to_dict()
+    for seat, action in playout.log[k:]:
+        resumed.apply(seat, action)
+    assert resumed.to_dict() == final
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+@settings(max_examples=2, deadline=None)
+@given(seed=SEEDS, play=SEEDS, extra=EXTRA, trophy_chance=st.sampled_from([0.0, 0.02]))
+def test_long_memory_games_keep_every_invariant(
+    players: int, seed: int, play: int, extra: str, trophy_chance: float
+) -> None:
+    options = {"extra_set": extra}
+    game = BugsAndCo.new(players, seed, options)
+    log = biased_playout(game, Rng(play), trophy_chance)
+    checked = replay_checked(players, seed, options, log, play)
+    assert checked.to_dict() == game.to_dict()
+    check_final(checked)
