@@ -18,6 +18,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from rules.core import GAMES, Engine
 
 from .discord.client import BugtableBot, load_extra_games, point_at
@@ -94,7 +96,7 @@ async def run_demo(
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(  # type: ignore[call-arg]
             _env_file=None,
-            discord_token=TOKEN,
+            discord_token=SecretStr(TOKEN),
             database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'demo.db'}",
             discord_api_base=emulator.api_base,
             discord_gateway_url=emulator.gateway_url,
@@ -135,13 +137,13 @@ async def _play(
 ) -> int:
     creator = members[0]
     result = await emulator.slash(creator, channel, "bugs new", game=slug)
-    lobby = result.message
+    lobby = await result.wait_message()
     transcript.show(emulator.channel_messages(channel))
     for member in members[1:]:
-        await emulator.click(member, lobby, lobby.find_button(label="Join").custom_id)
+        await emulator.click(member, lobby, lobby.find_button(label="Join"))
     await bot.publisher.flush()
     transcript.show(emulator.channel_messages(channel))
-    await emulator.click(creator, lobby, lobby.find_button(label="Start").custom_id)
+    await emulator.click(creator, lobby, lobby.find_button(label="Start"))
     await bot.publisher.flush()
     table = bot.host.tables[next(iter(bot.host.tables))]
     stuck = 0

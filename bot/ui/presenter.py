@@ -113,7 +113,14 @@ class Presenter:
         if not secret:
             return None
         lines = "\n".join(f"**{k}**: {_short(v)}" for k, v in secret.items())
-        return MessageSpec(embed=EmbedSpec(title=f"{table.title} — your hand", description=lines))
+        buttons = [
+            ButtonSpec(action_label(a), action=a, style=Style.PRIMARY)
+            for a in engine.legal_actions(seat)[:MAX_BOARD_BUTTONS]
+        ]
+        return MessageSpec(
+            embed=EmbedSpec(title=f"{table.title} — your hand", description=lines),
+            rows=tuple(chunk_buttons(buttons)),
+        )
 
     def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
         """An ephemeral answer for the member who acted, or ``None`` to just acknowledge."""

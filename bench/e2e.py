@@ -1,0 +1,155 @@
+"""End-to-end speed through the emulator, with the bot as a separate process.
+
+Measures interaction → acknowledgement latency (median, p99) and sustained clicks per second for
+(a) a no-op button ("My hand": reads state, writes nothing) and (b) a real game action that is
+committed to the database before it is acknowledged (Ladybug Dash's claim/pick), in the same run,
+and prints the ratio b/a. Several channels play at once to load the bot.
+
+Run by hand: `.venv/bin/python bench/e2e.py [--channels 4] [--seconds 10]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.emulator import Emulator  # noqa: E402
+from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def timed_click(
+    emu: Emulator, user: Any, message: Any, custom_id: str, out: list[float]
+) -> Any:
+    started = time.perf_counter()
+    result = await emu.click(user, message, custom_id)
+    if result.acknowledged and not result.failed:
+        out.append(time.perf_counter() - started)
+    return result
+
+
+async def start_table(emu: Emulator, channel: Any, users: list[Any]) -> Any:
+    result = await emu.slash(users[0], channel, "bugs new", game="ladybug-dash")
+    board = await result.wait_message()
+    for user in users[1:]:
+        await emu.click(user, board, board.find_button(label="Join").custom_id)
+    await emu.wait_for(lambda: not board.find_button(label="Start").disabled, timeout=10)
+    await emu.click(users[0], board, board.find_button(label="Start").custom_id)
+    await emu.wait_for(lambda: board.has_button(label="claim"), timeout=10)
+    return board
+
+
+async def noop_loop(emu: Emulator, board: Any, user: Any, until: float, out: list[float]) -> int:
+    clicks = 0
+    while time.perf_counter() < until:
+        await timed_click(emu, user, board, board.find_button(label="My hand").custom_id, out)
+        clicks += 1
+    return clicks
+
+
+async def game_loop(
+    emu: Emulator, channel: Any, users: list[Any], until: float, out: list[float]
+) -> int:
+    """Play Ladybug Dash as fast as the board allows: claim, then each seat picks."""
+    clicks = 0
+    board = await start_table(emu, channel, users)
+    while time.perf_counter() < until:
+        text = board.text()
+        if "game over" in text:
+            board = await start_table(emu, channel, users)
+            continue
+        if board.has_button(label="claim"):
+            await timed_click(emu, users[0], board, board.find_button(label="claim").custom_id, out)
+        else:
+            seat = next((i for i in range(len(users)) if f"**to_pick**: {i}" in text), None)
+            if seat is None or not board.has_button(label="pick 1"):
+                await asyncio.sleep(0.005)
+                continue
+            await timed_click(
+                emu, users[seat], board, board.find_button(label="pick 1").custom_id, out
+            )
+        clicks += 1
+        version = board.text()
+        with contextlib.suppress(TimeoutError):
+            await emu.wait_for(lambda b=board, v=version: b.text() != v, timeout=5, interval=0.002)
+    return clicks
+
+
+async def measure(channels: int, seconds: float) -> None:
+    emu = Emulator(token=TOKEN)
+    await emu.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = BotProcess(emu, Path(tmp), board_edit_interval=0.0, log_level="WARNING")
+        await bot.start()
+        try:
+            guild = emu.add_guild("bench")
+            tables = []
+            for i in range(channels):
+                chan = emu.add_text_channel(guild, f"t{i}")
+                users = [emu.add_user(f"u{i}a"), emu.add_user(f"u{i}b")]
+                tables.append((chan, users))
+            # (a) no-op: every channel's first player presses My hand in a loop.
+            boards = [await start_table(emu, c, u) for c, u in tables]
+            noop: list[float] = []
+            until = time.perf_counter() + seconds
+            started = time.perf_counter()
+            counts = await asyncio.gather(
+                *(
+                    noop_loop(emu, b, u[0], until, noop)
+                    for b, (_, u) in zip(boards, tables, strict=True)
+                )
+            )
+            noop_rate = sum(counts) / (time.perf_counter() - started)
+            for board, (_, users) in zip(boards, tables, strict=True):
+                await emu.slash(users[0], board.channel, "bugs cancel")
+            # (b) committed game actions.
+            acts: list[float] = []
+            until = time.perf_counter() + seconds
+            started = time.perf_counter()
+            counts = await asyncio.gather(*(game_loop(emu, c, u, until, acts) for c, u in tables))
+            act_rate = sum(counts) / (time.perf_counter() - started)
+        finally:
+            await bot.stop()
+            await emu.stop()
+
+    def row(name: str, lat: list[float], rate: float) -> str:
+        return (
+            f"{name:<28}{statistics.median(lat) * 1000:>10.2f}{pct(lat, 0.99) * 1000:>10.2f}"
+            f"{rate:>12.1f}{len(lat):>9}"
+        )
+
+    print(f"{'':<28}{'p50 ms':>10}{'p99 ms':>10}{'clicks/s':>12}{'clicks':>9}")
+    print(row("(a) no-op (My hand)", noop, noop_rate))
+    print(row("(b) game action (commit)", acts, act_rate))
+    print(
+        f"ratio b/a: latency p50 {statistics.median(acts) / statistics.median(noop):.2f}×, "
+        f"p99 {pct(acts, 0.99) / pct(noop, 0.99):.2f}×, throughput {act_rate / noop_rate:.2f}×"
+    )
+    print(f"({channels} channels in parallel, {seconds:.0f} s per phase, bot in its own process)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--channels", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    asyncio.run(measure(args.channels, args.seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,336 @@
+"""The ``Emulator``: a local Discord (REST + gateway) that tests drive as users.
+
+The bot under test is the real discord.py client pointed at ``api_base`` and ``gateway_url``;
+tests call ``slash``/``click``/``select`` as users and read channels, DMs and ephemeral replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import re
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from .errors import JSON, EmulatorError
+from .gateway import Gateway
+from .interactions import InteractionResult, Interactions
+from .models import Button, Channel, Guild, Message, User, World
+from .rest import RateLimitRule, RequestRecord, RestApi
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class Emulator:
+    """One application with one bot user, in guilds of users the test creates."""
+
+    def __init__(
+        self,
+        token: str = "test-token",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        app_name: str = "bugtable",
+        ack_deadline: float = 3.0,
+        followup_ttl: float = 15 * 60.0,
+        heartbeat_interval: float = 41.25,
+        privileged_intents: bool = False,
+        deliver_stale_clicks: bool = False,
+    ) -> None:
+        self.token = token
+        self.host = host
+        self._requested_port = port
+        self.port = 0
+        self.world = World(app_name=app_name)
+        self.gateway = Gateway(
+            self.world,
+            token,
+            heartbeat_interval=heartbeat_interval,
+            privileged_intents=privileged_intents,
+            gateway_url=lambda: self.gateway_url,
+        )
+        self.interactions = Interactions(
+            self.world,
+            self.gateway.dispatch,
+            ack_deadline=ack_deadline,
+            followup_ttl=followup_ttl,
+            deliver_stale_clicks=deliver_stale_clicks,
+        )
+        self.rest = RestApi(
+            self.world,
+            self.interactions,
+            self.gateway,
+            token,
+            gateway_url=lambda: self.gateway_url,
+            api_base=lambda: self.api_base,
+        )
+        self._runner: web.AppRunner | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/gateway/", self.gateway.handle)
+        app.router.add_route("*", "/api/{version}/{tail:.*}", self.rest.handle)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self._requested_port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        log.info("Discord emulator on %s (gateway %s)", self.api_base, self.gateway_url)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Emulator:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def _unknown(self, request: web.Request) -> web.StreamResponse:
+        log.warning("emulator: unknown path %s %s", request.method, request.path)
+        return web.Response(
+            status=404,
+            body=b'{"message": "404: Not Found", "code": 0}',
+            headers={"Content-Type": "application/json"},
+        )
+
+    @property
+    def api_base(self) -> str:
+        return f"http://{self.host}:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/gateway"
+
+    # --- the bot's side -----------------------------------------------------------------------
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    @property
+    def bot_user(self) -> User:
+        return self.world.bot
+
+    @property
+    def identify_count(self) -> int:
+        """IDENTIFYs accepted so far: one per bot process start (RESUMEs do not count)."""
+        return self.gateway.identify_count
+
+    @property
+    def connected(self) -> bool:
+        return self.gateway.connected
+
+    async def wait_identified(self, timeout: float = 10.0, *, count: int = 1) -> None:  # noqa: ASYNC109
+        """Until ``count`` IDENTIFYs were answered with READY and every GUILD_CREATE.
+
+        Interactions sent after this reach the bot after its guilds; on_ready fires seconds
+        later (guild_ready_timeout), so tests should not wait for it.
+        """
+        await self.wait_for(lambda: self.gateway.identify_count >= count, timeout=timeout)
+
+    async def drop_connection(self, *, code: int = 4000, forget_session: bool = False) -> None:
+        """Closes the bot's socket: it RESUMEs (and gets missed events), or re-IDENTIFYs."""
+        await self.gateway.drop(code=code, forget_session=forget_session)
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        return self.rest.requests
+
+    @property
+    def internal_errors(self) -> list[BaseException]:
+        """Emulator bugs hit while answering (each was answered 400 to fail fast)."""
+        return self.rest.internal_errors
+
+    def count_requests(self, method: str, path_regex: str, *, status: int | None = None) -> int:
+        pattern = re.compile(path_regex)
+        return sum(
+            1
+            for r in self.requests
+            if r.method == method.upper()
+            and pattern.search(r.path)
+            and (status is None or r.status == status)
+        )
+
+    @property
+    def commands(self) -> list[JSON]:
+        """Every synced command as stored (guild commands carry ``guild_id``)."""
+        return self.interactions.all_commands()
+
+    @property
+    def sync_count(self) -> int:
+        return self.interactions.sync_count
+
+    def rate_limit(
+        self,
+        method: str,
+        path_regex: str,
+        *,
+        times: int = 1,
+        retry_after: float = 0.2,
+        global_: bool = False,
+    ) -> None:
+        """The next ``times`` requests whose path (under api_base) matches get a 429."""
+        self.rest.rules.append(
+            RateLimitRule(
+                method=method.upper(),
+                pattern=re.compile(path_regex),
+                remaining=times,
+                retry_after=retry_after,
+                is_global=global_,
+            )
+        )
+
+    # --- building the world -------------------------------------------------------------------
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Gateway events for world changes made while the bot is connected."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            coro.close()
+            return
+        task = loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def add_guild(self, name: str) -> Guild:
+        guild = self.world.add_guild(name)
+        if self.gateway.connected:
+            self._spawn(
+                self.gateway.dispatch("GUILD_CREATE", self.world.guild_create_payload(guild))
+            )
+        return guild
+
+    def add_text_channel(self, guild: Guild, name: str) -> Channel:
+        channel = self.world.add_text_channel(guild, name)
+        if self.gateway.connected:
+            self._spawn(self.gateway.dispatch("CHANNEL_CREATE", channel.payload()))
+        return channel
+
+    def add_user(self, name: str, *, dms_open: bool = True, manage_channels: bool = False) -> User:
+        """A member of every guild; ``manage_channels`` gives a role with MANAGE_CHANNELS."""
+        return self.world.add_user(name, dms_open=dms_open, manage_channels=manage_channels)
+
+    def set_dms_open(self, user: User, open_: bool) -> None:
+        user.dms_open = open_
+
+    def dm_channel(self, user: User) -> Channel:
+        return self.world.dm_channel(user)
+
+    @property
+    def guilds(self) -> list[Guild]:
+        return list(self.world.guilds.values())
+
+    @property
+    def users(self) -> list[User]:
+        return list(self.world.members)
+
+    # --- acting as users ----------------------------------------------------------------------
+
+    async def slash(
+        self, user: User, channel: Channel, command: str, /, **options: Any
+    ) -> InteractionResult:
+        """Runs ``/command`` (``"group sub"`` for subcommands); returns once acknowledged or
+        failed (no acknowledgement within the deadline)."""
+        return await self.interactions.command(user, channel, command, options)
+
+    async def click(
+        self, user: User, message: Message, custom_id: str | Button
+    ) -> InteractionResult:
+        """Clicks a button. One that only an earlier version of the message had (or that is
+        disabled now) fails at once with ``stale`` set, as Discord refuses it; with
+        ``deliver_stale_clicks`` it reaches the bot with the current message instead."""
+        if isinstance(custom_id, Button):
+            if custom_id.custom_id is None:
+                raise EmulatorError("a link button cannot be clicked in the emulator")
+            custom_id = custom_id.custom_id
+        return await self.interactions.component(user, message, custom_id, None, select=False)
+
+    async def select(
+        self, user: User, message: Message, custom_id: str, values: list[str]
+    ) -> InteractionResult:
+        return await self.interactions.component(user, message, custom_id, values, select=True)
+
+    # --- reading what users see ---------------------------------------------------------------
+
+    def channel_messages(self, channel: Channel) -> list[Message]:
+        """Public messages, current state, oldest first (no ephemerals, no deleted)."""
+        return self.world.channel_messages(channel)
+
+    def dms(self, user: User) -> list[Message]:
+        channel = self.world.dm_channels.get(user.id)
+        return [] if channel is None else self.world.channel_messages(channel)
+
+    def ephemerals(self, user: User) -> list[Message]:
+        return sorted(
+            (m for m in self.world.messages.values() if m.ephemeral_to is user and not m.deleted),
+            key=lambda m: m.id,
+        )
+
+    def visible_to(self, user: User, *, include_deleted: bool = False) -> list[Message]:
+        """Everything ``user`` can see: guild channels, own DMs, own ephemerals (oldest first).
+
+        ``include_deleted`` adds messages deleted after the user may have seen them; each
+        message's ``history`` holds its earlier versions.
+        """
+        seen: list[Message] = []
+        for message in self.world.messages.values():
+            if message.deleted and not include_deleted:
+                continue
+            channel = message.channel
+            if message.ephemeral_to is not None:
+                visible = message.ephemeral_to is user
+            elif channel.recipient is not None:
+                visible = channel.recipient is user
+            else:
+                visible = channel.guild is not None and self.world.is_member(channel.guild, user)
+            if visible:
+                seen.append(message)
+        return sorted(seen, key=lambda m: m.id)
+
+    def get_message(self, message_id: int) -> Message:
+        message = self.world.messages.get(int(message_id))
+        if message is None:
+            raise KeyError(f"no message {message_id}")
+        return message
+
+    def last_message(self, channel: Channel) -> Message | None:
+        messages = self.channel_messages(channel)
+        return messages[-1] if messages else None
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], T | Awaitable[T]],
+        timeout: float = 5.0,  # noqa: ASYNC109
+        *,
+        interval: float = 0.01,
+    ) -> T:
+        """Polls until ``predicate()`` is truthy and returns its value; TimeoutError otherwise."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate()
+            if inspect.isawaitable(value):
+                value = await value
+            if value:
+                return value
+            if loop.time() >= deadline:
+                raise TimeoutError(f"condition not met within {timeout}s")
+            await asyncio.sleep(interval)

@@ -1,0 +1,63 @@
+"""What a member does in a test: open a game, click by label, read what they were told."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.emulator import Emulator
+from bot.emulator.interactions import InteractionResult
+from bot.emulator.models import Message
+
+DEFERRED_UPDATE = 6
+
+
+async def open_game(
+    emu: Emulator, user: Any, channel: Any, game: str = "ladybug-dash", **opts: str
+) -> Message:
+    result = await emu.slash(user, channel, "bugs new", game=game, **opts)
+    assert result.acknowledged and not result.ephemeral, result
+    return await result.wait_message()
+
+
+async def click(emu: Emulator, user: Any, message: Message, label: str) -> InteractionResult:
+    button = message.find_button(label=label)
+    result = await emu.click(user, message, button.custom_id)
+    assert result.acknowledged, f"{label} by {user} was not acknowledged"
+    return result
+
+
+def told(result: InteractionResult) -> str:
+    """The ephemeral answer a member got (empty if the click was accepted silently)."""
+    if result.ephemeral and result.message is not None:
+        return result.message.text()
+    for followup in result.followups:
+        if followup.ephemeral:
+            return followup.text()
+    return ""
+
+
+async def until_text(emu: Emulator, message: Message, needle: str, timeout: float = 10) -> str:  # noqa: ASYNC109
+    try:
+        await emu.wait_for(lambda: needle in message.text(), timeout=timeout)
+    except TimeoutError:
+        raise AssertionError(f"{needle!r} never appeared in {message.text()!r}") from None
+    return message.text()
+
+
+async def start_game(
+    emu: Emulator,
+    creator: Any,
+    others: list[Any],
+    channel: Any,
+    game: str = "ladybug-dash",
+    **opts: str,
+) -> Message:
+    """Open, fill and start a game; returns the board (the lobby message, now edited)."""
+    board = await open_game(emu, creator, channel, game, **opts)
+    for user in others:
+        assert told(await click(emu, user, board, "Join")) == ""
+    await until_text(emu, board, f"({len(others) + 1}/")
+    await emu.wait_for(lambda: not board.find_button(label="Start").disabled, timeout=10)
+    assert told(await click(emu, creator, board, "Start")) == ""
+    await emu.wait_for(lambda: not board.has_button(label="Join"), timeout=10)
+    return board

@@ -1,0 +1,67 @@
+"""The command line: one clear line for a missing or refused token; `sync` on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from bot.emulator import Emulator
+
+from .conftest import REPO, TOKEN
+
+
+async def run_cli(tmp_path: Path, *args: str, **env: str) -> tuple[int, str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    clean.update(PYTHONPATH=str(REPO), DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+    clean.update(env)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=tmp_path,  # no .env here
+        env=clean,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    return proc.returncode or 0, out.decode(), err.decode()
+
+
+async def test_a_missing_token_is_one_clear_line(tmp_path: Path) -> None:
+    code, _, err = await run_cli(tmp_path)
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "bugtable: DISCORD_TOKEN is not set: put your bot token in .env (see .env.example)."
+    ]
+
+
+async def test_a_refused_token_is_one_clear_line(tmp_path: Path, emulator: Emulator) -> None:
+    code, _, err = await run_cli(
+        tmp_path,
+        DISCORD_TOKEN="wrong-token-0123456789abcdefgh",
+        DISCORD_API_BASE=emulator.api_base,
+        DISCORD_GATEWAY_URL=emulator.gateway_url,
+        LOG_LEVEL="CRITICAL",
+    )
+    assert code == 2
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("bugtable: Discord refused DISCORD_TOKEN")
+
+
+async def test_sync_registers_the_commands(tmp_path: Path, emulator: Emulator) -> None:
+    code, out, err = await run_cli(
+        tmp_path,
+        "sync",
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE=emulator.api_base,
+        DISCORD_GATEWAY_URL=emulator.gateway_url,
+    )
+    assert code == 0, err
+    assert "Synced 1 command(s) globally." in out
+    assert emulator.sync_count == 1
+    (bugs,) = emulator.commands
+    assert bugs["name"] == "bugs"
+    assert {o["name"] for o in bugs["options"]} >= {"new", "join", "start", "hand", "rules"}

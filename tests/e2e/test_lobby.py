@@ -1,0 +1,84 @@
+"""Lobby flows and every misuse, through the real discord.py bot and the emulator."""
+
+from __future__ import annotations
+
+from .conftest import World
+from .helpers import click, open_game, start_game, told, until_text
+
+
+async def test_open_join_leave_start(world: World) -> None:
+    emu, chan = world.emulator, world.channel
+    lobby = await open_game(emu, world.alice, chan)
+    assert "Ladybug Dash — lobby" in lobby.text() and "1. alice" in lobby.text()
+    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    assert lobby.find_button(label="Start").disabled  # one player is not enough
+
+    await click(emu, world.bob, lobby, "Join")
+    await click(emu, world.carol, lobby, "Join")
+    await until_text(emu, lobby, "3. carol")
+    await click(emu, world.carol, lobby, "Leave")
+    await emu.wait_for(lambda: "carol" not in lobby.text(), timeout=10)
+
+    refused = await click(emu, world.bob, lobby, "Start")
+    assert "Only the member who opened the game" in told(refused)
+    assert "lobby" in lobby.text()
+
+    assert told(await click(emu, world.alice, lobby, "Start")) == ""
+    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=10)
+    assert "Ladybug Dash" in lobby.text() and "lobby" not in lobby.text()
+
+
+async def test_lobby_misuse_gets_clear_private_answers(world: World) -> None:
+    emu, chan = world.emulator, world.channel
+    lobby = await open_game(emu, world.alice, chan)
+
+    busy = await emu.slash(world.bob, chan, "bugs new", game="bug-off")
+    assert busy.ephemeral and "already a game in this channel" in told(busy)
+    assert "already" in told(await click(emu, world.alice, lobby, "Join"))
+    assert "not" in told(await click(emu, world.bob, lobby, "Leave")).lower()
+    assert "needs 2 to 4 players; 1 has joined" in told(
+        await emu.slash(world.alice, chan, "bugs start")
+    )
+    assert "no option 'clock'" in told(
+        await emu.slash(
+            world.bob,
+            world.emulator.add_text_channel(world.guild, "other"),
+            "bugs new",
+            game="bug-off",
+            clock="1",
+        )
+    )
+
+    for user in (world.bob, world.carol, world.dave):
+        await click(emu, user, lobby, "Join")
+    await until_text(emu, lobby, "(4/4)")
+    await emu.wait_for(lambda: lobby.find_button(label="Join").disabled, timeout=10)
+    full = await emu.slash(world.eve, chan, "bugs join")
+    assert "full" in told(full).lower()
+
+    assert "Only the member who opened" in told(await emu.slash(world.bob, chan, "bugs cancel"))
+    await emu.slash(world.alice, chan, "bugs start")
+    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=10)
+    assert "started" in told(await emu.slash(world.bob, chan, "bugs leave"))
+    assert "started" in told(await emu.slash(world.eve, chan, "bugs join"))
+    assert "not playing" in told(await click(emu, world.eve, lobby, "claim"))
+    assert "no hidden" not in told(await emu.slash(world.alice, chan, "bugs hand"))
+    assert "not playing" in told(await emu.slash(world.eve, chan, "bugs hand"))
+
+    # A member with Manage Channels may cancel someone else's game.
+    cancelled = await emu.slash(world.mod, chan, "bugs cancel")
+    assert "cancelled" in told(cancelled)
+    await until_text(emu, lobby, "cancelled")
+    assert lobby.buttons() == []
+    assert "no game in this channel" in told(await emu.slash(world.alice, chan, "bugs status"))
+    again = await open_game(emu, world.bob, chan)
+    assert "lobby" in again.text()
+
+
+async def test_status_and_rules(world: World) -> None:
+    emu, chan = world.emulator, world.channel
+    await start_game(emu, world.alice, [world.bob], chan)
+    status = told(await emu.slash(world.carol, chan, "bugs status"))
+    assert "Ladybug Dash" in status and "playing" in status and "alice" in status
+    rules = await emu.slash(world.carol, chan, "bugs rules", game="bag-of-bugs")
+    assert rules.ephemeral and "Drawer" in told(rules)
