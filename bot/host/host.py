@@ -299,7 +299,8 @@ class Host:
                 seat=seat,
                 action=action,
                 snapshot=snapshot,
-                timers=timers,
+                # Most actions leave the deadlines as they were: skip rewriting them.
+                timers=None if {t.key: t.due_at for t in timers} == table.timers else timers,
                 results=results,
             )
         except BaseException:

@@ -13,10 +13,10 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy import CursorResult, Table, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from .database import create_engine, writer
 from .errors import (
@@ -231,67 +231,98 @@ class Store:
         seat: int,
         action: dict[str, Any],
         snapshot: dict[str, Any],
-        timers: list[TimerSpec],
+        timers: list[TimerSpec] | None,
         results: list[ResultSpec] | None = None,
     ) -> GameRecord:
         """Commit one applied action: log entry, snapshot, version, timers and, if the game ended,
         its results, all or nothing.
 
         The version moves with a compare-and-set UPDATE, so a writer holding a stale game changes
-        nothing and gets VersionConflict. ``timers`` is the full set wanted now. A finished game
-        keeps no timers, whatever ``timers`` says.
+        nothing and gets VersionConflict. ``timers`` is the full set wanted now, or ``None`` when
+        the caller knows it is unchanged. A finished game keeps no timers, whatever ``timers``
+        says. This is the hot path of every click, so it runs a handful of Core statements in one
+        write transaction rather than an ORM unit of work.
         """
-        _check_timer_keys(timers)
-        async with self._writing() as session:
-            now = utcnow()
-            values: dict[str, Any] = {
-                "snapshot": snapshot,
-                "version": expected_version + 1,
-                "updated_at": now,
-            }
-            if results is not None:
-                values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
-            result = await session.execute(
-                update(Game)
-                .where(
-                    Game.id == game_id,
-                    Game.version == expected_version,
-                    Game.status == GameStatus.PLAYING.value,
-                )
-                .values(**values)
-                .execution_options(synchronize_session=False)
-            )
-            if _rowcount(result) != 1:
-                game = await session.get(Game, game_id)
-                if game is None:
-                    raise GameNotFound(game_id)
-                if game.status != GameStatus.PLAYING.value:
-                    raise WrongStatus(game_id, game.status)
-                raise VersionConflict(game_id, expected_version, game.version)
-            last = await session.scalar(
-                select(func.max(ActionRow.seq)).where(ActionRow.game_id == game_id)
-            )
-            session.add(
-                ActionRow(game_id=game_id, seq=(last or 0) + 1, seat=seat, action=action, at=now)
-            )
-            await _replace_timers(session, game_id, [] if results is not None else timers, now)
-            if results is not None:
-                session.add_all(
-                    ResultRow(
-                        game_id=game_id,
-                        user_id=r.user_id,
-                        seat=r.seat,
-                        score=r.score,
-                        rank=r.rank,
-                        winner=r.winner,
-                        breakdown=r.breakdown,
+        if timers is not None:
+            _check_timer_keys(timers)
+        games, log = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
+        now = utcnow()
+        values: dict[str, Any] = {
+            "snapshot": snapshot,
+            "version": expected_version + 1,
+            "updated_at": now,
+        }
+        if results is not None:
+            values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
+        kept = [c for c in games.c if c.name != "snapshot"]
+        async with writer(self._engine).begin() as conn:
+            row = (
+                await conn.execute(
+                    update(games)
+                    .where(
+                        games.c.id == game_id,
+                        games.c.version == expected_version,
+                        games.c.status == GameStatus.PLAYING.value,
                     )
-                    for r in results
+                    .values(**values)
+                    .returning(*kept)
                 )
-            await session.flush()
-            game = await session.get(Game, game_id, populate_existing=True)
-            assert game is not None  # the UPDATE above just matched it
-            return _game(game)
+            ).first()
+            if row is None:
+                found = (
+                    await conn.execute(
+                        select(games.c.status, games.c.version).where(games.c.id == game_id)
+                    )
+                ).first()
+                if found is None:
+                    raise GameNotFound(game_id)
+                if found.status != GameStatus.PLAYING.value:
+                    raise WrongStatus(game_id, found.status)
+                raise VersionConflict(game_id, expected_version, found.version)
+            last = await conn.scalar(select(func.max(log.c.seq)).where(log.c.game_id == game_id))
+            await conn.execute(
+                log.insert().values(
+                    game_id=game_id, seq=(last or 0) + 1, seat=seat, action=action, at=now
+                )
+            )
+            if results is not None or timers is not None:
+                await _replace_timers(
+                    conn, game_id, [] if results is not None else timers or [], now
+                )
+            if results is not None:
+                await conn.execute(
+                    insert(ResultRow),
+                    [
+                        {
+                            "game_id": game_id,
+                            "user_id": r.user_id,
+                            "seat": r.seat,
+                            "score": r.score,
+                            "rank": r.rank,
+                            "winner": r.winner,
+                            "breakdown": r.breakdown,
+                        }
+                        for r in results
+                    ],
+                )
+        data = row._mapping
+        return GameRecord(
+            id=data["id"],
+            slug=data["slug"],
+            guild_id=data["guild_id"],
+            channel_id=data["channel_id"],
+            creator_id=data["creator_id"],
+            status=GameStatus(data["status"]),
+            seed=data["seed"],
+            options=dict(data["options"]),
+            players=data["players"],
+            snapshot=snapshot,
+            version=data["version"],
+            lobby_message_id=data["lobby_message_id"],
+            created_at=data["created_at"],
+            updated_at=data["updated_at"],
+            finished_at=data["finished_at"],
+        )
 
     # ----------------------------------------------------------------- reads
 
@@ -521,14 +552,29 @@ def _check_timer_keys(timers: Sequence[TimerSpec]) -> None:
 
 
 async def _replace_timers(
-    session: AsyncSession, game_id: int, timers: Sequence[TimerSpec], now: datetime | None = None
+    db: AsyncSession | AsyncConnection,
+    game_id: int,
+    timers: Sequence[TimerSpec],
+    now: datetime | None = None,
 ) -> None:
-    await session.execute(delete(TimerRow).where(TimerRow.game_id == game_id))
-    created = now or utcnow()
-    session.add_all(
-        TimerRow(game_id=game_id, key=t.key, due_at=t.due_at, action=t.action, created_at=created)
-        for t in timers
-    )
+    """Make the game's timers exactly ``timers`` (works inside a session or on a connection)."""
+    table = cast(Table, TimerRow.__table__)
+    await db.execute(delete(table).where(table.c.game_id == game_id))
+    if timers:
+        created = now or utcnow()
+        await db.execute(
+            insert(table),
+            [
+                {
+                    "game_id": game_id,
+                    "key": t.key,
+                    "due_at": t.due_at,
+                    "action": t.action,
+                    "created_at": created,
+                }
+                for t in timers
+            ],
+        )
 
 
 async def _seat_rows(session: AsyncSession, game_id: int) -> list[Seat]:

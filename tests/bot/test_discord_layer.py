@@ -65,7 +65,7 @@ def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
     assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
     presenter = presenter_for("ladybug-dash")
     (board,) = presenter.boards(table)
-    assert {b.label for b in board.buttons()} == {"claim", "My hand"}
+    assert {b.label for b in board.buttons()} == {"claim", "cheer", "My hand"}
     view = view_of(board, table.id, 1)
     assert view is not None and len(view.children) <= 25
     hand = presenter.hand(table, 1)

@@ -1,7 +1,9 @@
 """Ladybug Dash: a tiny game that exists only to prove the host.
 
 It has what the real games need from the host: a one-winner race (``claim``), turn-based
-choices (``pick``), a secret per player, a turn clock (a ``Deadline``), and an end with scores.
+choices (``pick``), an action anyone may take at any time without changing the turn (``cheer``,
+like a real-time game's moves), a secret per player, a turn clock (a ``Deadline``), and an end
+with scores.
 Three rounds: a prize appears and the first to claim it takes it; then each player in turn picks
 1, 2 or 3 (privately). Score = 5 per prize + picks + the secret card.
 """
@@ -45,6 +47,7 @@ class LadybugDash(Engine):
         self.prizes = [0] * players
         self.picks: list[list[int]] = [[] for _ in range(players)]
         self.cards = [rng.randint(1, 6) for _ in range(players)]
+        self.cheers = 0
         self._turn = 1
 
     @classmethod
@@ -62,7 +65,7 @@ class LadybugDash(Engine):
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.phase == "race":
-            return [{"type": "claim"}]
+            return [{"type": "claim"}, {"type": "cheer"}]
         if self.phase == "pick" and seat == self.to_pick:
             return [{"type": "pick", "n": n} for n in (1, 2, 3)]
         return []
@@ -91,6 +94,10 @@ class LadybugDash(Engine):
             require(kind == "timeout" and self.phase == "pick", "No timer is running.")
             return self._pick(self.to_pick, 1, timeout=True)
         require(0 <= seat < self.players, "You are not in this game.", code="not_seated")
+        if kind == "cheer":
+            require(self.phase == "race", "Cheer while the prize is up.", code="wrong_phase")
+            self.cheers += 1
+            return [Event.public("cheered", seat=seat, cheers=self.cheers)]
         if kind == "claim":
             require(self.phase == "race", "Too late: the prize is gone.", code="taken")
             self.prizes[seat] += 1
@@ -130,6 +137,7 @@ class LadybugDash(Engine):
             "to_pick": self.to_pick if self.phase == "pick" else None,
             "prizes": list(self.prizes),
             "picks_made": [len(p) for p in self.picks],
+            "cheers": self.cheers,
             "turn": self._turn,
         }
         if self.is_over:
@@ -172,6 +180,7 @@ class LadybugDash(Engine):
             "prizes": list(self.prizes),
             "picks": [list(p) for p in self.picks],
             "cards": list(self.cards),
+            "cheers": self.cheers,
             "turn": self._turn,
         }
 
@@ -184,5 +193,6 @@ class LadybugDash(Engine):
         game.prizes = list(data["prizes"])
         game.picks = [list(p) for p in data["picks"]]
         game.cards = list(data["cards"])
+        game.cheers = data["cheers"]
         game._turn = data["turn"]
         return game
