@@ -73,7 +73,9 @@ async def measure(channels: int, seconds: float) -> None:
     emu = Emulator(token=TOKEN)
     await emu.start()
     with tempfile.TemporaryDirectory() as tmp:
-        bot = BotProcess(emu, Path(tmp), board_edit_interval=0.0, log_level="WARNING")
+        bot = BotProcess(
+            emu, Path(tmp), board_edit_interval=0.75, log_level="WARNING"
+        )  # production default
         await bot.start()
         try:
             guild = emu.add_guild("bench")
