@@ -32,7 +32,9 @@ def main() -> int:
     if found:
         print("rules/ must import only the standard library.")
         return 1
-    print(f"rules/ is pure: {len(list(ROOT.rglob('*.py')))} modules import only the standard library.")
+    print(
+        f"rules/ is pure: {len(list(ROOT.rglob('*.py')))} modules import only the standard library."
+    )
     return 0
 
 
