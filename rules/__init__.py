@@ -8,4 +8,4 @@ from .core import GAMES, SYSTEM, Engine, Event, RuleError, get_game, replay
 __all__ = ["GAMES", "SYSTEM", "Engine", "Event", "RuleError", "get_game", "replay"]
 
 # Games register themselves on import.
-from . import bag_of_bugs, bug_off, bugs_and_co  # noqa: F401
+from . import bag_of_bugs, bug_off, bug_run, bugs_and_co  # noqa: F401

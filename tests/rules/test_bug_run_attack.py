@@ -1,0 +1,358 @@
+"""Attacks (§4.6), death and the equipment, card and power effects on them."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import RuleError
+
+from .test_bug_run_support import (
+    act,
+    acts,
+    adventure,
+    plain_board,
+    put,
+    script,
+    set_card,
+    start_turn,
+    top,
+    vp,
+)
+
+
+def setup(cid: str = "M1-02", n: int = 3, mode: str = "normal", space: int = 0):  # type: ignore[no-untyped-def]
+    g = adventure(n, 7, mode)
+    plain_board(g)
+    set_card(g, 1, cid)
+    h = g.s["crown"]
+    put(g, h, 1, space=space)
+    start_turn(g, h)
+    return g, h
+
+
+def test_rulebook_sword_attack_example() -> None:
+    # 2 dice successes + 3 from equipment = 5, shield 1 -> 4 wounds: the Garden Shrew falls.
+    g, h = setup("M1-02")
+    hero = g.hero(h)
+    hero["sword"] = ["BZ14-1", "BASIC-1"]  # Golden Sword (2): +1 and 2 coins; Basic: +2
+    g.s["basic_side"]["BASIC-1"] = "sword"
+    script(g, faces=[4, 1])  # star+bone, star: 2 successes, 1 bone
+    before_vp = vp(g, h)
+    ev = act(g, h, {"type": "attack", "weapon": "sword"})
+    slot = g.slot(1, "C")
+    assert slot["wounds"] == 4 and slot["defeated"]
+    strike = next(e for e in ev if e.type == "strike")
+    assert strike.data["total"] == 5 and strike.data["wounds"] == 4
+    # 2 coins from the equipment, then the 2vp + 2c rewards (alone on the card)
+    assert hero["coins"] == 5 + 2 + 2
+    assert vp(g, h) == before_vp + 2
+    # strike back: 1 die bone + 1 monster bone
+    assert hero["hearts"] == 3
+    assert top(g)["k"] == "freemove" and top(g)["hero"] == h
+
+
+def test_br12_strike_back_hits_on_a_miss_too_and_only_with_the_sword() -> None:
+    g, h = setup("M1-02")
+    script(g, faces=[5, 6])  # bone + white: a miss with one bone
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.slot(1, "C")["wounds"] == 0
+    assert g.hero(h)["hearts"] == 5 - 2
+    g2, h2 = setup("M1-02")
+    script(g2, faces=[5, 5])
+    act(g2, h2, {"type": "attack", "weapon": "bow"})
+    assert g2.hero(h2)["hearts"] == 5 and g2.hero(h2)["arrows"] == 3
+
+
+def test_br12_no_bone_on_the_dice_means_no_strike_back() -> None:
+    g, h = setup("M1-02")
+    script(g, faces=[1, 6])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.hero(h)["hearts"] == 5
+
+
+def test_br13_a_monster_without_bones_still_hurts_through_dice_bones() -> None:
+    g, h = setup("M1-01")  # Hungry Tadpole: 0 bones
+    script(g, faces=[5, 4])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.hero(h)["hearts"] == 5 - 2
+
+
+def test_br14_golden_shield_blocks_one_automatically() -> None:
+    g, h = setup("M1-02")
+    g.hero(h)["shield"] = ["BZ22-1"]
+    script(g, faces=[5, 5])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.hero(h)["hearts"] == 5 - (2 + 1 - 1)
+
+
+def test_br14_wooden_shield_tosses() -> None:
+    for coin, hearts in ((True, 5 - 2), (False, 5 - 3)):
+        g, h = setup("M1-02")
+        g.hero(h)["shield"] = ["BZ20-1"]
+        script(g, faces=[5, 5], coins=[coin])
+        act(g, h, {"type": "attack", "weapon": "sword"})
+        assert g.hero(h)["hearts"] == hearts
+
+
+def test_br14_metal_shield_is_an_optional_coin() -> None:
+    g, h = setup("M1-02")
+    g.hero(h)["shield"] = ["BZ21-1"]
+    script(g, faces=[5, 6])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert acts(g, h) == [{"type": "no_shield"}, {"type": "metal_shield"}]
+    act(g, h, {"type": "metal_shield"})
+    assert g.hero(h)["coins"] == 4 and g.hero(h)["hearts"] == 5 - 1
+    g2, h2 = setup("M1-02")
+    g2.hero(h2)["shield"] = ["BZ21-1"]
+    script(g2, faces=[5, 6])
+    act(g2, h2, {"type": "attack", "weapon": "sword"})
+    act(g2, h2, {"type": "no_shield"})
+    assert g2.hero(h2)["coins"] == 5 and g2.hero(h2)["hearts"] == 5 - 2
+
+
+def test_br15_bonuses_need_a_dice_success_and_the_right_zone() -> None:
+    g, h = setup("M1-01")
+    g.hero(h)["sword"] = ["BZ12-1"]  # Rusty Sword +1
+    g.hero(h)["bow"] = ["BZ13-1"]
+    script(g, faces=[6, 6])
+    ev = act(g, h, {"type": "attack", "weapon": "sword"})
+    assert next(e for e in ev if e.type == "strike").data["total"] == 0
+    g2, h2 = setup("M1-01")
+    g2.hero(h2)["sword"] = ["BZ12-1"]
+    script(g2, faces=[1, 6])
+    ev = act(g2, h2, {"type": "attack", "weapon": "bow"})
+    assert next(e for e in ev if e.type == "strike").data["total"] == 1
+
+
+def test_br16_awards_need_a_wound() -> None:
+    g, h = setup("M2-12", mode="normal")  # Praying Mantis: shield 2
+    g.hero(h)["sword"] = ["BZ18-1"]  # Sparkling: +0, 1 VP + 1 coin on a wound
+    script(g, faces=[1, 6])
+    before = vp(g, h)
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.hero(h)["coins"] == 5 and vp(g, h) == before
+    g2, h2 = setup("M2-12")
+    g2.hero(h2)["sword"] = ["BZ18-1"]
+    script(g2, faces=[3, 3])
+    before = vp(g2, h2)
+    act(g2, h2, {"type": "attack", "weapon": "sword"})
+    assert g2.slot(1, "C")["wounds"] == 2
+    assert g2.hero(h2)["coins"] == 6 and vp(g2, h2) == before + 1
+
+
+def test_br17_overkill_is_ignored() -> None:
+    g, h = setup("M1-01")  # life 3
+    g.hero(h)["sword"] = ["BASIC-1", "BASIC-2"]
+    g.s["basic_side"].update({"BASIC-1": "sword", "BASIC-2": "sword"})
+    script(g, faces=[3, 3])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.slot(1, "C")["wounds"] == 3 and g.slot(1, "C")["defeated"]
+
+
+def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> None:
+    g, h = setup("M1-02")
+    g.hero(h)["hearts"] = 2
+    g.s["seats"][g.owner(h)]["vp"] = 7
+    g.slot(1, "C")["wounds"] = 3
+    script(g, faces=[4, 4])
+    ev = act(g, h, {"type": "attack", "weapon": "sword"})
+    assert any(e.type == "death" for e in ev)
+    assert g.slot(1, "C")["defeated"]
+    assert g.hero(h)["hearts"] == 5
+    assert vp(g, h) == 7 - 5 + 2  # death, then the 2vp reward
+    assert g.hero(h)["pos"]["col"] == 1
+
+
+def test_br18_vp_never_below_zero() -> None:
+    g, h = setup("M1-02")
+    g.hero(h)["hearts"] = 1
+    g.s["seats"][g.owner(h)]["vp"] = 3
+    script(g, faces=[5, 6])
+    ev = act(g, h, {"type": "attack", "weapon": "sword"})
+    assert vp(g, h) == 0
+    lost = next(e for e in ev if e.type == "vp_lost")
+    assert lost.data["amount"] == 3 and lost.to == frozenset({g.owner(h)})
+
+
+def test_br41_strength_potions_stack_and_are_discarded() -> None:
+    g, h = setup("M1-01")
+    g.hero(h)["faceup"] = ["BZ04-1", "BZ06-1", "BZ05-1"]
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    opts = acts(g, h)
+    assert {"type": "potion", "card": "BZ04-1"} in opts
+    assert {"type": "potion", "card": "BZ06-1"} in opts
+    assert {"type": "potion", "card": "BZ05-1"} not in opts  # bow potion
+    act(g, h, {"type": "potion", "card": "BZ04-1"})
+    script(g, faces=[1, 6])
+    # the last potion leaves "roll" as the only choice, which is taken at once
+    ev = act(g, h, {"type": "potion", "card": "BZ06-1"})
+    assert next(e for e in ev if e.type == "strike").data["total"] == 1 + 2 + 3
+    assert g.hero(h)["faceup"] == ["BZ05-1"]
+
+
+def test_br41_energy_boost_is_a_full_new_attack() -> None:
+    g, h = setup("M3-27")  # Anteater Cub: shield 2, life 8
+    g.hero(h)["faceup"] = ["BZ11-1"]
+    script(g, faces=[6, 6])
+    act(g, h, {"type": "attack", "weapon": "bow"})
+    assert g.hero(h)["arrows"] == 3
+    assert acts(g, h) == [{"type": "end_attack"}, {"type": "energy_boost", "card": "BZ11-1"}]
+    script(g, faces=[3, 3])
+    act(g, h, {"type": "energy_boost", "card": "BZ11-1"})
+    assert g.hero(h)["arrows"] == 2  # the arrow is paid again
+    assert g.slot(1, "C")["wounds"] == 2
+    assert "BZ11-1" in g.s["bazaar"]["discard"]
+
+
+def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
+    g, h = setup("M1-02")
+    seat = g.owner(h)
+    g.s["seats"][seat]["hand"] = ["LT09-1", "LT08-1"]
+    script(g, faces=[5, 4])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    opts = acts(g, h)
+    assert {"type": "bravery", "card": "LT09-1"} in opts and {
+        "type": "bravery",
+        "card": "LT08-1",
+    } in opts
+    act(g, h, {"type": "bravery", "card": "LT09-1"})  # courage: both bones become successes
+    assert g.slot(1, "C")["wounds"] == 1 + 2 - 1
+    assert g.hero(h)["hearts"] == 5  # no bones left -> no strike back
+    g2, h2 = setup("M1-02")
+    g2.s["seats"][g2.owner(h2)]["hand"] = ["LT08-1"]
+    script(g2, faces=[5, 1])
+    act(g2, h2, {"type": "attack", "weapon": "sword"})
+    assert g2.hero(h2)["hearts"] == 5 - 2  # one bone: no bravery offered, resolved at once
+
+
+def test_br43_act_of_bravery_riches() -> None:
+    g, h = setup("M1-02")
+    g.s["seats"][g.owner(h)]["hand"] = ["LT08-1"]
+    before = vp(g, h)
+    script(g, faces=[5, 5])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    act(g, h, {"type": "bravery", "card": "LT08-1"})
+    assert g.hero(h)["coins"] == 8 and vp(g, h) == before + 2
+    assert g.hero(h)["hearts"] == 5 - 3
+
+
+def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
+    g, h = setup("M2-12", space=1)  # shield 2
+    g.s["seats"][g.owner(h)]["hand"] = ["LT10-1"]
+    act(g, h, {"type": "attack", "weapon": "bow"})
+    script(g, faces=[1, 6])
+    ev = act(g, h, {"type": "corrosion", "card": "LT10-1"})  # then the roll is the only choice
+    assert next(e for e in ev if e.type == "strike").data == {
+        "hero": h,
+        "total": 1,
+        "shield": 0,
+        "wounds": 1,
+        "monster": "M2-12",
+        "monster_wounds": 1,
+    }
+
+
+def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -> None:
+    g, h = setup("M1-01")
+    g.hero(h)["faceup"] = ["BZ10-1"]
+    g.s["markers"]["BZ10-1"] = 2
+    script(g, faces=[6, 6])
+    act(g, h, {"type": "attack", "weapon": "bow"})  # nothing to play before: rolls at once
+    opts = acts(g, h)
+    assert {"type": "reroll", "card": "BZ10-1", "dice": [0]} in opts
+    assert {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]} in opts
+    assert {"type": "reroll", "card": "BZ10-1", "dice": [1]} not in opts  # same face as die 0
+    script(g, faces=[3, 3])
+    act(g, h, {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]})
+    assert g.slot(1, "C")["wounds"] == 3
+    assert "BZ10-1" not in g.hero(h)["faceup"] and "BZ10-1" not in g.s["markers"]
+
+
+def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
+    g = adventure(3, 7)
+    h = g.s["crown"]
+    g.hero(h)["faceup"] = ["BZ08-1", "BZ08-2"]
+    g.s["markers"]["BZ08-1"] = 1
+    assert g.sellable(h) == ["BZ08-2"]
+
+
+def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> None:
+    g, h = setup("M4-35", mode="powers", space=1)  # Woodpecker: 3 bones
+    g.hero(h)["name"] = "beetle"
+    g.hero(h)["hearts"] = 6
+    script(g, faces=[5, 5])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.hero(h)["hearts"] == 5
+    g.hero(h)["hearts"] = 5
+    start_turn(g, h)
+    script(g, faces=[5, 6])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.hero(h)["hearts"] == 5 - 4
+    assert not g.can_equip(h, "BZ22-1")
+
+
+def test_br60_fierce_frenzy_with_three_hearts_or_fewer_and_a_sword() -> None:
+    g, h = setup("M4-37", mode="powers")  # shield 3
+    g.hero(h)["name"] = "wasp"
+    g.hero(h)["hearts"] = 3
+    script(g, faces=[1, 6])
+    ev = act(g, h, {"type": "attack", "weapon": "sword"})
+    assert next(e for e in ev if e.type == "strike").data["total"] == 3
+    g.hero(h)["hearts"] = 4
+    start_turn(g, h)
+    script(g, faces=[1, 6])
+    ev = act(g, h, {"type": "attack", "weapon": "sword"})
+    assert next(e for e in ev if e.type == "strike").data["total"] == 1
+
+
+def test_br57_tireless_archer_gains_an_arrow_per_white_face_capped() -> None:
+    g, h = setup("M4-37", mode="powers")
+    g.hero(h)["name"] = "caterpillar"
+    script(g, faces=[6, 6])
+    act(g, h, {"type": "attack", "weapon": "bow"})
+    assert g.hero(h)["arrows"] == 4 - 1 + 2
+    g.hero(h)["arrows"] = 6
+    start_turn(g, h)
+    script(g, faces=[6, 6])
+    act(g, h, {"type": "attack", "weapon": "bow"})
+    assert g.hero(h)["arrows"] == 6
+
+
+def test_br64_bow_space_without_arrows_must_move() -> None:
+    g, h = setup("M1-04", space=1)  # Sundew Trap: second space is bow only
+    g.hero(h)["arrows"] = 0
+    types = {a["type"] for a in acts(g, h)}
+    assert "attack" not in types and "move" in types
+    with pytest.raises(RuleError) as err:
+        act(g, h, {"type": "attack", "weapon": "sword"})
+    assert err.value.code == "wrong_step"
+
+
+def test_sword_only_space_forces_the_sword() -> None:
+    g, h = setup("M1-02", space=1)
+    assert [a for a in acts(g, h) if a["type"] == "attack"] == [
+        {"type": "attack", "weapon": "sword"}
+    ]
+
+
+def test_br66_after_a_kill_and_the_flash_the_next_hero_plays() -> None:
+    g, h = setup("M1-01")
+    g.slot(1, "C")["wounds"] = 2
+    script(g, faces=[3, 3])
+    act(g, h, {"type": "attack", "weapon": "bow"})
+    assert top(g)["k"] == "freemove"
+    act(g, h, next(a for a in acts(g, h) if a["col"] == 2))
+    assert g.s["flash"] is None
+    assert top(g)["k"] == "turn" and top(g)["hero"] == (h + 1) % 3
+
+
+def test_brx3_tireless_archer_counts_the_final_dice_after_rerolls() -> None:
+    g, h = setup("M4-37", mode="powers")
+    g.hero(h)["name"] = "caterpillar"
+    g.hero(h)["arrows"] = 2
+    g.hero(h)["faceup"] = ["BZ09-1"]
+    script(g, faces=[6, 6, 1])
+    act(g, h, {"type": "attack", "weapon": "bow"})
+    act(g, h, {"type": "reroll", "card": "BZ09-1", "dice": [0]})
+    act(g, h, {"type": "keep"})
+    assert g.hero(h)["arrows"] == 2 - 1 + 1

@@ -1,0 +1,354 @@
+"""Fights (§4.8), the Final Escape and scoring (§4.9), hidden information and timers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.bug_run import content as C
+from rules.bug_run.engine import BugRun
+from rules.core import SYSTEM, RuleError
+
+from .test_bug_run_support import (
+    ScriptRng,
+    act,
+    acts,
+    adventure,
+    game,
+    plain_board,
+    put,
+    script,
+    set_card,
+    start_turn,
+    top,
+    vp,
+)
+
+
+def fight(card: str, spaces: dict[int, int], mode: str = "normal") -> BugRun:
+    g = adventure(3, 3, mode)
+    g.s["crown"] = 0
+    set_card(g, g.stairs_col(), card)
+    for h, sp in spaces.items():
+        put(g, h, g.stairs_col(), space=sp)
+    g.s["stack"] = []
+    return g
+
+
+def test_fight_rolls_team_sums_and_the_winner_takes_the_reward() -> None:
+    g = fight("ST8", {0: 0, 1: 2, 2: 3})  # top [sw] vs bottom [any], [sw]
+    script(g, faces=[3, 3, 1, 6, 1, 6])
+    before = vp(g, 0)
+    g.run([])
+    assert top(g)["k"] == "fight" and g.waiting_for() == {1}
+    assert acts(g, 1) == [
+        {"type": "fight_weapon", "weapon": "sword"},
+        {"type": "fight_weapon", "weapon": "bow"},
+    ]
+    ev = act(g, 1, {"type": "fight_weapon", "weapon": "sword"})
+    result = next(e for e in ev if e.type == "fight")
+    assert result.data["sums"] == {"top": 4, "bottom": 2} and result.data["winner"] == "top"
+    assert vp(g, 0) == before + 6
+    assert g.s["level"] == 2
+
+
+def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
+    g = fight("ST9", {0: 0, 1: 2, 2: 3})  # top [any] vs bottom [bw], [any]; 12 coins
+    g.hero(2)["coins"] = 15
+    before = vp(g, 2)
+    script(g, faces=[6, 6, 1, 6, 1, 6])
+    g.run([])
+    act(g, 0, {"type": "fight_weapon", "weapon": "bow"})
+    act(g, 2, {"type": "fight_weapon", "weapon": "sword"})
+    assert g.hero(1)["coins"] == 11 and g.hero(2)["coins"] == 15 and vp(g, 2) == before + 1
+
+
+def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
+    g = fight("ST10", {0: 0, 1: 2, 2: 3}, mode="powers")  # top [bw] vs bottom [sw], [bw]
+    g.hero(0)["name"] = "caterpillar"
+    g.hero(0)["bow"] = ["BZ13-1"]
+    g.hero(0)["arrows"] = 3
+    script(g, faces=[6, 6, 1, 1, 1, 1])  # top 0 vs bottom 2 + 3 (sword)
+    ev: list[object] = []
+    g.run(ev)  # type: ignore[arg-type]
+    assert g.hero(0)["arrows"] == 3 + 2  # no arrow spent, two white faces
+    assert g.s["level"] == 2
+
+
+def test_fight_ties_are_rerolled() -> None:
+    g = fight("ST8", {0: 0, 1: 2, 2: 3})
+    script(g, faces=[1, 6, 1, 6, 6, 6, 3, 3, 6, 6, 6, 6])
+    g.run([])
+    ev = act(g, 1, {"type": "fight_weapon", "weapon": "sword"})
+    assert [e.type for e in ev if e.type.startswith("fight")] == [
+        "fight_weapon",
+        "fight_tie",
+        "fight",
+    ]
+    assert next(e for e in ev if e.type == "fight").data["winner"] == "top"
+
+
+def test_br32_an_empty_team_loses_without_a_roll() -> None:
+    g = fight("ST9", {0: 0, 1: 1, 2: 4})
+    g.stairs_slot()["spaces"][4]["lock"] = False
+    faces = [1, 1, 1, 1]
+    script(g, faces=faces)
+    before = [g.hero(h)["coins"] for h in range(3)]
+    g.run([])
+    if top(g)["k"] == "fight":
+        act(g, 0, {"type": "fight_weapon", "weapon": "sword"})
+    while g.s["level"] == 1:
+        seat = next(iter(g.waiting_for()))
+        g.apply(seat, g.legal_actions(seat)[0])
+    assert [g.hero(h)["coins"] - before[h] for h in range(3)] == [4, 4, 4]
+    assert isinstance(g.rng, ScriptRng) and g.rng.faces == faces
+
+
+def escape_game(roof: list[str], n: int = 3) -> BugRun:
+    g = game(n, 6)
+    g.s["roof"] = list(roof)
+    g.s["board"] = []
+    g.s["phase"] = "escape"
+    g.s["level"] = 4
+    g.s["escape_queue"] = g.clockwise(g.s["crown"])
+    g.s["stack"] = []
+    for h in range(g.n_heroes()):
+        g.hero(h)["pos"] = None
+    g.run([])
+    return g
+
+
+def test_rulebook_final_escape_example() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    h = g.s["crown"]
+    hero = g.hero(h)
+    hero.update(hearts=2, arrows=4, coins=3)
+    g.run([])
+    assert top(g)["k"] == "escape" and top(g)["hero"] == h
+    assert acts(g, h)[0] == {"type": "stop"}
+    act(g, h, {"type": "path", "side": "L"})  # pay 3 arrows
+    assert hero["arrows"] == 1
+    script(g, faces=[3, 3])
+    act(g, h, {"type": "path", "side": "L"})  # SWORD >= 4
+    assert {"type": "path", "side": "L"} not in acts(g, h)  # pay 2h: not enough hearts
+    act(g, h, {"type": "path", "side": "R"})  # pay 3 coins
+    script(g, faces=[1, 6])
+    act(g, h, {"type": "path", "side": "L"})  # BOW >= 4 fails
+    assert hero["roof"] == 3 and hero["arrows"] == 0
+    assert g.breakdown(g.owner(h))["escape"] == 7
+    assert top(g)["hero"] == (h + 1) % 3
+
+
+def test_br53_stopping_is_always_allowed() -> None:
+    assert C.ROOF_VP == [0, 2, 4, 7, 10]
+    g = escape_game(["ST2", "ST3", "ST4", "ST7"])
+    h = g.s["crown"]
+    g.hero(h)["coins"] = 0
+    g.run([])
+    act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts
+    act(g, h, {"type": "stop"})
+    assert g.hero(h)["roof"] == 1 and g.breakdown(g.owner(h))["escape"] == 2
+
+
+def test_br20_roof_costs_must_be_paid_in_full() -> None:
+    g = escape_game(["ST2", "ST3", "ST4", "ST7"])
+    h = g.s["crown"]
+    g.hero(h).update(hearts=2, coins=2)
+    g.s["stack"] = []
+    g.s["escape_queue"] = [h]
+    assert g.can_attempt(h, g.roof_path(0, "R")) is False  # pay 3 coins
+    g.run([])  # stopping is the only choice left: taken at once
+    assert g.hero(h)["roof"] == 0 and g.is_over
+
+
+def test_roof_sword_challenge_hurts_with_dice_bones_only() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    h = g.s["crown"]
+    g.run([])
+    script(g, faces=[4, 4])  # 2 successes, 2 bones
+    act(g, h, {"type": "path", "side": "R"})  # SWORD >= 4 fails
+    assert g.hero(h)["hearts"] == 3 and g.hero(h)["roof"] == 0
+
+
+def test_br54_each_hero_runs_alone_crown_first() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    order = []
+    while not g.is_over:
+        fr = top(g)
+        order.append(fr["hero"])
+        act(g, fr["hero"], {"type": "stop"})
+    c = g.s["crown"]
+    assert order == [c, (c + 1) % 3, (c + 2) % 3]
+
+
+def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    g.hero(0).update(coins=8, faceup=["LT27-1"])
+    g.s["seats"][0]["hand"] = ["LT03-1"]
+    g.hero(0)["roof"] = 2
+    assert g.score_breakdown(0) == {
+        "vp_tokens": 5,
+        "loot": 3,
+        "show_off": 3,
+        "escape": 4,
+        "coins": 2,
+        "total": 17,
+    }
+
+
+def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    g.hero(0)["coins"] = 14
+    g.s["seats"][0]["hand"] = ["LT01-1", "LT03-1"]
+    while not g.is_over:
+        act(g, top(g)["hero"], {"type": "stop"})
+    assert g.hero(0)["coins"] == 15 and g.s["seats"][0]["hand"] == ["LT03-1"]
+    assert "LT01-1" in g.s["loot"]["discard"]
+
+
+def test_br52_roof_vp_by_the_last_step_reached() -> None:
+    assert C.ROOF_VP == [0, 2, 4, 7, 10]
+    g = escape_game(["ST2", "ST2", "ST2", "ST2"])
+    h = g.s["crown"]
+    g.hero(h).update(hearts=10, coins=15)
+    for _ in range(4):
+        act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts each time
+    assert g.hero(h)["roof"] == 4 and g.hero(h)["hearts"] == 2
+    assert g.breakdown(g.owner(h))["escape"] == 10
+
+
+def test_br55_coins_count_per_hero_in_the_two_player_game() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
+    g.hero(0)["coins"] = 5
+    g.hero(1)["coins"] = 4
+    assert g.breakdown(0)["coins"] == 1 + 1
+
+
+def test_br56_ties_are_shared() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    while not g.is_over:
+        act(g, top(g)["hero"], {"type": "stop"})
+    for seat in range(3):
+        g.s["seats"][seat]["vp"] = 5
+        g.s["seats"][seat]["hand"] = []
+        g.hero(seat).update(coins=3, faceup=[])
+    assert g.scores() == [6, 6, 6] and g.winners() == [0, 1, 2]
+    g.s["seats"][1]["vp"] = 9
+    assert g.winners() == [1]
+
+
+def test_br68_the_starting_vp_are_real_tokens() -> None:
+    g = game(4, 3)
+    assert [g.score_breakdown(s)["vp_tokens"] for s in range(4)] == [5, 5, 5, 5]
+    assert g.scores() == [5 + 1] * 4  # 5 tokens + 5 coins // 3
+    assert game(2, 3).score_breakdown(0)["vp_tokens"] == 10
+
+
+def test_br50_views_hide_other_players_vp_and_secret_loot() -> None:
+    g = adventure(4, 2)
+    g.s["seats"][1]["hand"] = ["LT04-1", "LT11-2"]
+    for seat in (0, 2, 3, None):
+        view = g.view(seat)
+        text = json.dumps(view)
+        assert "LT04-1" not in text and "LT11-2" not in text
+        assert "vp" not in view["seats"][1] and view["seats"][1]["hand_size"] == 2
+    mine = g.view(1)
+    assert mine["you"]["hand"] == ["LT04-1", "LT11-2"] and mine["seats"][1]["vp"] == 5
+    json.dumps(g.view(None))
+
+
+def test_br67_turn_clock_and_safe_defaults() -> None:
+    g = game(3, 2)
+    (d,) = g.deadlines()
+    assert d.setting == "bugrun_turn" and d.seconds == 90 and d.seats == g.waiting_for()
+    assert d.key == f"bug-run:afk:{g.turn}" and d.action == {"type": "afk", "turn": g.turn}
+    h = top(g)["hero"]
+    g.apply(SYSTEM, d.action)  # trading -> end the turn
+    assert top(g)["hero"] != h and g.deadlines()[0].key != d.key
+    with pytest.raises(RuleError) as err:
+        g.apply(SYSTEM, d.action)
+    assert err.value.code == "no_deadline"
+    a = adventure(3, 2)
+    plain_board(a)
+    h = a.s["crown"]
+    start_turn(a, h)
+    a.apply(SYSTEM, a.deadlines()[0].action)  # adventure -> the nearest card
+    assert a.hero(h)["pos"]["col"] == 1
+    e = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    e.run([])
+    h = top(e)["hero"]
+    e.apply(SYSTEM, e.deadlines()[0].action)  # escape -> stop
+    assert e.hero(h)["roof"] == 0
+
+
+def test_turn_changes_with_every_decision() -> None:
+    g = game(3, 2)
+    t0 = g.turn
+    act(g, top(g)["hero"], {"type": "buy_hearts"})
+    assert g.turn > t0 and g.view(None)["turn"] == g.turn
+
+
+def test_br51_components_are_unlimited() -> None:
+    g = adventure(6, 2)
+    for col in range(1, g.stairs_col()):
+        for slot in g.s["board"][col].values():
+            slot["locked"] = True
+    assert all(not g.enterable(sl) for col in g.s["board"][1:-1] for sl in col.values())
+    assert g.move_options(g.s["crown"])  # the stairs always remain
+    slot = set_card(g, 1, "M4-37")
+    slot["wounds"] = 10
+    h = g.s["crown"]
+    put(g, h, 1)
+    start_turn(g, h)
+    script(g, faces=[3, 3])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert g.slot(1, "C")["wounds"] == 11 and g.slot(1, "C")["defeated"]
+
+
+def test_game_over_refuses_actions() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    while not g.is_over:
+        act(g, top(g)["hero"], {"type": "stop"})
+    assert g.legal_actions(0) == [] and g.deadlines() == [] and g.waiting_for() == frozenset()
+    with pytest.raises(RuleError) as err:
+        g.apply(0, {"type": "stop"})
+    assert err.value.code == "finished"
+    assert g.view(0)["winners"] == g.winners()
+
+
+def test_brx5_two_player_gold_coins_go_to_the_poorer_hero() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
+    g.hero(0)["coins"] = 9
+    g.hero(1)["coins"] = 3
+    g.s["seats"][0]["hand"] = ["LT01-1"]
+    while not g.is_over:
+        seat = next(iter(g.waiting_for()))
+        g.apply(seat, {"type": "stop"})
+    assert (g.hero(0)["coins"], g.hero(1)["coins"]) == (9, 8)
+
+
+def test_brx19_the_afk_move_never_spends_an_optional_extra() -> None:
+    g = adventure(3, 2)
+    plain_board(g)
+    h = g.s["crown"]
+    others = [x for x in range(3) if x != h]
+    put(g, others[0], 1, space=0)
+    put(g, others[1], 1, space=1)
+    g.s["seats"][g.owner(h)]["hand"] = ["LT12-1"]
+    start_turn(g, h)
+    assert acts(g, h)[0] == {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"}
+    g.apply(SYSTEM, g.deadlines()[0].action)
+    assert g.hero(h)["pos"]["col"] == 2 and g.s["seats"][g.owner(h)]["hand"] == ["LT12-1"]
+
+
+def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    h = top(g)["hero"]
+    g.hero(h)["faceup"] = ["BZ03-1"]
+    g.hero(h)["hearts"] = 2
+    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1", "LT07-1"]
+    plays = [a for a in acts(g, h) if a["type"] == "play"]
+    assert plays == [{"type": "play", "card": "BZ03-1"}, {"type": "play", "card": "LT01-1"}]
+    act(g, h, plays[0])
+    assert g.hero(h)["hearts"] == 6 and top(g)["k"] == "escape" and top(g)["hero"] == h

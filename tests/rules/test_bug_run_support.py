@@ -1,0 +1,132 @@
+"""Helpers for the Bug Run tests: build a state, place heroes and cards, script the dice.
+
+Tests build a real game with ``new()`` and then edit its JSON state directly, so every rule is
+tested through the public ``apply`` / ``legal_actions`` contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.bug_run.engine import BugRun
+from rules.core import Rng
+
+
+class ScriptRng(Rng):
+    """An Rng whose next dice faces and tosses can be set; everything else stays seeded."""
+
+    __slots__ = ("coins", "faces")
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.faces: list[int] = []
+        self.coins: list[bool] = []
+
+    def randint(self, low: int, high: int) -> int:
+        if self.faces and (low, high) == (1, 6):
+            return self.faces.pop(0)
+        return super().randint(low, high)
+
+    def coin(self) -> bool:
+        if self.coins:
+            return self.coins.pop(0)
+        return super().coin()
+
+
+GREEN, RED = True, False
+
+
+def game(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
+    g = BugRun.new(n, seed, {"mode": mode})
+    rng = ScriptRng(0)
+    rng._s = g.rng.state()
+    g.rng = rng
+    return g
+
+
+def script(g: BugRun, faces: list[int] | None = None, coins: list[bool] | None = None) -> None:
+    assert isinstance(g.rng, ScriptRng)
+    g.rng.faces = list(faces or [])
+    g.rng.coins = list(coins or [])
+
+
+def to_adventure(g: BugRun) -> BugRun:
+    while g.s["phase"] == "trading":
+        seat = next(iter(g.waiting_for()))
+        acts = g.legal_actions(seat)
+        a = next((x for x in acts if x["type"] == "activate"), {"type": "end_turn"})
+        g.apply(seat, a)
+    return g
+
+
+def adventure(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
+    return to_adventure(game(n, seed, mode))
+
+
+def start_turn(g: BugRun, h: int) -> None:
+    """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
+    g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    if not g.s["two"]:
+        g.s["order"]["next"] = (h + 1) % g.n_heroes()
+
+
+def set_card(g: BugRun, col: int, cid: str, floor: str = "C") -> dict[str, Any]:
+    slot = g.make_slot(cid, g.s["level"])
+    g.s["board"][col][floor] = slot
+    return slot
+
+
+def put(g: BugRun, h: int, col: int, floor: str = "C", space: int | None = 0) -> None:
+    hero = g.hero(h)
+    old = hero["pos"]
+    if old and old["space"] is not None:
+        g.slot(old["col"], old["floor"])["spaces"][old["space"]]["hero"] = None
+    if space is not None:
+        g.slot(col, floor)["spaces"][space]["hero"] = h
+    hero["pos"] = {"col": col, "floor": floor, "space": space}
+
+
+def act(g: BugRun, h: int, action: dict[str, Any]) -> list[Any]:
+    return g.apply(g.owner(h), action)
+
+
+def top(g: BugRun) -> dict[str, Any]:
+    fr = g.top()
+    assert fr is not None
+    return fr
+
+
+def acts(g: BugRun, h: int) -> list[dict[str, Any]]:
+    return g.legal_actions(g.owner(h))
+
+
+def vp(g: BugRun, h: int) -> int:
+    return int(g.s["seats"][g.owner(h)]["vp"])
+
+
+def test_script_rng_serves_scripted_values_first() -> None:
+    r = ScriptRng(3)
+    r.faces = [6, 1]
+    r.coins = [True, False]
+    assert [r.randint(1, 6), r.randint(1, 6)] == [6, 1]
+    assert [r.coin(), r.coin()] == [True, False]
+
+
+def test_adventure_helper_reaches_the_first_adventure_turn() -> None:
+    g = adventure(4, 5)
+    assert g.s["phase"] == "adventure" and top(g)["k"] == "turn"
+    assert top(g)["hero"] == g.s["crown"]
+
+
+def plain_board(g: BugRun, cid: str = "M1-01") -> None:
+    """Every card between the entrance and the stairs becomes a fresh copy of ``cid``."""
+    for col in range(1, g.stairs_col()):
+        g.s["board"][col] = {"C": g.make_slot(cid, g.s["level"])}
+
+
+def finish_moves(g: BugRun) -> None:
+    """Answer pending free moves by going straight to the stairs."""
+    while g.top() is not None and top(g)["k"] == "freemove":
+        h = top(g)["hero"]
+        stairs = [a for a in acts(g, h) if a["col"] == g.stairs_col()]
+        act(g, h, stairs[0])

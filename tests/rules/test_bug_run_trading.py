@@ -1,0 +1,216 @@
+"""Trading turns (§4.3), card plays outside attacks, and the rejected-action contract."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import RuleError
+
+from .test_bug_run_support import (
+    act,
+    acts,
+    adventure,
+    game,
+    plain_board,
+    put,
+    script,
+    start_turn,
+    top,
+)
+
+
+def trader(n: int = 3, seed: int = 4):  # type: ignore[no-untyped-def]
+    g = game(n, seed)
+    return g, top(g)["hero"]
+
+
+def test_buying_a_market_card_pays_its_price_and_lays_it_face_up() -> None:
+    g, h = trader()
+    g.s["bazaar"]["market"] = ["BZ07-1", "BZ12-1", "BZ22-1"]
+    assert {"type": "buy", "card": "BZ22-1"} not in acts(g, h)  # 7 coins
+    act(g, h, {"type": "buy", "card": "BZ07-1"})
+    assert g.hero(h)["faceup"] == ["BZ07-1"] and g.hero(h)["coins"] == 2
+    act(g, h, {"type": "buy", "card": "BZ12-1"})
+    assert g.hero(h)["sword"] == ["BZ12-1"] and g.s["bazaar"]["market"] == ["BZ22-1"]
+    with pytest.raises(RuleError) as err:
+        act(g, h, {"type": "buy", "card": "BZ22-1"})
+    assert err.value.code == "cant_afford"
+    act(g, h, {"type": "end_turn"})
+    assert len(g.s["bazaar"]["market"]) == 3
+
+
+def test_a_full_zone_sells_an_equipped_card_first() -> None:
+    g, h = trader()
+    g.hero(h)["sword"] = ["BZ12-1", "LT14-1"]
+    g.hero(h)["coins"] = 4
+    g.s["bazaar"]["market"] = ["BZ18-1", "BZ04-1", "BZ04-2"]  # Sparkling Sword: 5 coins
+    opts = [a for a in acts(g, h) if a["type"] == "buy" and a["card"] == "BZ18-1"]
+    assert opts == [
+        {"type": "buy", "card": "BZ18-1", "replace": "BZ12-1"},
+        {"type": "buy", "card": "BZ18-1", "replace": "LT14-1"},
+    ]
+    act(g, h, opts[1])
+    assert g.hero(h)["sword"] == ["BZ12-1", "BZ18-1"] and g.hero(h)["coins"] == 0
+    assert "LT14-1" in g.s["loot"]["discard"]
+
+
+def test_basic_equipment_side_is_fixed_and_sold_basics_return() -> None:
+    g, h = trader()
+    act(g, h, {"type": "buy_basic", "side": "bow"})
+    c = g.hero(h)["bow"][0]
+    assert g.s["basic_side"][c] == "bow" and g.hero(h)["coins"] == 2 and len(g.s["basics"]) == 15
+    act(g, h, {"type": "sell", "card": c})
+    assert g.hero(h)["bow"] == [] and g.hero(h)["coins"] == 3 and c in g.s["basics"]
+    g.s["basics"] = []
+    assert not any(a["type"] == "buy_basic" for a in acts(g, h))
+
+
+def test_hearts_and_arrows_sets() -> None:
+    g, h = trader()
+    act(g, h, {"type": "buy_arrows"})
+    assert g.hero(h)["arrows"] == 6 and g.hero(h)["coins"] == 2
+    assert not any(a["type"] in ("buy_hearts", "buy_arrows") for a in acts(g, h))
+
+
+def test_br37_the_bazaar_reshuffles_then_shows_fewer_cards() -> None:
+    g, h = trader()
+    g.s["bazaar"]["discard"] = g.s["bazaar"]["deck"]
+    g.s["bazaar"]["deck"] = []
+    g.hero(h)["coins"] = 15
+    act(g, h, {"type": "buy", "card": g.s["bazaar"]["market"][0]})
+    act(g, h, {"type": "end_turn"})
+    assert len(g.s["bazaar"]["market"]) == 3 and len(g.s["bazaar"]["deck"]) == 28
+    g2, h2 = trader()
+    g2.s["bazaar"]["deck"] = []
+    g2.hero(h2)["coins"] = 15
+    act(g2, h2, {"type": "buy", "card": g2.s["bazaar"]["market"][0]})
+    act(g2, h2, {"type": "end_turn"})
+    assert len(g2.s["bazaar"]["market"]) == 2
+
+
+def test_the_last_trader_renews_the_whole_market() -> None:
+    g = game(3, 4)
+    for _ in range(2):
+        act(g, top(g)["hero"], {"type": "end_turn"})
+    market = list(g.s["bazaar"]["market"])
+    act(g, top(g)["hero"], {"type": "end_turn"})
+    assert g.s["phase"] == "adventure"
+    assert g.s["bazaar"]["discard"] == market and not set(market) & set(g.s["bazaar"]["market"])
+
+
+def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> None:
+    g, h = trader()
+    g.hero(h)["faceup"] = ["BZ02-1"]
+    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1"]
+    g.hero(h)["hearts"] = 10
+    assert {"type": "play", "card": "BZ02-1"} not in acts(g, h)
+    g.hero(h)["hearts"] = 6
+    act(g, h, {"type": "play", "card": "BZ02-1"})
+    act(g, h, {"type": "play", "card": "LT01-1"})
+    assert g.hero(h)["hearts"] == 9 and g.hero(h)["coins"] == 10
+
+
+def test_br39_stored_equipment_can_only_be_sold() -> None:
+    g, h = trader()
+    g.hero(h)["stored"] = ["LT20-1"]
+    mentions = [a for a in acts(g, h) if a.get("card") == "LT20-1" or a.get("replace") == "LT20-1"]
+    assert mentions == [{"type": "sell", "card": "LT20-1"}]
+
+
+def test_br59_an_armored_hero_stores_a_bought_shield() -> None:
+    g = game(3, 4, "powers")
+    h = top(g)["hero"]
+    g.hero(h)["name"] = "beetle"
+    g.s["bazaar"]["market"] = ["BZ20-1", "BZ04-1", "BZ04-2"]
+    act(g, h, {"type": "buy", "card": "BZ20-1"})
+    assert g.hero(h)["shield"] == [] and g.hero(h)["stored"] == ["BZ20-1"]
+
+
+def test_a_rejected_action_changes_nothing() -> None:
+    g, h = trader()
+    before = g.to_dict()
+    bad = [
+        {"type": "buy", "card": "BZ99-1"},
+        {"type": "sell", "card": "LT01-1"},
+        {"type": "move", "col": 1, "floor": "C", "space": 0},
+        {"type": "end_turn", "extra": 1},
+        {"nope": 1},
+        "end_turn",
+    ]
+    for a in bad:
+        with pytest.raises(RuleError):
+            act(g, h, a)  # type: ignore[arg-type]
+        assert g.to_dict() == before
+    with pytest.raises(RuleError) as err:
+        g.apply((g.owner(h) + 1) % 3, {"type": "end_turn"})
+    assert err.value.code == "not_your_turn" and g.to_dict() == before
+
+
+def test_br46_the_itinerant_merchant_is_a_private_trading_turn() -> None:
+    g = adventure(3, 4)
+    h = g.s["crown"]
+    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1"]
+    start_turn(g, h)
+    act(g, h, {"type": "play", "card": "LT07-1"})
+    assert top(g)["k"] == "trade" and top(g)["merchant"]
+    bought = g.s["bazaar"]["market"][0]
+    g.hero(h)["coins"] = 15
+    act(g, h, {"type": "buy", "card": bought})
+    act(g, h, {"type": "end_turn"})
+    assert len(g.s["bazaar"]["market"]) == 3 and top(g)["k"] == "turn" and top(g)["hero"] == h
+
+
+def test_br45_crafty_one_steals_from_a_hero_on_the_same_card() -> None:
+    g = adventure(3, 4)
+    plain_board(g)
+    h = g.s["crown"]
+    other = (h + 1) % 3
+    far = (h + 2) % 3
+    put(g, h, 1)
+    put(g, other, 1, space=1)
+    put(g, far, 2)
+    g.s["seats"][g.owner(h)]["hand"] = ["LT05-1"]
+    start_turn(g, h)
+    plays = [a for a in acts(g, h) if a["type"] == "play"]
+    assert plays == [{"type": "play", "card": "LT05-1", "target": other}]
+    script(g, faces=[3])  # 2 successes + 2 = 4 coins
+    act(g, h, plays[0])
+    assert g.hero(other)["coins"] == 1 and g.hero(h)["coins"] == 9
+    assert top(g)["k"] == "turn" and top(g)["hero"] == h
+
+
+def test_br45_no_crafty_one_on_the_stairs() -> None:
+    g = adventure(3, 4)
+    h = g.s["crown"]
+    other = (h + 1) % 3
+    put(g, h, g.stairs_col(), space=1)
+    put(g, other, g.stairs_col(), space=2)
+    g.s["seats"][g.owner(h)]["hand"] = ["LT05-1"]
+    assert g.crafty_targets(h) == []
+
+
+def test_brx6_merchant_and_crafty_one_only_in_an_adventure_turn() -> None:
+    g, h = trader()
+    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1", "LT05-1", "LT13-1"]
+    plays = [a for a in acts(g, h) if a["type"] == "play"]
+    assert plays and all(a["card"] == "LT13-1" for a in plays)  # only the Reserved Seat
+
+
+def test_brx10_selling_a_secret_card_reveals_it() -> None:
+    g, h = trader()
+    g.s["seats"][g.owner(h)]["hand"] = ["LT04-1"]
+    ev = act(g, h, {"type": "sell", "card": "LT04-1"})
+    (sale,) = [e for e in ev if e.type == "sell"]
+    assert sale.is_public and sale.data["card"] == "LT04-1"
+    assert g.s["loot"]["discard"] == ["LT04-1"] and g.hero(h)["coins"] == 6
+
+
+def test_look_alike_values_are_stored_canonically() -> None:
+    g = adventure(3, 4)
+    plain_board(g)
+    g.s["board"][1] = {"C": g.make_slot("Q13", 1)}
+    h = g.s["crown"]
+    put(g, h, 1)
+    start_turn(g, h)
+    act(g, h, {"type": "quest", "item": True})  # equal to 1 in Python, not in JSON
+    assert g.slot(1, "C")["marks"] == [1] and type(g.slot(1, "C")["marks"][0]) is int
