@@ -5,6 +5,8 @@ Player actions:
     {"type": "keep", "pickup": int}                right-hand tile into the left hand
     {"type": "return", "pickup": int}              put it back where it came from
     {"type": "return", "pickup": int, "slot": int} put it back into that empty slot
+    {"type": "return", "slot": int}                put whatever tile I hold into that empty slot
+                                                   (BC-X10: the public table's empty slots)
     {"type": "trophy"}                             take the highest trophy left and stop
 SYSTEM actions (only while listed in ``deadlines()``):
     {"type": "start"}                              the "1, 2, 3" count is over
@@ -31,7 +33,7 @@ SYSTEM_TYPES: Final = (START, STOP)
 _SHAPES: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     PEEK: (frozenset({"slot"}), frozenset()),
     KEEP: (frozenset({"pickup"}), frozenset()),
-    RETURN: (frozenset({"pickup"}), frozenset({"slot"})),
+    RETURN: (frozenset(), frozenset({"pickup", "slot"})),
     TAKE_TROPHY: (frozenset(), frozenset()),
     START: (frozenset(), frozenset()),
     STOP: (frozenset({"why"}), frozenset()),
@@ -49,6 +51,8 @@ def parse(action: Any) -> str:
     required, optional = shape
     keys = set(action) - {"type"}
     if not required <= keys or not keys <= required | optional:
+        raise RuleError("That is not a valid action.", code="malformed")
+    if kind == RETURN and not keys:
         raise RuleError("That is not a valid action.", code="malformed")
     for name in _INT_FIELDS:
         if name in action and (type(action[name]) is not int):
@@ -68,6 +72,12 @@ def put_back(pickup: int, slot: int | None = None) -> Action:
     if slot is None:
         return {"type": RETURN, "pickup": pickup}
     return {"type": RETURN, "pickup": pickup, "slot": slot}
+
+
+def put_into(slot: int) -> Action:
+    """Put the held tile, whichever it is, into ``slot`` (BC-X10): no pickup serial, so one
+    public button per empty slot serves every player."""
+    return {"type": RETURN, "slot": slot}
 
 
 def take_trophy() -> Action:

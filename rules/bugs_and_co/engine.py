@@ -182,12 +182,10 @@ class BugsAndCo(Engine):
         if held is None:
             out = [act.peek(slot) for slot, tile in enumerate(self.slots) if tile is not None]
         else:
+            # BC-X10: a chosen slot is listed in the public form (the table's empty-slot
+            # buttons); the pickup form ``put_back(pickup, slot)`` is accepted all the same.
             out = [act.keep(held.pickup), act.put_back(held.pickup)]
-            out += [
-                act.put_back(held.pickup, slot)
-                for slot, tile in enumerate(self.slots)
-                if tile is None
-            ]
+            out += [act.put_into(slot) for slot, tile in enumerate(self.slots) if tile is None]
         if self.phase == LIVE:
             out.append(act.take_trophy())
         return out
@@ -214,6 +212,8 @@ class BugsAndCo(Engine):
             return self._peek(seat, action["slot"])
         if kind == act.KEEP:
             return self._keep(seat, action["pickup"])
+        if kind == act.RETURN and "pickup" not in action:
+            return self._put_into(seat, action["slot"])
         if kind == act.RETURN:
             return self._put_back(seat, action["pickup"], action.get("slot"))
         return self._take_trophy(seat)
@@ -263,6 +263,18 @@ class BugsAndCo(Engine):
         if slot is not None:
             require(0 <= slot < len(self.slots), "There is no such slot.", code="bad_slot")
             require(self.slots[slot] is None, "That slot already holds a tile.", code="occupied")
+        return [self._return_held(seat, "put_back", slot)]
+
+    def _put_into(self, seat: int, slot: int) -> list[Event]:
+        """BC-X10: a click on an empty slot of the public table puts the held tile there."""
+        require(
+            self.seats[seat].held is not None,
+            "Your hand is empty: click a face-down tile to pick it up first. An empty slot is "
+            "where you put back a tile you hold.",
+            code="empty_hand",
+        )
+        require(0 <= slot < len(self.slots), "There is no such slot.", code="bad_slot")
+        require(self.slots[slot] is None, "That slot already holds a tile.", code="occupied")
         return [self._return_held(seat, "put_back", slot)]
 
     def _take_trophy(self, seat: int) -> list[Event]:

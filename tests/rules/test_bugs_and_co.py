@@ -348,6 +348,65 @@ def test_bc10_put_back_actions_listed_are_default_plus_every_empty_slot() -> Non
     assert TROPHY in listed and len(listed) == 5
 
 
+def put_into(slot: int) -> dict[str, Any]:
+    return {"type": "return", "slot": slot}
+
+
+def test_bc_x10_an_empty_slot_of_the_table_takes_the_tile_in_hand() -> None:
+    game = arranged(3)
+    take(game, 1, 20)  # slot 20 now empty
+    game.apply(0, peek(3))  # pickup 2
+    events = game.apply(0, put_into(20))
+    assert types(events) == ["put_back"] and events[0].is_public
+    assert events[0].data == {"seat": 0, "slot": 20, "from_slot": 3, "reason": "put_back"}
+    assert game.slots[20] == 3 and game.slots[3] is None and game.seats[0].held is None
+    # its own (held) slot is an empty slot too: clicking it puts the tile back home
+    game.apply(0, peek(20))
+    assert game.apply(0, put_into(20))[0].data["slot"] == 20
+    # refused: empty hand, a full slot, no such slot; a refusal changes nothing
+    rejects(game, 0, put_into(3), "empty_hand")
+    game.apply(0, peek(4))
+    rejects(game, 0, put_into(5), "occupied")
+    rejects(game, 0, put_into(38), "bad_slot")
+    rejects(game, 0, put_into(-1), "bad_slot")
+    # another player's empty origin slot is fair game (BC-10)
+    game.apply(1, peek(7))
+    assert game.apply(0, put_into(7))[0].data == {
+        "seat": 0,
+        "slot": 7,
+        "from_slot": 4,
+        "reason": "put_back",
+    }
+    # BC-X1: its origin 7 is full now, so the default goes to the next empty slot (wrapping)
+    assert game.apply(1, put_back(held_pickup(game, 1)))[0].data["slot"] == 3
+    # the pickup form with a slot is still accepted (private buttons)
+    game.apply(2, peek(8))
+    assert game.apply(2, put_back(held_pickup(game, 2), 4))[0].data["slot"] == 4
+
+
+def test_bc_x10_empty_slot_before_the_start_after_a_trophy_and_after_stop() -> None:
+    game = BugsAndCo.new(3, 1)
+    rejects(game, 0, put_into(0), "not_started")
+    game = arranged(3)
+    game.apply(0, peek(0))
+    game.apply(0, TROPHY)  # the tile went home (BC-6)
+    rejects(game, 0, put_into(1), "stopped")
+    game.apply(1, TROPHY)
+    game.apply(2, peek(1))
+    game.apply(SYSTEM, STOP_FINAL)
+    rejects(game, 2, put_into(1), "too_late")
+
+
+def test_bc_x10_listed_put_backs_are_the_default_and_every_empty_slot_of_the_table() -> None:
+    game = arranged(3)
+    take(game, 1, 10)
+    game.apply(0, peek(3))
+    listed = game.legal_actions(0)
+    returns = [a for a in listed if a["type"] == "return"]
+    assert returns == [put_back(2), put_into(3), put_into(10)]
+    assert game.legal_actions(1) == [peek(s) for s in range(38) if s not in (3, 10)] + [TROPHY]
+
+
 def test_bc_x1_default_return_when_the_origin_slot_was_refilled() -> None:
     game = arranged(3)
     game.apply(0, peek(5))  # pickup 1
@@ -624,7 +683,10 @@ def test_game_over_summary_reveals_hands_trophies_and_breakdowns() -> None:
         (0, {"type": "peek", "slot": 1, "extra": 2}, "malformed"),
         (0, {"type": "keep"}, "malformed"),
         (0, {"type": "trophy", "value": 3}, "malformed"),
-        (0, {"type": "return", "slot": 1}, "malformed"),
+        (0, {"type": "return"}, "malformed"),
+        (0, {"type": "return", "slot": "1"}, "malformed"),
+        (0, {"type": "return", "slot": 1, "extra": 2}, "malformed"),
+        (0, {"type": "return", "slot": 1}, "empty_hand"),
         (0, START, "system_only"),
         (0, STOP_CAP, "system_only"),
         (3, peek(1), "not_seated"),

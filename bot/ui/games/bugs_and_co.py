@@ -1,0 +1,485 @@
+"""The Bugs & Co presenter: a real-time table of face-down tiles, the peek reply, the results.
+
+What may be shown where (RULINGS §2, BC-8, BC-9, BC-17, BC-X8):
+
+- the board reads only ``view(None)`` (which slots hold a tile, who holds a tile from which
+  slot, hand *counts*, trophies), ``table.names()``, ``table.timers`` (the persisted deadlines,
+  shown as Discord timestamps) and ``table.log``; it never names a symbol, so it cannot show a
+  held, kept or removed tile;
+- log lines read only public events and ``table.names()``: after a restart the host replays the
+  action log through ``log_lines`` while the table's engine already holds the *final* state, so
+  a line must never depend on the engine;
+- a peeked symbol reaches its peeker only, in the ephemeral ``reply()`` to the click, built from
+  the private ``peeked`` event. ``hand()`` is ``None``: the only private thing is the tile in the
+  right hand, and DMing it on every pick-up would spam; kept tiles are never shown, not even to
+  their owner (BC-8), until the final message reveals every hand and the box.
+
+The table is one button per slot: a face-down tile (🂠, click = peek), an empty slot (click =
+put the tile you hold there, BC-X10) or a slot whose tile someone holds (✋ and their name; also
+empty, so also a put-back target). Rows of five keep slot numbers aligned: the first message has
+the status embed, the Trophy button and slots 1–20; every further message holds 25 slots.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Final
+
+from rules.bugs_and_co.components import SYMBOL_NAMES, eyes_of
+from rules.bugs_and_co.engine import CAP_KEY, FINAL_KEY, FINAL_SECONDS, START_KEY, START_SECONDS
+from rules.core import SYSTEM, Event
+
+from ...host.table import Outcome, Table
+from ..presenter import Presenter, register_presenter
+from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
+
+SLUG: Final = "bugs-and-co"
+TITLE: Final = "🐞 Bugs & Co"
+PER_ROW: Final = 5
+ROWS_PER_MESSAGE: Final = 5
+FIRST_PAGE_TILES: Final = PER_ROW * (ROWS_PER_MESSAGE - 1)
+"""The first message gives one row to the Trophy button."""
+PAGE_TILES: Final = PER_ROW * ROWS_PER_MESSAGE
+LOG_LINES: Final = 8
+FIELD_MAX: Final = 1024
+LINE_MAX: Final = 300
+EMBED_MAX: Final = 6000
+LABEL_NAME: Final = 24
+FACE_DOWN: Final = "🂠"
+TROPHY_ACTION: Final[dict[str, Any]] = {"type": "trophy"}
+EYES: Final = {1: "👁", 2: "👁👁", 3: "👁👁👁"}
+EYES_WORD: Final = {1: "one-eyed", 2: "two-eyed", 3: "three-eyed"}
+
+
+def esc(text: str) -> str:
+    """Escape Discord markdown in a player's name so it shows as typed."""
+    for ch in ("\\", "*", "_", "~", "`", "|", ">"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def join_and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items) or "nobody"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def trophy_list(values: Sequence[int]) -> str:
+    return " · ".join(str(v) for v in values) or "none"
+
+
+def when(due: datetime | None, style: str = "R") -> str | None:
+    """A Discord timestamp (``R``: "in 7 seconds", counting live in every client)."""
+    return None if due is None else f"<t:{int(due.timestamp())}:{style}>"
+
+
+def symbol_text(symbol: int) -> str:
+    return f"**{SYMBOL_NAMES[symbol]}** {EYES[eyes_of(symbol)]}"
+
+
+def symbol_counts(symbols: Iterable[int]) -> str:
+    """``Ant ×3, Bee`` in symbol order (for the results only)."""
+    counts = Counter(symbols)
+    parts = [f"{SYMBOL_NAMES[s]}{f' ×{n}' if n > 1 else ''}" for s, n in sorted(counts.items())]
+    return ", ".join(parts)
+
+
+def pages_for(slots: int) -> list[range]:
+    """Slot ranges per message: 20 in the first (under the Trophy row), 25 in each further one.
+    38 slots → 2 messages, 53 and 68 → 3."""
+    out = [range(0, min(slots, FIRST_PAGE_TILES))]
+    start = FIRST_PAGE_TILES
+    while start < slots:
+        out.append(range(start, min(slots, start + PAGE_TILES)))
+        start += PAGE_TILES
+    return out
+
+
+class BugsAndCoPresenter(Presenter):
+    slug = SLUG
+    colour = 0x2E9E5B
+
+    # -- the board ---------------------------------------------------------------------------
+    def boards(self, table: Table) -> list[MessageSpec]:
+        engine = table.running()
+        if engine.is_over:
+            return [self.final(table)]
+        view = engine.view(None)
+        names = table.names()
+        pages = pages_for(len(view["slots"]))
+        tiles = self._tile_buttons(view, names)
+        first = self._status(table, view, names, pages)
+        first_rows: list[Row] = [(self._trophy_button(view),)]
+        first_rows += chunk_buttons(tiles[pages[0].start : pages[0].stop], PER_ROW)
+        out = [MessageSpec(embed=first, rows=tuple(first_rows))]
+        for page in pages[1:]:
+            content = f"{FACE_DOWN} **Tiles {page.start + 1}–{page.stop}** of {len(tiles)}"
+            rows = chunk_buttons(tiles[page.start : page.stop], PER_ROW)
+            out.append(MessageSpec(content=content, rows=tuple(rows)))
+        return out
+
+    def _status(
+        self, table: Table, view: Mapping[str, Any], names: Sequence[str], pages: list[range]
+    ) -> EmbedSpec:
+        phase = view["phase"]
+        slots = len(view["slots"])
+        if phase == "start":
+            due = when(table.timers.get(START_KEY))
+            go = f"play starts {due}" if due else f"play starts in {START_SECONDS:g} seconds"
+            head = [
+                f"🔔 **1… 2… 3…** Get ready: {go}. No tile may be touched before that.",
+                "",
+                "How to play: click a face-down tile to pick it up; only you see its symbol. "
+                "**Keep** it (face down: you never see it again) or **Put back** where it came "
+                "from, or click any empty slot to put it there. One tile at a time. Complete "
+                "trios score +3, every other kept tile −1.",
+            ]
+        elif phase == "final":
+            due = when(table.timers.get(FINAL_KEY))
+            at = when(table.timers.get(FINAL_KEY), "T")
+            stop = f"**STOP {due}** (at {at})" if due else f"**STOP in {FINAL_SECONDS:g} s**"
+            head = [
+                f"⏳ The last trophy is gone: {stop}!",
+                "Players without a trophy: keep playing until then.",
+            ]
+        else:
+            cap = when(table.timers.get(CAP_KEY), "t")
+            head = [
+                "🟢 **Play!** Click a face-down tile to look at it, then **Keep** or **Put back** "
+                "(or click an empty slot). Take a trophy to stop playing.",
+            ]
+            if cap:
+                head.append(f"⏱️ The game stops at {cap} at the latest.")
+        on_table = view["on_table"]
+        lines = [
+            *head,
+            "",
+            f"🏆 Trophies left: **{trophy_list(view['trophies_left'])}**"
+            + (" (taking one stops you)" if phase != "final" else ""),
+            f"{FACE_DOWN} {plural(on_table, 'tile')} face down on the table of {slots} slots · "
+            f"{view['removed_count']} in the box, unseen",
+        ]
+        if view["extra_set"]:
+            lines.append(f"🐛 Sets: two-eyed + {view['extra_set']}")
+        fields = [Field("Players", self._players(view, names))]
+        fields += list(self._log_field(table))
+        if len(pages) > 1:
+            rest = ", ".join(f"{p.start + 1}–{p.stop}" for p in pages[1:])
+            footer = f"Slots {pages[0].start + 1}–{pages[0].stop} below · {rest} further down"
+        else:
+            footer = f"Slots 1–{slots} below"
+        return EmbedSpec(
+            title=TITLE,
+            description="\n".join(lines),
+            fields=tuple(fields),
+            footer=footer,
+            colour=self.colour,
+        )
+
+    def _players(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        lines = []
+        for info in view["seats"]:
+            parts = [f"{plural(info['kept'], 'tile')} kept"]
+            if info["holding"]:
+                parts.append(f"✋ holding the tile from {info['holding_from'] + 1}")
+            if info["trophy"] is not None:
+                parts.append(f"🏆 {info['trophy']} · stopped")
+            elif info["status"] == "stopped":
+                parts.append("stopped")
+            marker = "▶ " if info["status"] == "playing" and view["phase"] != "start" else ""
+            name = clip(esc(names[info["seat"]]), 40)
+            lines.append(f"{marker}**{name}** — {', '.join(parts)}")
+        return clip("\n".join(lines), FIELD_MAX)
+
+    def _trophy_button(self, view: Mapping[str, Any]) -> ButtonSpec:
+        left: list[int] = view["trophies_left"]
+        if left:
+            label = f"🏆 Take trophy {left[0]} (left: {trophy_list(left)})"
+        else:
+            label = "🏆 No trophy left"
+        return ButtonSpec(
+            clip(label, 80),
+            action=dict(TROPHY_ACTION),
+            style=Style.DANGER,
+            disabled=view["phase"] != "live" or not left,
+        )
+
+    def _tile_buttons(self, view: Mapping[str, Any], names: Sequence[str]) -> list[ButtonSpec]:
+        holders: dict[int, list[str]] = {}
+        for info in view["seats"]:
+            if info["holding"]:
+                holders.setdefault(info["holding_from"], []).append(names[info["seat"]])
+        waiting = view["phase"] == "start"
+        out = []
+        for slot, full in enumerate(view["slots"]):
+            n = slot + 1
+            if full:
+                out.append(
+                    ButtonSpec(
+                        f"{FACE_DOWN} {n}",
+                        action={"type": "peek", "slot": slot},
+                        style=Style.SECONDARY,
+                        disabled=waiting,
+                    )
+                )
+                continue
+            who = holders.get(slot)
+            if who:
+                label = clip(f"✋ {n} {'+'.join(who)}", LABEL_NAME + 8)
+                style = Style.PRIMARY
+            else:
+                label, style = f"{n} · empty", Style.SUCCESS
+            out.append(
+                ButtonSpec(
+                    label, action={"type": "return", "slot": slot}, style=style, disabled=waiting
+                )
+            )
+        return out
+
+    def _log_field(self, table: Table) -> tuple[Field, ...]:
+        """The newest lines that fit one field (older ones are dropped, never the newest)."""
+        kept: list[str] = []
+        size = 0
+        for line in reversed(list(table.log)[-LOG_LINES:]):
+            line = clip(line, LINE_MAX)
+            if size + len(line) + 1 > FIELD_MAX:
+                break
+            kept.append(line)
+            size += len(line) + 1
+        return (Field("Log", "\n".join(reversed(kept))),) if kept else ()
+
+    # -- the results -------------------------------------------------------------------------
+    def final(self, table: Table) -> MessageSpec:
+        engine = table.running()
+        result: Mapping[str, Any] = engine.view(None)["result"]
+        raw = table.names()
+        names = [esc(n) for n in raw]
+        scores: list[int] = result["scores"]
+        winners: list[int] = result["winners"]
+        best = max(scores)
+        won = join_and([f"**{names[s]}**" for s in winners])
+        verb = "share the win" if len(winners) > 1 else "wins"
+        why = "the 15-minute limit" if result["why"] == "cap" else "the countdown"
+        lines = [
+            f"🏆 {won} {verb} with **{plural(best, 'point')}**!",
+            f"🛑 STOP was called by {why}. Every hand is revealed below.",
+        ]
+        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
+        fields = [self._hand_field(raw[s], s in winners, result, s) for s in ranked]
+        removed: list[int] = result["removed"]
+        fields.append(
+            Field(
+                f"📦 Back in the box, never in play ({len(removed)})",
+                clip(symbol_counts(removed) or "—", FIELD_MAX),
+            )
+        )
+        log = list(self._log_field(table))
+        embed = EmbedSpec(
+            title=f"{TITLE} — game over",
+            description="\n".join(lines),
+            fields=tuple(fields + log),
+            footer="Trios +3 each · every other kept tile −1 · plus the trophy",
+            colour=self.colour,
+        )
+        if _embed_size(embed) > EMBED_MAX:
+            embed = EmbedSpec(
+                title=embed.title,
+                description=embed.description,
+                fields=tuple(fields),
+                footer=embed.footer,
+                colour=self.colour,
+            )
+        return MessageSpec(embed=embed)
+
+    def _hand_field(self, name: str, winner: bool, result: Mapping[str, Any], seat: int) -> Field:
+        parts: Mapping[str, int] = result["breakdowns"][seat]
+        hand: list[int] = result["hands"][seat]
+        trophy: int | None = result["trophies"][seat]
+        counts = Counter(hand)
+        trios = sorted(s for s, n in counts.items() if n == 3)
+        others = [s for s in hand if counts[s] != 3]
+        crown = "🏆 " if winner else ""
+        title = clip(f"{crown}{name} — {plural(parts['total'], 'point')}", 256)
+        if not hand:
+            kept = "No tiles kept."
+        else:
+            trio_text = ", ".join(SYMBOL_NAMES[s] for s in trios) or "none"
+            other_text = symbol_counts(others) or "none"
+            kept = (
+                f"Trios ({parts['trios']:+d}): {trio_text}\n"
+                f"Other tiles ({_signed(parts['other_tiles'])}): {other_text}"
+            )
+        trophy_text = f"Trophy: +{trophy}" if trophy is not None else "Trophy: none"
+        value = f"{kept}\n{trophy_text} · {plural(len(hand), 'tile')} kept"
+        return Field(title, clip(value, FIELD_MAX))
+
+    # -- the log -----------------------------------------------------------------------------
+    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+        return event_lines(table.names(), outcome.events)
+
+    # -- private -----------------------------------------------------------------------------
+    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+        """No DM'd hand: the held tile is shown in the reply to the pick-up, and kept tiles are
+        never shown (BC-8)."""
+        return None
+
+    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+        seat = outcome.seat
+        if seat == SYSTEM:
+            return None
+        kind = outcome.action.get("type")
+        if kind == "peek":
+            return self._peek_reply(table, outcome)
+        if kind == "trophy":
+            return MessageSpec(content=_trophy_reply(seat, outcome.events))
+        return None
+
+    def _peek_reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+        seat = outcome.seat
+        peeked = [
+            e.data
+            for e in outcome.events
+            if e.type == "peeked" and e.visible_to(seat) and e.data.get("seat") == seat
+        ]
+        if not peeked:
+            return None
+        d = peeked[-1]
+        symbol, slot, pickup = int(d["symbol"]), int(d["slot"]), int(d["pickup"])
+        n = slot + 1
+        eyes = eyes_of(symbol)
+        lines = [
+            f"{symbol_text(symbol)} ({EYES_WORD[eyes]}) — only you can see this.",
+            "",
+            "**Keep** it: it goes face down into your hand and you will not see it again. "
+            f"**Put back** returns it to slot {n} (or the next empty one); to put it somewhere "
+            "else, click any empty slot on the table.",
+        ]
+        rows: tuple[Row, ...] = ()
+        if table.running().turn == outcome.turn_after:
+            rows = (
+                (
+                    ButtonSpec(
+                        "✋ Keep", action={"type": "keep", "pickup": pickup}, style=Style.SUCCESS
+                    ),
+                    ButtonSpec(
+                        f"↩ Put back ({n})",
+                        action={"type": "return", "pickup": pickup},
+                        style=Style.SECONDARY,
+                    ),
+                ),
+            )
+        else:  # STOP came in between: the buttons could only be refused
+            lines.append("STOP has been called meanwhile: the tile went back to the table.")
+        embed = EmbedSpec(
+            title=f"You picked up tile {n}",
+            description="\n".join(lines),
+            footer="Only your left hand scores: a tile still held at STOP goes back.",
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed, rows=rows)
+
+    def stale_text(self, action: dict[str, Any]) -> str:
+        return (
+            "That button is from before the count of three (or from a finished game): "
+            "use the table as it is now."
+        )
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _signed(n: int) -> str:
+    return f"−{-n}" if n < 0 else f"+{n}"
+
+
+def _embed_size(embed: EmbedSpec) -> int:
+    parts = [embed.title or "", embed.description or "", embed.footer or ""]
+    parts += [p for f in embed.fields for p in (f.name, f.value)]
+    return sum(len(p) for p in parts)
+
+
+def _trophy_reply(seat: int, events: Iterable[Event]) -> str:
+    lines: list[str] = []
+    for event in events:
+        if not event.is_public or event.data.get("seat", seat) != seat:
+            continue
+        d = event.data
+        if event.type == "trophy":
+            lines.insert(0, f"🏆 You took the **{d['value']}** trophy and stopped playing.")
+        elif event.type == "put_back" and d.get("reason") == "trophy":
+            lines.append(f"The tile in your hand went back face down into slot {d['slot'] + 1}.")
+        elif event.type == "final_count":
+            lines.append(
+                f"It was the last trophy: everyone else has {d['seconds']:g} seconds until STOP."
+            )
+    return "\n".join(lines) or "🏆 Trophy taken."
+
+
+def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
+    """Public log lines for one outcome's events (private events are skipped unread).
+
+    Slot numbers are shown from 1, as on the buttons. A tile sent home by a trophy shares the
+    trophy's line.
+    """
+    names = [esc(n) for n in raw_names]
+    lines: list[str] = []
+    home: dict[int, int] = {}
+    for event in events:
+        if not event.is_public:
+            continue
+        d = event.data
+        kind = event.type
+        if kind == "start":
+            lines.append(
+                f"🔔 1, 2, 3… go! {plural(d['slots'], 'tile')} face down; "
+                f"trophies {trophy_list(d['trophies'])}."
+            )
+        elif kind == "peek":
+            lines.append(f"👀 {names[d['seat']]} picked up tile {d['slot'] + 1}")
+        elif kind == "keep":
+            lines.append(
+                f"✋ {names[d['seat']]} kept the tile from {d['slot'] + 1} ({d['kept']} kept)"
+            )
+        elif kind == "put_back":
+            who, to, came = names[d["seat"]], d["slot"] + 1, d["from_slot"] + 1
+            if d["reason"] == "trophy":
+                home[d["seat"]] = to
+            elif d["reason"] == "stop":
+                lines.append(f"↩ STOP: {who}'s tile from {came} went back into {to}")
+            elif to == came:
+                lines.append(f"↩ {who} put tile {came} back")
+            else:
+                lines.append(f"↩ {who} moved the tile from {came} into {to}")
+        elif kind == "trophy":
+            seat = d["seat"]
+            back = f" (the tile in hand went back into {home[seat]})" if seat in home else ""
+            lines.append(
+                f"🏆 {names[seat]} took trophy {d['value']} and stopped{back} · "
+                f"left: {trophy_list(d['trophies_left'])}"
+            )
+        elif kind == "final_count":
+            lines.append(f"⏳ Last trophy gone: STOP in {d['seconds']:g} seconds!")
+        elif kind == "stop":
+            if d["why"] == "cap":
+                lines.append("🛑 STOP! The 15-minute limit is up.")
+            else:
+                lines.append("🛑 STOP!")
+        elif kind == "game_over":
+            winners: list[int] = d["winners"]
+            won = join_and([f"**{names[s]}**" for s in winners])
+            verb = "share the win" if len(winners) > 1 else "wins"
+            lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
+    return [clip(line, LINE_MAX) for line in lines]
+
+
+register_presenter(BugsAndCoPresenter())
