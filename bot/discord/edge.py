@@ -109,7 +109,7 @@ class Edge:
             raise NotSeated()
         async with table.lock:
             engine = table.running()
-            spec = presenter_for(table.slug).hand(table, seat)
+            spec = presenter_for(table.slug).my_hand(table, seat)
             turn = engine.turn
         if spec is None:
             await answer(interaction, NO_HAND)

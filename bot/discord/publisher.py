@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,6 +38,7 @@ class _GameMessages:
     dm_closed: set[int] = field(default_factory=set)
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
+    refresh: asyncio.TimerHandle | None = None
 
 
 class Publisher:
@@ -88,10 +90,26 @@ class Publisher:
             except Exception:
                 log.exception("could not update the messages of game %s", table.id)
                 sent = 0
+            self._schedule_refresh(table, state)
             if sent and state.dirty:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
-            self._games.pop(table.id, None)
+            done = self._games.pop(table.id, None)
+            if done is not None and done.refresh is not None:
+                done.refresh.cancel()
+
+    def _schedule_refresh(self, table: Table, state: _GameMessages) -> None:
+        """Redraw at the presenter's next refresh time (live countdowns), once."""
+        if state.refresh is not None:
+            state.refresh.cancel()
+            state.refresh = None
+        if table.engine is None or table.status != "playing":
+            return
+        at = presenter_for(table.slug).refresh_at(table)
+        if at is None:
+            return
+        delay = max(0.0, (at - datetime.now(UTC)).total_seconds())
+        state.refresh = asyncio.get_running_loop().call_later(delay, self.mark_dirty, table)
 
     async def _render(
         self, table: Table
@@ -195,11 +213,6 @@ class Publisher:
             "press **My hand** on the board or use `/bugs hand` to see it privately.",
             allowed_mentions=discord.AllowedMentions(users=True),
         )
-
-    def forget(self, game_id: int) -> None:
-        state = self._games.pop(game_id, None)
-        if state and state.pump:
-            state.pump.cancel()
 
     def board_message_id(self, game_id: int) -> int | None:
         return self._state(game_id).board_ids.get("board")

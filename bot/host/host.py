@@ -93,7 +93,11 @@ class Host:
             return table
         record = await self.store.get_game(game_id)
         if record is None or record.status not in ("lobby", "playing"):
-            raise GameGone()
+            raise GameGone(
+                "That game is over: the results are on its board."
+                if record is not None and record.status == "finished"
+                else None
+            )
         return await self._load(record)
 
     async def table_in_channel(self, channel_id: int) -> Table | None:
@@ -221,9 +225,9 @@ class Host:
                 # A deadline that passed takes effect before anything that arrived after it.
                 fired = await self._fire_overdue_locked(table)
                 engine = table.running()
-                if engine.is_over:
-                    raise GameGone("The game is over.")
-                if turn is not None and turn != engine.turn:
+                # A game that just ended (a countdown fired above) is refused by the engine
+                # itself, whose message says why ("Too late: STOP has been called").
+                if turn is not None and turn != engine.turn and not engine.is_over:
                     raise StaleButton()
                 self._check_pacing(table, action)
                 outcome = await self._apply_locked(table, seat, action)
@@ -234,12 +238,11 @@ class Host:
         return outcome
 
     def _check_pacing(self, table: Table, action: dict[str, Any]) -> None:
-        kind = str(action.get("type"))
-        setting = table.engine_cls.pacing.get(kind)
+        setting = table.engine_cls.pacing.get(str(action.get("type")))
         if setting is None:
             return
         gap = self.settings.timer_seconds(setting, 0.0)
-        last = table.paced_at.get(kind)
+        last = table.paced_at.get(setting)
         if last is not None and self.monotonic() - last < gap:
             raise TooFast()
 
@@ -307,9 +310,11 @@ class Host:
             self._rollback(table)
             raise
         table.game, table.committed = record, snapshot
-        kind = str(action.get("type"))
-        if kind in table.engine_cls.pacing:
-            table.paced_at[kind] = self.monotonic()
+        if engine.turn != turn_before:
+            table.paced_at.clear()  # pacing spaces actions within a turn, not across turns
+        setting = table.engine_cls.pacing.get(str(action.get("type")))
+        if setting is not None:
+            table.paced_at[setting] = self.monotonic()
         table.timers = {t.key: t.due_at for t in timers}
         if engine.is_over:
             self.scheduler.drop_game(table.id)

@@ -27,7 +27,8 @@ class Table:
     timers: dict[str, datetime] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     paced_at: dict[str, float] = field(default_factory=dict)
-    """Monotonic time of the last accepted action of each paced type (``Engine.pacing``)."""
+    """Monotonic time of the last accepted paced action, by pacing setting (``Engine.pacing``);
+    cleared when the turn changes."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=40))
     """Recent public log lines (rebuilt from the action log after a restart)."""
 

@@ -8,6 +8,7 @@ test game and for an engine whose presenter is not written yet.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any, ClassVar
 
 from rules.core import SYSTEM, Event
@@ -15,7 +16,7 @@ from rules.core import SYSTEM, Event
 from ..host.table import Outcome, Table
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
 
-HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🂠")
+HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
 MAX_BOARD_BUTTONS = 20
 
 
@@ -121,6 +122,16 @@ class Presenter:
             embed=EmbedSpec(title=f"{table.title} — your hand", description=lines),
             rows=tuple(chunk_buttons(buttons)),
         )
+
+    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+        """The answer to "My hand" / `/bugs hand` (ephemeral). By default the same as the DM'd
+        hand; a game whose secret is momentary (a peeked tile) shows it here without DMs."""
+        return self.hand(table, seat)
+
+    def refresh_at(self, table: Table) -> datetime | None:
+        """When the board should be redrawn even if nothing happens (a live countdown), or
+        ``None``. Asked after every redraw."""
+        return None
 
     def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
         """An ephemeral answer for the member who acted, or ``None`` to just acknowledge."""

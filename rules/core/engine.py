@@ -56,9 +56,9 @@ class Engine(ABC):
     max_players: ClassVar[int]
     options: ClassVar[tuple[GameOption, ...]] = ()
     pacing: ClassVar[dict[str, str]] = {}
-    """Action type -> name of a host setting giving the minimum seconds between two such actions
-    (e.g. Bag of Bugs' reveals, so grabbers can react). The host enforces it: engines have no
-    clock."""
+    """Action type -> name of a host setting giving the minimum seconds between two actions
+    paced by that setting within one turn (e.g. Bag of Bugs' reveals, by the Drawer or the idle
+    timer, so grabbers can react). The host enforces it: engines have no clock."""
 
     players: int
     seed: int

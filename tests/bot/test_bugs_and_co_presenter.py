@@ -21,7 +21,7 @@ import bot.ui.games  # noqa: F401  (registers the presenters)
 from bot.discord.codec import MAX_CUSTOM_ID, game_button_id
 from bot.host.table import Outcome, Table
 from bot.ui.games.bugs_and_co import BugsAndCoPresenter, pages_for
-from bot.ui.presenter import presenter_for
+from bot.ui.presenter import HAND_BUTTON, presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectSpec
 from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co import components as box
@@ -317,10 +317,11 @@ def test_the_pages_hold_exactly_one_button_per_slot(players: int) -> None:
                 assert button.label.startswith(f"✋ {n} ") == (slot in holders)
                 assert button.label == f"{n} · empty" or slot in holders
             assert button.disabled == (engine.phase == "start")
-        # the only other game button is the Trophy, on the first page, enabled only in LIVE
+        # the only other game button is the Trophy, on the first page beside My hand,
+        # enabled only in LIVE
         others = [b for spec in boards for b in spec.buttons() if b not in buttons]
-        assert [b.action for b in others] == [TROPHY]
-        assert boards[0].rows[0] == (others[0],)
+        assert [b.action for b in others] == [TROPHY, None]
+        assert boards[0].rows[0] == (others[0], HAND_BUTTON)
         assert others[0].disabled == (engine.phase != "live")
         if engine.trophies:
             assert others[0].label.startswith(f"🏆 Take trophy {engine.trophies[0]}")
@@ -336,7 +337,7 @@ def test_start_count_final_countdown_and_cap_use_discord_timestamps() -> None:
     assert board.embed is not None
     desc = board.embed.description or ""
     assert f"**1… 2… 3…** Get ready: play starts <t:{int(due.timestamp())}:R>" in desc
-    assert all(b.disabled for b in board.buttons())
+    assert all(b.disabled for b in board.buttons() if b.action is not None)
 
     act(table, SYSTEM, START)
     table.timers = {"bco:cap": due}
@@ -597,3 +598,45 @@ def test_final_after_random_play_matches_the_engine(players: int, seed: int) -> 
     assert "share the win" in (final.embed.description or "") or "wins" in (
         final.embed.description or ""
     )
+
+
+def test_my_hand_shows_only_the_held_tile_and_never_kept_ones() -> None:
+    table = make_table(SLUG, 2, seed=4, names=["ann", "bob"])
+    act(table, SYSTEM, START)
+    empty = PRESENTER.my_hand(table, 0)
+    assert empty is not None and empty.content is not None and "You hold no tile" in empty.content
+    outcome = act(table, 0, {"type": "peek", "slot": 3})
+    held = engine_of(table).view(0)["you"]["hand"]
+    mine = PRESENTER.my_hand(table, 0)
+    assert mine is not None and mine.embed is not None
+    assert held["name"] in (mine.embed.description or "")
+    assert [b.action for b in mine.buttons()] == [
+        {"type": "keep", "pickup": held["pickup"]},
+        {"type": "return", "pickup": held["pickup"]},
+    ]
+    assert mine == PRESENTER.reply(table, outcome)  # the same message as the pick-up reply
+    other = PRESENTER.my_hand(table, 1)
+    assert other is not None and held["name"] not in (other.content or "")
+    act(table, 0, {"type": "keep", "pickup": held["pickup"]})
+    after = PRESENTER.my_hand(table, 0)
+    assert after is not None and held["name"] not in str(after) and "kept 1 tile" in str(after)
+    assert PRESENTER.hand(table, 0) is None  # nothing is ever DM'd
+
+
+def test_a_running_countdown_asks_for_redraws() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    table = make_table(SLUG, 2, seed=1, names=["ann", "bob"])
+    now = datetime.now(UTC)
+    table.timers = {"bco:start": now + timedelta(seconds=3)}
+    at = PRESENTER.refresh_at(table)
+    assert at is not None and now < at <= now + timedelta(seconds=3)
+    act(table, SYSTEM, START)
+    table.timers = {"bco:cap": now + timedelta(seconds=900)}
+    assert PRESENTER.refresh_at(table) is None
+    act(table, 1, TROPHY)
+    table.timers = {"bco:final": now + timedelta(seconds=10)}
+    at = PRESENTER.refresh_at(table)
+    assert at is not None and at <= datetime.now(UTC) + timedelta(seconds=2.6)
+    board = PRESENTER.boards(table)[0]
+    assert "s** left" in (board.embed.description or "")  # type: ignore[union-attr]

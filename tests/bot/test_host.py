@@ -9,6 +9,7 @@ import pytest
 
 from bot.host.errors import (
     AlreadyStarted,
+    GameGone,
     HostError,
     NotAllowed,
     NotSeated,
@@ -198,6 +199,8 @@ async def test_a_whole_game_writes_results_and_its_log_replays(host: Host, store
     again = replay("ladybug-dash", 3, record.seed, record.options, log)
     assert again.to_dict() == record.snapshot
     assert await store.timers(table.id) == []
+    with pytest.raises(GameGone, match="results are on its board"):
+        await host.act(table.id, ALICE, {"type": "claim"})
 
 
 async def test_deadline_is_persisted_and_fires_a_system_action(host: Host, store: Store) -> None:
@@ -309,5 +312,28 @@ async def test_paced_actions_need_the_minimum_gap(
         now[0] += settings.bag_min_gap
         await host.act(table.id, BOB, {"type": "pick", "n": 1})
         assert table.running().view(None)["picks_made"] == [1, 1]
+    finally:
+        await host.close()
+
+
+async def test_pacing_is_shared_by_setting_and_reset_by_a_new_turn(
+    store: Store, settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.testgame import LadybugDash
+
+    # "cheer" and "claim" share one pacing setting; a claim changes the turn.
+    monkeypatch.setattr(LadybugDash, "pacing", {"cheer": "bag_min_gap", "claim": "bag_min_gap"})
+    now = [50.0]
+    host = Host(store, settings, clock=clock, monotonic=lambda: now[0])
+    try:
+        table = await started(host, BOB)
+        await host.act(table.id, ALICE, {"type": "cheer"})
+        with pytest.raises(TooFast):  # same setting, same turn: too soon
+            await host.act(table.id, BOB, {"type": "claim"})
+        now[0] += settings.bag_min_gap
+        await host.act(table.id, BOB, {"type": "claim"})  # the turn changes: pacing resets
+        for seat_user in (ALICE, BOB):
+            await host.act(table.id, seat_user, {"type": "pick", "n": 1})
+        await host.act(table.id, ALICE, {"type": "cheer"})  # new round, at once
     finally:
         await host.close()

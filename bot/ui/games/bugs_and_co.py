@@ -22,9 +22,10 @@ the status embed, the Trophy button and slots 1–20; every further message hold
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from rules.bugs_and_co.components import SYMBOL_NAMES, eyes_of
@@ -32,7 +33,7 @@ from rules.bugs_and_co.engine import CAP_KEY, FINAL_KEY, FINAL_SECONDS, START_KE
 from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
-from ..presenter import Presenter, register_presenter
+from ..presenter import HAND_BUTTON, Presenter, register_presenter
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
 
 SLUG: Final = "bugs-and-co"
@@ -40,9 +41,11 @@ TITLE: Final = "🐞 Bugs & Co"
 PER_ROW: Final = 5
 ROWS_PER_MESSAGE: Final = 5
 FIRST_PAGE_TILES: Final = PER_ROW * (ROWS_PER_MESSAGE - 1)
-"""The first message gives one row to the Trophy button."""
+"""The first message gives one row to the Trophy and My hand buttons."""
 PAGE_TILES: Final = PER_ROW * ROWS_PER_MESSAGE
 LOG_LINES: Final = 8
+REFRESH_SECONDS: Final = 2.5
+"""How often a running countdown is redrawn (Discord allows about five edits per 5 s)."""
 FIELD_MAX: Final = 1024
 LINE_MAX: Final = 300
 EMBED_MAX: Final = 6000
@@ -83,6 +86,14 @@ def when(due: datetime | None, style: str = "R") -> str | None:
     return None if due is None else f"<t:{int(due.timestamp())}:{style}>"
 
 
+def seconds_left(due: datetime | None) -> str:
+    """ "About N s left", , refreshed by redraws, for clients that show timestamps as dates."""
+    if due is None:
+        return ""
+    left = math.ceil((due - datetime.now(UTC)).total_seconds())
+    return f" About **{left} s** left." if left > 0 else ""
+
+
 def symbol_text(symbol: int) -> str:
     return f"**{SYMBOL_NAMES[symbol]}** {EYES[eyes_of(symbol)]}"
 
@@ -119,7 +130,7 @@ class BugsAndCoPresenter(Presenter):
         pages = pages_for(len(view["slots"]))
         tiles = self._tile_buttons(view, names)
         first = self._status(table, view, names, pages)
-        first_rows: list[Row] = [(self._trophy_button(view),)]
+        first_rows: list[Row] = [(self._trophy_button(view), HAND_BUTTON)]
         first_rows += chunk_buttons(tiles[pages[0].start : pages[0].stop], PER_ROW)
         out = [MessageSpec(embed=first, rows=tuple(first_rows))]
         for page in pages[1:]:
@@ -149,7 +160,7 @@ class BugsAndCoPresenter(Presenter):
             at = when(table.timers.get(FINAL_KEY), "T")
             stop = f"**STOP {due}** (at {at})" if due else f"**STOP in {FINAL_SECONDS:g} s**"
             head = [
-                f"⏳ The last trophy is gone: {stop}!",
+                f"⏳ The last trophy is gone: {stop}!{seconds_left(table.timers.get(FINAL_KEY))}",
                 "Players without a trophy: keep playing until then.",
             ]
         else:
@@ -354,18 +365,21 @@ class BugsAndCoPresenter(Presenter):
         if not peeked:
             return None
         d = peeked[-1]
-        symbol, slot, pickup = int(d["symbol"]), int(d["slot"]), int(d["pickup"])
+        live = table.running().turn == outcome.turn_after
+        return self._held(int(d["symbol"]), int(d["slot"]), int(d["pickup"]), live=live)
+
+    def _held(self, symbol: int, slot: int, pickup: int, *, live: bool) -> MessageSpec:
+        """The tile in a player's hand, with Keep / Put back (only that player sees this)."""
         n = slot + 1
-        eyes = eyes_of(symbol)
         lines = [
-            f"{symbol_text(symbol)} ({EYES_WORD[eyes]}) — only you can see this.",
+            f"{symbol_text(symbol)} ({EYES_WORD[eyes_of(symbol)]}) — only you can see this.",
             "",
             "**Keep** it: it goes face down into your hand and you will not see it again. "
             f"**Put back** returns it to slot {n} (or the next empty one); to put it somewhere "
             "else, click any empty slot on the table.",
         ]
         rows: tuple[Row, ...] = ()
-        if table.running().turn == outcome.turn_after:
+        if live:
             rows = (
                 (
                     ButtonSpec(
@@ -387,6 +401,32 @@ class BugsAndCoPresenter(Presenter):
             colour=self.colour,
         )
         return MessageSpec(embed=embed, rows=rows)
+
+    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+        """The tile you hold (if any), privately; kept tiles stay unseen even to you (BC-8)."""
+        engine = table.running()
+        you = engine.view(seat)["you"]
+        held = you["hand"]
+        if held is not None and not engine.is_over:
+            return self._held(
+                int(held["symbol"]), int(held["slot"]), int(held["pickup"]), live=True
+            )
+        kept = int(you["kept"])
+        text = (
+            f"You hold no tile. You have kept {plural(kept, 'tile')}, face down: nobody may look "
+            "at them until the end, not even you."
+        )
+        return MessageSpec(content=text)
+
+    def refresh_at(self, table: Table) -> datetime | None:
+        """During the start count and the final countdown, redraw every couple of seconds."""
+        if table.engine is None or table.engine.is_over:
+            return None
+        due = table.timers.get(FINAL_KEY) or table.timers.get(START_KEY)
+        if due is None:
+            return None
+        now = datetime.now(UTC)
+        return None if due <= now else min(due, now + timedelta(seconds=REFRESH_SECONDS))
 
     def stale_text(self, action: dict[str, Any]) -> str:
         return (
