@@ -18,7 +18,7 @@ Actions (SYSTEM, only while listed in ``deadlines()``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from rules.core import (
     SYSTEM,
@@ -43,6 +43,7 @@ IDLE_DRAW_SECONDS = 8.0
 CHOICE_SECONDS = 30.0
 IDLE_DRAW_SETTING = "bag_idle_draw"
 CHOICE_SETTING = "bag_choice"
+PACING_SETTING = "bag_min_gap"
 
 _CHOICE_TYPES = {"take": TAKE, "give": GIVE, "take_all": LEFTOVER, "return_all": LEFTOVER}
 _LEFTOVER_TYPES = (flow.TAKE_ALL, flow.RETURN_ALL)
@@ -66,6 +67,8 @@ class BagOfBugs(Engine):
     title = "Bag of Bugs"
     min_players = 3
     max_players = 5
+    pacing: ClassVar[dict[str, str]] = {"draw": PACING_SETTING, "auto_draw": PACING_SETTING}
+    """BB-22: the host keeps a minimum gap between two reveals, so Grabbers can react."""
 
     def __init__(self, table: Table) -> None:
         self.t = table
@@ -266,14 +269,16 @@ class BagOfBugs(Engine):
 
             game, players, phase ("draw" | "grab_choice" | "wind" | "leftovers" | "over"),
             turn (button counter), turn_number, drawer, draw_limit, revealed, rocks_revealed,
-            window_open, pool {type: n}, pool_count, bag {type: n}, bag_count, pairs,
-            pairs_needed, last_turn, out_of_game {type: n},
+            window_open, pool {type: n}, pool_order [{token, status}], pool_count,
+            bag {type: n}, bag_count, pairs, pairs_needed, last_turn, out_of_game {type: n},
             grabs [{token, seat | None, text}] (tokens 1..5), resolving (grab number | None),
             held_winds, wind_holder, collections [{type: n}] per seat, scores [int],
             breakdowns [{c1..c5, all_colours, larvae, scary_bugs, most_scary, total}],
             choice None | {seat, kind ("take" | "give" | "leftovers"), step, grab, options},
             waiting_for [seat], is_over, winners [seat]
         plus, for a seat, you {seat, role ("drawer" | "grabber"), grab (k | None), actions}.
+        ``pool_order`` lists this turn's reveals in order with status "pool", "gone" (taken
+        or returned with the leftovers), or for a Rock that left, "returned" / "paired".
         Take options are {type: n} dicts, give options are types, leftover options are
         "take_all" / "return_all". Nothing is secret in this game (BB-21).
         """

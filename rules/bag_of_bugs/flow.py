@@ -73,6 +73,7 @@ def reveal(t: Table, auto: bool) -> list[Event]:
     t.bag = subtract(t.bag, one(token))
     t.pool = add(t.pool, one(token))
     t.revealed += 1
+    t.order.append(token)
     if token == ROCK:
         t.rocks_revealed += 1
     events = [
@@ -307,6 +308,7 @@ def cleanup(t: Table, events: list[Event]) -> None:
     t.phase = DRAW
     t.revealed = 0
     t.rocks_revealed = 0
+    t.order = []
     t.next_grab = 1
     events.append(
         Event.public(

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.core import Rng
 
-from .tokens import SETUPS, Counts, Setup, canon, combine
+from .tokens import ROCK, SETUPS, Counts, Setup, canon, combine
 
 DRAW = "draw"
 RESOLVE = "resolve"
@@ -82,6 +82,9 @@ class Table:
     """The button counter (``Engine.turn``); also the serial of the open choice."""
     final: bool = False
     """The last needed Rock pair has been set aside; the game ends after this turn."""
+    order: list[str] = field(default_factory=list)
+    """Tokens revealed this turn, in reveal order (Rocks included), so a board can show the pool
+    as it grew. Types alone decide the rules; this is for display."""
 
     @property
     def setup(self) -> Setup:
@@ -127,12 +130,16 @@ class Table:
             "choice": None if self.choice is None else self.choice.to_dict(),
             "step": self.step,
             "final": self.final,
+            "order": list(self.order),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
         choice = data.get("choice")
         holder = data.get("wind_holder")
+        order = data.get("order")
+        if order is None:  # a snapshot from before the order was kept
+            order = _order_from_pool(data)
         return cls(
             players=int(data["players"]),
             seed=int(data["seed"]),
@@ -155,4 +162,15 @@ class Table:
             choice=None if choice is None else Choice.from_dict(choice),
             step=int(data["step"]),
             final=bool(data["final"]),
+            order=[str(token) for token in order],
         )
+
+
+def _order_from_pool(data: Mapping[str, Any]) -> list[str]:
+    """A plausible reveal order for an old snapshot: the pool's tokens in type order, then any
+    Rock already taken out of it."""
+    pool = canon(data["pool"])
+    order = [token for token, n in pool.items() for _ in range(n)]
+    if data["phase"] != DRAW:
+        order += [ROCK] * int(data["rocks_revealed"])
+    return order

@@ -13,9 +13,15 @@ from rules.core import Action
 from . import flow, scoring
 from .grabs import GRAB_TEXT
 from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, Table
-from .tokens import canon, total
+from .tokens import ROCK, canon, total
 
 PHASE_OF_CHOICE = {TAKE: "grab_choice", GIVE: "wind", LEFTOVER: "leftovers"}
+
+# Where a token revealed this turn is now (``pool_order``).
+IN_POOL = "pool"
+GONE = "gone"
+ROCK_RETURNED = "returned"
+ROCK_PAIRED = "paired"
 
 
 def phase_name(t: Table) -> str:
@@ -24,6 +30,31 @@ def phase_name(t: Table) -> str:
         return t.phase
     assert t.choice is not None, "the resolve phase always rests on an open choice"
     return PHASE_OF_CHOICE[t.choice.kind]
+
+
+def pool_order(t: Table) -> list[dict[str, str]]:
+    """This turn's reveals in order, each with where it is now.
+
+    ``pool``: still in the pool; ``gone``: left the pool with a grab or the leftovers (tokens of
+    one type are identical, so the latest reveals of a type are the ones counted as gone);
+    ``returned`` / ``paired``: a Rock that left when the draw stopped, back into the bag or set
+    aside in a pair.
+    """
+    left = dict(t.pool)
+    rock_fate = ROCK_RETURNED if t.rocks_revealed == 1 else ROCK_PAIRED
+    out = []
+    for token in t.order:
+        if token == ROCK and t.phase != DRAW:
+            status = rock_fate
+        elif left.get(token, 0) > 0:
+            left[token] -= 1
+            status = IN_POOL
+        else:
+            status = GONE
+        out.append({"token": token, "status": status})
+    # A position built by hand (tests) may hold pool tokens the order does not list.
+    out += [{"token": k, "status": IN_POOL} for k, n in canon(left).items() for _ in range(n)]
+    return out
 
 
 def public_view(t: Table, waiting: frozenset[int]) -> dict[str, Any]:
@@ -42,6 +73,7 @@ def public_view(t: Table, waiting: frozenset[int]) -> dict[str, Any]:
         "rocks_revealed": t.rocks_revealed,
         "window_open": t.phase == DRAW and t.revealed > 0,
         "pool": canon(t.pool),
+        "pool_order": pool_order(t),
         "pool_count": total(t.pool),
         "bag": canon(t.bag),
         "bag_count": total(t.bag),

@@ -787,3 +787,49 @@ def test_snapshot_round_trip_mid_choice(rig: Rig) -> None:
         ev.to_dict() for ev in e.apply(1, action)
     ]
     assert copy.to_dict() == e.to_dict()
+
+
+# -- display order and pacing ----------------------------------------------------------------
+def statuses(e: BagOfBugs) -> list[tuple[str, str]]:
+    return [(x["token"], x["status"]) for x in e.view(None)["pool_order"]]
+
+
+def test_pool_order_follows_the_reveals_and_marks_what_left(rig: Rig) -> None:
+    e = game(3)
+    assert statuses(e) == []
+    rig("c2", "rock", "c1", "c2", "larva", "c4")
+    draw(e, 3)
+    assert statuses(e) == [("c2", "pool"), ("rock", "pool"), ("c1", "pool")]
+    grab(e, 1, 3)  # two identical: the two c2
+    draw_out(e)
+    # the lone Rock went back; G3 had a single option (c2 ×2), so it resolved at once
+    assert statuses(e) == [
+        ("c2", "gone"),
+        ("rock", "returned"),
+        ("c1", "pool"),
+        ("c2", "gone"),
+        ("larva", "pool"),
+        ("c4", "pool"),
+    ]
+    choose(e, 0, type="return_all")
+    assert statuses(e) == [] and e.t.order == []  # the next turn starts empty
+
+
+def test_pool_order_marks_a_rock_pair_and_survives_a_snapshot(rig: Rig) -> None:
+    e = game(4)
+    rig("rock", "c1", "c1", "rock")
+    draw(e)
+    grab(e, 1, 1)
+    draw_out(e)
+    assert statuses(e) == [("rock", "paired"), ("c1", "pool"), ("c1", "gone"), ("rock", "paired")]
+    snap = json.loads(json.dumps(e.to_dict()))
+    assert snap["order"] == ["rock", "c1", "c1", "rock"]
+    assert BagOfBugs.from_dict(snap).view(None)["pool_order"] == e.view(None)["pool_order"]
+    # a snapshot written before the order was kept still loads, with a plausible order
+    del snap["order"]
+    old = BagOfBugs.from_dict(snap)
+    assert [x["token"] for x in old.view(None)["pool_order"]] == ["c1", "rock", "rock"]
+
+
+def test_reveals_are_paced_by_the_host_setting() -> None:
+    assert BagOfBugs.pacing == {"draw": "bag_min_gap", "auto_draw": "bag_min_gap"}

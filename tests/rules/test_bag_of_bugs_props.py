@@ -36,6 +36,7 @@ def check_table(e: BagOfBugs) -> None:
         rocks = t.bag.get("rock", 0)
         assert rocks == 2 * setup.pairs_needed + 1 - 2 * t.pairs >= 3
     assert "rock" not in t.pool or t.phase == "draw"
+    check_pool_order(e)
     assert all("wind" not in c and "rock" not in c for c in t.collections)
     movers = {s for s in range(t.players) if e.legal_actions(s)}
     assert movers == set(e.waiting_for())
@@ -45,6 +46,24 @@ def check_table(e: BagOfBugs) -> None:
         parts = e.score_breakdown(seat)
         assert parts["total"] == sum(v for k, v in parts.items() if k != "total")
         assert parts["total"] == e.scores()[seat]
+
+
+def check_pool_order(e: BagOfBugs) -> None:
+    """The reveal order accounts for every reveal of this turn and for exactly the pool."""
+    t = e.t
+    order = e.view(None)["pool_order"]
+    if t.phase != "over":
+        assert len(order) == t.revealed
+    still: dict[str, int] = {}
+    for entry in order:
+        if entry["status"] == "pool":
+            still[entry["token"]] = still.get(entry["token"], 0) + 1
+        if entry["token"] == "rock":
+            expected = "pool" if t.phase == "draw" else ("returned", "paired")[t.rocks_revealed > 1]
+            assert entry["status"] == expected
+        else:
+            assert entry["status"] in ("pool", "gone")
+    assert still == t.pool
 
 
 def check_views(e: BagOfBugs) -> None:

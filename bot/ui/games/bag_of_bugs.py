@@ -1,0 +1,575 @@
+"""The Bag of Bugs presenter: one public board for the grab race, the turn log, and the results.
+
+Everything on the table is public (BB-21), so there is no hand and every control sits on the
+board. Who may press what is the engine's business: the board offers the Drawer's **Draw**, the
+Grab tokens and the open choice's options to everyone, and a click by the wrong member reaches
+the engine, which refuses it with a message fit for players.
+
+- The board reads ``view(None)`` and the chooser's ``legal_actions``; its choice controls are
+  exactly those actions (buttons for a few, select menus of at most 25 for many).
+- Log lines read only the outcome's events and ``table.names()``: after a restart the host
+  replays the action log through ``log_lines`` while the engine already holds the newest state,
+  so a line must never depend on the engine. A new Drawer's line (``TURN_MARK``) separates the
+  turns, so the board can show this turn's log apart from the last one's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rules.bag_of_bugs import scoring
+from rules.bag_of_bugs.tokens import COLLECTABLE, COLOURS
+from rules.core import SYSTEM, Event
+
+from ...host.table import Outcome, Table
+from ..presenter import Presenter, register_presenter
+from ..specs import (
+    ButtonSpec,
+    EmbedSpec,
+    Field,
+    MessageSpec,
+    Row,
+    SelectOption,
+    SelectSpec,
+    Style,
+)
+
+EMOJI: dict[str, str] = {
+    "c1": "🔴",
+    "c2": "🟡",
+    "c3": "🟢",
+    "c4": "🔵",
+    "c5": "🟣",
+    "scary": "🕷️",
+    "larva": "🐛",
+    "wind": "💨",
+    "rock": "🪨",
+}
+"""One distinct emoji per token type, used everywhere a token is shown."""
+
+NAMES: dict[str, str] = {
+    "c1": "Red",
+    "c2": "Yellow",
+    "c3": "Green",
+    "c4": "Blue",
+    "c5": "Purple",
+    "scary": "Scary Bug",
+    "larva": "Larva",
+    "wind": "Wind",
+    "rock": "Rock",
+}
+"""Short names (the rulebook does not name the five colours; these follow the emoji)."""
+
+GRAB_MARK: dict[int, str] = {1: "①", 2: "②", 3: "③", 4: "④", 5: "⑤"}
+GRAB_SHORT: dict[int, str] = {
+    1: "largest group",
+    2: "smallest group",
+    3: "2 identical",
+    4: "2 different",
+    5: "3 different",
+}
+"""What each Grab token takes, short enough for a button label."""
+GRAB_TAKES: dict[int, str] = {
+    1: "1 token from a largest group",
+    2: "1 token from a smallest group",
+    3: "2 identical tokens",
+    4: "2 different tokens",
+    5: "3 different tokens",
+}
+
+TITLE = "🎒 Bag of Bugs"
+TURN_MARK = "🎒 Turn "
+"""Prefix of the log line that opens a turn (no other log line starts with it)."""
+LEGEND = (
+    "🔴 Red · 🟡 Yellow · 🟢 Green · 🔵 Blue · 🟣 Purple Bugs · 🕷️ Scary Bug · 🐛 Larva · "
+    "💨 Wind · 🪨 Rock"
+)
+GRAB_LEGEND = " · ".join(f"{GRAB_MARK[k]} {GRAB_SHORT[k]}" for k in GRAB_MARK)
+SCORING_LEGEND = (
+    "Each colour: 1 Bug 1 · 2 Bugs 3 · 3 Bugs 6 · 4+ Bugs 0 · all 5 colours +5 · "
+    "🐛 Larva +3 · 🕷️ Scary Bug -1 · most 🕷️ -2"
+)
+FIELD_MAX = 1024
+LINE_MAX = 300
+LOG_LINES = 10
+BUTTONS_MAX = 5
+"""Choices with more options than fit one row of buttons go into select menus."""
+SELECT_MAX = 25
+LABEL_MAX = 80
+OPTION_MAX = 100
+PLACEHOLDER_MAX = 150
+DRAW_ACTION: dict[str, Any] = {"type": "draw"}
+STOP_REASONS = {
+    "limit": "the limit",
+    "rock": "a 2nd 🪨",
+    "both": "the limit and a 2nd 🪨",
+    "bag_empty": "an empty bag",
+}
+
+
+def esc(text: str) -> str:
+    """Escape Discord markdown in a player's name so it shows as typed."""
+    for ch in ("\\", "*", "_", "~", "`", "|", ">"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def icon(token: str) -> str:
+    return EMOJI.get(token, "❔")
+
+
+def tokens_text(tokens: Mapping[str, int]) -> str:
+    """``🔴🔴 🐛`` for a handful of tokens (a take, the leftovers)."""
+    parts = [icon(t) * n for t, n in _ordered(tokens)]
+    return " ".join(parts) if parts else "nothing"
+
+
+def counts_text(tokens: Mapping[str, int], *, empty: str = "—") -> str:
+    """``🔴×2 🐛×1`` for a zone (a collection, the pool)."""
+    parts = [f"{icon(t)}×{n}" for t, n in _ordered(tokens)]
+    return " ".join(parts) if parts else empty
+
+
+def option_label(tokens: Mapping[str, int]) -> str:
+    """``🔴×2 Red`` or ``🔴 Red + 🐛 Larva``: a take option as a button or menu label."""
+    parts = [
+        f"{icon(t)}{'×' + str(n) if n > 1 else ''} {NAMES.get(t, t)}" for t, n in _ordered(tokens)
+    ]
+    return " + ".join(parts) or "nothing"
+
+
+def points(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def _ordered(tokens: Mapping[str, int]) -> list[tuple[str, int]]:
+    known = [(t, tokens[t]) for t in EMOJI if tokens.get(t, 0) > 0]
+    return known + [(t, n) for t, n in tokens.items() if t not in EMOJI and n > 0]
+
+
+class BagOfBugsPresenter(Presenter):
+    slug = "bag-of-bugs"
+    colour = 0x9C6B30
+
+    # -- the board ---------------------------------------------------------------------------
+    def boards(self, table: Table) -> list[MessageSpec]:
+        engine = table.running()
+        if engine.is_over:
+            return [self.final(table)]
+        view = engine.view(None)
+        choice = view["choice"]
+        actions = engine.legal_actions(choice["seat"]) if choice is not None else []
+        return [self._board(table, view, actions)]
+
+    def _board(
+        self, table: Table, view: Mapping[str, Any], actions: list[dict[str, Any]]
+    ) -> MessageSpec:
+        raw = table.names()
+        names = [esc(n) for n in raw]
+        drawer: int = view["drawer"]
+        choice = view["choice"]
+        drawing = view["phase"] == "draw"
+        lines = [f"🎒 **{names[drawer]}** holds the bag · turn {view['turn_number']}"]
+        if view["last_turn"]:
+            lines.append("⚠️ **Last turn**: the last Rock pair is set aside.")
+        lines.append(f"**Revealed {view['revealed']} / {view['draw_limit']}:** {_reveals(view)}")
+        lines.append(
+            f"🪨 Rocks this turn: **{view['rocks_revealed']}** · pairs set aside: "
+            f"**{view['pairs']} / {view['pairs_needed']}** · "
+            f"{plural(view['bag_count'], 'token')} left in the bag"
+        )
+        if not drawing:
+            lines.append(
+                f"**Pool now:** {counts_text(view['pool'], empty='empty')}"
+                f" ({plural(view['pool_count'], 'token')})"
+            )
+        lines.append("")
+        if drawing and not view["revealed"]:
+            lines.append(
+                f"▶ **{names[drawer]}**, press **Draw** to reveal the first token. "
+                "The Grab tokens open with the first reveal."
+            )
+        elif drawing:
+            lines.append(
+                "✋ **Grab window open!** Grabbers, take a Grab token before the draw stops "
+                f"({view['draw_limit']} tokens or a 2nd 🪨)."
+            )
+        elif choice is not None:
+            lines.append(_waiting_text(choice, names, view["players"]))
+        lines.append(f"Grab tokens: {GRAB_LEGEND}")
+
+        holders = {g["seat"]: g["token"] for g in view["grabs"] if g["seat"] is not None}
+        chooser = choice["seat"] if choice is not None else None
+        fields = []
+        for seat in range(view["players"]):
+            score = plural(view["scores"][seat], "pt")
+            head = f"{'🎒 ' if seat == drawer else ''}{raw[seat]} · {score}"
+            value = counts_text(view["collections"][seat], empty="no tokens yet")
+            notes = []
+            if seat in holders:
+                notes.append(f"✋ holds {GRAB_MARK[holders[seat]]}")
+            if seat == chooser:
+                notes.append("⏳ choosing")
+            if notes:
+                value += "\n" + " · ".join(notes)
+            fields.append(Field(clip(head, 256), value, inline=True))
+        fields += self._log_fields(table)
+
+        rows: list[Row] = [tuple(_grab_buttons(view, raw))]
+        if drawing:
+            rows.append(
+                (ButtonSpec("Draw", action=dict(DRAW_ACTION), style=Style.PRIMARY, emoji="🎒"),)
+            )
+        elif choice is not None:
+            rows += _choice_rows(choice, actions, view, raw)
+        embed = EmbedSpec(
+            title=TITLE,
+            description="\n".join(lines),
+            fields=tuple(fields),
+            footer=LEGEND,
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed, rows=tuple(rows))
+
+    def _log_fields(self, table: Table) -> list[Field]:
+        """This turn's lines, and the previous turn's (the newest that fit when there are many)."""
+        turns: list[list[str]] = [[]]
+        for line in table.log:
+            if line.startswith(TURN_MARK):
+                turns.append([])
+            else:
+                turns[-1].append(line)
+        fields = []
+        if len(turns) > 1 and turns[-2]:
+            fields.append(Field("Previous turn", _fit(turns[-2])))
+        if turns[-1]:
+            fields.append(Field("This turn", _fit(turns[-1])))
+        return fields
+
+    # -- the results -------------------------------------------------------------------------
+    def final(self, table: Table) -> MessageSpec:
+        engine = table.running()
+        view = engine.view(None)
+        raw = table.names()
+        names = [esc(n) for n in raw]
+        scores: list[int] = view["scores"]
+        winners: list[int] = view["winners"]
+        best = max(scores)
+        won = _join([f"**{names[s]}**" for s in winners])
+        if len(winners) > 1:
+            headline = f"🏆 {won} share the win with **{plural(best, 'point')}**!"
+        else:
+            headline = f"🏆 {won} wins with **{plural(best, 'point')}**!"
+        lines = [
+            headline,
+            f"🪨 All {view['pairs_needed']} Rock pairs were set aside after "
+            f"{plural(view['turn_number'], 'turn')}.",
+            "",
+            f"Scoring: {SCORING_LEGEND}",
+        ]
+        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
+        fields = []
+        for seat in ranked:
+            crown = "🏆 " if seat in winners else ""
+            fields.append(
+                Field(
+                    clip(f"{crown}{raw[seat]} — {plural(scores[seat], 'point')}", 256),
+                    _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
+                )
+            )
+        turns = [f for f in self._log_fields(table) if f.name == "This turn"]
+        fields += [Field("Final turn", f.value) for f in turns]
+        embed = EmbedSpec(
+            title=f"{TITLE} — game over",
+            description="\n".join(lines),
+            fields=tuple(fields),
+            footer=LEGEND,
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed)
+
+    # -- the log -----------------------------------------------------------------------------
+    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+        return event_lines(table.names(), outcome.events)
+
+    # -- private -----------------------------------------------------------------------------
+    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+        return None  # nothing is secret (BB-21)
+
+    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+        """Grabs and draws show on the board; a choice gets a one-line confirmation."""
+        seat = outcome.seat
+        if seat == SYSTEM or outcome.action.get("type") not in (
+            "take",
+            "give",
+            "take_all",
+            "return_all",
+        ):
+            return None
+        names = [esc(n) for n in table.names()]
+        said = ""
+        again = ""
+        for event in outcome.events:
+            d = event.data
+            if not event.is_public or d.get("seat") != seat:
+                continue
+            if not said and event.type == "take":
+                said = f"✅ You took {tokens_text(d['tokens'])}."
+            elif not said and event.type == "wind":
+                said = f"✅ You gave {icon(d['token'])} to **{names[d['to']]}**."
+            elif not said and event.type == "leftovers":
+                if d["choice"] == "take_all":
+                    said = f"✅ You took the leftovers: {tokens_text(d['tokens'])}."
+                else:
+                    said = f"✅ You returned the leftovers to the bag: {tokens_text(d['tokens'])}."
+            elif event.type == "choice" and d.get("kind") == "give":
+                again = " 💨 You collected a Wind: choose a token to give away, on the board."
+        return MessageSpec(content=clip(said + again, 1900)) if said else None
+
+    def stale_text(self, action: dict[str, Any]) -> str:
+        kind = action.get("type")
+        if kind == "grab":
+            return "Too late: that draw is over."
+        if kind == "draw":
+            return (
+                "That **Draw** button is from an earlier turn: that draw is over. "
+                "The board shows who holds the bag now."
+            )
+        if kind in ("take", "give", "take_all", "return_all"):
+            return "That choice is already settled (answered, or its time ran out)."
+        return "That button is from an earlier turn of Bag of Bugs: the game has moved on."
+
+
+# -- board helpers -----------------------------------------------------------------------------
+
+
+def _reveals(view: Mapping[str, Any]) -> str:
+    """The pool in reveal order; tokens that left are struck through, Rocks say where they went."""
+    parts = []
+    for entry in view["pool_order"]:
+        mark = icon(entry["token"])
+        status = entry["status"]
+        if status == "pool":
+            parts.append(mark)
+        else:
+            parts.append(f"~~{mark}~~")
+    text = " ".join(parts) if parts else "nothing yet"
+    fates = {e["status"] for e in view["pool_order"] if e["token"] == "rock"}
+    if "returned" in fates:
+        text += " (the 🪨 went back into the bag)"
+    elif "paired" in fates:
+        text += " (🪨🪨 set aside as a pair)"
+    return text
+
+
+def _waiting_text(choice: Mapping[str, Any], names: Sequence[str], players: int) -> str:
+    who = f"**{names[choice['seat']]}**"
+    if choice["kind"] == "take":
+        k = choice["grab"]
+        return f"⏳ Waiting for {who} to choose the tokens for {GRAB_MARK[k]}: {GRAB_TAKES[k]}."
+    if choice["kind"] == "give":
+        to = names[(choice["seat"] + 1) % players]
+        return f"⏳ Waiting for {who} to choose a token to give to **{to}** (💨 Wind)."
+    return f"⏳ Waiting for {who} to choose: take all the leftovers, or return them to the bag."
+
+
+def _grab_buttons(view: Mapping[str, Any], raw: Sequence[str]) -> list[ButtonSpec]:
+    buttons = []
+    for grab in view["grabs"]:
+        k, holder = grab["token"], grab["seat"]
+        if holder is None:
+            label = f"{GRAB_MARK[k]} {GRAB_SHORT[k]}"
+        else:
+            label = clip(f"{GRAB_MARK[k]} {raw[holder]}", LABEL_MAX)
+        buttons.append(
+            ButtonSpec(
+                label,
+                action={"type": "grab", "token": k},
+                style=Style.SUCCESS if holder is not None else Style.PRIMARY,
+                disabled=holder is not None or not view["window_open"],
+            )
+        )
+    return buttons
+
+
+def _choice_rows(
+    choice: Mapping[str, Any],
+    actions: list[dict[str, Any]],
+    view: Mapping[str, Any],
+    raw: Sequence[str],
+) -> list[Row]:
+    """Exactly the chooser's legal actions: a row of buttons, or menus of 25 options each."""
+    seat = choice["seat"]
+    if choice["kind"] == "leftovers":
+        return [tuple(_leftover_button(a) for a in actions)]
+    if len(actions) <= BUTTONS_MAX:
+        return [tuple(ButtonSpec(clip(_action_label(a), LABEL_MAX), action=a) for a in actions)]
+    rows: list[Row] = []
+    chunks = [actions[i : i + SELECT_MAX] for i in range(0, len(actions), SELECT_MAX)]
+    what = "the tokens" if choice["kind"] == "take" else "a token to give away"
+    for n, chunk in enumerate(chunks):
+        first = n * SELECT_MAX + 1
+        span = f" ({first}–{first + len(chunk) - 1} of {len(actions)})" if len(chunks) > 1 else ""
+        placeholder = clip(f"{raw[seat]}: choose {what}{span}", PLACEHOLDER_MAX)
+        options = tuple(
+            SelectOption(
+                clip(_action_label(a), OPTION_MAX),
+                a,
+                description=clip(_score_preview(view, seat, a), OPTION_MAX),
+            )
+            for a in chunk
+        )
+        rows.append(SelectSpec(placeholder, options))
+    return rows
+
+
+def _leftover_button(action: dict[str, Any]) -> ButtonSpec:
+    if action["type"] == "take_all":
+        return ButtonSpec("Take all", action=action, style=Style.SUCCESS, emoji="🧺")
+    return ButtonSpec("Return all", action=action, style=Style.SECONDARY, emoji="↩️")
+
+
+def _action_label(action: Mapping[str, Any]) -> str:
+    if action["type"] == "take":
+        return option_label(action["tokens"])
+    if action["type"] == "give":
+        token = action["token"]
+        return f"Give {icon(token)} {NAMES.get(token, token)}"
+    return str(action["type"]).replace("_", " ")
+
+
+def _score_preview(view: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> str:
+    """What the choice does to the chooser's running score (a Wind's give-away comes after)."""
+    collections = [dict(c) for c in view["collections"]]
+    if action["type"] == "take":
+        for token, n in action["tokens"].items():
+            if token in COLLECTABLE:
+                collections[seat][token] = collections[seat].get(token, 0) + n
+        wind = " · then give 1 token away (💨)" if "wind" in action["tokens"] else ""
+    else:
+        token = action["token"]
+        collections[seat][token] -= 1
+        receiver = (seat + 1) % len(collections)
+        collections[receiver][token] = collections[receiver].get(token, 0) + 1
+        wind = ""
+    before = view["scores"][seat]
+    after = scoring.totals(collections)[seat]
+    return f"score {before} → {after}{wind}"
+
+
+def _breakdown_text(collection: Mapping[str, int], parts: Mapping[str, int]) -> str:
+    colours = " · ".join(
+        f"{icon(c)}×{collection.get(c, 0)} **{points(parts[c])}**" for c in COLOURS
+    )
+    extras = (
+        f"🌈 all colours **{points(parts['all_colours'])}** · "
+        f"🐛×{collection.get('larva', 0)} **{points(parts['larvae'])}** · "
+        f"🕷️×{collection.get('scary', 0)} **{points(parts['scary_bugs'])}** · "
+        f"most 🕷️ **{points(parts['most_scary'])}**"
+    )
+    return f"{colours}\n{extras}"
+
+
+def _fit(lines: Sequence[str]) -> str:
+    """The newest lines that fit one field (older ones are dropped, never the newest)."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(list(lines)[-LOG_LINES:]):
+        line = clip(line, LINE_MAX)
+        if size + len(line) + 1 > FIELD_MAX:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(reversed(kept))
+
+
+def _join(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items) or "nobody"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -- the log -----------------------------------------------------------------------------------
+
+
+def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
+    """Public log lines for one outcome's events (reveals stay on the board, except automatic
+    ones, which are worth a word)."""
+    names = [esc(n) for n in raw_names]
+    lines: list[str] = []
+    limit: int | None = None
+    stop_at: int | None = None
+    for event in events:
+        if not event.is_public:
+            continue
+        d = event.data
+        late = " (time ran out)" if d.get("how") == "timeout" else ""
+        if event.type == "reveal":
+            limit = d["limit"]
+            if d["auto"]:
+                lines.append(
+                    f"⏰ **{names[d['drawer']]}** was idle: the bag revealed {icon(d['token'])} "
+                    f"({d['count']} / {d['limit']})"
+                )
+        elif event.type == "grab":
+            lines.append(
+                f"✋ **{names[d['seat']]}** grabbed {GRAB_MARK[d['token']]} after "
+                f"{plural(d['count'], 'token')}"
+            )
+        elif event.type == "draw_stopped":
+            at = f"{d['count']} / {limit}" if limit is not None else str(d["count"])
+            why = STOP_REASONS.get(d["reason"], d["reason"])
+            stop_at = len(lines)
+            lines.append(f"🛑 The draw stopped at {at} ({why})")
+        elif event.type == "rocks":
+            if d["result"] == "returned":
+                text = "the 🪨 goes back into the bag"
+            else:
+                text = f"🪨🪨 set aside: {d['pairs']} / {d['needed']} pairs"
+                if d["last"]:
+                    text += " — this is the last turn!"
+            if stop_at is not None:
+                lines[stop_at] += f"; {text}"
+            else:
+                lines.append(text[0].upper() + text[1:])
+        elif event.type == "take":
+            mark = GRAB_MARK.get(d["grab"], "?")
+            who = f"**{names[d['seat']]}**"
+            if d["how"] == "empty":
+                lines.append(f"{mark} {who} found the pool empty: nothing to take")
+            else:
+                lines.append(f"{mark} {who} took {tokens_text(d['tokens'])}{late}")
+        elif event.type == "wind":
+            who = f"**{names[d['seat']]}**"
+            if d["token"] is None:
+                lines.append(f"💨 {who} had nothing to give; the Wind goes back into the bag")
+            else:
+                lines.append(f"💨 {who} gave {icon(d['token'])} to **{names[d['to']]}**{late}")
+        elif event.type == "leftovers":
+            who = f"**{names[d['seat']]}**"
+            if d["choice"] == "take_all":
+                lines.append(f"🧺 {who} took the leftovers: {tokens_text(d['tokens'])}{late}")
+            else:
+                lines.append(
+                    f"↩️ {who} returned the leftovers to the bag: {tokens_text(d['tokens'])}{late}"
+                )
+        elif event.type == "turn_start":
+            lines.append(f"{TURN_MARK}{d['turn_number']}: **{names[d['drawer']]}** draws")
+        elif event.type == "game_over":
+            winners = d["winners"]
+            won = _join([f"**{names[s]}**" for s in winners])
+            verb = "share the win" if len(winners) > 1 else "wins"
+            lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
+    return [clip(line, LINE_MAX) for line in lines]
+
+
+register_presenter(BagOfBugsPresenter())
