@@ -26,6 +26,8 @@ from .discord.client import BugtableBot, load_extra_games, point_at
 from .discord.codec import encode_action, game_button_id
 from .emulator import Emulator
 from .settings import Settings
+from .ui import games as _presenters  # noqa: F401  (registers every presenter)
+from .ui.presenter import playable
 
 NAMES = ["Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana"]
 TOKEN = "demo.emulator-token-0123456789"
@@ -79,9 +81,10 @@ async def run_demo(
 ) -> int:
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     load_extra_games(settings)
-    slug = game or next(iter(sorted(GAMES)))
-    if slug not in GAMES:
-        print(f"No game '{slug}'. Known: {', '.join(sorted(GAMES))}", file=sys.stderr)
+    games = sorted(slug for slug in GAMES if playable(slug))
+    slug = game or games[0]
+    if slug not in games:
+        print(f"No game '{slug}' to play on Discord. Known: {', '.join(games)}", file=sys.stderr)
         return 2
     cls = GAMES[slug]
     count = players or min(max(cls.min_players, 3), cls.max_players)

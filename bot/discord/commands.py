@@ -16,6 +16,7 @@ from rules.core import GAMES
 
 from ..host.errors import NoGameHere
 from ..ui.lobby import lobby_message
+from ..ui.presenter import playable
 from ..ui.rules_text import rules_message
 from .edge import answer, display_name, is_privileged
 from .render import send_kwargs
@@ -25,14 +26,20 @@ if TYPE_CHECKING:
     from .client import BugtableBot
 
 
-def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=cls.title, value=slug) for slug, cls in sorted(GAMES.items())]
+def _game_choices(*, playable_only: bool = False) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=cls.title, value=slug)
+        for slug, cls in sorted(GAMES.items())
+        if playable(slug) or not playable_only
+    ]
 
 
 def _option_specs() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every engine option by name: (description, choices). Same name = same meaning."""
     specs: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for cls in GAMES.values():
+    for slug, cls in GAMES.items():
+        if not playable(slug):
+            continue
         for option in cls.options:
             desc, choices = specs.get(option.name, (option.description, ()))
             merged = tuple(dict.fromkeys((*choices, *option.choices)))
@@ -99,7 +106,7 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
             )
         )
     new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    new.__discord_app_commands_param_choices__ = {"game": _game_choices()}  # type: ignore[attr-defined]
+    new.__discord_app_commands_param_choices__ = {"game": _game_choices(playable_only=True)}  # type: ignore[attr-defined]
     new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
         "game": "Which game to play",
         **{name: desc for name, (desc, _) in option_specs.items()},

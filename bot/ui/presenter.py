@@ -166,10 +166,20 @@ def presenter_for(slug: str) -> Presenter:
     return _PRESENTERS.get(slug, _GENERIC)
 
 
+def playable(slug: str) -> bool:
+    """Whether a game can be played on Discord: its engine has a registered presenter.
+
+    An engine may land before its Discord play (Bug Run did); until then it is offered by
+    `/bugs rules` but not by `/bugs new`.
+    """
+    return slug in _PRESENTERS
+
+
 __all__ = [
     "HAND_BUTTON",
     "Presenter",
     "Style",
+    "playable",
     "presenter_for",
     "register_presenter",
 ]

@@ -196,3 +196,14 @@ class LadybugDash(Engine):
         game.cheers = data["cheers"]
         game._turn = data["turn"]
         return game
+
+
+# Ladybug Dash is played on Discord through the generic presenter.
+from bot.ui.presenter import Presenter, register_presenter  # noqa: E402
+
+
+class _DashPresenter(Presenter):
+    slug = LadybugDash.slug
+
+
+register_presenter(_DashPresenter())

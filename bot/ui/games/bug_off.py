@@ -232,7 +232,8 @@ class BugOffPresenter(Presenter):
         elif me["can_draw"]:
             description = "**Your turn!** Draw a card."
         else:
-            description = "Not your turn: you will get a new message when it is."
+            # Also shown by "My hand" to a player whose DMs are closed: promise no DM.
+            description = "Not your turn yet: the board shows whose turn it is."
         if heading:
             description = f"{heading}\n{description}"
         held = [c for c in COLOURS if hand[c]]
@@ -314,9 +315,11 @@ class BugOffPresenter(Presenter):
     def stale_text(self, action: dict[str, Any]) -> str:
         kind = action.get("type")
         if kind == "draw":
+            # Also the answer to a double click on Draw: the first click drew the card.
             return (
-                "That **Draw** button is from an earlier turn: the game has moved on. "
-                "Check the board for whose turn it is."
+                "That **Draw** button is from an earlier turn: that draw was already made, or "
+                "the game has moved on. Check the board for whose turn it is; **My hand** shows "
+                "your cards."
             )
         if kind in ("place", "score"):
             return (
