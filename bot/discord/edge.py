@@ -6,6 +6,7 @@ carry messages written for players; this is the one place they are turned into r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 NO_HAND = "This game has no hidden hand: everything you may know is on the board."
+ACK_GUARD_SECONDS = 2.0
 OOPS = "Something went wrong on my side; nothing changed. Please try again."
 
 
@@ -44,6 +46,34 @@ async def answer(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+class AckGuard:
+    """Discord drops an interaction not acknowledged within 3 s. If the game is slow to answer
+    (a long queue for its lock, a slow disk), acknowledge first; the answer then goes as a
+    followup. ``settle()`` stops the guard, or waits for a deferral already on its way, so the
+    interaction is never acknowledged twice."""
+
+    def __init__(self, interaction: discord.Interaction[Any], after: float | None = None) -> None:
+        self.interaction = interaction
+        self.after = ACK_GUARD_SECONDS if after is None else after
+        self.deferring = False
+        self.task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        await asyncio.sleep(self.after)
+        if not self.interaction.response.is_done():
+            self.deferring = True
+            await self.interaction.response.defer()
+
+    async def settle(self) -> None:
+        if self.deferring:
+            try:
+                await self.task
+            except discord.HTTPException:
+                log.warning("could not defer interaction %s", self.interaction.id)
+        else:
+            self.task.cancel()
+
+
 class Edge:
     def __init__(self, bot: BugtableBot) -> None:
         self.bot = bot
@@ -63,20 +93,29 @@ class Edge:
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
     ) -> None:
         host = self.bot.host
+        guard = AckGuard(interaction)
         try:
             outcome = await host.act(game_id, interaction.user.id, action, turn=turn)
         except StaleButton:
+            await guard.settle()
             table = host.tables.get(game_id)
             slug = table.slug if table else ""
             await answer(interaction, presenter_for(slug).stale_text(action))
             return
         except Exception as exc:
+            await guard.settle()
             await self.refuse(interaction, exc)
             return
+        await guard.settle()
         table = outcome.table
         reply = presenter_for(table.slug).reply(table, outcome)
         if reply is None:
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+        elif interaction.response.is_done():
+            await interaction.followup.send(
+                ephemeral=True, **send_kwargs(reply, table.id, outcome.turn_after)
+            )
         else:
             await interaction.response.send_message(
                 ephemeral=True, **send_kwargs(reply, table.id, outcome.turn_after)

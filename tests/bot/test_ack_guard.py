@@ -1,0 +1,59 @@
+"""The 3 s acknowledgement guard: slow answers are deferred once, fast ones never."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.discord.edge import AckGuard
+
+
+class FakeResponse:
+    def __init__(self, defer_takes: float = 0.0) -> None:
+        self.defers = 0
+        self.done = False
+        self.defer_takes = defer_takes
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def defer(self) -> None:
+        self.defers += 1
+        await asyncio.sleep(self.defer_takes)
+        self.done = True
+
+
+class FakeInteraction:
+    def __init__(self, response: FakeResponse) -> None:
+        self.response = response
+        self.id = 1
+
+
+def guard_for(response: FakeResponse, after: float) -> AckGuard:
+    interaction: Any = FakeInteraction(response)
+    return AckGuard(interaction, after=after)
+
+
+async def test_a_fast_answer_is_never_deferred() -> None:
+    response = FakeResponse()
+    guard = guard_for(response, after=0.05)
+    await guard.settle()
+    await asyncio.sleep(0.1)
+    assert response.defers == 0 and not response.done
+
+
+async def test_a_slow_answer_is_deferred_once() -> None:
+    response = FakeResponse()
+    guard = guard_for(response, after=0.02)
+    await asyncio.sleep(0.08)
+    await guard.settle()
+    assert response.defers == 1 and response.done
+
+
+async def test_settling_during_the_deferral_waits_for_it() -> None:
+    response = FakeResponse(defer_takes=0.1)
+    guard = guard_for(response, after=0.01)
+    await asyncio.sleep(0.03)  # the deferral is on its way
+    assert guard.deferring and not response.done
+    await guard.settle()
+    assert response.done and response.defers == 1
