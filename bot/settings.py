@@ -18,7 +18,9 @@ class SettingsError(Exception):
 class Settings(BaseSettings):
     """Everything the bot can be configured with. Names match the environment variables."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     discord_token: SecretStr = Field(default=SecretStr(""))
     database_url: str = "sqlite+aiosqlite:///bugtable.db"

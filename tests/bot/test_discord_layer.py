@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import discord
 import pytest
 
@@ -121,3 +123,19 @@ def test_timer_settings_override_engine_defaults() -> None:
     assert settings.timer_seconds("bugoff_turn", 60) == 5
     assert settings.timer_seconds(None, 10.0) == 10.0
     assert settings.timer_seconds("unknown_setting", 30) == 30
+
+
+def test_env_example_lists_every_setting_and_loads_as_is(tmp_path: Path) -> None:
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
+    names = {
+        line.split("=", 1)[0]
+        for line in example.splitlines()
+        if "=" in line and not line.startswith("#")
+    }
+    assert names == {name.upper() for name in Settings.model_fields}
+    env = tmp_path / ".env"
+    env.write_text(example.replace("DISCORD_TOKEN=", "DISCORD_TOKEN=" + "x" * 30))
+    settings = Settings(_env_file=env)  # type: ignore[call-arg]
+    assert settings.require_token() == "x" * 30
+    assert settings.dev_guild_id is None and settings.discord_api_base is None
+    assert settings.bag_min_gap == 1.5 and settings.database_url.startswith("sqlite+aiosqlite")
