@@ -76,6 +76,9 @@ class Base:
         hero[stock] = min(CAPS[stock], before + amount)
         return int(hero[stock] - before)
 
+    def vp(self, seat: int) -> int:
+        return int(self.s["seats"][seat]["vp"])
+
     def gain_vp(self, seat: int, amount: int) -> None:
         self.s["seats"][seat]["vp"] += amount
 
@@ -123,8 +126,10 @@ class Base:
                 self.gain_vp(seat, amount)
                 ev.append(Event.public("gain", hero=h, item=item, vp=amount))
             else:
+                # how many VP were really lost would tell the table a VP total of 0 (BR-50)
                 lost = self.lose_vp(seat, -amount)
-                ev.append(Event.public("loss", hero=h, item=item, vp=lost))
+                ev.append(Event.public("loss", hero=h, item=item))
+                ev.append(Event.private(seat, "vp_lost", hero=h, amount=lost, vp=self.vp(seat)))
             return False
         stock = STOCK[kind]
         if amount < 0:

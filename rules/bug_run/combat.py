@@ -61,12 +61,18 @@ class CombatMixin(TradingMixin):
             ]
         out: list[Action] = [{"type": "accept"}]
         if fr["cards"]:
-            chances = self.find_faceup(h, "second_chance")
+            chances = self.most_used_first(self.find_faceup(h, "second_chance"))
             if chances:
                 out.append({"type": "retoss", "card": chances[0]})
         if self.has_power(h, "good_fortune") and not fr["gf"] and self.hero(h)["coins"] >= 2:
             out.append({"type": "good_fortune"})
         return out
+
+    def most_used_first(self, cards: list[str]) -> list[str]:
+        """Copies of a marker card, the most used first: spending its markers first keeps the
+        untouched copies sellable and loses nothing (every copy gives the same 3 uses)."""
+        marks = self.s["markers"]
+        return sorted(cards, key=lambda c: -int(marks.get(c, 0)))
 
     def use_marker(self, h: int, c: str) -> None:
         """One marker per use; the third marker discards the card (BR-42)."""
@@ -126,10 +132,10 @@ class CombatMixin(TradingMixin):
     def opts_roll(self, fr: Frame) -> list[Action]:
         h = fr["hero"]
         out: list[Action] = [{"type": "keep"}]
-        if not fr["cards"]:
-            return out
+        if not fr["cards"] or fr["courage"]:
+            return out  # no cards, or Act of Bravery (courage) already fixed these dice (BR-X27)
         seen: set[str] = set()
-        for c in self.find_faceup(h, "reroll"):
+        for c in self.most_used_first(self.find_faceup(h, "reroll")):
             kind = C.card(c)["id"]
             if kind in seen:
                 continue
@@ -221,6 +227,14 @@ class CombatMixin(TradingMixin):
             self.resolve_attack(fr, ev)
         elif st == "after":
             self.after_attack(fr, ev)
+        elif st == "wooden":
+            green = fr["ret"] == "green"
+            ev.append(
+                Event.public(
+                    "shield", hero=h, kind="wooden", result=fr["ret"], blocked=1 if green else 0
+                )
+            )
+            self.take_damage(fr, fr["dmg"] - (1 if green else 0), ev)
         else:  # "flashed": the Flash Phase is over
             self.pop()
 
@@ -242,7 +256,22 @@ class CombatMixin(TradingMixin):
         if fr["stage"] == "metal":
             return [{"type": "no_shield"}, {"type": "metal_shield"}]
         c = self.find_faceup(h, "energy_boost")[0]
-        return [{"type": "end_attack"}, {"type": "energy_boost", "card": c}]
+        return [{"type": "end_attack"}] + [
+            {"type": "energy_boost", "card": c, "weapon": w} for w in self.boost_weapons(fr)
+        ]
+
+    def boost_weapons(self, fr: Frame) -> list[str]:
+        """Energy Boost is a whole new ATTACK (4.6 step 7, BR-41): the weapon is chosen again
+        (the space's symbol still forces it) and a bow needs an arrow to pay now and one at the
+        start of the turn."""
+        h = fr["hero"]
+        w = self.space_weapon(h)
+        out = []
+        if w != "bw":
+            out.append("sword")
+        if w != "sw" and int(fr.get("arrows0", 1)) >= 1 and self.hero(h)["arrows"] >= 1:
+            out.append("bow")
+        return out
 
     def answer_attack(self, fr: Frame, a: Action, ev: list[Event]) -> None:
         h = fr["hero"]
@@ -273,7 +302,7 @@ class CombatMixin(TradingMixin):
             self.remove_card(h, a["card"])
             self.discard(a["card"])
             ev.append(Event.public("energy_boost", hero=h, card=a["card"]))
-            fr.update(stage="pay", potions=0, corrosion=False)
+            fr.update(stage="pay", weapon=a["weapon"], potions=0, corrosion=False)
 
     def resolve_attack(self, fr: Frame, ev: list[Event]) -> None:
         h = fr["hero"]
@@ -329,17 +358,12 @@ class CombatMixin(TradingMixin):
                 dmg -= 1
                 ev.append(Event.public("shield", hero=h, kind="golden", blocked=1))
             elif kind == "wooden":
-                green = self.rng.coin()
-                ev.append(
-                    Event.public(
-                        "shield",
-                        hero=h,
-                        kind="wooden",
-                        result="green" if green else "red",
-                        blocked=1 if green else 0,
-                    )
-                )
-                dmg -= 1 if green else 0
+                # an ordinary toss of the hero's counter: Forcing Fate, Second Chance and Good
+                # Fortune apply to it like to any other toss (BR-42, BR-58)
+                fr["dmg"] = dmg
+                fr["stage"] = "wooden"
+                self.push(self.toss_frame(h, True, "shield"))
+                return
             elif hero["coins"] >= 1 and dmg >= 1:
                 fr["dmg"] = dmg
                 fr["stage"] = "metal"
@@ -378,7 +402,7 @@ class CombatMixin(TradingMixin):
             )
             return
         boost = self.find_faceup(h, "energy_boost")
-        if boost and (fr["weapon"] == "sword" or self.hero(h)["arrows"] >= 1):
+        if boost and self.boost_weapons(fr):
             fr["stage"] = "energy"
             fr["wait"] = True
             return

@@ -222,7 +222,9 @@ class BugRun(EscapeMixin, Engine):
             self.push({"k": "trade", "hero": h, "merchant": False, "wait": True})
         else:
             ev.append(Event.public("turn", hero=h))
-            self.push({"k": "turn", "hero": h, "stage": "choose", "wait": True})
+            # 4.6 / L245: a bow attack needs an arrow at the start of the turn (BR-64)
+            arrows0 = int(self.hero(h)["arrows"])
+            self.push({"k": "turn", "hero": h, "stage": "choose", "wait": True, "arrows0": arrows0})
 
     def schedule(self, ev: list[Event]) -> None:
         s = self.s
@@ -264,16 +266,21 @@ class BugRun(EscapeMixin, Engine):
             return [{"type": "wait"}]
         out = self.move_options(h)
         slot = self.here(h)
-        hero = self.hero(h)
         if slot["kind"] == "monster":
             w = self.space_weapon(h)
             if w != "bw":
                 out.append({"type": "attack", "weapon": "sword"})
-            if w != "sw" and hero["arrows"] >= 1:
+            if w != "sw" and self.bow_ready(fr):
                 out.append({"type": "attack", "weapon": "bow"})
         elif slot["kind"] in QUEST_KINDS and not slot["locked"]:
             out += self.quest_options(h, slot)
         return out + self.play_options(h, "turn")
+
+    def bow_ready(self, fr: Frame) -> bool:
+        """4.6 step 0: arrows >= 1 at the start of the turn (arrows gained during the turn, e.g.
+        from an Itinerant Merchant or a Crafty One, do not count), and one arrow to pay now."""
+        hero = self.hero(fr["hero"])
+        return int(fr.get("arrows0", hero["arrows"])) >= 1 and hero["arrows"] >= 1
 
     def step_turn(self, fr: Frame, ev: list[Event]) -> None:
         if fr["stage"] == "choose":
@@ -291,7 +298,7 @@ class BugRun(EscapeMixin, Engine):
         if t == "move":
             self.push(self.move_frame(h, a))
         elif t == "attack":
-            self.push(self.attack_frame(h, a["weapon"]))
+            self.push(self.attack_frame(h, a["weapon"]) | {"arrows0": fr.get("arrows0", 1)})
         elif t == "quest":
             self.push(self.quest_frame(h, a))
         else:

@@ -28,7 +28,15 @@ class MoveMixin(CombatMixin):
         pos = self.hero(h)["pos"]
         slot = self.here(h)
         if pos["space"] is not None:
-            slot["spaces"][pos["space"]]["hero"] = None
+            i = pos["space"]
+            slot["spaces"][i]["hero"] = None
+            if slot["spaces"][i]["extra"]:
+                # LT12: the extra space exists only while its hero stands on it
+                del slot["spaces"][i]
+                for x in self.heroes_on(pos["col"], pos["floor"]):
+                    sp = self.hero(x)["pos"]["space"]
+                    if x != h and sp is not None and sp > i:
+                        self.hero(x)["pos"]["space"] = sp - 1
         if slot["kind"] == "duel" and not slot["locked"]:
             slot["locked"] = True  # BR-65 / rulebook: leaving a Duel padlocks it
             ev.append(Event.public("padlock", card=slot["card"], why="duel_left"))

@@ -50,7 +50,7 @@ class TradingMixin(BoardMixin):
         if hero["coins"] >= SET_PRICE:
             out += [{"type": "buy_hearts"}, {"type": "buy_arrows"}]
         out += [{"type": "sell", "card": c} for c in self.sellable(h)]
-        out += self.play_options(h, "trade")
+        out += self.play_options(h, "merchant" if fr["merchant"] else "trade")
         return out
 
     def place_equipment(self, h: int, c: str, replace: str | None, ev: list[Event]) -> None:
@@ -115,7 +115,8 @@ class TradingMixin(BoardMixin):
 
     # -- card plays -----------------------------------------------------------------------------
     def play_options(self, h: int, where: str) -> list[Action]:
-        """Cards hero ``h`` may play now (BR-40): ``where`` is trade, turn or escape."""
+        """Cards hero ``h`` may play now (BR-40): ``where`` is trade, merchant (the private
+        trading turn of an Itinerant Merchant), turn or escape."""
         hero = self.hero(h)
         seat = self.owner(h)
         out: list[Action] = []
@@ -134,13 +135,13 @@ class TradingMixin(BoardMixin):
         for c in self.hand(seat):
             eff = C.card(c)["effect"]
             if (eff == "gold_coins" and hero["coins"] < 15) or (
-                eff == "merchant" and where == "turn"
+                eff == "merchant" and where != "merchant"
             ):
                 once(c, {"type": "play", "card": c})
             elif eff == "crafty" and where == "turn":
                 for t in self.crafty_targets(h):
                     once(c, {"type": "play", "card": c, "target": t})
-            elif eff == "reserved_seat" and where in ("trade", "turn"):
+            elif eff == "reserved_seat" and where != "escape" and self.s["board"]:
                 for i in self.reservable(h):
                     once(c, {"type": "play", "card": c, "space": i})
         return out

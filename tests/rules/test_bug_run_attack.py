@@ -196,9 +196,13 @@ def test_br41_energy_boost_is_a_full_new_attack() -> None:
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert g.hero(h)["arrows"] == 3
-    assert acts(g, h) == [{"type": "end_attack"}, {"type": "energy_boost", "card": "BZ11-1"}]
+    assert acts(g, h) == [
+        {"type": "end_attack"},
+        {"type": "energy_boost", "card": "BZ11-1", "weapon": "sword"},
+        {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"},
+    ]
     script(g, faces=[3, 3])
-    act(g, h, {"type": "energy_boost", "card": "BZ11-1"})
+    act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
     assert g.hero(h)["arrows"] == 2  # the arrow is paid again
     assert g.slot(1, "C")["wounds"] == 2
     assert "BZ11-1" in g.s["bazaar"]["discard"]
@@ -356,3 +360,110 @@ def test_brx3_tireless_archer_counts_the_final_dice_after_rerolls() -> None:
     act(g, h, {"type": "reroll", "card": "BZ09-1", "dice": [0]})
     act(g, h, {"type": "keep"})
     assert g.hero(h)["arrows"] == 2 - 1 + 1
+
+
+def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
+    # RULINGS 4.5/4.6 and L245: arrows bought during the turn (Itinerant Merchant) do not count.
+    g, h = setup("M1-04")  # Sundew Trap: space 0 any, space 1 bow only
+    g.hero(h).update(arrows=0, coins=10)
+    start_turn(g, h)
+    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1"]
+    act(g, h, {"type": "play", "card": "LT07-1"})
+    act(g, h, {"type": "buy_arrows"})
+    act(g, h, {"type": "end_turn"})
+    assert g.hero(h)["arrows"] == 2 and top(g)["k"] == "turn" and top(g)["hero"] == h
+    attacks = [a for a in acts(g, h) if a["type"] == "attack"]
+    assert attacks == [{"type": "attack", "weapon": "sword"}]
+    with pytest.raises(RuleError):
+        act(g, h, {"type": "attack", "weapon": "bow"})
+    # next turn the arrows were there at its start: the bow is allowed again
+    start_turn(g, h)
+    assert {"type": "attack", "weapon": "bow"} in acts(g, h)
+    # a bow-only space with no arrow at the start of the turn: move, whatever is gained later
+    g2, h2 = setup("M1-04", space=1)
+    g2.hero(h2)["arrows"] = 0
+    start_turn(g2, h2)
+    g2.hero(h2)["arrows"] = 3  # (as if gained by a card during this turn)
+    assert not [a for a in acts(g2, h2) if a["type"] == "attack"]
+
+
+def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
+    # BR-58 "after any own toss" and BR-42 "any toss where cards are allowed" cover the Wooden
+    # Shield toss of a strike back: Good Fortune, Second Chance and Forcing Fate apply to it.
+    g, h = setup("M1-02", mode="powers")
+    g.hero(h).update(name="grasshopper", shield=["BZ20-1"])
+    script(g, faces=[5, 5], coins=[False])  # 2 bones + 1 monster bone = 3; the toss is red
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert top(g)["k"] == "toss" and top(g)["why"] == "shield"
+    assert acts(g, h) == [{"type": "accept"}, {"type": "good_fortune"}]
+    act(g, h, {"type": "good_fortune"})  # now green: 1 blocked
+    assert g.hero(h)["coins"] == 3 and g.hero(h)["hearts"] == 5 - 2
+    g2, h2 = setup("M1-02")
+    g2.hero(h2).update(shield=["LT20-1"], faceup=["LT24-1", "BZ07-1"])
+    script(g2, faces=[5, 5])
+    act(g2, h2, {"type": "attack", "weapon": "sword"})
+    assert acts(g2, h2) == [
+        {"type": "toss"},
+        {"type": "force", "card": "BZ07-1", "result": "green"},
+        {"type": "force", "card": "BZ07-1", "result": "red"},
+    ]
+    script(g2, coins=[False, True])
+    act(g2, h2, {"type": "toss"})
+    act(g2, h2, {"type": "retoss", "card": "LT24-1"})
+    act(g2, h2, {"type": "accept"})
+    assert g2.hero(h2)["hearts"] == 5 - 2 and g2.s["markers"]["LT24-1"] == 1
+
+
+def test_br42_the_most_used_copy_takes_the_marker() -> None:
+    g, h = setup("M1-02")
+    g.hero(h)["faceup"] = ["BZ09-1", "BZ09-2"]
+    g.s["markers"]["BZ09-2"] = 1
+    script(g, faces=[5, 6])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    rerolls = [a for a in acts(g, h) if a["type"] == "reroll"]
+    assert rerolls and all(a["card"] == "BZ09-2" for a in rerolls)
+
+
+def test_br41_energy_boost_chooses_the_weapon_again() -> None:
+    # 4.6 step 7: the boost is a new ATTACK, whose step 0 chooses the weapon (space symbols
+    # still force it); a sword attack may be followed by a bow attack and vice versa.
+    g, h = setup("M3-27")  # Anteater Cub: shield 2, life 8, bones 1
+    g.hero(h)["faceup"] = ["BZ11-1"]
+    script(g, faces=[6, 6])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    script(g, faces=[5, 6])
+    act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
+    assert g.hero(h)["arrows"] == 3 and g.hero(h)["hearts"] == 5  # a bow: bones ignored
+    g2, h2 = setup("M1-02", space=1)  # Garden Shrew: sword-only space
+    g2.hero(h2)["faceup"] = ["BZ11-1"]
+    script(g2, faces=[6, 6])
+    act(g2, h2, {"type": "attack", "weapon": "sword"})
+    assert acts(g2, h2) == [
+        {"type": "end_attack"},
+        {"type": "energy_boost", "card": "BZ11-1", "weapon": "sword"},
+    ]
+    # no arrow at the start of the turn: arrows won during it (Tireless Archer) do not arm a bow
+    g3, h3 = setup("M3-27", mode="powers")
+    g3.hero(h3).update(name="caterpillar", arrows=0, faceup=["BZ11-1"])
+    start_turn(g3, h3)
+    script(g3, faces=[6, 6])
+    act(g3, h3, {"type": "attack", "weapon": "sword"})
+    assert g3.hero(h3)["arrows"] == 2
+    assert acts(g3, h3) == [
+        {"type": "end_attack"},
+        {"type": "energy_boost", "card": "BZ11-1", "weapon": "sword"},
+    ]
+
+
+def test_brx27_no_reroll_after_an_act_of_courage() -> None:
+    # LT09 turns "the 2 bone symbols" rolled into successes: the dice are then final, or a
+    # reroll could turn new bones into successes too.
+    g, h = setup("M1-02")
+    g.s["seats"][g.owner(h)]["hand"] = ["LT09-1"]
+    g.hero(h)["faceup"] = ["BZ09-1"]
+    script(g, faces=[5, 5])
+    act(g, h, {"type": "attack", "weapon": "sword"})
+    assert any(a["type"] == "reroll" for a in acts(g, h))
+    ev = act(g, h, {"type": "bravery", "card": "LT09-1"})  # "keep" is then the only option
+    assert next(e for e in ev if e.type == "strike").data["total"] == 2
+    assert g.hero(h)["hearts"] == 5 and "BZ09-1" not in g.s["markers"]

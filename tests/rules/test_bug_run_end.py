@@ -140,6 +140,18 @@ def test_rulebook_final_escape_example() -> None:
     assert top(g)["hero"] == (h + 1) % 3
 
 
+def test_brx9_the_roof_starting_space_is_not_asked() -> None:
+    # 4.12.7: the two starting spaces are cosmetic; the run opens on the first path choice.
+    g = escape_game(["ST5", "ST9", "ST2", "ST4"])
+    h = g.s["crown"]
+    assert top(g)["k"] == "escape" and top(g)["reached"] == 0
+    assert acts(g, h) == [
+        {"type": "stop"},
+        {"type": "path", "side": "L"},
+        {"type": "path", "side": "R"},
+    ]
+
+
 def test_br53_stopping_is_always_allowed() -> None:
     assert C.ROOF_VP == [0, 2, 4, 7, 10]
     g = escape_game(["ST2", "ST3", "ST4", "ST7"])
@@ -347,8 +359,26 @@ def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
     h = top(g)["hero"]
     g.hero(h)["faceup"] = ["BZ03-1"]
     g.hero(h)["hearts"] = 2
-    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1", "LT07-1"]
+    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1", "LT05-1", "LT13-1"]
     plays = [a for a in acts(g, h) if a["type"] == "play"]
+    # no Crafty One (no shared card) and no Reserved Seat (no stairs) on the roof
     assert plays == [{"type": "play", "card": "BZ03-1"}, {"type": "play", "card": "LT01-1"}]
     act(g, h, plays[0])
     assert g.hero(h)["hearts"] == 6 and top(g)["k"] == "escape" and top(g)["hero"] == h
+
+
+def test_br40_the_itinerant_merchant_during_the_final_escape() -> None:
+    # "At any time during your turn" includes the Final Escape (BR-40): buy arrows for a path.
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    h = top(g)["hero"]
+    g.hero(h).update(arrows=1, coins=6)
+    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1"]
+    assert {"type": "path", "side": "L"} not in acts(g, h)  # pay 3 arrows
+    act(g, h, {"type": "play", "card": "LT07-1"})
+    assert top(g)["k"] == "trade" and top(g)["merchant"]
+    assert not [a for a in acts(g, h) if a["type"] == "play"]  # no Merchant in a Merchant
+    act(g, h, {"type": "buy_arrows"})
+    act(g, h, {"type": "end_turn"})
+    assert top(g)["k"] == "escape" and top(g)["hero"] == h
+    act(g, h, {"type": "path", "side": "L"})
+    assert g.hero(h)["arrows"] == 0 and top(g)["reached"] == 1

@@ -407,3 +407,23 @@ def test_br47_one_reservation_per_hero_and_on_its_team_in_two_player_fights() ->
     set_card(g2, g2.stairs_col(), "ST8")
     g2.s["teams"] = {"0": "top", "1": "bottom"}
     assert g2.reservable(0) == [0, 1] and g2.reservable(2) == [2, 3]
+
+
+def test_lt12_the_optional_extra_space_vanishes_when_its_hero_leaves() -> None:
+    # An Optional Extra lets its hero stand on a full monster; once that hero leaves, the card
+    # is full again: nobody may walk onto the extra space without playing a card.
+    g = adventure(4, 5)
+    plain_board(g)
+    h = g.s["crown"]
+    a, b, c = [x for x in range(4) if x != h]
+    put(g, a, 1, space=0)
+    put(g, b, 1, space=1)
+    g.s["seats"][g.owner(h)]["hand"] = ["LT12-1"]
+    start_turn(g, h)
+    act(g, h, {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"})
+    assert len(g.slot(1, "C")["spaces"]) == 3
+    start_turn(g, h)
+    act(g, h, next(m for m in acts(g, h) if m["type"] == "move" and m["col"] == 2))
+    assert len(g.slot(1, "C")["spaces"]) == 2
+    start_turn(g, c)
+    assert not any(m["col"] == 1 for m in acts(g, c) if m["type"] == "move")

@@ -69,6 +69,33 @@ def check_invariants(g: BugRun) -> None:
     assert len(waiting) == (0 if g.is_over else 1)
 
 
+PUBLIC_VP_KEYS = {"gain", "award", "escape_end"}  # a gain of VP, never a total
+
+
+def strings(data: object) -> list[str]:
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [x for k, v in data.items() for x in (*strings(k), *strings(v))]
+    if isinstance(data, list | tuple):
+        return [x for v in data for x in strings(v)]
+    return []
+
+
+def check_public_events(g: BugRun, events: list) -> None:
+    """No public event names a card still hidden in a hand (or a Master Crocheter's pending
+    choice), and none carries a VP total: only the size of a gain (BR-50)."""
+    hidden = {c for seat in g.s["seats"] for c in seat["hand"]}
+    if len(g.s["limbo"]) > 1:  # the two cards a Master Crocheter chooses between
+        hidden |= set(g.s["limbo"])
+    for e in events:
+        if not e.is_public:
+            continue
+        assert not hidden & set(strings(e.data)), e
+        if e.type != "game_over":
+            assert "vp" not in e.data or e.type in PUBLIC_VP_KEYS, e
+
+
 def step(g: BugRun, rng: Rng) -> tuple[int, dict]:
     if g.deadlines() and rng.random() < 0.05:
         return SYSTEM, g.deadlines()[0].action
@@ -94,7 +121,7 @@ def test_random_games_keep_every_invariant(players: int, mode: str, seed: int, p
         for a in probe:  # every listed action is accepted, on a copy
             BugRun.from_dict(g.to_dict()).apply(seat, a)
         move = step(g, rng)
-        g.apply(*move)
+        check_public_events(g, g.apply(*move))
         log.append(move)
         assert len(log) < 5000
     check_invariants(g)

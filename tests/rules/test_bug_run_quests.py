@@ -308,3 +308,16 @@ def test_secret_loot_goes_to_the_hand_privately() -> None:
     assert g.s["seats"][seat]["hand"] == ["LT04-1"]
     assert all("LT04-1" not in str(e.data) for e in ev if e.is_public)
     assert any(e.to == frozenset({seat}) and e.data.get("card") == "LT04-1" for e in ev)
+
+
+def test_q09_a_flame_vp_loss_is_announced_without_the_amount() -> None:
+    # BR-50: "lost 0 VP" in a public event would tell the table that a VP total is 0.
+    g, h = on_quest("Q09")  # 0 successes: lose 1 VP
+    g.s["seats"][g.owner(h)]["vp"] = 0
+    script(g, faces=[6])
+    ev = act(g, h, {"type": "quest"})
+    loss = next(e for e in ev if e.type == "loss")
+    assert loss.is_public and "vp" not in loss.data and loss.data["item"] == "-1vp"
+    private = next(e for e in ev if e.type == "vp_lost")
+    assert private.to == frozenset({g.owner(h)}) and private.data["amount"] == 0
+    assert vp(g, h) == 0

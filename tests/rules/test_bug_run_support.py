@@ -65,7 +65,8 @@ def adventure(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
 
 def start_turn(g: BugRun, h: int) -> None:
     """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
-    g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    g.s["stack"] = []
+    g.begin(h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
     if not g.s["two"]:
         g.s["order"]["next"] = (h + 1) % g.n_heroes()
 

@@ -189,11 +189,25 @@ def test_br45_no_crafty_one_on_the_stairs() -> None:
     assert g.crafty_targets(h) == []
 
 
-def test_brx6_merchant_and_crafty_one_only_in_an_adventure_turn() -> None:
+def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -> None:
+    # BR-40: "any time during your turn" includes the trading turn. Played there, the Merchant
+    # reveals new bazaar cards for what was bought, so the hero may buy beyond the first three.
     g, h = trader()
-    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1", "LT05-1", "LT13-1"]
+    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1", "LT05-1"]
+    g.hero(h)["coins"] = 15
     plays = [a for a in acts(g, h) if a["type"] == "play"]
-    assert plays and all(a["card"] == "LT13-1" for a in plays)  # only the Reserved Seat
+    assert plays == [{"type": "play", "card": "LT07-1"}]  # no Crafty One at the entrance
+    first = list(g.s["bazaar"]["market"])
+    for c in first:
+        g.hero(h)["coins"] = 15
+        act(g, h, next(a for a in acts(g, h) if a["type"] == "buy" and a["card"] == c))
+    assert g.s["bazaar"]["market"] == []
+    act(g, h, {"type": "play", "card": "LT07-1"})
+    assert top(g)["k"] == "trade" and top(g)["merchant"]
+    act(g, h, {"type": "end_turn"})
+    assert top(g)["k"] == "trade" and not top(g)["merchant"] and top(g)["hero"] == h
+    market = g.s["bazaar"]["market"]
+    assert len(market) == 3 and not set(market) & set(first)
 
 
 def test_brx10_selling_a_secret_card_reveals_it() -> None:
