@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
-from bot.discord.codec import MAX_CUSTOM_ID, game_button_id, option_value, select_id
 from bot.host.table import Outcome, Table
 from bot.ui.games.bag_of_bugs import EMOJI, BagOfBugsPresenter
 from bot.ui.presenter import presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectSpec
 from rules.bag_of_bugs import BagOfBugs, flow
 from rules.core import SYSTEM
+from tests.support.specs import check_limits, field
 from tests.support.tables import act, make_table
 
 SLUG = "bag-of-bugs"
@@ -71,45 +71,6 @@ def texts(spec: MessageSpec) -> list[str]:
         out += [e.title or "", e.description or "", e.footer or ""]
         out += [part for f in e.fields for part in (f.name, f.value)]
     return out
-
-
-def check_limits(spec: MessageSpec, turn: int) -> None:
-    """What Discord enforces on a message, custom ids included (as the renderer builds them)."""
-    assert len(spec.content or "") <= 2000
-    assert len(spec.rows) <= 5
-    for index, row in enumerate(spec.rows):
-        if isinstance(row, SelectSpec):
-            assert 1 <= len(row.options) <= 25
-            assert 0 < len(row.placeholder) <= 150
-            assert len(select_id(BIG_GAME_ID, turn, index)) <= MAX_CUSTOM_ID
-            for option in row.options:
-                assert 0 < len(option.label) <= 100
-                assert len(option.description or "") <= 100
-                assert len(option_value(option.action)) <= MAX_CUSTOM_ID
-            assert len({option_value(o.action) for o in row.options}) == len(row.options)
-        else:
-            assert 1 <= len(row) <= 5
-            for button in row:
-                assert 0 < len(button.label) <= 80
-                if button.action is not None:
-                    assert len(game_button_id(BIG_GAME_ID, turn, button.action)) <= MAX_CUSTOM_ID
-    if spec.embed:
-        e = spec.embed
-        assert len(e.title or "") <= 256
-        assert len(e.description or "") <= 4096
-        assert len(e.fields) <= 25
-        assert len(e.footer or "") <= 2048
-        for f in e.fields:
-            assert 0 < len(f.name) <= 256
-            assert 0 < len(f.value) <= 1024
-        assert sum(len(t) for t in texts(spec)) - len(spec.content or "") <= 6000
-
-
-def field(spec: MessageSpec, prefix: str) -> str:
-    assert spec.embed is not None
-    found = [f.value for f in spec.embed.fields if f.name.startswith(prefix)]
-    assert len(found) == 1, (prefix, spec.embed.fields)
-    return found[0]
 
 
 def grab_row(spec: MessageSpec) -> tuple[ButtonSpec, ...]:

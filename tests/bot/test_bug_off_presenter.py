@@ -21,10 +21,11 @@ import bot.ui.games  # noqa: F401  (registers the presenters)
 from bot.host.table import Outcome, Table
 from bot.ui.games.bug_off import EMOJI, BugOffPresenter
 from bot.ui.presenter import HAND_BUTTON, presenter_for
-from bot.ui.specs import ButtonSpec, MessageSpec, SelectSpec
+from bot.ui.specs import ButtonSpec, MessageSpec
 from rules.bug_off import COLOURS, BugOff
 from rules.bug_off.cards import bug_off
 from rules.core import SYSTEM, Event
+from tests.support.specs import check_limits, field
 from tests.support.tables import act, make_table
 
 SLUG = "bug-off"
@@ -81,36 +82,6 @@ def texts(spec: MessageSpec) -> list[str]:
         out += [part for f in e.fields for part in (f.name, f.value)]
     out += [b.label for b in spec.buttons()]
     return out
-
-
-def check_limits(spec: MessageSpec) -> None:
-    """What Discord enforces on a message."""
-    assert len(spec.content or "") <= 2000
-    assert len(spec.rows) <= 5
-    for row in spec.rows:
-        if isinstance(row, SelectSpec):
-            assert 1 <= len(row.options) <= 25
-        else:
-            assert 1 <= len(row) <= 5
-    for button in spec.buttons():
-        assert 0 < len(button.label) <= 80
-    if spec.embed:
-        e = spec.embed
-        assert len(e.title or "") <= 256
-        assert len(e.description or "") <= 4096
-        assert len(e.fields) <= 25
-        assert len(e.footer or "") <= 2048
-        for f in e.fields:
-            assert 0 < len(f.name) <= 256
-            assert 0 < len(f.value) <= 1024
-        assert sum(len(t) for t in texts(spec)) - len(spec.content or "") <= 6000
-
-
-def field(spec: MessageSpec, prefix: str) -> str:
-    assert spec.embed is not None
-    found = [f.value for f in spec.embed.fields if f.name.startswith(prefix)]
-    assert len(found) == 1, (prefix, spec.embed.fields)
-    return found[0]
 
 
 def chips(text: str) -> dict[str, int]:
@@ -387,6 +358,7 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
                 assert actions(buttons) == ['{"type": "draw"}']
             else:
                 assert "Not your turn" in desc and not buttons
+                assert "message" not in desc  # "My hand" shows it too, with DMs closed
     assert choices > 10
 
 
@@ -615,6 +587,8 @@ def test_final_shared_win_and_no_tie() -> None:
 
 def test_stale_text_is_specific() -> None:
     assert "Draw" in PRESENTER.stale_text({"type": "draw"})
+    assert "already made" in PRESENTER.stale_text({"type": "draw"})  # a double click
+    assert "My hand" in PRESENTER.stale_text({"type": "draw"})
     assert "earlier turn" in PRESENTER.stale_text({"type": "place", "colour": "red"})
     assert "My hand" in PRESENTER.stale_text({"type": "score", "colour": "red"})
     assert "earlier turn" in PRESENTER.stale_text({"type": "whatever"})

@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
-from bot.discord.codec import MAX_CUSTOM_ID, game_button_id
 from bot.host.table import Outcome, Table
 from bot.ui.games.bugs_and_co import BugsAndCoPresenter, pages_for
 from bot.ui.presenter import HAND_BUTTON, presenter_for
-from bot.ui.specs import ButtonSpec, MessageSpec, SelectSpec
+from bot.ui.specs import ButtonSpec, MessageSpec
 from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co import components as box
 from rules.core import SYSTEM
+from tests.support.specs import check_limits, field
 from tests.support.tables import act, make_table
 
 SLUG = "bugs-and-co"
@@ -64,39 +64,6 @@ def texts(spec: MessageSpec) -> list[str]:
 
 def symbol_names(text: str) -> list[str]:
     return SYMBOL_RE.findall(text)
-
-
-def check_limits(spec: MessageSpec, turn: int = 1) -> None:
-    """What Discord enforces on a message (and our custom ids, with a big game id)."""
-    assert spec.content or spec.embed, "a message needs content or an embed"
-    assert len(spec.content or "") <= 2000
-    assert len(spec.rows) <= 5
-    for row in spec.rows:
-        if isinstance(row, SelectSpec):
-            assert 1 <= len(row.options) <= 25
-        else:
-            assert 1 <= len(row) <= 5
-    for button in spec.buttons():
-        assert 0 < len(button.label) <= 80
-        if button.action is not None:
-            assert len(game_button_id(10**12, turn, button.action)) <= MAX_CUSTOM_ID
-    if spec.embed:
-        e = spec.embed
-        assert len(e.title or "") <= 256
-        assert len(e.description or "") <= 4096
-        assert len(e.fields) <= 25
-        assert len(e.footer or "") <= 2048
-        for f in e.fields:
-            assert 0 < len(f.name) <= 256
-            assert 0 < len(f.value) <= 1024
-        assert sum(len(t) for t in texts(spec)) - len(spec.content or "") <= 6000
-
-
-def field(spec: MessageSpec, prefix: str) -> str:
-    assert spec.embed is not None
-    found = [f.value for f in spec.embed.fields if f.name.startswith(prefix)]
-    assert len(found) == 1, (prefix, spec.embed.fields)
-    return found[0]
 
 
 def key(action: dict[str, Any] | None) -> str:

@@ -34,6 +34,7 @@ from ..specs import (
     SelectSpec,
     Style,
 )
+from ..text import LINE_MAX, clip, esc, newest_lines, plural
 
 EMOJI: dict[str, str] = {
     "c1": "🔴",
@@ -90,8 +91,6 @@ SCORING_LEGEND = (
     "Each colour: 1 Bug 1 · 2 Bugs 3 · 3 Bugs 6 · 4+ Bugs 0 · all 5 colours +5 · "
     "🐛 Larva +3 · 🕷️ Scary Bug -1 · most 🕷️ -2"
 )
-FIELD_MAX = 1024
-LINE_MAX = 300
 LOG_LINES = 10
 BUTTONS_MAX = 5
 """Choices with more options than fit one row of buttons go into select menus."""
@@ -106,21 +105,6 @@ STOP_REASONS = {
     "both": "the limit and a 2nd 🪨",
     "bag_empty": "an empty bag",
 }
-
-
-def esc(text: str) -> str:
-    """Escape Discord markdown in a player's name so it shows as typed."""
-    for ch in ("\\", "*", "_", "~", "`", "|", ">"):
-        text = text.replace(ch, "\\" + ch)
-    return text
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def icon(token: str) -> str:
@@ -250,9 +234,9 @@ class BagOfBugsPresenter(Presenter):
                 turns[-1].append(line)
         fields = []
         if len(turns) > 1 and turns[-2]:
-            fields.append(Field("Previous turn", _fit(turns[-2])))
+            fields.append(Field("Previous turn", newest_lines(turns[-2], LOG_LINES)))
         if turns[-1]:
-            fields.append(Field("This turn", _fit(turns[-1])))
+            fields.append(Field("This turn", newest_lines(turns[-1], LOG_LINES)))
         return fields
 
     # -- the results -------------------------------------------------------------------------
@@ -477,19 +461,6 @@ def _breakdown_text(collection: Mapping[str, int], parts: Mapping[str, int]) -> 
         f"most 🕷️ **{points(parts['most_scary'])}**"
     )
     return f"{colours}\n{extras}"
-
-
-def _fit(lines: Sequence[str]) -> str:
-    """The newest lines that fit one field (older ones are dropped, never the newest)."""
-    kept: list[str] = []
-    size = 0
-    for line in reversed(list(lines)[-LOG_LINES:]):
-        line = clip(line, LINE_MAX)
-        if size + len(line) + 1 > FIELD_MAX:
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(reversed(kept))
 
 
 def _join(items: Sequence[str]) -> str:

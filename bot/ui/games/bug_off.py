@@ -23,6 +23,7 @@ from rules.core import SYSTEM, Event
 from ...host.table import Outcome, Table
 from ..presenter import HAND_BUTTON, Presenter, register_presenter
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
+from ..text import FIELD_MAX, LINE_MAX, clip, esc, newest_lines, plural
 
 EMOJI: dict[str, str] = {
     "red": "🟥",
@@ -36,17 +37,8 @@ EMOJI: dict[str, str] = {
 
 TITLE = "🐞 Bug Off!"
 LOG_LINES = 8
-FIELD_MAX = 1024
-LINE_MAX = 300
 DRAW_ACTION: dict[str, Any] = {"type": "draw"}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
-
-
-def esc(text: str) -> str:
-    """Escape Discord markdown in a player's name so it shows as typed."""
-    for ch in ("\\", "*", "_", "~", "`", "|", ">"):
-        text = text.replace(ch, "\\" + ch)
-    return text
 
 
 def chip(colour: str) -> str:
@@ -61,14 +53,6 @@ def counts(pile: Mapping[str, int], order: Iterable[str] = COLOURS, *, zeros: bo
 
 def ordinal(n: int) -> str:
     return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"#{n}"
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 class BugOffPresenter(Presenter):
@@ -131,16 +115,8 @@ class BugOffPresenter(Presenter):
         return MessageSpec(embed=embed, rows=((draw, HAND_BUTTON),))
 
     def _log_field(self, table: Table) -> tuple[Field, ...]:
-        """The newest lines that fit one field (older ones are dropped, never the newest)."""
-        kept: list[str] = []
-        size = 0
-        for line in reversed(list(table.log)[-LOG_LINES:]):
-            line = clip(line, LINE_MAX)
-            if size + len(line) + 1 > FIELD_MAX:
-                break
-            kept.append(line)
-            size += len(line) + 1
-        return (Field("Log", "\n".join(reversed(kept))),) if kept else ()
+        text = newest_lines(table.log, LOG_LINES)
+        return (Field("Log", text),) if text else ()
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table) -> MessageSpec:

@@ -35,6 +35,7 @@ from rules.core import SYSTEM, Event
 from ...host.table import Outcome, Table
 from ..presenter import HAND_BUTTON, Presenter, register_presenter
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
+from ..text import FIELD_MAX, LINE_MAX, clip, esc, newest_lines, plural
 
 SLUG: Final = "bugs-and-co"
 TITLE: Final = "🐞 Bugs & Co"
@@ -46,29 +47,12 @@ PAGE_TILES: Final = PER_ROW * ROWS_PER_MESSAGE
 LOG_LINES: Final = 8
 REFRESH_SECONDS: Final = 2.5
 """How often a running countdown is redrawn (Discord allows about five edits per 5 s)."""
-FIELD_MAX: Final = 1024
-LINE_MAX: Final = 300
 EMBED_MAX: Final = 6000
 LABEL_NAME: Final = 24
 FACE_DOWN: Final = "🂠"
 TROPHY_ACTION: Final[dict[str, Any]] = {"type": "trophy"}
 EYES: Final = {1: "👁", 2: "👁👁", 3: "👁👁👁"}
 EYES_WORD: Final = {1: "one-eyed", 2: "two-eyed", 3: "three-eyed"}
-
-
-def esc(text: str) -> str:
-    """Escape Discord markdown in a player's name so it shows as typed."""
-    for ch in ("\\", "*", "_", "~", "`", "|", ">"):
-        text = text.replace(ch, "\\" + ch)
-    return text
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def join_and(items: Sequence[str]) -> str:
@@ -258,16 +242,8 @@ class BugsAndCoPresenter(Presenter):
         return out
 
     def _log_field(self, table: Table) -> tuple[Field, ...]:
-        """The newest lines that fit one field (older ones are dropped, never the newest)."""
-        kept: list[str] = []
-        size = 0
-        for line in reversed(list(table.log)[-LOG_LINES:]):
-            line = clip(line, LINE_MAX)
-            if size + len(line) + 1 > FIELD_MAX:
-                break
-            kept.append(line)
-            size += len(line) + 1
-        return (Field("Log", "\n".join(reversed(kept))),) if kept else ()
+        text = newest_lines(table.log, LOG_LINES)
+        return (Field("Log", text),) if text else ()
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table) -> MessageSpec:
