@@ -28,6 +28,8 @@ async def click(emu: Emulator, user: Any, message: Message, label: str) -> Inter
 
 def told(result: InteractionResult) -> str:
     """The ephemeral answer a member got (empty if the click was accepted silently)."""
+    if result.type == DEFERRED_UPDATE and not result.followups:
+        return ""  # acknowledged without a word (the emulator reports the clicked message)
     if result.ephemeral and result.message is not None:
         return result.message.text()
     for followup in result.followups:
