@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, delete, func, insert, select, update
+from sqlalchemy import CursorResult, Row, Table, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -305,24 +305,8 @@ class Store:
                         for r in results
                     ],
                 )
-        data = row._mapping
-        return GameRecord(
-            id=data["id"],
-            slug=data["slug"],
-            guild_id=data["guild_id"],
-            channel_id=data["channel_id"],
-            creator_id=data["creator_id"],
-            status=GameStatus(data["status"]),
-            seed=data["seed"],
-            options=dict(data["options"]),
-            players=data["players"],
-            snapshot=snapshot,
-            version=data["version"],
-            lobby_message_id=data["lobby_message_id"],
-            created_at=data["created_at"],
-            updated_at=data["updated_at"],
-            finished_at=data["finished_at"],
-        )
+        # The snapshot is not read back: the caller just gave it.
+        return _game(row, snapshot=snapshot)
 
     # ----------------------------------------------------------------- reads
 
@@ -588,7 +572,8 @@ def _rowcount(result: Any) -> int:
     return cast(CursorResult[Any], result).rowcount
 
 
-def _game(g: Game) -> GameRecord:
+def _game(g: Game | Row[Any], *, snapshot: dict[str, Any] | None = None) -> GameRecord:
+    """A record from an ORM game or a row of its columns (``snapshot`` then given apart)."""
     return GameRecord(
         id=g.id,
         slug=g.slug,
@@ -599,7 +584,7 @@ def _game(g: Game) -> GameRecord:
         seed=g.seed,
         options=dict(g.options),
         players=g.players,
-        snapshot=g.snapshot,
+        snapshot=snapshot if snapshot is not None else g.snapshot,
         version=g.version,
         lobby_message_id=g.lobby_message_id,
         created_at=g.created_at,
