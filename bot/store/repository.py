@@ -8,6 +8,7 @@ concurrent lobby operations on one game run one after another.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -53,6 +54,13 @@ class Store:
         self._engine = engine
         self._read = async_sessionmaker(engine, expire_on_commit=False)
         self._write = async_sessionmaker(writer(engine), expire_on_commit=False)
+        # SQLite has one writer at a time; two of our connections contending for its lock would
+        # make the loser sleep in SQLite's busy handler (up to 100 ms a try). Queue our own
+        # writers here instead: in arrival order, with no sleeping. (Other processes still
+        # wait on busy_timeout.) PostgreSQL needs no such queue.
+        self._write_queue: asyncio.Lock | None = (
+            asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        )
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -71,8 +79,16 @@ class Store:
         return self._engine
 
     @asynccontextmanager
+    async def _queued(self) -> AsyncIterator[None]:
+        if self._write_queue is None:
+            yield
+        else:
+            async with self._write_queue:
+                yield
+
+    @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:
-        async with self._write.begin() as session:
+        async with self._queued(), self._write.begin() as session:
             yield session
 
     @asynccontextmanager
@@ -255,7 +271,7 @@ class Store:
         if results is not None:
             values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
         kept = [c for c in games.c if c.name != "snapshot"]
-        async with writer(self._engine).begin() as conn:
+        async with self._queued(), writer(self._engine).begin() as conn:
             row = (
                 await conn.execute(
                     update(games)
