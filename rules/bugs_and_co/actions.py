@@ -4,7 +4,8 @@ Player actions:
     {"type": "peek", "slot": int}                  pick up the tile in that slot
     {"type": "keep", "pickup": int}                right-hand tile into the left hand
     {"type": "return", "pickup": int}              put it back where it came from
-    {"type": "return", "pickup": int, "slot": int} put it back into that empty slot
+    {"type": "return", "pickup": int, "slot": int} put it back into that empty slot (the
+                                                   stale-safe form of the next one, BC-X11)
     {"type": "return", "slot": int}                put whatever tile I hold into that empty slot
                                                    (BC-X10: the public table's empty slots)
     {"type": "trophy"}                             take the highest trophy left and stop

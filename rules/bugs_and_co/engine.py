@@ -183,9 +183,12 @@ class BugsAndCo(Engine):
             out = [act.peek(slot) for slot, tile in enumerate(self.slots) if tile is not None]
         else:
             # BC-X10: a chosen slot is listed in the public form (the table's empty-slot
-            # buttons); the pickup form ``put_back(pickup, slot)`` is accepted all the same.
+            # buttons) and, since apply accepts it too, in the pickup form (BC-X11: the list is
+            # exactly what apply accepts).
+            empty = [slot for slot, tile in enumerate(self.slots) if tile is None]
             out = [act.keep(held.pickup), act.put_back(held.pickup)]
-            out += [act.put_into(slot) for slot, tile in enumerate(self.slots) if tile is None]
+            out += [act.put_into(slot) for slot in empty]
+            out += [act.put_back(held.pickup, slot) for slot in empty]
         if self.phase == LIVE:
             out.append(act.take_trophy())
         return out

@@ -345,7 +345,7 @@ def test_bc10_put_back_actions_listed_are_default_plus_every_empty_slot() -> Non
     listed = game.legal_actions(0)
     assert keep(2) in listed and put_back(2) in listed
     assert {a.get("slot") for a in listed if a["type"] == "return"} == {None, 3, 10}
-    assert TROPHY in listed and len(listed) == 5
+    assert TROPHY in listed and len(listed) == 7  # BC-X11: both forms of each empty slot
 
 
 def put_into(slot: int) -> dict[str, Any]:
@@ -403,7 +403,7 @@ def test_bc_x10_listed_put_backs_are_the_default_and_every_empty_slot_of_the_tab
     game.apply(0, peek(3))
     listed = game.legal_actions(0)
     returns = [a for a in listed if a["type"] == "return"]
-    assert returns == [put_back(2), put_into(3), put_into(10)]
+    assert returns == [put_back(2), put_into(3), put_into(10), put_back(2, 3), put_back(2, 10)]
     assert game.legal_actions(1) == [peek(s) for s in range(38) if s not in (3, 10)] + [TROPHY]
 
 
@@ -757,3 +757,157 @@ def test_snapshot_round_trips_through_json_mid_game() -> None:
     assert copy.to_dict() == game.to_dict()
     with pytest.raises(ValueError):
         BugsAndCo.from_dict({**raw, "phase": "lobby"})
+
+
+# -- audit: table columns, exact legal lists, BC-X1 on trophy and STOP, copies ----------------
+
+
+@pytest.mark.parametrize(
+    ("players", "complete", "without_trophy"),
+    [
+        (2, (8, 12), 1),
+        (3, (8, 12), 1),
+        (4, (8, 12), 1),
+        (5, (13, 17), 1),
+        (6, (13, 17), 1),
+        (7, (18, 22), 2),
+        (8, (18, 22), 3),
+    ],
+)
+def test_bc1_table_columns_complete_symbols_and_players_without_a_trophy(
+    players: int, complete: tuple[int, int], without_trophy: int
+) -> None:
+    """RULINGS §2.1: "Symbols complete in play" and "Players without trophy at STOP"."""
+    seen = set()
+    for seed in range(60):
+        game = BugsAndCo.new(players, seed)
+        on_table = Counter(box.symbol_of(t) for t in game.slots if t is not None)
+        full = sum(1 for n in on_table.values() if n == 3)
+        touched = len({box.symbol_of(t) for t in game.removed})
+        assert 3 <= touched <= 7 and full == len(game.view(None)["symbols"]) - touched
+        assert complete[0] <= full <= complete[1]
+        seen.add(full)
+    assert len(seen) > 1
+    game = started(players, 5)
+    for seat in range(len(box.TROPHIES[players])):
+        game.apply(seat, TROPHY)
+    assert game.phase == "final" and len(game.playing) == without_trophy
+    game.apply(SYSTEM, STOP_FINAL)
+    assert sum(p.trophy is None for p in game.seats) == without_trophy
+
+
+def every_candidate(game: BugsAndCo) -> list[dict[str, Any]]:
+    """Every action shape with every slot (one beyond each end) and pickup serial nearby."""
+    slots = range(-1, len(game.slots) + 1)
+    pickups = range(0, game.pickups + 2)
+    out: list[dict[str, Any]] = [TROPHY, START, STOP_CAP, STOP_FINAL]
+    out += [peek(s) for s in slots] + [put_into(s) for s in slots]
+    out += [keep(p) for p in pickups] + [put_back(p) for p in pickups]
+    out += [put_back(p, s) for p in pickups for s in slots]
+    return out
+
+
+def accepted_exactly_as_listed(game: BugsAndCo) -> None:
+    snapshot = game.to_dict()
+    for seat in range(-1, game.players + 1):
+        if seat == SYSTEM:
+            listed = [d.action for d in game.deadlines()]
+        else:
+            listed = game.legal_actions(seat)
+        for action in every_candidate(game):
+            copy = BugsAndCo.from_dict(snapshot)
+            if action in listed:
+                copy.apply(seat, action)
+            else:
+                rejects(copy, seat, action, code=_code_of(copy, seat, action))
+
+
+def _code_of(game: BugsAndCo, seat: int, action: dict[str, Any]) -> str:
+    with pytest.raises(RuleError) as err:
+        BugsAndCo.from_dict(game.to_dict()).apply(seat, action)
+    return err.value.code
+
+
+def test_bc_x11_legal_actions_are_exactly_what_apply_accepts() -> None:
+    """Before the fix ``{"type": "return", "pickup": p, "slot": j}`` was accepted but not
+    listed, so a bot (or a test of "every listed action") never saw that choice."""
+    game = BugsAndCo.new(3, 1)
+    accepted_exactly_as_listed(game)  # the start count: only the clock
+    game = arranged(3)
+    accepted_exactly_as_listed(game)  # nobody holds a tile
+    take(game, 1, 10)
+    game.apply(0, peek(3))
+    game.apply(2, peek(4))
+    assert put_back(2, 10) in game.legal_actions(0)
+    assert put_back(2, 4) in game.legal_actions(0)  # seat 2's origin is empty too (BC-10)
+    accepted_exactly_as_listed(game)
+    game.apply(1, TROPHY)
+    game.apply(2, TROPHY)  # the last trophy, seat 2's tile goes home
+    assert game.phase == "final"
+    accepted_exactly_as_listed(game)
+    game.apply(SYSTEM, STOP_FINAL)
+    accepted_exactly_as_listed(game)
+
+
+def test_bc6_trophy_while_holding_with_a_refilled_origin_uses_bc_x1() -> None:
+    game = arranged(3)
+    game.apply(0, peek(5))  # pickup 1
+    game.apply(1, peek(6))  # pickup 2
+    game.apply(1, put_into(5))  # seat 1 fills seat 0's origin
+    events = game.apply(0, TROPHY)
+    assert types(events) == ["put_back", "trophy"]
+    assert events[0].data == {"seat": 0, "slot": 6, "from_slot": 5, "reason": "trophy"}
+    assert game.slots[5] == 6 and game.slots[6] == 5 and game.seats[0].kept == []
+    assert game.score_breakdown(0)["total"] == 3
+
+
+def test_bc7_stop_returns_right_hand_tiles_in_seat_order_with_bc_x1() -> None:
+    game = arranged(4)
+    game.apply(3, peek(9))  # pickup 1: seat 3 holds tile 9
+    game.apply(2, peek(8))  # pickup 2
+    game.apply(2, put_into(9))  # seat 2 drops tile 8 into seat 3's origin
+    game.apply(2, peek(0))  # pickup 3: seat 2 holds tile 0, slot 8 is empty
+    game.apply(1, peek(1))  # pickup 4: seat 1 holds tile 1
+    game.apply(1, put_into(0))  # into seat 2's origin
+    game.apply(1, peek(2))  # pickup 5
+    game.apply(0, TROPHY)
+    events = game.apply(SYSTEM, STOP_CAP)  # the platform cap, mid-LIVE
+    assert types(events) == ["stop", "put_back", "put_back", "put_back", "game_over"]
+    assert game.trophies == [2, 1] and game.seats[0].trophy == 3
+    moved = [(e.data["seat"], e.data["from_slot"], e.data["slot"]) for e in events[1:-1]]
+    assert moved == [(1, 2, 2), (2, 0, 1), (3, 9, 8)]
+    assert all(e.data["reason"] == "stop" for e in events[1:-1])
+    assert sorted(t for t in game.slots if t is not None) == list(range(38))
+    assert [len(p.kept) for p in game.seats] == [0, 0, 0, 0]
+    assert game.scores() == [3, 0, 0, 0] and game.winners() == [0]
+
+
+def test_what_the_engine_hands_out_is_a_copy() -> None:
+    """Views, listed actions, deadlines, events and snapshots share nothing with the state."""
+    game = arranged(3)
+    take(game, 0, 0)
+    game.apply(1, peek(1))
+    before = json.dumps(game.to_dict(), sort_keys=True)
+    for seat in (None, 0, 1, 2):
+        view = game.view(seat)
+        view["trophies_left"].clear()
+        view["symbols"][0]["eyes"] = 9
+        view["seats"][0]["kept"] = 9
+    for seat in (0, 1, 2):
+        for action in game.legal_actions(seat):
+            action["slot"] = 99
+    game.deadlines()[0].action["why"] = "bored"
+    game.to_dict()["slots"].clear()
+    game.to_dict()["seats"][0]["kept"].append(5)
+    assert json.dumps(game.to_dict(), sort_keys=True) == before
+    events = game.apply(2, TROPHY)
+    events[0].data["trophies_left"].append(7)
+    assert game.trophies == [2]
+    game = BugsAndCo.from_dict(json.loads(before))
+    game.apply(2, TROPHY)
+    events = game.apply(0, TROPHY) + game.apply(SYSTEM, STOP_FINAL)
+    events[-1].data["hands"][0].append(12)
+    events[-1].data["removed"].clear()
+    assert game.view(None)["result"]["hands"][0] == [0]
+    assert len(game.view(None)["result"]["removed"]) == 7
+    assert game.deadlines() == [] and game.view(None)["trophies_left"] == []

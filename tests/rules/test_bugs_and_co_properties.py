@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import SYSTEM, replay
+from rules import SYSTEM, RuleError, replay
 from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co import components as box
+from rules.bugs_and_co.scoring import breakdown
 from rules.core import Action, Event, Rng, random_playout
 
 SLUG = "bugs-and-co"
@@ -250,3 +251,131 @@ def test_long_memory_games_keep_every_invariant(
     checked = replay_checked(players, seed, options, log, play)
     assert checked.to_dict() == game.to_dict()
     check_final(checked)
+
+
+# -- adversarial play: legal and illegal actions mixed, aimed at the tricky cases ---------------
+
+KINDS = (
+    "legal",  # something listed, so the game moves on
+    "peek",  # any slot, full, empty or out of range
+    "keep",  # with the held serial give or take one
+    "home",  # default put back, serial give or take one
+    "into",  # put_into an empty slot, often another holder's origin (BC-10, BC-X1)
+    "into_pickup",  # the pickup form with a slot (BC-X11)
+    "trophy",  # also while holding, after the last one, after stopping (BC-5, BC-6)
+    "system",  # start / both stops, listed or not
+)
+WEIGHTS = {"legal": 4, "peek": 4, "keep": 2, "home": 2, "into": 3, "into_pickup": 3}
+MOVES = st.lists(
+    st.tuples(
+        st.integers(0, 9),
+        st.sampled_from([k for k in KINDS for _ in range(WEIGHTS.get(k, 1))]),
+        st.integers(0, 200),
+        st.integers(-1, 1),
+    ),
+    min_size=20,
+    max_size=150,
+)
+
+
+def aimed_action(game: BugsAndCo, who: int, kind: str, a: int, b: int) -> tuple[int, Any]:
+    """A concrete action aimed at the current state; most of them aim at a seat holding a
+    tile, a real serial, and an empty slot (often another holder's origin)."""
+    if kind == "system":
+        stops = [{"type": "stop", "why": "cap"}, {"type": "stop", "why": "countdown"}]
+        return SYSTEM, stops[a % 2] if a % 8 == 0 else {"type": "start"}
+    holders = [s for s, p in enumerate(game.seats) if p.held is not None]
+    if kind not in ("legal", "peek", "trophy") and holders and who % 4:
+        seat = holders[a % len(holders)]
+    else:
+        seat = who % (game.players + 2) - 1  # SYSTEM, every seat, one seat too many
+    held = game.seats[seat].held if 0 <= seat < game.players else None
+    serial = (held.pickup if held is not None else game.pickups) + (b if who % 3 == 0 else 0)
+    empty = [s for s, t in enumerate(game.slots) if t is None]
+    origins = [p.held.slot for p in game.seats if p.held is not None and p.held is not held]
+    targets = (origins if origins and a % 2 else empty) or [a % (len(game.slots) + 2) - 1]
+    target = targets[a % len(targets)] if a % 7 else a % (len(game.slots) + 2) - 1
+    if kind == "legal":
+        listed = game.legal_actions(seat) if 0 <= seat < game.players else []
+        return seat, listed[a % len(listed)] if listed else {"type": "trophy"}
+    if kind == "peek":
+        return seat, {"type": "peek", "slot": a % (len(game.slots) + 2) - 1}
+    if kind == "keep":
+        return seat, {"type": "keep", "pickup": serial}
+    if kind == "home":
+        return seat, {"type": "return", "pickup": serial}
+    if kind == "into":
+        return seat, {"type": "return", "slot": target}
+    if kind == "into_pickup":
+        return seat, {"type": "return", "pickup": serial, "slot": target}
+    if who % 4:  # trophies are rare, so tables fill with moved tiles first
+        return seat, {"type": "peek", "slot": a % (len(game.slots) + 2) - 1}
+    return seat, {"type": "trophy"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(2, 8), seed=SEEDS, extra=EXTRA, moves=MOVES)
+def test_bc_x11_aimed_actions_are_accepted_exactly_when_listed(
+    players: int, seed: int, extra: str, moves: list[tuple[int, str, int, int]]
+) -> None:
+    """Hand-aimed actions (stale serials, others' origin slots, trophies while holding, clocks
+    out of phase): each is accepted iff listed, a refusal changes nothing, and every invariant
+    (conservation, hidden symbols, trophy order) holds after each accepted one."""
+    rnd = random.Random(seed)
+    game = BugsAndCo.new(players, seed, {"extra_set": extra})
+    expected_tiles, slot_count = all_tiles(game), len(game.slots)
+    log: list[tuple[int, Action]] = []
+    for who, kind, a, b in moves:
+        if game.is_over:
+            break
+        if game.phase == "start" and kind != "system":
+            seat, action = SYSTEM, {"type": "start"}
+        else:
+            seat, action = aimed_action(game, who, kind, a, b)
+        if seat == SYSTEM:
+            listed = [d.action for d in game.deadlines()]
+        else:
+            listed = game.legal_actions(seat)
+        before = json.dumps(game.to_dict(), sort_keys=True)
+        try:
+            events = game.apply(seat, action)
+        except RuleError:
+            assert action not in listed, (seat, action)
+            assert json.dumps(game.to_dict(), sort_keys=True) == before
+            continue
+        assert action in listed, (seat, action)
+        log.append((seat, action))
+        check_events(game, seat, events)
+        check_state(game, expected_tiles, slot_count)
+        check_views(game, rnd)
+    while not game.is_over:
+        action = game.deadlines()[0].action
+        game.apply(SYSTEM, action)
+        log.append((SYSTEM, action))
+    check_state(game, expected_tiles, slot_count)
+    check_final(game)
+    assert replay(SLUG, players, seed, {"extra_set": extra}, log).to_dict() == game.to_dict()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.lists(st.integers(0, 3), min_size=25, max_size=25),
+    trophy=st.sampled_from([None, 1, 2, 3]),
+    order=st.randoms(use_true_random=False),
+)
+def test_bc_score_is_three_per_trio_minus_one_per_other_tile_plus_the_trophy(
+    counts: list[int], trophy: int | None, order: random.Random
+) -> None:
+    """Rulebook "Score" (and BC-3: at most three of a symbol), in any order of the left hand."""
+    symbols = [s for s, n in enumerate(counts) for _ in range(n)]
+    order.shuffle(symbols)
+    trios = counts.count(3)
+    others = sum(n for n in counts if n != 3)
+    parts = breakdown(symbols, trophy)
+    assert parts == {
+        "trios": 3 * trios,
+        "other_tiles": -others,
+        "trophy": trophy or 0,
+        "total": 3 * trios - others + (trophy or 0),
+    }
+    assert parts["total"] == 3 * trios - (len(symbols) - 3 * trios) + (trophy or 0)
