@@ -2,7 +2,8 @@
 
 Turn-based: the active player ``draw``s (BUG OFF cards resolve at once and chain into another
 draw), then ``place``s or ``score``s one card of a colour from a hand of four. A turn clock
-(BO-17) lets the host play the default (draw, then place the drawn card) as ``SYSTEM``.
+(BO-17) lets the host play the default (draw, then place the drawn card) as ``SYSTEM``. The
+first player is random unless the ``first_player`` option names a seat (BO-4, BO-X7).
 
 Deck order is ``deck[0]`` = top card. Nothing random happens after setup; the Rng state is
 still kept so snapshots follow the shared contract.
@@ -13,7 +14,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from ..core import SYSTEM, Deadline, Engine, Event, Rng, RuleError, action_type, register, require
+from ..core import (
+    SYSTEM,
+    Deadline,
+    Engine,
+    Event,
+    GameOption,
+    Rng,
+    RuleError,
+    action_type,
+    register,
+    require,
+)
 from ..core.events import Action
 from . import scoring
 from .cards import (
@@ -30,6 +42,9 @@ from .view import build_view
 
 TURN_SECONDS = 60.0
 TURN_SETTING = "bugoff_turn"
+
+FIRST_OPTION = "first_player"
+RANDOM_FIRST = "random"
 
 DRAW = "draw"
 CHOOSE = "choose"
@@ -49,6 +64,14 @@ class BugOff(Engine):
     title = "Bug Off!"
     min_players = 2
     max_players = 6
+    options = (
+        GameOption(
+            FIRST_OPTION,
+            "Who goes first: random, or a seat number in join order (BO-4)",
+            (RANDOM_FIRST, "1", "2", "3", "4", "5", "6"),
+            RANDOM_FIRST,
+        ),
+    )
 
     def __init__(self, players: int, seed: int) -> None:
         self.players = players
@@ -72,14 +95,22 @@ class BugOff(Engine):
     @classmethod
     def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
         cls.check_players(players)
-        cls.resolve_options(options)
+        first = cls.resolve_options(options)[FIRST_OPTION]
+        if first != RANDOM_FIRST:
+            require(
+                int(first) <= players,
+                f"The first player was set to seat {first}, but only {players} players are seated.",
+                code="bad_option",
+            )
         game = cls(players, seed)
         game.deck = full_deck()
         game.rng.shuffle(game.deck)
         for seat in range(players):
             for _ in range(HAND_SIZE):
                 game.hands[seat][game._deal_bug()] += 1
-        game.first = game.active = game.rng.below(players)
+        # BO-4: random, unless the host chose the first seat (BO-X7); only a random pick uses the Rng.
+        chosen = game.rng.below(players) if first == RANDOM_FIRST else int(first) - 1
+        game.first = game.active = chosen
         return game
 
     def _deal_bug(self) -> str:
@@ -107,7 +138,8 @@ class BugOff(Engine):
         return frozenset() if self.is_over else frozenset({self.active})
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.is_over or seat != self.active:
+        # ``type(seat) is int``: apply refuses True or 1.0 as a seat, so nothing is listed for them.
+        if self.is_over or type(seat) is not int or seat != self.active:
             return []
         if self.phase == DRAW:
             return [{"type": "draw"}]

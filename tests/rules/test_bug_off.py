@@ -12,7 +12,7 @@ import pytest
 import rules
 from rules.bug_off import COLOURS, BugOff, scoring
 from rules.bug_off.cards import BUGS_PER_COLOUR, DECK_SIZE, bug_off, full_deck, is_bug_off
-from rules.core import SYSTEM, Event, Rng, RuleError
+from rules.core import SYSTEM, Event, Rng, RuleError, random_playout, replay
 
 # -- helpers (also used by the property tests) ------------------------------------------------
 
@@ -164,6 +164,30 @@ def test_bo4_random_first_player() -> None:
     assert game.active == game.first == game.view(None)["first_player"]
     assert game.waiting_for() == frozenset({game.first})
     assert BugOff.new(4, 17).to_dict() == game.to_dict()
+
+
+def test_bo4_bo_x7_host_may_choose_the_first_player() -> None:
+    for players in range(2, 7):
+        for chosen in range(1, players + 1):
+            game = BugOff.new(players, 17, {"first_player": str(chosen)})
+            assert game.first == game.active == chosen - 1
+            assert game.waiting_for() == frozenset({chosen - 1})
+            assert game.view(None)["first_player"] == chosen - 1
+            random_first = BugOff.new(players, 17)
+            assert game.hands == random_first.hands and game.deck == random_first.deck
+        with pytest.raises(RuleError) as info:
+            BugOff.new(players, 17, {"first_player": str(players + 1)})
+        assert info.value.code == "bad_option" and str(players) in info.value.message
+    assert BugOff.new(4, 17, {"first_player": "random"}).to_dict() == BugOff.new(4, 17).to_dict()
+    for bad in ("0", "7", "first", ""):
+        with pytest.raises(RuleError):
+            BugOff.new(6, 1, {"first_player": bad})
+    assert rules.GAMES["bug-off"].resolve_options(None) == {"first_player": "random"}
+    options = {"first_player": "3"}
+    game = BugOff.new(4, 23, options)
+    played = random_playout(game, Rng(5), deadline_chance=0.2)
+    assert game.is_over and played.log[0][0] in (2, SYSTEM)
+    assert replay("bug-off", 4, 23, options, played.log).to_dict() == game.to_dict()
 
 
 def test_bo5_score_also_scores_the_active_players_own_tableau() -> None:
@@ -427,7 +451,7 @@ def test_bo15_points_colours_are_revealed_at_the_end() -> None:
 
 def test_bo16_mashup_alternative_is_not_implemented() -> None:
     game = rigged()
-    assert BugOff.options == ()
+    assert [o.name for o in BugOff.options] == ["first_player"]  # BO-X7, nothing else
     with pytest.raises(RuleError):
         BugOff.new(3, 1, {"mashup": "on"})
     rejects(game, 0, {"type": "steal", "seat": 1}, "unknown_action")
@@ -655,3 +679,113 @@ def test_every_listed_action_is_accepted_on_a_copy() -> None:
     for action in game.legal_actions(0):
         copy(game).apply(0, action)
     assert game.legal_actions(1) == [] and game.legal_actions(SYSTEM) == []
+
+
+# -- hand-built edge cases --------------------------------------------------------------------
+
+
+def test_turn_passes_clockwise_and_wraps_from_the_last_seat_to_seat_zero() -> None:
+    game = rigged(players=4, active=2)
+    stack(game, "red", "blue", "green")
+    game.apply(2, {"type": "draw"})
+    events = game.apply(2, {"type": "score", "colour": "red"})
+    assert events[-1] == Event.public("turn", seat=3)
+    game.apply(SYSTEM, game.deadlines()[0].action)  # seat 3 times out, the turn still passes on
+    assert game.active == 0 and game.phase == "draw"
+    game.apply(0, {"type": "draw"})
+    game.apply(0, {"type": "place", "colour": "green"})
+    assert game.active == 1 and game.waiting_for() == {1}
+    assert_conserved(game)
+
+
+def test_bo11_bo12_a_chain_into_the_sixth_bug_off_ends_the_game_mid_chain() -> None:
+    game = rigged()
+    play_bug_offs(game, "red", "orange", "yellow", "green")
+    put(game, "tableaux", 1, "red", 1)  # placed after red's BUG OFF
+    put(game, "tableaux", 2, "purple", 2)
+    put(game, "points", 0, "blue", 1)
+    stack(game, bug_off("blue"), bug_off("purple"), "green")
+    hands = [dict(h) for h in game.hands]
+    events = game.apply(0, {"type": "draw"})
+    assert types(events) == ["bug_off", "bug_off", "game_over"]
+    assert events[0].data["wiped"] == [{"seat": 1, "colour": "red", "count": 1}]
+    assert events[1].data["wiped"] == [{"seat": 2, "colour": "purple", "count": 2}]
+    assert events[1].data["number"] == 6
+    assert game.is_over and game.deck[0] == "green"
+    assert [dict(h) for h in game.hands] == hands
+    assert game.winners() == [0] and game.scores() == [1, 0, 0]
+    assert_conserved(game)
+
+
+def test_bo11_bo14_all_six_bug_offs_on_the_first_draw_is_a_shared_win_for_all() -> None:
+    game = rigged(players=5, active=3)
+    stack(game, *(bug_off(c) for c in ("purple", "red", "blue", "green", "orange", "yellow")))
+    events = game.apply(3, {"type": "draw"})
+    assert types(events) == ["bug_off"] * 6 + ["game_over"]
+    assert [e.data["number"] for e in events[:6]] == [1, 2, 3, 4, 5, 6]
+    assert all(e.data["seat"] == 3 and e.data["wiped"] == [] for e in events[:6])
+    assert game.bug_offs == ["purple", "red", "blue", "green", "orange", "yellow"]
+    assert game.scores() == [0] * 5 and game.winners() == [0, 1, 2, 3, 4]
+    why = game.tiebreak()
+    assert why is not None and why["shared"] and why["tied"] == [0, 1, 2, 3, 4]
+    assert [s["colour"] for s in why["steps"]] == game.bug_offs
+    assert list(game.score_breakdown(0)) == [*game.bug_offs, "total"]
+    assert_conserved(game)
+
+
+def test_bo8_scoring_a_bugged_off_colour_scores_the_cards_placed_since() -> None:
+    game = rigged()
+    play_bug_offs(game, "red")
+    give_hand(game, 0, "red", "blue", "blue")
+    put(game, "tableaux", 1, "red", 2)
+    put(game, "tableaux", 0, "red", 1)
+    stack(game, "yellow")
+    game.apply(0, {"type": "draw"})
+    events = game.apply(0, {"type": "score", "colour": "red"})
+    assert events[0].data["gains"] == [{"seat": 0, "count": 1}, {"seat": 1, "count": 2}]
+    assert game.points[0]["red"] == 1 and game.points[1]["red"] == 2
+    assert game.score_pile["red"] == 1 and game.discard["red"] == 0
+    assert_conserved(game)
+
+
+def test_bo12_bo14_final_tie_break_reaches_a_late_bug_off_colour() -> None:
+    game = rigged(players=3)
+    play_bug_offs(game, "red", "orange", "yellow", "green", "blue")
+    put(game, "points", 0, "red", 2)
+    put(game, "points", 0, "blue", 1)
+    put(game, "points", 0, "purple", 3)
+    put(game, "points", 1, "red", 2)
+    put(game, "points", 1, "blue", 2)
+    put(game, "points", 1, "purple", 2)
+    put(game, "points", 2, "orange", 6)  # same total, but no red: out at the first step
+    stack(game, bug_off("purple"))
+    events = game.apply(0, {"type": "draw"})
+    assert game.scores() == [6, 6, 6] and game.winners() == [1]
+    why = events[-1].data["tiebreak"]
+    assert [s["colour"] for s in why["steps"]] == ["red", "orange", "yellow", "green", "blue"]
+    assert [s["survivors"] for s in why["steps"]] == [[0, 1], [0, 1], [0, 1], [0, 1], [1]]
+    assert why["decided_by"] == "blue" and why == game.tiebreak()
+
+
+def test_system_may_only_send_the_current_deadline_action() -> None:
+    game = rigged()
+    (deadline,) = game.deadlines()
+    rejects(game, SYSTEM, {**deadline.action, "seat": 0}, "malformed")
+    rejects(game, SYSTEM, {"type": "timeout", "turn": str(game.turn)}, "stale_timeout")
+    rejects(game, SYSTEM, {"type": "place", "colour": "red"}, "not_a_deadline")
+    rejects(game, -2, {"type": "draw"}, "not_seated")
+    assert game.legal_actions(SYSTEM) == [] and game.legal_actions(-2) == []
+    assert game.legal_actions(3) == [] and game.legal_actions(1) == []
+    game.apply(SYSTEM, deadline.action)
+    assert game.turn == deadline.action["turn"] + 1
+
+
+def test_legal_actions_list_nothing_for_a_seat_that_apply_refuses() -> None:
+    """DESIGN §2: legal_actions is exactly what apply accepts. ``True == 1`` and ``1.0 == 1``
+    in Python, so seat 1's draw used to be listed for ``True`` though apply refuses that seat."""
+    game = rigged(active=1)
+    assert game.legal_actions(1) == [{"type": "draw"}]
+    for seat in (True, 1.0):
+        assert game.legal_actions(seat) == []  # type: ignore[arg-type]
+        rejects(game, seat, {"type": "draw"}, "not_seated")  # type: ignore[arg-type]
+    assert rigged(active=0).legal_actions(False) == []  # type: ignore[arg-type]
