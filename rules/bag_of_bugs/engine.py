@@ -53,6 +53,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _same(given: Any, listed: Any) -> bool:
+    """Equal and of the same JSON types all the way down: ``True`` is not ``1`` and ``1.0`` is
+    not ``1`` here, so SYSTEM may apply exactly a listed deadline action and nothing that merely
+    compares equal to one (and the action log holds only the actions the engine listed)."""
+    if type(given) is not type(listed):
+        return False
+    if isinstance(listed, dict):
+        return given.keys() == listed.keys() and all(_same(given[k], listed[k]) for k in listed)
+    if isinstance(listed, list):
+        return len(given) == len(listed) and all(map(_same, given, listed))
+    return bool(given == listed)
+
+
 def _fields(action: Action, *names: str) -> None:
     """Exactly these keys besides ``type``: anything else is not an action we offered."""
     if set(action) != {"type", *names}:
@@ -258,7 +271,7 @@ class BagOfBugs(Engine):
 
     def _apply_system(self, action: Action) -> list[Event]:
         due = [d.action for d in self.deadlines()]
-        require(action in due, "That timer is not running.", code="not_due")
+        require(any(_same(action, d) for d in due), "That timer is not running.", code="not_due")
         if action["type"] == "auto_draw":
             return flow.reveal(self.t, auto=True)
         return flow.timeout(self.t)

@@ -290,6 +290,12 @@ def _random_token(t: Table, zone: Counts) -> str:
 # -- end of turn ------------------------------------------------------------------------------
 def cleanup(t: Table, events: list[Event]) -> None:
     """Step 5: Grab tokens back; the bag passes left, or the game ends (BB-20)."""
+    if not t.final:
+        # RULINGS §1.1: Rocks leave the bag only as pairs, so the next turn starts with
+        # 2N+1-2*pairs >= 3 of them and its 2nd Rock stops the draw before the bag can empty.
+        rocks = t.bag.get(ROCK, 0)
+        expected = 2 * t.setup.pairs_needed + 1 - 2 * t.pairs
+        assert rocks == expected >= 3, f"Rock invariant broken: {rocks} Rocks, {t.pairs} pairs"
     events.append(Event.public("turn_end", turn_number=t.turn_number, drawer=t.drawer))
     t.grabs = [None] * 5
     t.stage = ""
