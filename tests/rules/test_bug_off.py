@@ -1,4 +1,4 @@
-"""Bug Off! engine: one test per ruling of RULINGS §3 (BO-1 … BO-17) and docs/rulings.d
+"""Bug Off! engine: one test per ruling of RULINGS §3 (BO-1 … BO-17) and docs/rulings.md
 (BO-X*), plus hand-built edge cases. Property tests live in test_bug_off_properties.py."""
 
 from __future__ import annotations
@@ -526,7 +526,7 @@ def test_bo17_only_the_current_timeout_is_accepted_from_system() -> None:
     rejects(game, SYSTEM, {"type": "timeout", "turn": turn}, "stale_timeout")
 
 
-# -- rulings of docs/rulings.d/bug-off.md -------------------------------------------------------
+# -- rulings of docs/rulings.md (Bug Off!) -------------------------------------------------------
 
 
 def test_bo_x1_six_named_colours_of_twenty_bugs_and_one_bug_off() -> None:
