@@ -67,6 +67,8 @@ class BugtableBot(commands.Bot):
             await self.publisher.adopt(table)
             await self._replay_table(table)
             self.publisher.mark_dirty(table)
+        # Only now may overdue deadlines fire: the boards they update are known.
+        self.host.resume_timers()
         log.info("bugtable ready: %d game(s) restored", len(self.host.tables))
 
     async def _replay_table(self, table: Table) -> None:

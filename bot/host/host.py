@@ -61,7 +61,8 @@ class Host:
 
     # -- loading -----------------------------------------------------------------------------
     async def restore(self) -> list[Table]:
-        """Reload every unfinished game; overdue deadlines fire at once (via the scheduler)."""
+        """Reload every unfinished game. Its deadlines start with ``resume_timers()``, once the
+        caller is ready for what they do (overdue ones fire at once)."""
         restored = []
         for record in [*await self.store.open_lobbies(), *await self.store.games_in_play()]:
             if record.slug not in GAMES:
@@ -77,9 +78,14 @@ class Host:
             table.engine = table.engine_cls.from_dict(record.snapshot)
             table.committed = record.snapshot
             table.timers = {t.key: t.due_at for t in await self.store.timers(record.id)}
-            self.scheduler.set_game(record.id, table.timers.items())
         self.tables[record.id] = table
         return table
+
+    def resume_timers(self) -> None:
+        """Start the alarms of every loaded game (after a restart)."""
+        for table in self.tables.values():
+            if table.status == "playing":
+                self.scheduler.set_game(table.id, table.timers.items())
 
     async def _record(self, game_id: int) -> GameRecord:
         record = await self.store.get_game(game_id)
@@ -98,7 +104,10 @@ class Host:
                 if record is not None and record.status == "finished"
                 else None
             )
-        return await self._load(record)
+        table = await self._load(record)
+        if table.status == "playing":
+            self.scheduler.set_game(table.id, table.timers.items())
+        return table
 
     async def table_in_channel(self, channel_id: int) -> Table | None:
         for table in self.tables.values():

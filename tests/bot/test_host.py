@@ -269,6 +269,9 @@ async def test_restart_restores_games_and_fires_overdue_deadlines(
         (restored,) = await second.restore()
         assert restored.running().to_dict() == snapshot
         assert restored.seat_of(BOB) == 1
+        await asyncio.sleep(0.1)
+        assert fired == []  # nothing fires before the timers are resumed
+        second.resume_timers()
         for _ in range(40):
             if fired:
                 break
