@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+RETRIES = 5
+RETRY_SECONDS = 1.0
 
 
 @dataclass
@@ -81,15 +83,21 @@ class Publisher:
     async def _pump(self, table: Table) -> None:
         state = self._state(table.id)
         interval = self.bot.settings.board_edit_interval
+        failures = 0
         while state.dirty:
             state.dirty = False
             try:
                 boards, hands, turn, waiting = await self._render(table)
                 sent = await self._sync_boards(table, state, boards, turn)
                 sent += await self._sync_hands(table, state, hands, turn, waiting)
+                failures = 0
             except Exception:
+                failures += 1
                 log.exception("could not update the messages of game %s", table.id)
-                sent = 0
+                if failures <= RETRIES:  # Discord hiccups: try again, a little later each time
+                    state.dirty = True
+                    await asyncio.sleep(RETRY_SECONDS * failures)
+                continue
             self._schedule_refresh(table, state)
             if sent and state.dirty:
                 await asyncio.sleep(interval)
