@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     bugoff_turn: float = 60.0
     bugrun_turn: float = 90.0
     board_edit_interval: float = 0.75
+    bot_player_delay: float = 2.0
 
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod

@@ -12,6 +12,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from ..host.bots import BotPlayers
 from ..host.host import Host
 from ..host.table import Outcome, Table
 from ..settings import Settings
@@ -58,6 +59,8 @@ class BugtableBot(commands.Bot):
         self.store = await Store.open(self.settings.database_url)
         self.host = Host(self.store, self.settings)
         self.host.listeners.append(self.publisher)
+        self.bot_players = BotPlayers(self.host, self.settings.bot_player_delay)
+        self.host.listeners.append(self.bot_players)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(build_group(self))
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -69,6 +72,8 @@ class BugtableBot(commands.Bot):
             self.publisher.mark_dirty(table)
         # Only now may overdue deadlines fire: the boards they update are known.
         self.host.resume_timers()
+        for table in self.host.tables.values():
+            self.bot_players.table_changed(table, None)  # bots whose turn it was play on
         log.info("bugtable ready: %d game(s) restored", len(self.host.tables))
 
     async def _replay_table(self, table: Table) -> None:
@@ -129,6 +134,7 @@ class BugtableBot(commands.Bot):
 
     async def close(self) -> None:
         if hasattr(self, "host"):
+            await self.bot_players.close()
             await self.host.close()
         await self.publisher.flush()
         if hasattr(self, "store"):

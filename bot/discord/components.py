@@ -75,7 +75,7 @@ class GameButton(
 
 class HostButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"h:(?P<game>\d+):(?P<op>join|leave|start|cancel|hand)",
+    template=r"h:(?P<game>\d+):(?P<op>join|leave|addbot|start|cancel|hand)",
 ):
     """Lobby buttons and "My hand": host operations rather than engine actions."""
 

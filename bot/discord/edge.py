@@ -131,6 +131,8 @@ class Edge:
                 await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
                 await host.leave(game_id, user.id)
+            elif op == "addbot":
+                await host.add_bot(game_id, user.id, privileged=is_privileged(interaction))
             elif op == "start":
                 await host.start(game_id, user.id, privileged=is_privileged(interaction))
             elif op == "cancel":

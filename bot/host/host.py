@@ -160,6 +160,26 @@ class Host:
         await self._notify(table, None)
         return table
 
+    async def add_bot(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
+        """Seat a bot player (random legal play). Bots take negative user ids: -1, -2, ..."""
+        table = await self.table(game_id)
+        async with table.lock:
+            self._check_privileged(table, user_id, privileged)
+            if table.status != "lobby":
+                raise AlreadyStarted()
+            taken = {s.user_id for s in table.seats}
+            number = next(n for n in range(1, 100) if -n not in taken)
+            table.seats = await self.store.join(
+                game_id,
+                user_id=-number,
+                name=f"🤖 Bot {number}",
+                max_players=table.engine_cls.max_players,
+                is_bot=True,
+            )
+            table.game = await self._record(game_id)
+        await self._notify(table, None)
+        return table
+
     async def leave(self, game_id: int, user_id: int) -> Table:
         table = await self.table(game_id)
         async with table.lock:

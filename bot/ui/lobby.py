@@ -29,7 +29,8 @@ def lobby_message(table: Table) -> MessageSpec:
         title=f"{cls.title} — lobby",
         description=(
             f"{opener}{cls.min_players}–{cls.max_players} players. {need}\n"
-            "Press **Join** to take a seat; seats go clockwise in join order."
+            "Press **Join** to take a seat; seats go clockwise in join order. The opener may "
+            "**Add bot** players, which play random legal moves."
         ),
         fields=tuple(fields),
         colour=LOBBY_COLOUR,
@@ -39,6 +40,7 @@ def lobby_message(table: Table) -> MessageSpec:
         (
             ButtonSpec("Join", host="join", style=Style.SUCCESS, disabled=full),
             ButtonSpec("Leave", host="leave"),
+            ButtonSpec("Add bot", host="addbot", emoji="🤖", disabled=full),
             ButtonSpec("Start", host="start", style=Style.PRIMARY, disabled=not ready),
             ButtonSpec("Cancel", host="cancel", style=Style.DANGER),
         ),

@@ -64,7 +64,7 @@ def test_render_builds_persistent_rows() -> None:
 def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
     table = make_table("ladybug-dash", 3)
     lobby = lobby_message(table)
-    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Add bot", "Start", "Cancel"]
     presenter = presenter_for("ladybug-dash")
     (board,) = presenter.boards(table)
     assert {b.label for b in board.buttons()} == {"claim", "cheer", "My hand"}

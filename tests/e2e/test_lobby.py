@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from .conftest import World
 from .helpers import click, open_game, start_game, told, until_text
 
@@ -10,7 +14,7 @@ async def test_open_join_leave_start(world: World) -> None:
     emu, chan = world.emulator, world.channel
     lobby = await open_game(emu, world.alice, chan)
     assert "Ladybug Dash — lobby" in lobby.text() and "1. alice" in lobby.text()
-    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Add bot", "Start", "Cancel"]
     assert lobby.find_button(label="Start").disabled  # one player is not enough
 
     await click(emu, world.bob, lobby, "Join")
@@ -82,3 +86,25 @@ async def test_status_and_rules(world: World) -> None:
     assert "Ladybug Dash" in status and "playing" in status and "alice" in status
     rules = await emu.slash(world.carol, chan, "bugs rules", game="bag-of-bugs")
     assert rules.ephemeral and "Drawer" in told(rules)
+
+
+@pytest.mark.parametrize("world", [{"bot_player_delay": 0.05}], indirect=True)
+async def test_a_bot_player_fills_a_seat_and_plays_its_turns(world: World) -> None:
+    emu, chan = world.emulator, world.channel
+    lobby = await open_game(emu, world.alice, chan)
+    assert "Only the member who opened" in told(await click(emu, world.bob, lobby, "Add bot"))
+    assert told(await click(emu, world.alice, lobby, "Add bot")) == ""
+    await until_text(emu, lobby, "2. 🤖 Bot 1")
+    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=10)
+    await click(emu, world.alice, lobby, "Start")
+    # Alice plays her picks; the bot claims, cheers and picks on its own, to the end.
+    for _ in range(600):
+        text = lobby.text()
+        if "game over" in text:
+            break
+        if "**to_pick**: 0" in text and lobby.has_button(label="pick 2"):
+            await emu.click(world.alice, lobby, lobby.find_button(label="pick 2"))
+        await asyncio.sleep(0.05)
+    text = await until_text(emu, lobby, "game over", timeout=20)
+    assert "🤖 Bot 1" in text
+    assert emu.dms(world.alice)  # the human got her hand; the bot needs no DMs

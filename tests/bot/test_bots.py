@@ -1,0 +1,65 @@
+"""Bot players: seated from the lobby, they play random legal moves through the host."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.host.bots import BotPlayers
+from bot.host.errors import AlreadyStarted, NotAllowed
+from bot.host.host import Host
+from bot.store import Store, TableFull
+
+CHANNEL = 900
+ALICE, BOB = 1, 2
+
+
+async def test_bots_take_seats_from_the_lobby(host: Host) -> None:
+    table = await host.open(
+        "ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice"
+    )
+    await host.join(table.id, BOB, "bob")
+    with pytest.raises(NotAllowed):
+        await host.add_bot(table.id, BOB)
+    await host.add_bot(table.id, ALICE)
+    await host.add_bot(table.id, BOB, privileged=True)
+    assert [(s.user_id, s.name, s.is_bot) for s in table.seats] == [
+        (ALICE, "alice", False),
+        (BOB, "bob", False),
+        (-1, "🤖 Bot 1", True),
+        (-2, "🤖 Bot 2", True),
+    ]
+    with pytest.raises(TableFull):
+        await host.add_bot(table.id, ALICE)
+    await host.start(table.id, ALICE)
+    with pytest.raises(AlreadyStarted):
+        await host.add_bot(table.id, ALICE)
+
+
+async def test_a_bot_plays_its_turns_to_the_end_of_the_game(host: Host, store: Store) -> None:
+    bots = BotPlayers(host, delay=0.01, rng=random.Random(5))
+    host.listeners.append(bots)
+    try:
+        table = await host.open(
+            "ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice"
+        )
+        await host.add_bot(table.id, ALICE)
+        await host.start(table.id, ALICE)
+        for _ in range(400):
+            engine = table.running()
+            if engine.is_over:
+                break
+            if 0 in engine.waiting_for() and engine.view(None)["phase"] == "pick":
+                await host.act(table.id, ALICE, {"type": "pick", "n": 1})
+            await asyncio.sleep(0.01)
+        engine = table.running()
+        assert engine.is_over
+        log = await store.actions(table.id)
+        bot_moves = [a.action["type"] for a in log if a.seat == 1]
+        assert bot_moves.count("pick") == 3  # the bot picked in each of the three rounds
+        results = {r.user_id: r for r in await store.results(table.id)}
+        assert set(results) == {ALICE, -1}
+    finally:
+        await bots.close()
