@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .codec import decode_action, game_button_id, host_button_id, option_value, select_id
+from .codec import HOST_OPS, decode_action, game_button_id, host_button_id, option_value, select_id
 
 if TYPE_CHECKING:
     from .edge import Edge
@@ -75,7 +75,7 @@ class GameButton(
 
 class HostButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"h:(?P<game>\d+):(?P<op>join|leave|addbot|start|cancel|hand)",
+    template=rf"h:(?P<game>\d+):(?P<op>{'|'.join(HOST_OPS)})",
 ):
     """Lobby buttons and "My hand": host operations rather than engine actions."""
 
