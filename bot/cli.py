@@ -13,9 +13,18 @@ from .settings import get_settings
 log = logging.getLogger("bot")
 
 
+# At DEBUG these discord.py loggers print whole request bodies and gateway events, which carry
+# private messages (a hand sent by DM, a peeked tile in an ephemeral reply). Secrets must never
+# reach a log line, so they stay at INFO whatever LOG_LEVEL says.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_")
+
+
 def _setup_logging() -> None:
     settings = get_settings()
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    level = getattr(logging, settings.log_level.upper(), logging.INFO)
+    discord.utils.setup_logging(level=level)
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(max(level, logging.INFO))
 
 
 def run_bot() -> int:

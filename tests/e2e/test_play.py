@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.store import Store
 from rules.core import SYSTEM, replay
 
@@ -143,3 +145,17 @@ async def test_a_timer_fires_a_system_action_and_is_announced(world: World) -> N
         assert [a.seat for a in await store.actions(game.id)][:2] == [1, SYSTEM]
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("world", [{"log_level": "DEBUG"}], indirect=True)
+async def test_even_debug_logs_never_show_a_hand(world: World) -> None:
+    emu, chan = world.emulator, world.channel
+    board = await start_game(emu, world.alice, [world.bob], chan)
+    await emu.wait_for(lambda: emu.dms(world.alice) and emu.dms(world.bob), timeout=10)
+    await click(emu, world.alice, board, "claim")
+    await click(emu, world.alice, board, "My hand")
+    await until_text(emu, board, "**phase**: pick")
+    await asyncio.sleep(0.5)
+    output = world.bot.output()
+    assert "DEBUG" in output  # the bot really logged at DEBUG
+    assert "my_card" not in output and "you picked" not in output
