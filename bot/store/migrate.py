@@ -22,6 +22,11 @@ def alembic_config(url: str | None = None) -> Config:
     The URL travels in ``attributes``, not in the ini options: configparser would choke on the
     ``%`` of a percent-encoded password.
     """
+    if not (MIGRATIONS_DIR / "env.py").is_file():
+        raise RuntimeError(
+            f"bugtable's migrations are not at {MIGRATIONS_DIR}: run the bot from its source "
+            "checkout, installed with `pip install -e .` (see README.md)."
+        )
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     if url is not None:
