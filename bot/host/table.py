@@ -54,9 +54,6 @@ class Table:
                 return s.seat
         return None
 
-    def is_seated(self, user_id: int) -> bool:
-        return any(s.user_id == user_id for s in self.seats)
-
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
         if seat is None:
