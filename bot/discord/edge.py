@@ -136,8 +136,7 @@ class Edge:
             elif op == "start":
                 await host.start(game_id, user.id, privileged=is_privileged(interaction))
             elif op == "cancel":
-                table = await host.cancel(game_id, user.id, privileged=is_privileged(interaction))
-                self.bot.publisher.mark_dirty(table)
+                await host.cancel(game_id, user.id, privileged=is_privileged(interaction))
         except Exception as exc:
             await self.refuse(interaction, exc)
             return
