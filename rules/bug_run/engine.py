@@ -28,6 +28,15 @@ from .escape import EscapeMixin
 
 TURN_SECONDS = 90.0
 EQUIP_KEYS = ("sword", "bow", "shield", "stored", "faceup")
+PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
+    "roll": ("dice", "n", "why"),
+    "toss": ("result", "why"),
+    "attack": ("weapon", "need"),
+    "bridge": ("card",),
+    "escape": ("reached",),
+    "trade": ("merchant",),
+}
+"""Frame fields every player sees at the table (each was announced by a public event)."""
 
 
 @register
@@ -53,7 +62,9 @@ class BugRun(EscapeMixin, Engine):
                   "U"/"D"; slot = {card, name, kind, info (content row), spaces: [{weapon,
                   lock, hero, reserved, extra}], wounds, defeated, locked, marks, duel}),
          "teams": {seat: "top"|"bottom"} (2p fight), "names": {card id: name},
-         "active": {seat, hero, prompt (frame kind), stage, items?} | None,
+         "active": {seat, hero, prompt (frame kind), stage, items?, and the frame's public
+                    fields (PUBLIC_FRAME_KEYS): dice, n, why, result, weapon, need, card,
+                    reached, merchant} | None,
          "you": {seat, vp, hand, names, options (= legal_actions), loot_choice?, score?},
          "scores", "winners" (once over)}
     """
@@ -445,6 +456,13 @@ class BugRun(EscapeMixin, Engine):
                 "prompt": fr["k"],
                 "stage": fr.get("stage"),
             }
+            # What the table sees of the decision (dice faces, the coin, the bridge, the
+            # target number, the roof step), so a board can show it beside the choice.
+            for key in PUBLIC_FRAME_KEYS.get(fr["k"], ()):
+                if fr.get(key) is not None:
+                    active[key] = json.loads(json.dumps(fr[key]))
+            if fr["k"] == "loot" and fr["stage"] == "equip":
+                active["card"] = fr["card"]  # announced by the public "loot" event
             if fr["k"] == "fight":
                 active["hero"] = fr["choosers"][0]
             if fr["k"] == "flash" and fr.get("pickers"):
