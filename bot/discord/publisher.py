@@ -20,6 +20,7 @@ from ..host.table import Outcome, Table
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
+from .images import ImageCache
 from .render import edit_kwargs, send_kwargs
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ class Publisher:
     def __init__(self, bot: BugtableBot) -> None:
         self.bot = bot
         self._games: dict[int, _GameMessages] = {}
+        self.images = ImageCache()
 
     def _state(self, game_id: int) -> _GameMessages:
         return self._games.setdefault(game_id, _GameMessages())
@@ -148,16 +150,23 @@ class Publisher:
         channel = self.bot.get_partial_messageable(table.game.channel_id)
         kinds = ["board" if i == 0 else f"board:{i}" for i in range(len(boards))]
         for kind, spec in zip(kinds, boards, strict=True):
-            if state.shown.get(kind) == (spec, turn):
+            previous = state.shown.get(kind)
+            if previous == (spec, turn):
                 continue
             message_id = state.board_ids.get(kind)
+            # The picture (if any) is rendered off the event loop, and uploaded only when it
+            # changed: an unchanged board picture stays on the message as it is.
+            shown = previous[0].image if previous is not None else None
+            png = None
+            if spec.image is not None and (message_id is None or spec.image != shown):
+                png = await self.images.png(spec.image)
             if message_id is None:
-                message = await channel.send(**send_kwargs(spec, table.id, turn))
+                message = await channel.send(**send_kwargs(spec, table.id, turn, png))
                 state.board_ids[kind] = message.id
                 await self.bot.store.set_message(table.id, kind, channel.id, message.id)
             else:
                 await channel.get_partial_message(message_id).edit(
-                    **edit_kwargs(spec, table.id, turn)
+                    **edit_kwargs(spec, table.id, turn, png, shown=shown)
                 )
             state.shown[kind] = (spec, turn)
             sent += 1
@@ -177,6 +186,7 @@ class Publisher:
         waiting: frozenset[int],
     ) -> int:
         sent = 0
+        presenter = presenter_for(table.slug)
         for seat, spec in hands.items():
             if seat in state.dm_closed or state.hands_shown.get(seat, (None, -1))[0] == spec:
                 continue
@@ -184,7 +194,10 @@ class Publisher:
             # A fresh DM (which notifies) when the game starts waiting on this player again;
             # otherwise the hand message is edited quietly.
             fresh = seat not in state.hand_ids or (
-                seat in waiting and previous is not None and previous[1] != turn
+                presenter.fresh_dm_each_turn
+                and seat in waiting
+                and previous is not None
+                and previous[1] != turn
             )
             user_id = table.user_at(seat).user_id
             try:

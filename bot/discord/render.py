@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
 
-from ..ui.specs import EmbedSpec, MessageSpec, SelectSpec
+from ..ui.specs import EmbedSpec, ImageSpec, MessageSpec, SelectSpec
 from .components import GameButton, GameSelect, HostButton
 
 
-def embed_of(spec: EmbedSpec) -> discord.Embed:
+def embed_of(spec: EmbedSpec, image: ImageSpec | None = None) -> discord.Embed:
     embed = discord.Embed(title=spec.title, description=spec.description, colour=spec.colour)
+    if image is not None:
+        embed.set_image(url=f"attachment://{image.filename}")
     for field in spec.fields:
         embed.add_field(name=field.name, value=field.value or "\u200b", inline=field.inline)
     if spec.footer:
@@ -63,23 +66,53 @@ def view_of(spec: MessageSpec, game_id: int, turn: int) -> discord.ui.View | Non
     return view
 
 
-def send_kwargs(spec: MessageSpec, game_id: int, turn: int) -> dict[str, Any]:
-    """Keyword arguments for sending a new message (parts that are absent are omitted)."""
+def file_of(image: ImageSpec, png: bytes) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=image.filename, description=image.description)
+
+
+def send_kwargs(
+    spec: MessageSpec, game_id: int, turn: int, png: bytes | None = None
+) -> dict[str, Any]:
+    """Keyword arguments for sending a new message (parts that are absent are omitted).
+
+    A spec with an image needs its rendered ``png``; without it the image is left out."""
     kwargs: dict[str, Any] = {}
+    image = spec.image if png is not None else None
     if spec.content:
         kwargs["content"] = spec.content
     if spec.embed:
-        kwargs["embed"] = embed_of(spec.embed)
+        kwargs["embed"] = embed_of(spec.embed, image)
+    if image is not None and png is not None:
+        kwargs["file"] = file_of(image, png)
     view = view_of(spec, game_id, turn)
     if view is not None:
         kwargs["view"] = view
     return kwargs
 
 
-def edit_kwargs(spec: MessageSpec, game_id: int, turn: int) -> dict[str, Any]:
-    """Keyword arguments for an edit that replaces every part (``None`` clears it)."""
-    return {
+def edit_kwargs(
+    spec: MessageSpec,
+    game_id: int,
+    turn: int,
+    png: bytes | None = None,
+    *,
+    shown: ImageSpec | None = None,
+) -> dict[str, Any]:
+    """Keyword arguments for an edit that replaces every part (``None`` clears it).
+
+    ``shown`` is the picture the message carries now. A new picture comes as ``png`` and
+    replaces the message's attachments; the same picture as shown stays without an upload (the
+    embed keeps pointing at it by file name); a picture no longer wanted is removed."""
+    image = (
+        spec.image if spec.image is not None and (png is not None or shown == spec.image) else None
+    )
+    kwargs: dict[str, Any] = {
         "content": spec.content,
-        "embed": embed_of(spec.embed) if spec.embed else None,
+        "embed": embed_of(spec.embed, image) if spec.embed else None,
         "view": view_of(spec, game_id, turn),
     }
+    if image is not None and png is not None:
+        kwargs["attachments"] = [file_of(image, png)]
+    elif image is None and shown is not None:
+        kwargs["attachments"] = []
+    return kwargs

@@ -491,6 +491,8 @@ class World:
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        self.files: dict[str, bytes] = {}
+        """Uploaded attachments' bytes by attachment id (tests open the pictures)."""
         self._order = itertools.count()
 
     # --- building the world -------------------------------------------------------------------

@@ -268,6 +268,7 @@ class RestApi:
                 body = json.loads(data)
             elif part.filename:
                 attachment_id = self.world.snowflakes.next()
+                self.world.files[str(attachment_id)] = data
                 url = f"{self._api_base()}/attachments/{attachment_id}/{part.filename}"
                 attachments.append(
                     {

@@ -274,6 +274,10 @@ class Emulator:
         """Public messages, current state, oldest first (no ephemerals, no deleted)."""
         return self.world.channel_messages(channel)
 
+    def attachment_bytes(self, attachment: JSON) -> bytes:
+        """What was uploaded as ``attachment`` (one of a message's ``attachments``)."""
+        return self.world.files[str(attachment["id"])]
+
     def dms(self, user: User) -> list[Message]:
         channel = self.world.dm_channels.get(user.id)
         return [] if channel is None else self.world.channel_messages(channel)

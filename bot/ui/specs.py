@@ -5,6 +5,7 @@ The Discord layer renders them (``bot.discord.render``); tests can assert on the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -70,12 +71,29 @@ class EmbedSpec:
 
 
 @dataclass(frozen=True)
+class ImageSpec:
+    """A picture attached to a message and shown as its embed's image.
+
+    Rendering is deferred (``render`` runs in a worker thread, after the click was answered) and
+    identified by ``key``: two specs with the same key are the same picture, so an unchanged
+    picture is neither rendered nor uploaded again. ``render`` is left out of comparisons.
+    """
+
+    filename: str
+    key: str
+    render: Callable[[], bytes] = field(compare=False, hash=False, repr=False)
+    description: str | None = None
+    """Alt text for people who cannot see images."""
+
+
+@dataclass(frozen=True)
 class MessageSpec:
-    """One message: text, at most one embed, and up to five component rows."""
+    """One message: text, at most one embed, an optional image, and up to five component rows."""
 
     content: str | None = None
     embed: EmbedSpec | None = None
     rows: tuple[Row, ...] = field(default_factory=tuple)
+    image: ImageSpec | None = None
 
     def buttons(self) -> list[ButtonSpec]:
         return [b for row in self.rows if isinstance(row, tuple) for b in row]
