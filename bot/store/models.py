@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +37,15 @@ NAMING_CONVENTION = {
 
 # The one predicate that means "this game still holds its channel"; the partial index uses it.
 UNFINISHED_SQL = "status IN ('lobby', 'playing')"
+
+
+WEB_TOKEN_BYTES = 16
+"""Randomness in a game's web token: 128 bits, so a page's address cannot be guessed."""
+
+
+def new_web_token() -> str:
+    """A fresh token for a game's web page (the URL is the only key to it; ids are guessable)."""
+    return secrets.token_urlsafe(WEB_TOKEN_BYTES)
 
 
 def utcnow() -> datetime:
@@ -97,6 +107,9 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Nullable only so SQLite can add it without rebuilding the table: every game gets one, new
+    # games here and older ones in migration 0003.
+    web_token: Mapped[str | None] = mapped_column(String(32), nullable=True, default=new_web_token)
 
     __table_args__ = (
         CheckConstraint("status IN ('lobby', 'playing', 'finished', 'cancelled')", name="status"),
@@ -110,6 +123,7 @@ class Game(Base):
             postgresql_where=text(UNFINISHED_SQL),
         ),
         Index("ix_games_status", "status"),
+        Index("uq_games_web_token", "web_token", unique=True),
     )
 
 

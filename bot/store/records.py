@@ -45,6 +45,8 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    web_token: str | None = None
+    """The unguessable key of the game's web page (``/games/<token>``)."""
 
     @property
     def is_unfinished(self) -> bool:

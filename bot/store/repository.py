@@ -9,7 +9,7 @@ concurrent lobby operations on one game run one after another.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, cast
@@ -351,10 +351,7 @@ class Store:
             rows = await session.scalars(
                 select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
             )
-            return [
-                ActionRecord(game_id=r.game_id, seq=r.seq, seat=r.seat, action=r.action, at=r.at)
-                for r in rows
-            ]
+            return _actions(rows)
 
     async def games_in_play(self) -> list[GameRecord]:
         """Every game being played, so a restarted bot can rebuild its tables."""
@@ -381,6 +378,25 @@ class Store:
                 .limit(limit)
             )
             return [_game(g) for g in rows]
+
+    # ------------------------------------------------------------------- web
+
+    async def game_by_web_token(self, token: str) -> GameRecord | None:
+        """The game whose web page has this token, or None."""
+        async with self._reading() as session:
+            game = await session.scalar(select(Game).where(Game.web_token == token))
+            return None if game is None else _game(game)
+
+    async def actions_after(self, game_id: int, seq: int) -> list[ActionRecord]:
+        """The log entries after ``seq``, in order: what a replay that knows the first ``seq``
+        still lacks (a live game's page reads only its new moves)."""
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq > seq)
+                .order_by(ActionRow.seq)
+            )
+            return _actions(rows)
 
     # ---------------------------------------------------------------- timers
 
@@ -588,6 +604,13 @@ def _rowcount(result: Any) -> int:
     return cast(CursorResult[Any], result).rowcount
 
 
+def _actions(rows: Iterable[ActionRow]) -> list[ActionRecord]:
+    return [
+        ActionRecord(game_id=r.game_id, seq=r.seq, seat=r.seat, action=r.action, at=r.at)
+        for r in rows
+    ]
+
+
 def _game(g: Game | Row[Any], *, snapshot: dict[str, Any] | None = None) -> GameRecord:
     """A record from an ORM game or a row of its columns (``snapshot`` then given apart)."""
     return GameRecord(
@@ -606,6 +629,7 @@ def _game(g: Game | Row[Any], *, snapshot: dict[str, Any] | None = None) -> Game
         created_at=g.created_at,
         updated_at=g.updated_at,
         finished_at=g.finished_at,
+        web_token=g.web_token,
     )
 
 
