@@ -40,10 +40,25 @@ class Settings(BaseSettings):
     board_edit_interval: float = 0.75
     bot_player_delay: float = 2.0
 
+    # The game pages (off unless WEB_PORT is set).
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    web_host: str = "127.0.0.1"
+    web_base_url: str | None = None
+
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod
     def _loopback_or_empty(cls, value: str | None) -> str | None:
         return value or None
+
+    @property
+    def web_enabled(self) -> bool:
+        return self.web_port is not None
+
+    def web_root(self) -> str:
+        """Where members reach the pages: ``WEB_BASE_URL``, else the server's own address."""
+        if self.web_base_url:
+            return self.web_base_url.rstrip("/")
+        return f"http://127.0.0.1:{self.web_port}"
 
     def timer_seconds(self, setting: str | None, default: float) -> float:
         """The delay for a deadline: the named setting if the bot has one, else the rule's own."""

@@ -19,6 +19,7 @@ from ..settings import Settings
 from ..store import Store
 from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
+from ..web.server import WebServer
 from .commands import build_group
 from .components import DYNAMIC_ITEMS
 from .edge import Edge
@@ -53,6 +54,7 @@ class BugtableBot(commands.Bot):
         self.sync_commands = sync_commands
         self.publisher = Publisher(self)
         self.edge = Edge(self)
+        self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
         load_extra_games(self.settings)
@@ -61,6 +63,7 @@ class BugtableBot(commands.Bot):
         self.host.listeners.append(self.publisher)
         self.bot_players = BotPlayers(self.host, self.settings.bot_player_delay)
         self.host.listeners.append(self.bot_players)
+        await self._start_web()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(build_group(self))
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -75,6 +78,14 @@ class BugtableBot(commands.Bot):
         for table in self.host.tables.values():
             self.bot_players.table_changed(table, None)  # bots whose turn it was play on
         log.info("bugtable ready: %d game(s) restored", len(self.host.tables))
+
+    async def _start_web(self) -> None:
+        """The game pages, when WEB_PORT asks for them; they hear of every committed move."""
+        if self.settings.web_port is None:
+            return
+        self.web = WebServer(self.store, host=self.settings.web_host, port=self.settings.web_port)
+        self.host.listeners.append(self.web)
+        await self.web.start()
 
     async def _replay_table(self, table: Table) -> None:
         """Replay the stored log: rebuilds the public log and proves the snapshot."""
@@ -137,6 +148,8 @@ class BugtableBot(commands.Bot):
             await self.bot_players.close()
             await self.host.close()
         await self.publisher.flush()
+        if self.web is not None:
+            await self.web.close()
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
