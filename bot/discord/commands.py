@@ -18,6 +18,7 @@ from ..host.errors import NoGameHere
 from ..ui.lobby import lobby_message
 from ..ui.presenter import playable
 from ..ui.rules_text import rules_message
+from ..web.links import game_url
 from .edge import answer, display_name, is_privileged
 from .render import send_kwargs
 
@@ -206,6 +207,9 @@ def status_text(bot: BugtableBot, table: Table) -> str:
         )
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))
+    page = game_url(bot.settings, table.game.web_token)
+    if page is not None:
+        lines.append(f"Watch: {page}" if table.status == "playing" else f"Page: {page}")
     board = bot.publisher.board_message_id(table.id)
     if board is not None and table.game.guild_id:
         lines.append(

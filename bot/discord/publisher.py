@@ -20,6 +20,7 @@ from ..host.table import Outcome, Table
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
+from ..web.links import game_url, with_replay_link
 from .images import ImageCache
 from .render import edit_kwargs, send_kwargs
 
@@ -133,6 +134,9 @@ class Publisher:
             presenter = presenter_for(table.slug)
             engine = table.engine
             boards = presenter.boards(table)
+            if engine.is_over and boards:  # a finished game's board links to its replay
+                url = game_url(self.bot.settings, table.game.web_token)
+                boards[0] = with_replay_link(boards[0], url)
             hands: dict[int, MessageSpec] = {}
             for seat in range(engine.players):
                 if table.user_at(seat).is_bot:

@@ -41,7 +41,15 @@ def view_of(spec: MessageSpec, game_id: int, turn: int) -> discord.ui.View | Non
             continue
         for button in row:
             item: discord.ui.Item[Any]
-            if button.action is not None:
+            if button.url is not None:
+                item = discord.ui.Button(
+                    label=button.label,
+                    url=button.url,
+                    emoji=button.emoji,
+                    disabled=button.disabled,
+                    row=index,
+                )
+            elif button.action is not None:
                 item = GameButton(
                     game_id,
                     turn,

@@ -20,8 +20,9 @@ class Style(Enum):
 
 @dataclass(frozen=True)
 class ButtonSpec:
-    """A button. ``action`` is an engine action (a game button) and ``host`` a host operation
-    (``join``, ``leave``, ``start``, ``cancel``, ``hand``); exactly one of them is set."""
+    """A button. ``action`` is an engine action (a game button), ``host`` a host operation
+    (``join``, ``leave``, ``start``, ``cancel``, ``hand``) and ``url`` a link that opens in the
+    browser (a game's page); exactly one of them is set."""
 
     label: str
     action: dict[str, Any] | None = None
@@ -29,10 +30,11 @@ class ButtonSpec:
     style: Style = Style.SECONDARY
     emoji: str | None = None
     disabled: bool = False
+    url: str | None = None
 
     def __post_init__(self) -> None:
-        if (self.action is None) == (self.host is None):
-            raise ValueError("a button has either an engine action or a host operation")
+        if sum(x is not None for x in (self.action, self.host, self.url)) != 1:
+            raise ValueError("a button has one of an engine action, a host operation or a link")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,68 @@
+"""Links from Discord to the game pages: only with WEB_PORT, on the finished board (a link
+button) and in `/bugs status`."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+import bot.ui.games  # noqa: F401  (the dedicated presenters)
+from bot.discord.commands import status_text
+from bot.discord.publisher import Publisher
+from bot.discord.render import view_of
+from bot.settings import Settings
+from bot.ui.specs import ButtonSpec, MessageSpec
+from bot.web.links import REPLAY_LABEL, game_url, with_replay_link
+from tests.support.tables import act, make_table
+
+
+def test_links_exist_only_with_a_web_port() -> None:
+    off = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert game_url(off, "tok") is None
+    on = Settings(_env_file=None, web_port=8080)  # type: ignore[call-arg]
+    assert game_url(on, "tok") == "http://127.0.0.1:8080/games/tok"
+    assert game_url(on, None) is None
+    public = Settings(_env_file=None, web_port=8080, web_base_url="https://bugs.example/")  # type: ignore[call-arg]
+    assert game_url(public, "tok") == "https://bugs.example/games/tok"
+
+
+def test_a_replay_link_is_a_link_button() -> None:
+    spec = MessageSpec(content="done")
+    assert with_replay_link(spec, None) is spec
+    linked = with_replay_link(spec, "https://bugs.example/games/tok")
+    (button,) = linked.buttons()
+    assert button.url == "https://bugs.example/games/tok" and button.label == REPLAY_LABEL
+    view = view_of(linked, 1, 0)
+    assert view is not None
+    (item,) = view.children
+    assert isinstance(item, discord.ui.Button) and item.url == button.url
+    assert item.style is discord.ButtonStyle.link
+    with pytest.raises(ValueError):
+        ButtonSpec("both", host="hand", url="https://x")
+
+
+async def test_the_finished_board_and_status_link_to_the_page() -> None:
+    settings = Settings(_env_file=None, web_port=8080)  # type: ignore[call-arg]
+    table = make_table("bug-off", 2)
+    table.game = dataclasses.replace(table.game, web_token="T" * 22)
+    fake_bot: Any = SimpleNamespace(
+        settings=settings, publisher=SimpleNamespace(board_message_id=lambda _id: None)
+    )
+    assert "Watch: http://127.0.0.1:8080/games/" + "T" * 22 in status_text(fake_bot, table)
+    publisher = Publisher(fake_bot)
+    boards, *_ = await publisher._render(table)
+    assert not any(b.url for spec in boards for b in spec.buttons())  # not while playing
+    engine = table.running()
+    while not engine.is_over:
+        seat = min(engine.waiting_for())
+        act(table, seat, engine.legal_actions(seat)[0])
+    boards, *_ = await publisher._render(table)
+    urls = [b.url for b in boards[0].buttons() if b.url]
+    assert urls == ["http://127.0.0.1:8080/games/" + "T" * 22]
+    fake_bot.settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    boards, *_ = await publisher._render(table)
+    assert not any(b.url for b in boards[0].buttons())
