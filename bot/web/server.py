@@ -38,6 +38,7 @@ PAGE = Template((STATIC / "game.html").read_text(encoding="utf-8"))
 ASSETS: dict[str, tuple[bytes, str]] = {
     "replay.js": ((STATIC / "replay.js").read_bytes(), "text/javascript"),
     "replay.css": ((STATIC / "replay.css").read_bytes(), "text/css"),
+    "icon.svg": ((STATIC / "icon.svg").read_bytes(), "image/svg+xml"),
 }
 SECURITY_HEADERS = {
     # Scripts and styles from files only: nothing a player typed can ever run.

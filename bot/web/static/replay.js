@@ -42,11 +42,12 @@
       const item = document.createElement("li");
       item.value = move.step;
       item.dataset.step = String(move.step);
-      const who = document.createElement("strong");
+      const who = document.createElement("span");
+      who.className = "who";
       who.textContent = move.who;
       const text = document.createElement("span");
       text.className = "lines";
-      text.innerHTML = move.html || "<em>(nothing public to show)</em>";
+      text.innerHTML = move.html || "<em>(shown on the board)</em>";
       item.append(who, " ", text);
       item.tabIndex = 0;
       item.addEventListener("click", () => { stopPlaying(); show(move.step); });
@@ -102,12 +103,20 @@
     ui.result.append(heading, table);
   }
 
+  // Scroll the move list (and only it: the page stays where the reader put it).
+  function keepInSight(item) {
+    const top = item.offsetTop;  // #log is positioned, so this is within it
+    if (top < ui.log.scrollTop || top + item.offsetHeight > ui.log.scrollTop + ui.log.clientHeight) {
+      ui.log.scrollTop = Math.max(0, top - ui.log.clientHeight / 2);
+    }
+  }
+
   function markLog() {
     for (const item of ui.log.children) {
       const step = Number(item.dataset.step);
       item.classList.toggle("done", step < current);
       item.classList.toggle("current", step === current);
-      if (step === current) item.scrollIntoView({ block: "nearest" });
+      if (step === current) keepInSight(item);
     }
   }
 
