@@ -57,6 +57,9 @@ PAD: Final = 7
 CARD_BAND: Final = 28
 SPACE_D: Final = 38
 TOKEN_SMALL: Final = 30
+CHIP_H: Final = 26
+MARK_W: Final = 8
+MONSTER_HEAD: Final = 56
 
 # -- type sizes (px; nothing under 20) --------------------------------------------------------------
 T_TITLE: Final = 30
@@ -351,12 +354,6 @@ def _item_label(item: str) -> tuple[str, RGB, RGB, bool]:
     return f"{sign}{amount}{text}", chip, ink, sign == "-"
 
 
-CHIP_H: Final = 26
-
-
-MARK_W: Final = 8
-
-
 def _chip_width(item: str) -> int:
     if item.startswith("#"):
         return MARK_W
@@ -585,8 +582,6 @@ def _plain_card(c: Canvas, ctx: _Ctx, box: Box, slot: Scene, name: str) -> None:
     x0, y, x1, _ = box
     body = _card_body(slot)
     room = _spaces_top(box, slot) - y
-    lines = wrap(name, T_TEXT, x1 - x0, 2, bold=True)
-    intro = True
     for n_lines, intro in ((2, True), (2, False), (1, False)):
         lines = wrap(name, T_TEXT, x1 - x0, n_lines, bold=True)
         if len(lines) * line_height(T_TEXT) + 4 + body.height(x1 - x0, intro) <= room:
@@ -616,9 +611,6 @@ def _spaces_top(box: Box, slot: Scene) -> int:
     """Where the spaces (and their weapon badges) begin."""
     centres, d = _space_centres(box, len(slot["spaces"]))
     return min((cy for _, cy in centres), default=box[3] + d // 2) - d // 2 - 8
-
-
-MONSTER_HEAD: Final = 56
 
 
 def _monster_stats(c: Canvas, box: Box, slot: Scene) -> int:
