@@ -326,3 +326,17 @@ def test_module_is_pure() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_renders_with_the_bitmap_font_when_freetype_is_missing() -> None:
+    code = (
+        "from PIL import ImageFont\n"
+        "ImageFont.load_default = lambda size=None: ImageFont.load_default_imagefont()\n"
+        "import io\n"
+        "from PIL import Image\n"
+        "from bot.ui.images.bug_run import image_size, render_board\n"
+        "from rules.bug_run.engine import BugRun\n"
+        "png = render_board(BugRun.new(5, 1).view(None), ['A', 'B', 'C', 'D', 'E'])\n"
+        "assert Image.open(io.BytesIO(png)).size == image_size(5)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
