@@ -96,10 +96,11 @@ def test_slash_commands_offer_every_game_and_its_options() -> None:
     assert {"name": "Ladybug Dash", "value": "ladybug-dash"} in new_opts["game"]["choices"]
     # Every engine has rules, but only games with Discord play can be opened.
     playable = {c["value"] for c in new_opts["game"]["choices"]}
-    assert playable == {"bag-of-bugs", "bug-off", "bugs-and-co", "ladybug-dash"}
+    assert playable == {"bag-of-bugs", "bug-off", "bug-run", "bugs-and-co", "ladybug-dash"}
     rules_game = subs["rules"]["options"][0]
-    assert {c["value"] for c in rules_game["choices"]} == playable | {"bug-run"}
-    assert "mode" not in new_opts  # Bug Run's option waits for its Discord play
+    assert {c["value"] for c in rules_game["choices"]} == playable
+    assert new_opts["mode"]["required"] is False  # Bug Run's hero powers
+    assert [c["value"] for c in new_opts["mode"]["choices"]] == ["normal", "powers"]
     assert new_opts["clock"]["required"] is False
     assert [c["value"] for c in new_opts["clock"]["choices"]] == ["30", "1"]
 
