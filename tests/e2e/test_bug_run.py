@@ -29,7 +29,7 @@ from bot.emulator.models import Message, walk_components
 from bot.store import Store
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
-from rules.core import replay
+from rules.core import SYSTEM, replay
 
 from .conftest import World
 from .helpers import click, start_game, told
@@ -454,5 +454,25 @@ async def test_misuse_is_answered_privately_and_changes_nothing(world: World) ->
         assert busy.ephemeral and told(busy) == "There is already a game in this channel."
         record = await game.store.active_game_in_channel(w.channel.id)
         assert record is not None and record.snapshot == game.engine.to_dict()
+    finally:
+        await game.store.close()
+
+
+@pytest.mark.parametrize("world", [{**FAST, "bugrun_turn": 0.3}], indirect=True)
+async def test_the_decision_clock_takes_the_default_and_the_game_goes_on(world: World) -> None:
+    w = world
+    users = [w.alice, w.bob]
+    game = await new_game(w, users, seed=17)
+    try:
+        await w.emulator.wait_for(lambda: "ran out of time" in game.board.text(), timeout=15)
+        line = next(ln for ln in game.board.text().splitlines() if "ran out of time" in ln)
+        assert any(u.name in line for u in users), line
+        record = await game.store.active_game_in_channel(w.channel.id)
+        assert record is not None
+        log = [(a.seat, a.action) for a in await game.store.actions(record.id)]
+        assert log and all(seat == SYSTEM and action["type"] == "afk" for seat, action in log)
+        replayed = replay(GAME, 2, record.seed, record.options, log)
+        assert replayed.to_dict() == record.snapshot
+        assert replayed.turn > game.engine.turn  # the game went on by itself
     finally:
         await game.store.close()
