@@ -1,13 +1,14 @@
 """The `/bugs` slash command group.
 
-The group is built when the bot starts, from the registered engines, so `game:` offers every
-game and each engine's options become optional parameters of `/bugs new`.
+The group is built when the bot starts, from the registered engines: `/bugs new <game>` has one
+subcommand per playable game, whose options (in players' words) are that game's alone.
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Optional
 
 import discord
 from discord import app_commands
@@ -15,11 +16,10 @@ from discord import app_commands
 from rules.core import GAMES
 
 from ..host.errors import NoGameHere
-from ..ui.lobby import lobby_message
+from ..ui.options import words_for
 from ..ui.presenter import playable
 from ..ui.rules_text import rules_message
 from .edge import answer, display_name, is_privileged
-from .render import send_kwargs
 
 if TYPE_CHECKING:
     from ..host.table import Table
@@ -34,17 +34,61 @@ def _game_choices(*, playable_only: bool = False) -> list[app_commands.Choice[st
     ]
 
 
-def _option_specs() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Every engine option by name: (description, choices). Same name = same meaning."""
-    specs: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for slug, cls in GAMES.items():
-        if not playable(slug):
-            continue
-        for option in cls.options:
-            desc, choices = specs.get(option.name, (option.description, ()))
-            merged = tuple(dict.fromkeys((*choices, *option.choices)))
-            specs[option.name] = (f"{desc} ({cls.title})"[:100], merged)
-    return specs
+Guarded = Callable[[discord.Interaction[Any], Callable[[], Awaitable[None]]], Awaitable[None]]
+
+
+def _new_command(
+    bot: BugtableBot, slug: str, parent: app_commands.Group, guarded: Guarded
+) -> app_commands.Command[Any, Any, None]:
+    """`/bugs new <slug>`: its parameters are the game's options, described in words."""
+    cls = GAMES[slug]
+    words = {option.name: words_for(slug, option) for option in cls.options}
+
+    async def new(interaction: discord.Interaction[Any], **options: str | None) -> None:
+        async def work() -> None:
+            table = await bot.host.open(
+                slug,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                user_id=interaction.user.id,
+                name=display_name(interaction.user),
+                options={k: v for k, v in options.items() if v is not None},
+            )
+            await bot.edge.post_lobby(interaction, table)
+
+        await guarded(interaction, work)
+
+    new.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "interaction",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=discord.Interaction,
+            ),
+            *(
+                inspect.Parameter(
+                    name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=None,
+                    annotation=Optional[str],  # noqa: UP045 - discord.py reads this form
+                )
+                for name in words
+            ),
+        ]
+    )
+    new.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        name: [app_commands.Choice(name=text, value=value) for value, text in w.choices.items()]
+        for name, w in words.items()
+    }
+    new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        name: w.description for name, w in words.items()
+    }
+    return app_commands.Command(
+        name=slug,
+        description=f"Open a {cls.title} lobby ({cls.min_players}–{cls.max_players} players).",
+        callback=new,
+        parent=parent,
+    )
 
 
 def build_group(bot: BugtableBot) -> app_commands.Group:
@@ -64,57 +108,15 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
         except Exception as exc:
             await bot.edge.refuse(interaction, exc)
 
-    # -- /bugs new ---------------------------------------------------------------------------
-    option_specs = _option_specs()
-
-    async def new(interaction: discord.Interaction[Any], game: str, **options: str | None) -> None:
-        async def work() -> None:
-            chosen = {k: v for k, v in options.items() if v is not None}
-            table = await bot.host.open(
-                game,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0,
-                user_id=interaction.user.id,
-                name=display_name(interaction.user),
-                options=chosen,
-            )
-            # Hold the table until the lobby message is known, so a Join clicked the instant it
-            # appears edits this message instead of posting another.
-            async with table.lock:
-                spec = lobby_message(table)
-                sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
-                message_id = sent.message_id or (await interaction.original_response()).id
-                channel_id = interaction.channel_id or 0
-                await bot.store.set_message(table.id, "board", channel_id, message_id)
-                bot.publisher.remember_board(table.id, message_id, spec)
-
-        await guarded(interaction, work)
-
-    params = [
-        inspect.Parameter(
-            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
-        ),
-        inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str),
-    ]
-    for name, (_, choices) in option_specs.items():
-        params.append(
-            inspect.Parameter(
-                name,
-                inspect.Parameter.KEYWORD_ONLY,
-                default=None,
-                annotation=Optional[Literal[choices]],  # noqa: UP045 - discord.py reads this form
-            )
-        )
-    new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    new.__discord_app_commands_param_choices__ = {"game": _game_choices(playable_only=True)}  # type: ignore[attr-defined]
-    new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        "game": "Which game to play",
-        **{name: desc for name, (desc, _) in option_specs.items()},
-    }
-    new_cmd: app_commands.Command[Any, Any, None] = app_commands.Command(
-        name="new", description="Open a game lobby in this channel.", callback=new, parent=group
+    # -- /bugs new <game> ---------------------------------------------------------------------
+    # One subcommand per playable game, made from the registry at start, so each game offers
+    # only its own options (a game whose presenter lands later appears on the next start).
+    new_group = app_commands.Group(
+        name="new", description="Open a game lobby in this channel.", parent=group
     )
-    group.add_command(new_cmd)
+    for slug in sorted(GAMES):
+        if playable(slug):
+            new_group.add_command(_new_command(bot, slug, new_group, guarded))
 
     # -- lobby commands ----------------------------------------------------------------------
     @group.command(name="join", description="Join the game in this channel.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..host.table import Table
+from .options import chosen_in_words
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
 
 LOBBY_COLOUR = 0x3A7BD5
@@ -14,9 +15,9 @@ def lobby_message(table: Table) -> MessageSpec:
     count = len(names)
     players = "\n".join(f"{i + 1}. {n}" for i, n in enumerate(names)) or "nobody yet"
     fields = [Field(f"Players ({count}/{cls.max_players})", players)]
-    if table.game.options:
-        opts = ", ".join(f"{k}: {v}" for k, v in table.game.options.items())
-        fields.append(Field("Options", opts))
+    chosen = chosen_in_words(table.slug, table.game.options)
+    if chosen:
+        fields.append(Field("Options", "\n".join(chosen)))
     ready = cls.min_players <= count <= cls.max_players
     need = (
         "Ready to start."

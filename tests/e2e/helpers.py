@@ -14,7 +14,7 @@ DEFERRED_UPDATE = 6
 async def open_game(
     emu: Emulator, user: Any, channel: Any, game: str = "ladybug-dash", **opts: str
 ) -> Message:
-    result = await emu.slash(user, channel, "bugs new", game=game, **opts)
+    result = await emu.slash(user, channel, f"bugs new {game}", **opts)
     assert result.acknowledged and not result.ephemeral, result
     return await result.wait_message()
 
