@@ -19,7 +19,10 @@ from ..host.errors import NoGameHere
 from ..ui.options import words_for
 from ..ui.presenter import playable
 from ..ui.rules_text import rules_message
+from ..ui.specs import MessageSpec
+from ..ui.stats import history_message, last_game_text, leaderboard_message, stats_message
 from .edge import answer, display_name, is_privileged
+from .render import send_kwargs
 
 if TYPE_CHECKING:
     from ..host.table import Table
@@ -33,6 +36,11 @@ def _game_choices(*, playable_only: bool = False) -> list[app_commands.Choice[st
         if playable(slug) or not playable_only
     ]
 
+
+LEADERS = 10
+"""Lines of a leaderboard."""
+HISTORY = 10
+"""Games per section of `/bugs history`."""
 
 Guarded = Callable[[discord.Interaction[Any], Callable[[], Awaitable[None]]], Awaitable[None]]
 
@@ -162,8 +170,50 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
     @group.command(name="status", description="Where the game in this channel stands.")
     async def status(interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            table = await channel_table(interaction)
-            await answer(interaction, status_text(bot, table))
+            channel_id = interaction.channel_id or 0
+            table = await bot.host.table_in_channel(channel_id)
+            if table is not None:
+                await answer(interaction, status_text(bot, table))
+                return
+            last = await bot.store.recent_games(channel_id=channel_id, limit=1)
+            if not last:
+                raise NoGameHere()
+            await answer(interaction, last_game_text(last[0]))
+
+        await guarded(interaction, work)
+
+    # -- after the game ----------------------------------------------------------------------
+    @group.command(
+        name="leaderboard", description="This server's best players of a game (by rating)."
+    )
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=_game_choices(playable_only=True))
+    async def leaderboard(interaction: discord.Interaction[Any], game: str) -> None:
+        async def work() -> None:
+            entries = await bot.store.leaderboard(interaction.guild_id or 0, game, LEADERS)
+            await show(interaction, leaderboard_message(game, entries), ephemeral=False)
+
+        await guarded(interaction, work)
+
+    @group.command(name="stats", description="Games, wins, rating and best score per game.")
+    @app_commands.describe(member="Whose stats (yours if left out)")
+    async def stats(
+        interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        async def work() -> None:
+            who = member or interaction.user
+            found = await bot.store.member_stats(interaction.guild_id or 0, who.id)
+            await show(interaction, stats_message(display_name(who), found), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @group.command(name="history", description="The last games of this channel and this server.")
+    async def history(interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            channel_id = interaction.channel_id or 0
+            here = await bot.store.recent_games(channel_id=channel_id, limit=HISTORY)
+            server = await bot.store.recent_games(guild_id=interaction.guild_id, limit=HISTORY)
+            await show(interaction, history_message(here, server, channel_id), ephemeral=True)
 
         await guarded(interaction, work)
 
@@ -191,6 +241,13 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
         await guarded(interaction, work)
 
     return group
+
+
+async def show(
+    interaction: discord.Interaction[Any], spec: MessageSpec, *, ephemeral: bool
+) -> None:
+    """Answer with a message that has no buttons (stats, leaderboards, history)."""
+    await interaction.response.send_message(ephemeral=ephemeral, **send_kwargs(spec, 0, 0))
 
 
 def status_text(bot: BugtableBot, table: Table) -> str:
