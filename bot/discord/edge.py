@@ -129,6 +129,10 @@ class Edge:
             if op == "hand":
                 await self.show_hand(interaction, game_id)
                 return
+            if op == "rematch":
+                table = await host.rematch(game_id, user.id, display_name(user))
+                await self.post_lobby(interaction, table)
+                return
             if op == "join":
                 await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
