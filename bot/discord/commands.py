@@ -255,7 +255,8 @@ def status_text(bot: BugtableBot, table: Table) -> str:
     lines = [f"**{table.title}** — {table.status}"]
     if table.engine is None:
         cls = table.engine_cls
-        lines.append(f"Players ({len(names)}/{cls.max_players}): {', '.join(names) or 'nobody'}")
+        seated = ", ".join(s.name + ("" if s.confirmed else " (invited)") for s in table.seats)
+        lines.append(f"Players ({len(table.confirmed())}/{cls.max_players}): {seated or 'nobody'}")
     else:
         engine = table.engine
         waiting = [names[s] for s in sorted(engine.waiting_for()) if 0 <= s < len(names)]

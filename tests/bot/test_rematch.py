@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any, cast
+
 import pytest
 
 import bot.ui.games  # noqa: F401  (registers every game's presenter)
+from bot.discord.commands import status_text
 from bot.host.errors import GameGone, NotAllowed, NotAPlayer
 from bot.host.host import Host
 from bot.host.table import Table
@@ -62,6 +66,10 @@ async def test_a_rematch_holds_the_seats_until_each_player_confirms(
     lobby = lobby_message(table)
     assert lobby.content is not None and f"<@{ALICE}> <@{BOB}>" in lobby.content
     assert "Waiting for alice, user2 to confirm" in str(lobby.embed)
+    assert "Players (2/4): alice (invited), user2 (invited), Carol, 🤖 Bot 1" in status_text(
+        cast(Any, SimpleNamespace(publisher=SimpleNamespace(board_message_id=lambda _: None))),
+        table,
+    )
     join = next(b for b in lobby.buttons() if b.label == "Join")
     assert not join.disabled  # the table is full of held seats, yet their players may confirm
 
