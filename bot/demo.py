@@ -139,7 +139,7 @@ async def _play(
     transcript: Transcript,
 ) -> int:
     creator = members[0]
-    result = await emulator.slash(creator, channel, "bugs new", game=slug)
+    result = await emulator.slash(creator, channel, f"bugs new {slug}")
     lobby = await result.wait_message()
     transcript.show(emulator.channel_messages(channel))
     for member in members[1:]:

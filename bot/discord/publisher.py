@@ -132,7 +132,7 @@ class Publisher:
                 return [cancelled_message(table)], {}, 0, frozenset()
             presenter = presenter_for(table.slug)
             engine = table.engine
-            boards = presenter.boards(table)
+            boards = presenter.public_boards(table)
             hands: dict[int, MessageSpec] = {}
             for seat in range(engine.players):
                 if table.user_at(seat).is_bot:

@@ -21,7 +21,8 @@ class Style(Enum):
 @dataclass(frozen=True)
 class ButtonSpec:
     """A button. ``action`` is an engine action (a game button) and ``host`` a host operation
-    (``join``, ``leave``, ``start``, ``cancel``, ``hand``); exactly one of them is set."""
+    (``join``, ``leave``, ``start``, ``cancel``, ``hand``, ``rematch``); exactly one of them is
+    set."""
 
     label: str
     action: dict[str, Any] | None = None

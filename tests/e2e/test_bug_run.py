@@ -189,7 +189,7 @@ async def finish_and_check(game: BugRunGame) -> None:
         assert f"**{game.users[seat].name}**" in text
     for seat, user in enumerate(game.users):
         assert f"{user.name} — {scores[seat]} VP" in text
-    assert not game.board.buttons()
+    assert [b.label for b in game.board.buttons()] == ["Rematch"]
     image = picture(game.emu, game.board)
     assert image.format == "PNG" and image.width >= 800
 
@@ -450,7 +450,7 @@ async def test_misuse_is_answered_privately_and_changes_nothing(world: World) ->
         assert "earlier decision" in again, again
         emu.interactions.deliver_stale_clicks = False
         # a second game in a busy channel
-        busy = await emu.slash(w.carol, w.channel, "bugs new", game=GAME)
+        busy = await emu.slash(w.carol, w.channel, f"bugs new {GAME}")
         assert busy.ephemeral and told(busy) == "There is already a game in this channel."
         record = await game.store.active_game_in_channel(w.channel.id)
         assert record is not None and record.snapshot == game.engine.to_dict()
