@@ -42,7 +42,7 @@ async def timed_click(
 
 
 async def start_table(emu: Emulator, channel: Any, users: list[Any]) -> Any:
-    result = await emu.slash(users[0], channel, "bugs new", game="ladybug-dash")
+    result = await emu.slash(users[0], channel, "bugs new ladybug-dash")
     board = await result.wait_message()
     for user in users[1:]:
         await emu.click(user, board, board.find_button(label="Join").custom_id)

@@ -36,8 +36,8 @@ TOKEN = "demo.emulator-token-0123456789"
 class Transcript:
     """Prints each public message once per new version, as a member scrolling the channel."""
 
-    def __init__(self, out: Any = sys.stdout) -> None:
-        self.out = out
+    def __init__(self, out: Any = None) -> None:
+        self.out = out if out is not None else sys.stdout  # looked up now: it may be redirected
         self.seen: dict[int, str] = {}
 
     def show(self, messages: list[Any]) -> None:
@@ -139,7 +139,7 @@ async def _play(
     transcript: Transcript,
 ) -> int:
     creator = members[0]
-    result = await emulator.slash(creator, channel, "bugs new", game=slug)
+    result = await emulator.slash(creator, channel, f"bugs new {slug}")
     lobby = await result.wait_message()
     transcript.show(emulator.channel_messages(channel))
     for member in members[1:]:

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 MAX_CUSTOM_ID = 100
-HOST_OPS = ("join", "leave", "addbot", "start", "cancel", "hand")
+HOST_OPS = ("join", "leave", "addbot", "start", "cancel", "hand", "rematch")
 
 
 class CodecError(ValueError):

@@ -1,13 +1,14 @@
 """The `/bugs` slash command group.
 
-The group is built when the bot starts, from the registered engines, so `game:` offers every
-game and each engine's options become optional parameters of `/bugs new`.
+The group is built when the bot starts, from the registered engines: `/bugs new <game>` has one
+subcommand per playable game, whose options (in players' words) are that game's alone.
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Optional
 
 import discord
 from discord import app_commands
@@ -15,9 +16,11 @@ from discord import app_commands
 from rules.core import GAMES
 
 from ..host.errors import NoGameHere
-from ..ui.lobby import lobby_message
+from ..ui.options import words_for
 from ..ui.presenter import playable
 from ..ui.rules_text import rules_message
+from ..ui.specs import MessageSpec
+from ..ui.stats import history_message, last_game_text, leaderboard_message, stats_message
 from ..web.links import game_url
 from .edge import answer, display_name, is_privileged
 from .render import send_kwargs
@@ -35,17 +38,66 @@ def _game_choices(*, playable_only: bool = False) -> list[app_commands.Choice[st
     ]
 
 
-def _option_specs() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Every engine option by name: (description, choices). Same name = same meaning."""
-    specs: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for slug, cls in GAMES.items():
-        if not playable(slug):
-            continue
-        for option in cls.options:
-            desc, choices = specs.get(option.name, (option.description, ()))
-            merged = tuple(dict.fromkeys((*choices, *option.choices)))
-            specs[option.name] = (f"{desc} ({cls.title})"[:100], merged)
-    return specs
+LEADERS = 10
+"""Lines of a leaderboard."""
+HISTORY = 10
+"""Games per section of `/bugs history`."""
+
+Guarded = Callable[[discord.Interaction[Any], Callable[[], Awaitable[None]]], Awaitable[None]]
+
+
+def _new_command(
+    bot: BugtableBot, slug: str, parent: app_commands.Group, guarded: Guarded
+) -> app_commands.Command[Any, Any, None]:
+    """`/bugs new <slug>`: its parameters are the game's options, described in words."""
+    cls = GAMES[slug]
+    words = {option.name: words_for(slug, option) for option in cls.options}
+
+    async def new(interaction: discord.Interaction[Any], **options: str | None) -> None:
+        async def work() -> None:
+            table = await bot.host.open(
+                slug,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                user_id=interaction.user.id,
+                name=display_name(interaction.user),
+                options={k: v for k, v in options.items() if v is not None},
+            )
+            await bot.edge.post_lobby(interaction, table)
+
+        await guarded(interaction, work)
+
+    new.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "interaction",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=discord.Interaction,
+            ),
+            *(
+                inspect.Parameter(
+                    name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=None,
+                    annotation=Optional[str],  # noqa: UP045 - discord.py reads this form
+                )
+                for name in words
+            ),
+        ]
+    )
+    new.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        name: [app_commands.Choice(name=text, value=value) for value, text in w.choices.items()]
+        for name, w in words.items()
+    }
+    new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        name: w.description for name, w in words.items()
+    }
+    return app_commands.Command(
+        name=slug,
+        description=f"Open a {cls.title} lobby ({cls.min_players}–{cls.max_players} players).",
+        callback=new,
+        parent=parent,
+    )
 
 
 def build_group(bot: BugtableBot) -> app_commands.Group:
@@ -65,57 +117,15 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
         except Exception as exc:
             await bot.edge.refuse(interaction, exc)
 
-    # -- /bugs new ---------------------------------------------------------------------------
-    option_specs = _option_specs()
-
-    async def new(interaction: discord.Interaction[Any], game: str, **options: str | None) -> None:
-        async def work() -> None:
-            chosen = {k: v for k, v in options.items() if v is not None}
-            table = await bot.host.open(
-                game,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0,
-                user_id=interaction.user.id,
-                name=display_name(interaction.user),
-                options=chosen,
-            )
-            # Hold the table until the lobby message is known, so a Join clicked the instant it
-            # appears edits this message instead of posting another.
-            async with table.lock:
-                spec = lobby_message(table)
-                sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
-                message_id = sent.message_id or (await interaction.original_response()).id
-                channel_id = interaction.channel_id or 0
-                await bot.store.set_message(table.id, "board", channel_id, message_id)
-                bot.publisher.remember_board(table.id, message_id, spec)
-
-        await guarded(interaction, work)
-
-    params = [
-        inspect.Parameter(
-            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
-        ),
-        inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str),
-    ]
-    for name, (_, choices) in option_specs.items():
-        params.append(
-            inspect.Parameter(
-                name,
-                inspect.Parameter.KEYWORD_ONLY,
-                default=None,
-                annotation=Optional[Literal[choices]],  # noqa: UP045 - discord.py reads this form
-            )
-        )
-    new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    new.__discord_app_commands_param_choices__ = {"game": _game_choices(playable_only=True)}  # type: ignore[attr-defined]
-    new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        "game": "Which game to play",
-        **{name: desc for name, (desc, _) in option_specs.items()},
-    }
-    new_cmd: app_commands.Command[Any, Any, None] = app_commands.Command(
-        name="new", description="Open a game lobby in this channel.", callback=new, parent=group
+    # -- /bugs new <game> ---------------------------------------------------------------------
+    # One subcommand per playable game, made from the registry at start, so each game offers
+    # only its own options (a game whose presenter lands later appears on the next start).
+    new_group = app_commands.Group(
+        name="new", description="Open a game lobby in this channel.", parent=group
     )
-    group.add_command(new_cmd)
+    for slug in sorted(GAMES):
+        if playable(slug):
+            new_group.add_command(_new_command(bot, slug, new_group, guarded))
 
     # -- lobby commands ----------------------------------------------------------------------
     @group.command(name="join", description="Join the game in this channel.")
@@ -161,8 +171,50 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
     @group.command(name="status", description="Where the game in this channel stands.")
     async def status(interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
-            table = await channel_table(interaction)
-            await answer(interaction, status_text(bot, table))
+            channel_id = interaction.channel_id or 0
+            table = await bot.host.table_in_channel(channel_id)
+            if table is not None:
+                await answer(interaction, status_text(bot, table))
+                return
+            last = await bot.store.recent_games(channel_id=channel_id, limit=1)
+            if not last:
+                raise NoGameHere()
+            await answer(interaction, last_game_text(last[0]))
+
+        await guarded(interaction, work)
+
+    # -- after the game ----------------------------------------------------------------------
+    @group.command(
+        name="leaderboard", description="This server's best players of a game (by rating)."
+    )
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=_game_choices(playable_only=True))
+    async def leaderboard(interaction: discord.Interaction[Any], game: str) -> None:
+        async def work() -> None:
+            entries = await bot.store.leaderboard(interaction.guild_id or 0, game, LEADERS)
+            await show(interaction, leaderboard_message(game, entries), ephemeral=False)
+
+        await guarded(interaction, work)
+
+    @group.command(name="stats", description="Games, wins, rating and best score per game.")
+    @app_commands.describe(member="Whose stats (yours if left out)")
+    async def stats(
+        interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        async def work() -> None:
+            who = member or interaction.user
+            found = await bot.store.member_stats(interaction.guild_id or 0, who.id)
+            await show(interaction, stats_message(display_name(who), found), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @group.command(name="history", description="The last games of this channel and this server.")
+    async def history(interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            channel_id = interaction.channel_id or 0
+            here = await bot.store.recent_games(channel_id=channel_id, limit=HISTORY)
+            server = await bot.store.recent_games(guild_id=interaction.guild_id, limit=HISTORY)
+            await show(interaction, history_message(here, server, channel_id), ephemeral=True)
 
         await guarded(interaction, work)
 
@@ -192,12 +244,20 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
     return group
 
 
+async def show(
+    interaction: discord.Interaction[Any], spec: MessageSpec, *, ephemeral: bool
+) -> None:
+    """Answer with a message that has no buttons (stats, leaderboards, history)."""
+    await interaction.response.send_message(ephemeral=ephemeral, **send_kwargs(spec, 0, 0))
+
+
 def status_text(bot: BugtableBot, table: Table) -> str:
     names = table.names()
     lines = [f"**{table.title}** — {table.status}"]
     if table.engine is None:
         cls = table.engine_cls
-        lines.append(f"Players ({len(names)}/{cls.max_players}): {', '.join(names) or 'nobody'}")
+        seated = ", ".join(s.name + ("" if s.confirmed else " (invited)") for s in table.seats)
+        lines.append(f"Players ({len(table.confirmed())}/{cls.max_players}): {seated or 'nobody'}")
     else:
         engine = table.engine
         waiting = [names[s] for s in sorted(engine.waiting_for()) if 0 <= s < len(names)]

@@ -16,10 +16,12 @@ from rules.core import RuleError
 
 from ..host.errors import HostError, NotSeated, StaleButton
 from ..store.errors import StoreError
+from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from .render import send_kwargs
 
 if TYPE_CHECKING:
+    from ..host.table import Table
     from .client import BugtableBot
 
 log = logging.getLogger(__name__)
@@ -127,6 +129,10 @@ class Edge:
             if op == "hand":
                 await self.show_hand(interaction, game_id)
                 return
+            if op == "rematch":
+                table = await host.rematch(game_id, user.id, display_name(user))
+                await self.post_lobby(interaction, table)
+                return
             if op == "join":
                 await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
@@ -141,6 +147,18 @@ class Edge:
             await self.refuse(interaction, exc)
             return
         await interaction.response.defer()
+
+    async def post_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Answer ``interaction`` with the new lobby's message (later the board) in the channel."""
+        # Hold the table until the lobby message is known, so a Join clicked the instant it
+        # appears edits this message instead of posting another.
+        async with table.lock:
+            spec = lobby_message(table)
+            sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
+            message_id = sent.message_id or (await interaction.original_response()).id
+            channel_id = interaction.channel_id or 0
+            await self.bot.store.set_message(table.id, "board", channel_id, message_id)
+            self.bot.publisher.remember_board(table.id, message_id, spec)
 
     async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         table = await self.bot.host.table(game_id)

@@ -133,7 +133,7 @@ class Publisher:
                 return [cancelled_message(table)], {}, 0, frozenset()
             presenter = presenter_for(table.slug)
             engine = table.engine
-            boards = presenter.boards(table)
+            boards = presenter.public_boards(table)
             if engine.is_over and boards:  # a finished game's board links to its replay
                 url = game_url(self.bot.settings, table.game.web_token)
                 boards[0] = with_replay_link(boards[0], url)

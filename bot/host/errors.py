@@ -33,6 +33,10 @@ class NotAllowed(HostError):
     message = "Only the member who opened the game (or someone with Manage Channels) can do that."
 
 
+class NotAPlayer(HostError):
+    message = "Only the players of that game can ask for a rematch."
+
+
 class StaleButton(HostError):
     message = "That button is from an earlier turn: the game has moved on."
 

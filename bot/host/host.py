@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -17,12 +17,13 @@ from rules.core import GAMES, SYSTEM, Engine, RuleError, get_game
 
 from ..settings import Settings
 from ..store import Store
-from ..store.records import GameRecord, ResultSpec, TimerSpec
+from ..store.records import GameRecord, LobbySeat, ResultSpec, TimerSpec
 from .errors import (
     AlreadyStarted,
     GameGone,
     HostError,
     NotAllowed,
+    NotAPlayer,
     NotStarted,
     StaleButton,
     TooFast,
@@ -126,6 +127,7 @@ class Host:
         user_id: int,
         name: str,
         options: Mapping[str, str] | None = None,
+        seats: Sequence[LobbySeat] = (),
     ) -> Table:
         if slug not in GAMES:
             raise UnknownGame(f"There is no game called '{slug}'.")
@@ -139,10 +141,42 @@ class Host:
             creator_name=name,
             options=resolved,
             seed=secrets.randbits(62),
+            seats=seats,
         )
         table = Table(record, cls, await self.store.seats(record.id))
         self.tables[record.id] = table
         return table
+
+    async def rematch(self, game_id: int, user_id: int, name: str) -> Table:
+        """A new lobby in a finished game's channel: same game, options and seat order.
+
+        The member who asked opens it and sits in, bots sit in again, and every other player's
+        seat is held until they press Join (docs/rulings.md P-12). A channel that already has a
+        game refuses it (ChannelBusy).
+        """
+        record = await self._record(game_id)
+        if record.status != "finished":
+            raise GameGone("Only a finished game can be played again.")
+        seats = await self.store.seats(game_id)
+        if not any(s.user_id == user_id and not s.is_bot for s in seats):
+            raise NotAPlayer()
+        return await self.open(
+            record.slug,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            user_id=user_id,
+            name=name,
+            options=record.options,
+            seats=[
+                LobbySeat(
+                    s.user_id,
+                    name if s.user_id == user_id else s.name,
+                    is_bot=s.is_bot,
+                    confirmed=s.is_bot or s.user_id == user_id,
+                )
+                for s in seats
+            ],
+        )
 
     async def join(self, game_id: int, user_id: int, name: str, *, is_bot: bool = False) -> Table:
         table = await self.table(game_id)
@@ -201,7 +235,8 @@ class Host:
             if table.status != "lobby":
                 raise AlreadyStarted()
             cls = table.engine_cls
-            count = len(table.seats)
+            seated = table.confirmed()  # held rematch seats nobody confirmed are given up
+            count = len(seated)
             if not cls.min_players <= count <= cls.max_players:
                 raise HostError(
                     f"{cls.title} needs {cls.min_players} to {cls.max_players} players; "
@@ -213,7 +248,7 @@ class Host:
             record = await self.store.start(
                 game_id,
                 expected_version=table.game.version,
-                seat_order=[s.user_id for s in table.seats],
+                seat_order=[s.user_id for s in seated],
                 snapshot=snapshot,
                 timers=timers,
             )

@@ -60,6 +60,11 @@ class Table:
             raise NotSeated()
         return seat
 
+    def confirmed(self) -> list[SeatRecord]:
+        """The places taken for real: in a rematch lobby, not those still held for a previous
+        player who has not pressed Join."""
+        return [s for s in self.seats if s.confirmed]
+
     def user_at(self, seat: int) -> SeatRecord:
         for s in self.seats:
             if s.seat == seat:

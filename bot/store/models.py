@@ -14,6 +14,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -22,6 +23,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     text,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -129,7 +131,8 @@ class Game(Base):
 
 class Seat(Base):
     """A place at a table. In the lobby ``seat`` is NULL and ``join_seq`` keeps join order;
-    ``start`` assigns ``seat`` 0..n-1 in play order."""
+    ``start`` assigns ``seat`` 0..n-1 in play order. A rematch lobby holds places for the
+    previous players, ``confirmed`` false until each presses Join; ``start`` drops the rest."""
 
     __tablename__ = "seats"
 
@@ -140,6 +143,7 @@ class Seat(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     name: Mapped[str] = mapped_column(String(100))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     __table_args__ = (
         UniqueConstraint("game_id", "user_id"),
@@ -211,6 +215,26 @@ class ResultRow(Base):
         UniqueConstraint("game_id", "user_id"),
         Index("ix_results_user_id", "user_id"),
     )
+
+
+class RatingRow(Base):
+    """A member's skill at one game in one server (openskill's Plackett-Luce ``mu``/``sigma``).
+
+    Written in the transaction that records the results of each rated game, so a rating can
+    never count a game the results do not hold, or miss one they do.
+    """
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    slug: Mapped[str] = mapped_column(String(40), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(100))
+    """The member's name at their latest rated game (leaderboards need no Discord lookup)."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rated_games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
 class MetaRow(Base):

@@ -64,6 +64,8 @@ class SeatRecord:
     is_bot: bool
     seat: int | None
     join_seq: int
+    confirmed: bool = True
+    """False for a place a rematch holds for a previous player who has not pressed Join yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +136,67 @@ class ResultSpec:
     rank: int
     winner: bool
     breakdown: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """A place to set when a lobby opens (a rematch seats the previous table in its order)."""
+
+    user_id: int
+    name: str
+    is_bot: bool = False
+    confirmed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    """One line of a server's leaderboard for one game."""
+
+    user_id: int
+    name: str
+    rating: float
+    """Conservative skill (openskill's ordinal, mu - 3 sigma): it rises with wins and certainty."""
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class MemberGameStats:
+    """A member's record at one game in one server; ``rating`` is None until a rated game."""
+
+    slug: str
+    games: int
+    wins: int
+    best_score: int
+    rating: float | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One seat of a finished game as history shows it (with the name the player had then)."""
+
+    user_id: int
+    name: str
+    is_bot: bool
+    seat: int
+    score: int
+    rank: int
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A finished game and its results, best first."""
+
+    game: GameRecord
+    players: tuple[PlayerResult, ...]
+
+    @property
+    def winners(self) -> tuple[PlayerResult, ...]:
+        return tuple(p for p in self.players if p.winner)

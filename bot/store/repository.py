@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, Table, delete, func, insert, select, update
+from sqlalchemy import CursorResult, Row, Table, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -30,13 +30,29 @@ from .errors import (
     WrongStatus,
 )
 from .migrate import upgrade_to_head
-from .models import ActionRow, Game, MessageRow, MetaRow, ResultRow, Seat, TimerRow, utcnow
+from .models import (
+    ActionRow,
+    Game,
+    MessageRow,
+    MetaRow,
+    RatingRow,
+    ResultRow,
+    Seat,
+    TimerRow,
+    utcnow,
+)
+from .ratings import Skill, Z, update_ratings
 from .records import (
     UNFINISHED,
     ActionRecord,
     GameRecord,
     GameStatus,
+    GameSummary,
+    LeaderboardEntry,
+    LobbySeat,
+    MemberGameStats,
     MessageRecord,
+    PlayerResult,
     ResultRecord,
     ResultSpec,
     SeatRecord,
@@ -108,12 +124,17 @@ class Store:
         creator_name: str,
         options: dict[str, str],
         seed: int,
+        seats: Sequence[LobbySeat] = (),
     ) -> GameRecord:
-        """Open a lobby with the creator in its first place.
+        """Open a lobby with the creator in its first place, or with ``seats`` in that order
+        (a rematch: the previous table, the creator among them).
 
         The partial unique index decides whether the channel is free; the lookup afterwards only
         names the game that holds it.
         """
+        places = list(seats) or [LobbySeat(creator_id, creator_name)]
+        if not any(p.user_id == creator_id and p.confirmed for p in places):
+            raise ValueError("the creator must have a confirmed place in the lobby")
         try:
             async with self._writing() as session:
                 now = utcnow()
@@ -131,14 +152,16 @@ class Store:
                 )
                 session.add(game)
                 await session.flush()
-                session.add(
+                session.add_all(
                     Seat(
                         game_id=game.id,
-                        join_seq=1,
-                        user_id=creator_id,
-                        name=creator_name,
-                        is_bot=False,
+                        join_seq=seq,
+                        user_id=place.user_id,
+                        name=place.name,
+                        is_bot=place.is_bot,
+                        confirmed=place.confirmed,
                     )
+                    for seq, place in enumerate(places, start=1)
                 )
                 await session.flush()
                 record = _game(game)
@@ -152,12 +175,19 @@ class Store:
     async def join(
         self, game_id: int, *, user_id: int, name: str, max_players: int, is_bot: bool = False
     ) -> list[SeatRecord]:
-        """Take the next lobby place. Raises AlreadySeated, TableFull or WrongStatus."""
+        """Take the next lobby place, or confirm the place a rematch holds for this user.
+        Raises AlreadySeated, TableFull or WrongStatus."""
         async with self._writing() as session:
             game = await _lock_game(session, game_id)
             _require_status(game, GameStatus.LOBBY)
             seats = await _seat_rows(session, game_id)
-            if any(s.user_id == user_id for s in seats):
+            held = next((s for s in seats if s.user_id == user_id), None)
+            if held is not None and not held.confirmed:
+                held.confirmed, held.name = True, name
+                _touch(game)
+                await session.flush()
+                return _seats(seats)
+            if held is not None:
                 raise AlreadySeated(game_id, user_id)
             if len(seats) >= max_players:
                 raise TableFull(game_id, max_players)
@@ -202,14 +232,20 @@ class Store:
         """Lobby -> playing: seat ``seat_order`` (user ids) as seats 0..n-1 and store the first
         snapshot. ``expected_version`` is the lobby as the caller saw it (joins and leaves bump
         it), so a start racing a join fails with VersionConflict instead of dropping the joiner.
-        ``seat_order`` must name exactly the seated users (ValueError otherwise: a caller bug)."""
+        ``seat_order`` must name exactly the seated users (ValueError otherwise: a caller bug).
+        Places a rematch held for players who never confirmed are given up here."""
         _check_timer_keys(timers)
         async with self._writing() as session:
             game = await _lock_game(session, game_id)
             _require_status(game, GameStatus.LOBBY)
             if game.version != expected_version:
                 raise VersionConflict(game_id, expected_version, game.version)
-            seats = {s.user_id: s for s in await _seat_rows(session, game_id)}
+            seats = {}
+            for s in await _seat_rows(session, game_id):
+                if s.confirmed:
+                    seats[s.user_id] = s
+                else:
+                    await session.delete(s)
             if not seat_order or sorted(seat_order) != sorted(seats):
                 raise ValueError(
                     f"seat_order {seat_order} must be a permutation of seated users {sorted(seats)}"
@@ -321,6 +357,14 @@ class Store:
                         for r in results
                     ],
                 )
+                await update_ratings(
+                    conn,
+                    game_id=game_id,
+                    guild_id=row.guild_id,
+                    slug=row.slug,
+                    results=results,
+                    now=now,
+                )
         # The snapshot is not read back: the caller just gave it.
         return _game(row, snapshot=snapshot)
 
@@ -368,14 +412,18 @@ class Store:
             )
             return [_game(g) for g in rows]
 
-    async def finished_games(self, limit: int = 100) -> list[GameRecord]:
-        """Finished games, newest first."""
+    async def finished_games(
+        self, limit: int = 100, *, guild_id: int | None = None, channel_id: int | None = None
+    ) -> list[GameRecord]:
+        """Finished games, newest first; only one server's or one channel's if given."""
+        query = select(Game).where(Game.status == GameStatus.FINISHED.value)
+        if guild_id is not None:
+            query = query.where(Game.guild_id == guild_id)
+        if channel_id is not None:
+            query = query.where(Game.channel_id == channel_id)
         async with self._reading() as session:
             rows = await session.scalars(
-                select(Game)
-                .where(Game.status == GameStatus.FINISHED.value)
-                .order_by(Game.finished_at.desc(), Game.id.desc())
-                .limit(limit)
+                query.order_by(Game.finished_at.desc(), Game.id.desc()).limit(limit)
             )
             return [_game(g) for g in rows]
 
@@ -537,8 +585,111 @@ class Store:
             "by_slug": dict(sorted(by_slug.items())),
         }
 
+    async def leaderboard(
+        self, guild_id: int, slug: str, limit: int = 10
+    ) -> list[LeaderboardEntry]:
+        """One server's best at one game by conservative rating (rated members only), with
+        their finished games and wins at it there."""
+        conservative = RatingRow.mu - Z * RatingRow.sigma  # openskill's ordinal, in SQL
+        async with self._reading() as session:
+            ratings = list(
+                await session.scalars(
+                    select(RatingRow)
+                    .where(RatingRow.guild_id == guild_id, RatingRow.slug == slug)
+                    .order_by(conservative.desc(), RatingRow.user_id)
+                    .limit(limit)
+                )
+            )
+            records = await _records(
+                session, guild_id, slug=slug, user_ids=[r.user_id for r in ratings]
+            )
+        entries = []
+        for r in ratings:
+            games, wins, _ = records.get((slug, r.user_id), (0, 0, 0))
+            skill = Skill(r.mu, r.sigma)
+            entries.append(
+                LeaderboardEntry(r.user_id, r.name, skill.ordinal, r.mu, r.sigma, games, wins)
+            )
+        return entries
+
+    async def member_stats(self, guild_id: int, user_id: int) -> list[MemberGameStats]:
+        """A member's finished games, wins, best score and rating per game in one server."""
+        async with self._reading() as session:
+            records = await _records(session, guild_id, user_ids=[user_id])
+            ratings = {
+                r.slug: Skill(r.mu, r.sigma).ordinal
+                for r in await session.scalars(
+                    select(RatingRow).where(
+                        RatingRow.guild_id == guild_id, RatingRow.user_id == user_id
+                    )
+                )
+            }
+        return [
+            MemberGameStats(slug, games, wins, best, ratings.get(slug))
+            for (slug, _), (games, wins, best) in sorted(records.items())
+        ]
+
+    async def recent_games(
+        self, *, guild_id: int | None = None, channel_id: int | None = None, limit: int = 10
+    ) -> list[GameSummary]:
+        """The newest finished games (of a server or a channel) with their results."""
+        games = await self.finished_games(limit, guild_id=guild_id, channel_id=channel_id)
+        if not games:
+            return []
+        players: dict[int, list[PlayerResult]] = {g.id: [] for g in games}
+        async with self._reading() as session:
+            rows = await session.execute(
+                select(ResultRow, Seat.name, Seat.is_bot)
+                .join(
+                    Seat, (Seat.game_id == ResultRow.game_id) & (Seat.user_id == ResultRow.user_id)
+                )
+                .where(ResultRow.game_id.in_(players))
+                .order_by(ResultRow.game_id, ResultRow.rank, ResultRow.seat)
+            )
+            for result, name, is_bot in rows:
+                players[result.game_id].append(
+                    PlayerResult(
+                        user_id=result.user_id,
+                        name=name,
+                        is_bot=is_bot,
+                        seat=result.seat,
+                        score=result.score,
+                        rank=result.rank,
+                        winner=result.winner,
+                    )
+                )
+        return [GameSummary(g, tuple(players[g.id])) for g in games]
+
 
 # ------------------------------------------------------------------- helpers
+
+
+async def _records(
+    session: AsyncSession, guild_id: int, *, user_ids: Sequence[int], slug: str | None = None
+) -> dict[tuple[str, int], tuple[int, int, int]]:
+    """(slug, user) -> (finished games, wins, best score) in one server."""
+    query = (
+        select(
+            Game.slug,
+            ResultRow.user_id,
+            func.count(),
+            func.sum(case((ResultRow.winner, 1), else_=0)),
+            func.max(ResultRow.score),
+        )
+        .join(Game, Game.id == ResultRow.game_id)
+        .where(
+            Game.guild_id == guild_id,
+            Game.status == GameStatus.FINISHED.value,
+            ResultRow.user_id.in_(user_ids),
+        )
+        .group_by(Game.slug, ResultRow.user_id)
+    )
+    if slug is not None:
+        query = query.where(Game.slug == slug)
+    return {
+        (row_slug, user): (int(games), int(wins or 0), int(best))
+        for row_slug, user, games, wins, best in await session.execute(query)
+    }
 
 
 async def _lock_game(session: AsyncSession, game_id: int) -> Game:
@@ -642,6 +793,7 @@ def _seats(rows: Sequence[Seat]) -> list[SeatRecord]:
             is_bot=s.is_bot,
             seat=s.seat,
             join_seq=s.join_seq,
+            confirmed=s.confirmed,
         )
         for s in rows
     ]

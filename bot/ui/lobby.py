@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..host.table import Table
+from .options import chosen_in_words
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
 
 LOBBY_COLOUR = 0x3A7BD5
@@ -10,19 +11,28 @@ LOBBY_COLOUR = 0x3A7BD5
 
 def lobby_message(table: Table) -> MessageSpec:
     cls = table.engine_cls
-    names = [s.name for s in table.seats]
-    count = len(names)
-    players = "\n".join(f"{i + 1}. {n}" for i, n in enumerate(names)) or "nobody yet"
+    count = len(table.confirmed())
+    held = [s for s in table.seats if not s.confirmed]  # a rematch's invited players
+    players = (
+        "\n".join(
+            f"{i + 1}. {s.name}{'' if s.confirmed else ' — invited: press **Join** to confirm'}"
+            for i, s in enumerate(table.seats)
+        )
+        or "nobody yet"
+    )
     fields = [Field(f"Players ({count}/{cls.max_players})", players)]
-    if table.game.options:
-        opts = ", ".join(f"{k}: {v}" for k, v in table.game.options.items())
-        fields.append(Field("Options", opts))
+    chosen = chosen_in_words(table.slug, table.game.options)
+    if chosen:
+        fields.append(Field("Options", "\n".join(chosen)))
     ready = cls.min_players <= count <= cls.max_players
     need = (
         "Ready to start."
         if ready
         else f"Needs {cls.min_players - count} more player{'s' if cls.min_players - count != 1 else ''}."
     )
+    if held:
+        waiting = ", ".join(s.name for s in held)
+        need += f" Waiting for {waiting} to confirm; the opener may start without them."
     creator = next((s.name for s in table.seats if s.user_id == table.game.creator_id), None)
     opener = f"Opened by **{creator}**. " if creator else ""
     embed = EmbedSpec(
@@ -35,17 +45,23 @@ def lobby_message(table: Table) -> MessageSpec:
         fields=tuple(fields),
         colour=LOBBY_COLOUR,
     )
-    full = count >= cls.max_players
+    full = len(table.seats) >= cls.max_players  # held seats count as taken
     rows = (
         (
-            ButtonSpec("Join", host="join", style=Style.SUCCESS, disabled=full),
+            ButtonSpec("Join", host="join", style=Style.SUCCESS, disabled=full and not held),
             ButtonSpec("Leave", host="leave"),
             ButtonSpec("Add bot", host="addbot", emoji="🤖", disabled=full),
             ButtonSpec("Start", host="start", style=Style.PRIMARY, disabled=not ready),
             ButtonSpec("Cancel", host="cancel", style=Style.DANGER),
         ),
     )
-    return MessageSpec(embed=embed, rows=rows)
+    content = (
+        "🔁 Rematch! " + " ".join(f"<@{s.user_id}>" for s in held) + ": press **Join** to "
+        "confirm your seat."
+        if held
+        else None
+    )
+    return MessageSpec(content=content, embed=embed, rows=rows)
 
 
 def cancelled_message(table: Table) -> MessageSpec:

@@ -7,6 +7,7 @@ test game and for an engine whose presenter is not written yet.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
 from typing import Any, ClassVar
@@ -17,6 +18,8 @@ from ..host.table import Outcome, Table
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
 
 HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
+REMATCH_BUTTON = ButtonSpec("Rematch", host="rematch", emoji="🔁", style=Style.SUCCESS)
+MAX_ROWS = 5
 MAX_BOARD_BUTTONS = 20
 
 
@@ -40,6 +43,14 @@ class Presenter:
     ``False`` keeps one DM per player per game, always edited in place."""
 
     # -- public --------------------------------------------------------------------------
+    def public_boards(self, table: Table) -> list[MessageSpec]:
+        """What the channel shows: ``boards()``, and under a finished game's final board the
+        **Rematch** button, added here once for every game rather than in each ``final()``."""
+        boards = self.boards(table)
+        if not boards or not table.running().is_over:
+            return boards
+        return [with_button(boards[0], REMATCH_BUTTON), *boards[1:]]
+
     def boards(self, table: Table) -> list[MessageSpec]:
         """The public messages of a running or finished game, in channel order."""
         engine = table.running()
@@ -146,6 +157,17 @@ class Presenter:
         return "That button is from an earlier turn: the game has moved on."
 
 
+def with_button(spec: MessageSpec, button: ButtonSpec) -> MessageSpec:
+    """``spec`` with ``button`` on a row of its own, or at the end of a last row with room."""
+    rows = spec.rows
+    if len(rows) < MAX_ROWS:
+        return dataclasses.replace(spec, rows=(*rows, (button,)))
+    last = rows[-1]
+    if isinstance(last, tuple) and len(last) < MAX_ROWS:
+        return dataclasses.replace(spec, rows=(*rows[:-1], (*last, button)))
+    return spec
+
+
 def _short(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
     return text if len(text) <= 300 else text[:297] + "…"
@@ -180,6 +202,7 @@ def playable(slug: str) -> bool:
 
 __all__ = [
     "HAND_BUTTON",
+    "REMATCH_BUTTON",
     "Presenter",
     "Style",
     "playable",

@@ -21,8 +21,8 @@ class Style(Enum):
 @dataclass(frozen=True)
 class ButtonSpec:
     """A button. ``action`` is an engine action (a game button), ``host`` a host operation
-    (``join``, ``leave``, ``start``, ``cancel``, ``hand``) and ``url`` a link that opens in the
-    browser (a game's page); exactly one of them is set."""
+    (``join``, ``leave``, ``start``, ``cancel``, ``hand``, ``rematch``) and ``url`` a link that
+    opens in the browser (a game's page); exactly one of them is set."""
 
     label: str
     action: dict[str, Any] | None = None

@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..settings import Settings
+from ..ui.presenter import MAX_ROWS, with_button
 from ..ui.specs import ButtonSpec, MessageSpec
 
 REPLAY_LABEL = "Replay this game"
-MAX_ROWS = 5
-"""Discord's limit of component rows per message."""
 
 
 def game_url(settings: Settings, token: str | None) -> str | None:
@@ -20,8 +19,12 @@ def game_url(settings: Settings, token: str | None) -> str | None:
 
 
 def with_replay_link(spec: MessageSpec, url: str | None) -> MessageSpec:
-    """A finished game's board with a link button to its replay (unchanged without a URL)."""
-    if url is None or len(spec.rows) >= MAX_ROWS:
+    """A finished game's board with a link button to its replay, beside the end buttons
+    (Rematch) when their row has room (unchanged without a URL)."""
+    if url is None:
         return spec
-    button = ButtonSpec(REPLAY_LABEL, url=url, emoji="🔁")
-    return replace(spec, rows=(*spec.rows, (button,)))
+    button = ButtonSpec(REPLAY_LABEL, url=url, emoji="📺")
+    last = spec.rows[-1] if spec.rows else None
+    if isinstance(last, tuple) and len(last) < MAX_ROWS:
+        return replace(spec, rows=(*spec.rows[:-1], (*last, button)))
+    return with_button(spec, button)

@@ -1,15 +1,14 @@
 """Web pages: every game gets an unguessable token, the key of its page ``/games/<token>``.
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 Create Date: 2026-12-02
 
 Game ids count up, so they cannot name a public page; the token can. The column stays nullable
 so SQLite can add it without rebuilding ``games`` (which would risk its partial unique index);
 every existing game gets a token here, every new one from the model's default.
 
-Merge note: written beside the ratings revision ``0002``; once both are on main, this revision's
-``down_revision`` becomes ``"0002"`` so the history stays one line.
+Written beside the ratings revision 0002 and put after it when the two branches met.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import sqlalchemy as sa
 from alembic import context, op
 
 revision: str = "0003"
-down_revision: str | Sequence[str] | None = "0001"
+down_revision: str | Sequence[str] | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -20,8 +21,10 @@ from bot.discord.components import GameButton, GameSelect, HostButton
 from bot.discord.render import edit_kwargs, send_kwargs, view_of
 from bot.settings import Settings, SettingsError
 from bot.ui.lobby import lobby_message
+from bot.ui.options import RULE_CODE, chosen_in_words, words_for
 from bot.ui.presenter import presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectOption, SelectSpec
+from rules.core.engine import GameOption
 from tests.support.tables import act, make_table
 
 
@@ -90,18 +93,67 @@ def test_slash_commands_offer_every_game_and_its_options() -> None:
     group = build_group(bot)
     payload = group.to_dict(bot.tree)
     subs = {c["name"]: c for c in payload["options"]}
-    assert set(subs) == {"new", "join", "leave", "start", "cancel", "status", "hand", "rules"}
-    new_opts = {o["name"]: o for o in subs["new"]["options"]}
-    assert new_opts["game"]["required"] is True
-    assert {"name": "Ladybug Dash", "value": "ladybug-dash"} in new_opts["game"]["choices"]
+    assert set(subs) >= {"new", "join", "leave", "start", "cancel", "status", "hand", "rules"}
+    # `/bugs new <game>`: one subcommand per game with Discord play, each with its own options.
+    assert subs["new"]["type"] == 2
+    games = {c["name"]: c for c in subs["new"]["options"]}
+    assert set(games) == {"bag-of-bugs", "bug-off", "bug-run", "bugs-and-co", "ladybug-dash"}
+    assert all(g["type"] == 1 for g in games.values())
+    options = {slug: {o["name"]: o for o in g["options"]} for slug, g in games.items()}
+    assert options["bag-of-bugs"] == {}
+    assert set(options["bug-off"]) == {"first_player"}
+    assert set(options["bugs-and-co"]) == {"extra_set"}
+    assert set(options["ladybug-dash"]) == {"clock"}
+    assert set(options["bug-run"]) == {"mode"}
+    assert [c["value"] for c in options["bug-run"]["mode"]["choices"]] == ["normal", "powers"]
+    assert options["ladybug-dash"]["clock"]["required"] is False
+    assert [c["value"] for c in options["ladybug-dash"]["clock"]["choices"]] == ["30", "1"]
+    first = options["bug-off"]["first_player"]
+    assert first["description"] == "Who plays first"
+    assert {"name": "The 2nd to join", "value": "2"} in first["choices"]
     # Every engine has rules, but only games with Discord play can be opened.
-    playable = {c["value"] for c in new_opts["game"]["choices"]}
-    assert playable == {"bag-of-bugs", "bug-off", "bugs-and-co", "ladybug-dash"}
     rules_game = subs["rules"]["options"][0]
-    assert {c["value"] for c in rules_game["choices"]} == playable | {"bug-run"}
-    assert "mode" not in new_opts  # Bug Run's option waits for its Discord play
-    assert new_opts["clock"]["required"] is False
-    assert [c["value"] for c in new_opts["clock"]["choices"]] == ["30", "1"]
+    assert {c["value"] for c in rules_game["choices"]} == set(games)
+
+
+def test_no_command_text_shows_an_internal_rule_code() -> None:
+    bot = BugtableBot(Settings(_env_file=None, discord_token="t" * 30))  # type: ignore[call-arg]
+    payload = build_group(bot).to_dict(bot.tree)
+    texts: list[str] = []
+
+    def walk(node: dict[str, Any]) -> None:
+        texts.append(node["description"])
+        texts.extend(c["name"] for c in node.get("choices") or [])
+        for child in node.get("options") or []:
+            walk(child)
+
+    walk(payload)
+    assert len(texts) > 20
+    assert [t for t in texts if RULE_CODE.search(t)] == []
+    assert all(0 < len(t) <= 100 for t in texts)
+
+
+def test_options_read_in_words_and_rule_codes_are_dropped() -> None:
+    assert chosen_in_words("bug-off", {"first_player": "2"}) == ["First player: the 2nd to join"]
+    assert chosen_in_words("bugs-and-co", {"extra_set": "random"}) == [
+        "Extra tiles (5–6 players): one-eyed or three-eyed, drawn at random"
+    ]
+    assert chosen_in_words("ladybug-dash", {"clock": "1"}) == ["Clock: 1"]
+    assert chosen_in_words("bag-of-bugs", {}) == []
+    # An option nobody wrote words for shows its engine's description without the rule code.
+    made_up = GameOption("first_seat", "Who goes first (BO-4), see BC-X2", ("a-b",), "a-b")
+    words = words_for("some-game", made_up)
+    assert (words.label, words.description, words.choices) == (
+        "First seat",
+        "Who goes first, see",
+        {"a-b": "a b"},
+    )
+    table = make_table("bug-off", 2, options={"first_player": "2"})
+    table.engine = None
+    lobby = lobby_message(table)
+    assert lobby.embed is not None
+    assert "First player: the 2nd to join" in str(lobby.embed.fields)
+    assert "first_player" not in str(lobby)
 
 
 def test_components_are_dynamic_items() -> None:

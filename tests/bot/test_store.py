@@ -22,6 +22,7 @@ from bot.store import (
     GameNotFound,
     GameRecord,
     GameStatus,
+    LobbySeat,
     MessageRecord,
     NotSeated,
     ResultSpec,
@@ -221,6 +222,57 @@ async def test_join_in_order_with_bots(store: Store) -> None:
     assert await store.seats(game.id) == seats
     refreshed = await store.get_game(game.id)
     assert refreshed is not None and refreshed.version == 2  # each join moved the lobby on
+
+
+async def test_a_rematch_lobby_holds_places_until_each_player_confirms(store: Store) -> None:
+    held = [
+        LobbySeat(2, "bob", confirmed=False),
+        LobbySeat(1, "alice"),
+        LobbySeat(-1, "bot", is_bot=True),
+        LobbySeat(3, "carol", confirmed=False),
+    ]
+    game = await store.create_lobby(
+        slug="bug-off",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        creator_id=1,
+        creator_name="alice",
+        options={},
+        seed=1,
+        seats=held,
+    )
+    seats = await store.seats(game.id)
+    assert [(s.user_id, s.confirmed, s.join_seq) for s in seats] == [
+        (2, False, 1),
+        (1, True, 2),
+        (-1, True, 3),
+        (3, False, 4),
+    ]
+    # The held places count: a newcomer finds the table full, the invited player confirms.
+    with pytest.raises(TableFull):
+        await store.join(game.id, user_id=4, name="dave", max_players=4)
+    seats = await store.join(game.id, user_id=2, name="Bob!", max_players=4)
+    assert (seats[0].user_id, seats[0].name, seats[0].confirmed) == (2, "Bob!", True)
+    with pytest.raises(AlreadySeated):
+        await store.join(game.id, user_id=2, name="bob", max_players=4)
+    # Starting gives up the place nobody confirmed; the others keep the old order.
+    lobby = await store.get_game(game.id)
+    assert lobby is not None
+    await store.start(
+        game.id, expected_version=lobby.version, seat_order=[2, 1, -1], snapshot={}, timers=[]
+    )
+    assert [(s.user_id, s.seat) for s in await store.seats(game.id)] == [(2, 0), (1, 1), (-1, 2)]
+    with pytest.raises(ValueError, match="creator"):
+        await store.create_lobby(
+            slug="bug-off",
+            guild_id=GUILD,
+            channel_id=CHANNEL + 1,
+            creator_id=1,
+            creator_name="alice",
+            options={},
+            seed=1,
+            seats=[LobbySeat(1, "alice", confirmed=False)],
+        )
 
 
 async def test_join_refusals(store: Store) -> None:

@@ -15,13 +15,13 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from bot.store import Store, upgrade_to_head
+from bot.store import ResultSpec, Store, upgrade_to_head
 from bot.store.database import create_engine
 from bot.store.migrate import alembic_config
 from bot.store.models import UNFINISHED_SQL, Base
 
 REPO = Path(__file__).resolve().parents[2]
-TABLES = {"games", "seats", "actions", "messages", "timers", "results", "meta"}
+TABLES = {"games", "seats", "actions", "messages", "timers", "results", "meta", "ratings"}
 
 
 def head() -> str:
@@ -175,7 +175,90 @@ async def test_cli_upgrade_head_on_fresh_file(tmp_path: Path) -> None:
     _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
     assert process.returncode == 0, stderr.decode()
     assert "Running upgrade  -> 0001" in stderr.decode()
+    assert "Running upgrade 0001 -> 0002" in stderr.decode()
     assert db.exists()
     url = f"sqlite+aiosqlite:///{db}"
     assert await inspect_db(url, _state) == (TABLES, head())
     assert await inspect_db(url, lambda c: _diff(c, Base.metadata)) == []
+
+
+def _migrate(url: str, revision: str, *, down: bool = False) -> Any:
+    def run(connection: sa.Connection) -> None:
+        config = alembic_config(url)
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+    return run
+
+
+async def _run(url: str, fn: Any) -> None:
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(fn)
+    finally:
+        await engine.dispose()
+
+
+async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(tmp_path: Path) -> None:
+    """A live database at 0001 (a finished game, a lobby) upgrades to head: its seats become
+    confirmed places, its results stay, and the next finished game is rated."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await _run(url, _migrate(url, "0001"))
+    assert await inspect_db(url, _state) == (TABLES - {"ratings"}, "0001")
+    rows = [
+        "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+        " players, version, created_at, updated_at, finished_at) VALUES"
+        " (1, 'ladybug-dash', 9, 50, 1, 'finished', 7, '{}', 2, 5,"
+        " '2030-01-01 00:00:00', '2030-01-01 00:10:00', '2030-01-01 00:10:00'),"
+        " (2, 'ladybug-dash', 9, 51, 1, 'lobby', 8, '{}', NULL, 1,"
+        " '2030-01-02 00:00:00', '2030-01-02 00:00:00', NULL)",
+        "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot) VALUES"
+        " (1, 0, 1, 1, 'alice', 0), (1, 1, 2, 2, 'bob', 0), (2, NULL, 1, 1, 'alice', 0),"
+        " (2, NULL, 2, 2, 'bob', 0)",
+        "INSERT INTO results (game_id, seat, user_id, score, rank, winner, breakdown) VALUES"
+        " (1, 0, 1, 20, 1, 1, '{}'), (1, 1, 2, 12, 2, 0, '{}')",
+    ]
+
+    def fill(connection: sa.Connection) -> None:
+        for row in rows:
+            connection.exec_driver_sql(row)
+
+    await _run(url, fill)
+    await upgrade_to_head(url)
+    assert await inspect_db(url, _state) == (TABLES, head())
+    assert await inspect_db(url, lambda c: _diff(c, Base.metadata)) == []
+
+    store = await Store.open(url)
+    try:
+        assert [(s.user_id, s.confirmed) for s in await store.seats(2)] == [(1, True), (2, True)]
+        assert [(r.user_id, r.score) for r in await store.results(1)] == [(1, 20), (2, 12)]
+        assert await store.leaderboard(9, "ladybug-dash") == []  # no history is re-rated
+        (summary,) = await store.recent_games(guild_id=9)
+        assert [(p.name, p.score, p.winner) for p in summary.players] == [
+            ("alice", 20, True),
+            ("bob", 12, False),
+        ]
+        # The lobby from before the upgrade starts and finishes like any other, and is rated.
+        lobby = await store.get_game(2)
+        assert lobby is not None
+        game = await store.start(
+            2, expected_version=lobby.version, seat_order=[1, 2], snapshot={}, timers=[]
+        )
+        await store.record_action(
+            2,
+            expected_version=game.version,
+            seat=0,
+            action={"type": "x"},
+            snapshot={},
+            timers=None,
+            results=[ResultSpec(1, 0, 3, 2, False), ResultSpec(2, 1, 9, 1, True)],
+        )
+        board = await store.leaderboard(9, "ladybug-dash")
+        assert [(e.name, e.games, e.wins) for e in board] == [("bob", 2, 1), ("alice", 2, 1)]
+    finally:
+        await store.close()
+
+    # And back down to 0001: the data is still there.
+    await _run(url, _migrate(url, "0001", down=True))
+    assert await inspect_db(url, _state) == (TABLES - {"ratings"}, "0001")

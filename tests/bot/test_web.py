@@ -235,6 +235,18 @@ async def test_board_pictures_are_drawn_once_per_scene_from_the_public_view(
         assert (await client.get(f"/games/{token}/board.png?step=9999")).status == 404
 
 
+async def test_bug_run_serves_its_real_board_picture(host: Host, store: Store) -> None:
+    table = await open_game(host, "bug-run", 2, channel=CHANNEL)
+    await play(host, table, Rng(14), moves=6)
+    token = table.game.web_token
+    async with web_client(Replays(store)) as client:
+        assert (await get_json(client, f"/games/{token}/moves"))["picture"] is True
+        for step in (0, 6):
+            response = await client.get(f"/games/{token}/board.png?step={step}")
+            assert response.status == 200 and response.content_type == "image/png"
+            assert (await response.read()).startswith(b"\x89PNG\r\n\x1a\n")
+
+
 def test_a_picture_module_that_cannot_be_loaded_means_no_picture(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

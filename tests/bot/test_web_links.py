@@ -63,6 +63,9 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     boards, *_ = await publisher._render(table)
     urls = [b.url for b in boards[0].buttons() if b.url]
     assert urls == ["http://127.0.0.1:8080/games/" + "T" * 22]
+    last_row = boards[0].rows[-1]
+    assert isinstance(last_row, tuple)
+    assert [b.label for b in last_row] == ["Rematch", REPLAY_LABEL]  # side by side
     fake_bot.settings = Settings(_env_file=None)  # type: ignore[call-arg]
     boards, *_ = await publisher._render(table)
     assert not any(b.url for b in boards[0].buttons())

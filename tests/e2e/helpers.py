@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.emulator import Emulator
@@ -14,7 +15,7 @@ DEFERRED_UPDATE = 6
 async def open_game(
     emu: Emulator, user: Any, channel: Any, game: str = "ladybug-dash", **opts: str
 ) -> Message:
-    result = await emu.slash(user, channel, "bugs new", game=game, **opts)
+    result = await emu.slash(user, channel, f"bugs new {game}", **opts)
     assert result.acknowledged and not result.ephemeral, result
     return await result.wait_message()
 
@@ -63,3 +64,30 @@ async def start_game(
     assert told(await click(emu, creator, board, "Start")) == ""
     await emu.wait_for(lambda: not board.has_button(label="Join"), timeout=10)
     return board
+
+
+async def card_of(emu: Emulator, user: Any, board: Message) -> int:
+    """A Ladybug Dash player's secret card, as **My hand** shows it to them."""
+    text = told(await click(emu, user, board, "My hand"))
+    found = re.search(r"\*\*my_card\*\*: (\d)", text)
+    assert found, text
+    return int(found[1])
+
+
+async def play_dash(
+    emu: Emulator,
+    board: Message,
+    seats: list[Any],
+    claims: list[Any],
+    picks: dict[Any, list[int]] | None = None,
+) -> str:
+    """Play a started Ladybug Dash to its end: ``claims[r]`` takes round r's prize and each
+    player picks ``picks[user][r]`` (1 by default). Returns the final board's text."""
+    for round_no, claimer in enumerate(claims):
+        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=10)
+        assert told(await click(emu, claimer, board, "claim")) == ""
+        for seat, user in enumerate(seats):
+            await until_text(emu, board, f"**to_pick**: {seat}")
+            n = (picks or {}).get(user, [1, 1, 1])[round_no]
+            assert told(await click(emu, user, board, f"pick {n}")) == f"you picked: n {n}"
+    return await until_text(emu, board, "game over")

@@ -6,6 +6,9 @@ import asyncio
 
 import pytest
 
+from bot.emulator import EmulatorError
+from bot.ui.options import RULE_CODE
+
 from .conftest import World
 from .helpers import click, open_game, start_game, told, until_text
 
@@ -36,22 +39,16 @@ async def test_lobby_misuse_gets_clear_private_answers(world: World) -> None:
     emu, chan = world.emulator, world.channel
     lobby = await open_game(emu, world.alice, chan)
 
-    busy = await emu.slash(world.bob, chan, "bugs new", game="bug-off")
+    busy = await emu.slash(world.bob, chan, "bugs new bug-off")
     assert busy.ephemeral and "already a game in this channel" in told(busy)
     assert "already" in told(await click(emu, world.alice, lobby, "Join"))
     assert "not" in told(await click(emu, world.bob, lobby, "Leave")).lower()
     assert "needs 2 to 4 players; 1 has joined" in told(
         await emu.slash(world.alice, chan, "bugs start")
     )
-    assert "no option 'clock'" in told(
-        await emu.slash(
-            world.bob,
-            world.emulator.add_text_channel(world.guild, "other"),
-            "bugs new",
-            game="bug-off",
-            clock="1",
-        )
-    )
+    # Each game offers only its own options: Discord itself refuses another game's.
+    with pytest.raises(EmulatorError, match="has no option 'clock'"):
+        await emu.slash(world.bob, chan, "bugs new bug-off", clock="1")
 
     for user in (world.bob, world.carol, world.dave):
         await click(emu, user, lobby, "Join")
@@ -77,6 +74,34 @@ async def test_lobby_misuse_gets_clear_private_answers(world: World) -> None:
     assert "no game in this channel" in told(await emu.slash(world.alice, chan, "bugs status"))
     again = await open_game(emu, world.bob, chan)
     assert "lobby" in again.text()
+
+
+async def test_new_offers_each_game_only_its_own_options_in_words(world: World) -> None:
+    emu, guild = world.emulator, world.guild
+    (bugs,) = [c for c in emu.commands if c["name"] == "bugs"]
+    (new,) = [o for o in bugs["options"] if o["name"] == "new"]
+    games = {g["name"]: {o["name"] for o in g.get("options") or []} for g in new["options"]}
+    assert games == {
+        "bag-of-bugs": set(),
+        "bug-off": {"first_player"},
+        "bugs-and-co": {"extra_set"},
+        "ladybug-dash": {"clock"},
+    }
+
+    lobby = await open_game(emu, world.alice, world.channel, "bug-off", first_player="2")
+    text = lobby.text()
+    assert "Bug Off! — lobby" in text and "First player: the 2nd to join" in text
+    assert "first_player" not in text and not RULE_CODE.search(text)
+
+    tiles = emu.add_text_channel(guild, "tiles")
+    with pytest.raises(EmulatorError, match="has no option 'first_player'"):
+        await emu.slash(world.bob, tiles, "bugs new bugs-and-co", first_player="1")
+    lobby = await open_game(emu, world.bob, tiles, "bugs-and-co", extra_set="three-eyed")
+    assert "Extra tiles (5–6 players): three-eyed bugs" in lobby.text()
+    assert "extra_set" not in lobby.text()
+
+    bag = await open_game(emu, world.carol, emu.add_text_channel(guild, "bag"), "bag-of-bugs")
+    assert "Bag of Bugs — lobby" in bag.text() and "Options" not in bag.text()
 
 
 async def test_status_and_rules(world: World) -> None:

@@ -1,0 +1,746 @@
+"""The Bug Run presenter: a rendered board with a text summary, every decision as components,
+and each player's secrets (VP, secret loot, a loot choice) in one DM edited in place.
+
+What may be shown where:
+
+- the board reads only ``view(None)`` and table names; the picture is rendered from the same
+  public view, so neither can show a hand or a seat's VP;
+- the board offers the deciding seat's *public* choices only: a choice that names a card in
+  the player's hand (a secret loot card, the loot cards to choose from) or that exists only
+  because of one (Dibs!) is offered in that player's DM or **My hand**, never in the channel;
+- log lines read only public events (``bug_run_words.event_line``);
+- a hand reads ``view(seat)``: that seat's VP, hand and options, nobody else's.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rules.bug_run import content as C
+from rules.core import SYSTEM
+
+from ...host.table import Outcome, Table
+from ..images.bug_run import board_fingerprint, render_board
+from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..specs import (
+    ButtonSpec,
+    EmbedSpec,
+    Field,
+    ImageSpec,
+    MessageSpec,
+    Row,
+    SelectOption,
+    SelectSpec,
+    Style,
+)
+from ..text import FIELD_MAX, clip, esc, newest_lines
+from .bug_run_words import (
+    HERO_EMOJI,
+    PHASE_WORD,
+    POWER_WORD,
+    SPACE_WORD,
+    STOCK_EMOJI,
+    WHY_WORD,
+    card_line,
+    card_text,
+    dice_text,
+    event_line,
+    hero_tag,
+    place_text,
+    price_of,
+    reward_text,
+    rewards_text,
+    roof_path_text,
+)
+
+TITLE = "🏃 Bug Run"
+IMAGE_NAME = "bug-run.png"
+LOG_LINES = 10
+BOARD_ROWS = 4
+"""Component rows for choices on the board (the fifth holds **My hand**)."""
+HAND_ROWS = 5
+PER_ROW = 5
+PER_SELECT = 25
+LABEL_MAX = 80
+OPTION_MAX = 100
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action as a player sees it."""
+
+    action: dict[str, Any]
+    label: str
+    group: str
+    emoji: str | None = None
+    style: Style = Style.SECONDARY
+    detail: str | None = None
+
+
+GROUPS: dict[str, tuple[str, bool]] = {
+    "main": ("Choose…", False),
+    "move": ("Move to…", True),
+    "buy": ("Buy from the bazaar…", False),
+    "sell": ("Sell for 1 🪙…", True),
+    "play": ("Play a card…", False),
+    "pick": ("Take a reward…", False),
+}
+"""Group → (select placeholder, shown as a select menu even when buttons would fit)."""
+
+
+class Describer:
+    """Turns a seat's legal actions into labelled choices, reading only what that seat may
+    know (``view`` is the seat's own view, or the public view for the board)."""
+
+    def __init__(self, view: Mapping[str, Any], names: Sequence[str]) -> None:
+        self.view = view
+        self.names = names
+        self.heroes: list[Mapping[str, Any]] = view["heroes"]
+        self.columns = len(view["board"])
+
+    def hero(self, h: int | None) -> str:
+        return hero_tag(self.heroes, self.names, h)
+
+    def hero_name(self, h: int) -> str:
+        return str(self.heroes[h]["name"])
+
+    def slot(self, col: int, floor: str) -> Mapping[str, Any]:
+        return dict(self.view["board"][col])[floor]
+
+    def choice(self, action: Mapping[str, Any]) -> Choice:
+        a = dict(action)
+        t = a["type"]
+        prompt = (self.view.get("active") or {}).get("prompt")
+        if t == "move":
+            return self._move(a)
+        if t == "play":
+            return self._play(a)
+        if t == "end_turn":
+            return Choice(a, "End trading", "main", "✅", Style.PRIMARY)
+        if t == "buy":
+            name = C.card_name(a["card"])
+            label = f"Buy {name} ({price_of(a['card'])} 🪙)"
+            if "replace" in a:
+                label += f", selling {C.card_name(a['replace'])}"
+            return Choice(a, label, "buy", "🛒", Style.SUCCESS, card_text(a["card"]))
+        if t == "buy_basic":
+            label = f"Buy basic {a['side']} (3 🪙)"
+            if "replace" in a:
+                label += f", selling {C.card_name(a['replace'])}"
+            return Choice(a, label, "buy", "🗡️" if a["side"] == "sword" else "🏹", Style.SUCCESS)
+        if t == "buy_hearts":
+            return Choice(a, "Buy 3 ❤️ (3 🪙)", "buy", "❤️", Style.SUCCESS)
+        if t == "buy_arrows":
+            return Choice(a, "Buy 2 🏹 (3 🪙)", "buy", "🏹", Style.SUCCESS)
+        if t == "sell":
+            return Choice(a, f"Sell {C.card_name(a['card'])}", "sell", "💱", detail="+1 🪙")
+        if t == "attack":
+            weapon = a["weapon"]
+            emoji = "🗡️" if weapon == "sword" else "🏹"
+            cost = " (1 🏹)" if weapon == "bow" else ""
+            return Choice(a, f"Attack with the {weapon}{cost}", "main", emoji, Style.DANGER)
+        if t == "quest":
+            return self._quest(a)
+        if t == "wait":
+            return Choice(a, "Wait on the stairs", "main", "⏳", Style.PRIMARY)
+        if t == "activate":
+            return Choice(
+                a,
+                f"Play {self.hero_name(a['hero'])}",
+                "main",
+                self._emoji(a["hero"]),
+                Style.PRIMARY,
+            )
+        if t == "bridge":
+            return self._bridge(a)
+        if t == "toss":
+            return Choice(a, "Toss the coin", "main", "🪙", Style.PRIMARY)
+        if t == "force":
+            return Choice(a, f"Forcing Fate: make it {a['result'].upper()}", "main", "🔮")
+        if t == "accept":
+            return Choice(a, "Keep the result", "main", "✅", Style.PRIMARY)
+        if t == "retoss":
+            return Choice(a, "Second Chance: toss again", "main", "🔁")
+        if t == "good_fortune":
+            return Choice(a, "Good Fortune: pay 2 🪙 to flip it", "main", "🍀")
+        if t == "keep" and prompt == "roll":
+            return Choice(a, "Keep these dice", "main", "✅", Style.PRIMARY)
+        if t == "keep":
+            name = C.card_name(a["card"])
+            return Choice(a, f"Keep {name}", "main", "🎁", Style.PRIMARY, card_text(a["card"]))
+        if t == "reroll":
+            return self._reroll(a)
+        if t == "bravery":
+            return Choice(a, f"Play {C.card_name(a['card'])}", "play", "🦸", Style.SUCCESS)
+        if t == "roll":
+            return Choice(a, "Roll the dice", "main", "🎲", Style.PRIMARY)
+        if t == "potion":
+            return Choice(a, f"Drink {C.card_name(a['card'])}", "play", "🧪", Style.SUCCESS)
+        if t == "corrosion":
+            return Choice(a, "Play Corrosion (shield counts 0)", "play", "🧪", Style.SUCCESS)
+        if t == "no_shield":
+            return Choice(a, "Keep the Metal Shield unused", "main", "🚫")
+        if t == "metal_shield":
+            return Choice(a, "Use the Metal Shield", "main", "🛡️", Style.PRIMARY)
+        if t == "end_attack":
+            return Choice(a, "End the attack", "main", "✅", Style.PRIMARY)
+        if t == "energy_boost":
+            return Choice(a, f"Energy Boost: attack again ({a['weapon']})", "main", "⚡")
+        if t == "fight_weapon":
+            emoji = "🗡️" if a["weapon"] == "sword" else "🏹"
+            return Choice(a, f"Fight with the {a['weapon']}", "main", emoji, Style.DANGER)
+        if t == "pick":
+            label = f"Take {reward_text(a['item'])}"
+            if "hero" in a:
+                label = f"{self.hero_name(a['hero'])}: {label.lower()}"
+            return Choice(a, label, "pick", "🎁", Style.SUCCESS)
+        if t == "pass":
+            return Choice(a, "No Dibs!", "main", "🙅")
+        if t == "dibs":
+            return Choice(a, f"Dibs! for {self.hero_name(a['hero'])}", "main", "☝️", Style.SUCCESS)
+        if t == "equip":
+            label = "Equip it"
+            if "replace" in a:
+                label += f", storing {C.card_name(a['replace'])}"
+            return Choice(a, label, "main", "🗡️", Style.PRIMARY)
+        if t == "store":
+            return Choice(a, "Store it", "main", "📦")
+        if t == "stop":
+            reached = int((self.view.get("active") or {}).get("reached") or 0)
+            return Choice(a, f"Stop at roof step {reached} ({C.ROOF_VP[reached]} VP)", "main", "🛑")
+        if t == "path":
+            return self._path(a)
+        return Choice(a, t.replace("_", " "), "main")
+
+    def _emoji(self, h: int) -> str | None:
+        return HERO_EMOJI.get(self.hero_name(h))
+
+    def _move(self, a: dict[str, Any]) -> Choice:
+        slot = self.slot(a["col"], a["floor"])
+        name = slot.get("name") or ("the stairs" if slot["kind"] == "stairs" else "a card")
+        where = place_text(a["col"], a["floor"], self.columns)
+        label = f"{name} ({where})" if where and where != name else name
+        parts: list[str] = []
+        if "space" in a:
+            spaces = slot.get("spaces") or []
+            if 0 <= a["space"] < len(spaces):
+                weapon = SPACE_WORD.get(spaces[a["space"]]["weapon"], "")
+                parts.append(f"space {a['space'] + 1}: {weapon}")
+        if slot["kind"] == "stairs" and "space" in a:
+            entry = self._stairs_entry(a["space"])
+            if entry:
+                parts.append(entry)
+        if "route" in a:
+            parts.append("upper route" if a["route"] == "U" else "lower route")
+        if "extra" in a:
+            parts.append("using An Optional Extra")
+        return Choice(a, label, "move", "🚶", Style.PRIMARY, ", ".join(parts) or None)
+
+    def _stairs_entry(self, space: int) -> str:
+        stairs = self.view.get("stairs")
+        if not stairs or stairs not in C.STAIRS:
+            return ""
+        sp = C.STAIRS[stairs]["spaces"][space]
+        bits = [rewards_text(sp["entry"])] if sp["entry"] else []
+        if sp["crown"]:
+            bits.append("the crown")
+        return "on entry: " + " + ".join(bits) if bits else ""
+
+    def _play(self, a: dict[str, Any]) -> Choice:
+        name = C.card_name(a["card"])
+        label = f"Play {name}"
+        if "space" in a:
+            label += f" on stairs space {a['space'] + 1}"
+        if "target" in a:
+            label += f" against {self.hero_name(a['target'])}"
+        return Choice(a, label, "play", "🃏", Style.SUCCESS, card_text(a["card"]))
+
+    def _quest(self, a: dict[str, Any]) -> Choice:
+        active = self.view.get("active") or {}
+        hero = self.heroes[active["hero"]] if active.get("hero") is not None else None
+        pos = hero["pos"] if hero else None
+        slot = self.slot(pos["col"], pos["floor"]) if pos else None
+        name = (slot or {}).get("name") or "the quest"
+        if "item" in a and slot is not None and slot.get("card") in C.QUESTS:
+            item = C.QUESTS[slot["card"]]["items"][a["item"]]
+            return Choice(a, f"{name}: take {reward_text(item)}", "main", "🗝️", Style.SUCCESS)
+        return Choice(a, f"Do the quest: {name}", "main", "🗝️", Style.SUCCESS)
+
+    def _bridge(self, a: dict[str, Any]) -> Choice:
+        card = (self.view.get("active") or {}).get("card")
+        b = C.BRIDGES.get(card) if card else None
+        if a["mode"] == "stable":
+            what = f" ({rewards_text(b['stable'])})" if b else ""
+            return Choice(a, f"STABLE{what}", "main", "🌉", Style.PRIMARY)
+        what = (
+            f" (toss: green {rewards_text(b['green'])}, red {rewards_text(b['red'])})" if b else ""
+        )
+        return Choice(a, f"RISKY{what}", "main", "🎲", Style.DANGER)
+
+    def _reroll(self, a: dict[str, Any]) -> Choice:
+        dice = (self.view.get("active") or {}).get("dice") or []
+        if len(a["dice"]) > 1:
+            return Choice(a, "Re-roll both dice", "main", "🔁")
+        i = a["dice"][0]
+        face = f" {dice[i]}" if i < len(dice) else ""
+        return Choice(a, f"Re-roll the{face}", "main", "🔁", detail=C.card_name(a["card"]))
+
+    def _path(self, a: dict[str, Any]) -> Choice:
+        reached = int((self.view.get("active") or {}).get("reached") or 0)
+        paths = self.view.get("roof_paths") or []
+        side = "left" if a["side"] == "L" else "right"
+        what = ""
+        if reached < len(paths):
+            what = f": {roof_path_text(paths[reached][0 if a['side'] == 'L' else 1])}"
+        return Choice(a, f"Climb the {side} path{what}", "main", "🧗", Style.PRIMARY)
+
+
+def secret_cards(view: Mapping[str, Any]) -> set[str]:
+    """Card ids only this seat may know of: its hand and the loot cards it chooses between."""
+    you = view.get("you") or {}
+    return {*you.get("hand", ()), *you.get("loot_choice", ())}
+
+
+def is_private(action: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """Whether offering ``action`` in public would reveal a secret of the deciding seat."""
+    active = view.get("active") or {}
+    if active.get("prompt") == "flash" and active.get("stage") == "dibs":
+        return True  # being asked at all shows the seat holds Dibs!
+    if "extra" in action:
+        return True
+    secrets = secret_cards(view)
+    return any(isinstance(v, str) and v in secrets for v in action.values())
+
+
+def pack(choices: Sequence[Choice], rows: int) -> tuple[Row, ...]:
+    """Lay choices out in at most ``rows`` component rows: buttons flow five to a row in group
+    order; a group that is a menu by nature, or too big, becomes a select menu (25 options
+    each). If even that does not fit, every choice goes into menus."""
+    if not choices:
+        return ()
+    groups: dict[str, list[Choice]] = {}
+    for c in choices:
+        groups.setdefault(c.group, []).append(c)
+    as_select = {g for g in groups if GROUPS.get(g, ("", False))[1] and len(groups[g]) > 1}
+
+    def needed() -> int:
+        buttons = sum(len(v) for g, v in groups.items() if g not in as_select)
+        menus = sum(math.ceil(len(v) / PER_SELECT) for g, v in groups.items() if g in as_select)
+        return math.ceil(buttons / PER_ROW) + menus
+
+    while needed() > rows:
+        candidates = [g for g in groups if g not in as_select and len(groups[g]) > 1]
+        if not candidates:
+            break
+        as_select.add(max(candidates, key=lambda g: len(groups[g])))
+    if needed() > rows:
+        return tuple(_menus(list(choices), "Choose…", rows))
+    out: list[Row] = []
+    buttons = [c for g, v in groups.items() if g not in as_select for c in v]
+    for i in range(0, len(buttons), PER_ROW):
+        out.append(tuple(_button(c) for c in buttons[i : i + PER_ROW]))
+    for g, v in groups.items():
+        if g in as_select:
+            out.extend(_menus(v, GROUPS.get(g, ("Choose…", True))[0], rows))
+    return tuple(out[:rows])
+
+
+def _button(c: Choice) -> ButtonSpec:
+    return ButtonSpec(clip(c.label, LABEL_MAX), action=c.action, style=c.style, emoji=c.emoji)
+
+
+def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
+    menus: list[Row] = []
+    for i in range(0, len(choices), PER_SELECT):
+        part = choices[i : i + PER_SELECT]
+        options = tuple(
+            SelectOption(
+                clip(c.label, OPTION_MAX),
+                c.action,
+                clip(c.detail, OPTION_MAX) if c.detail else None,
+                c.emoji,
+            )
+            for c in part
+        )
+        menus.append(SelectSpec(placeholder, options))
+    return menus[:rows]
+
+
+class BugRunPresenter(Presenter):
+    slug = "bug-run"
+    colour = 0x7A4FBF
+    fresh_dm_each_turn: ClassVar[bool] = False
+
+    # -- the board ---------------------------------------------------------------------------
+    def boards(self, table: Table) -> list[MessageSpec]:
+        engine = table.running()
+        if engine.is_over:
+            return [self.final(table)]
+        public = engine.view(None)
+        names = table.names()
+        describer = Describer(public, names)
+        active = public.get("active")
+        shown: list[dict[str, Any]] = []
+        if active is not None and not table.user_at(active["seat"]).is_bot:
+            # Privacy is judged with the deciding seat's own view: only it knows its hand.
+            seat_view = engine.view(active["seat"])
+            shown = [a for a in seat_view["you"]["options"] if not is_private(a, seat_view)]
+        lines = [self._status(table, public, describer, shown)]
+        lines += self._prompt_details(public, describer)
+        crown = public.get("crown")
+        if crown is not None:
+            lines.append(f"👑 Crown: {describer.hero(crown)}")
+        if public.get("flash") is not None:
+            lines.append(f"⚡ Flash Phase: {describer.hero(public['flash'])}")
+        fields = [*self._hero_fields(public, names), self._market_field(public)]
+        fields += list(self._log_field(table))
+        embed = EmbedSpec(
+            title=f"{TITLE} — level {public['level']} of 4 · {PHASE_WORD[public['phase']]}",
+            description=clip("\n".join(lines), 4000),
+            fields=tuple(fields),
+            footer="Secrets (your VP, secret loot) are in your DM · My hand shows them here",
+            colour=self.colour,
+        )
+        rows: list[Row] = list(pack([describer.choice(a) for a in shown], BOARD_ROWS))
+        rows.append((HAND_BUTTON,))
+        return [MessageSpec(embed=embed, rows=tuple(rows), image=self.image(table, public))]
+
+    def image(self, table: Table, public: Mapping[str, Any]) -> ImageSpec:
+        names = table.names()
+        key = f"{table.id}:{board_fingerprint(public, names)}"
+        return ImageSpec(
+            IMAGE_NAME,
+            key,
+            functools.partial(render_board, public, list(names)),
+            description=f"Bug Run board, level {public['level']}",
+        )
+
+    def _status(
+        self,
+        table: Table,
+        view: Mapping[str, Any],
+        d: Describer,
+        shown: Sequence[Mapping[str, Any]],
+    ) -> str:
+        active = view.get("active")
+        if active is None:
+            return "⏳ Setting up…"
+        who = esc(table.names()[active["seat"]])
+        asked = self._asked(view, d, shown)
+        if active.get("hero") is None or active["prompt"] == "activate":
+            return f"▶ **{who}**: {asked}"
+        hero = d.heroes[active["hero"]]
+        return f"▶ **{who}** ({HERO_EMOJI.get(hero['name'], '')} {hero['name']}): {asked}"
+
+    def _asked(
+        self,
+        view: Mapping[str, Any],
+        d: Describer,
+        options: Sequence[Mapping[str, Any]] | None = None,
+    ) -> str:
+        """What the deciding seat is asked, in words that reveal no secret (``options``: the
+        choices shown where this text appears)."""
+        a = view["active"]
+        prompt, stage = a["prompt"], a.get("stage")
+        if prompt == "trade":
+            if a.get("merchant"):
+                return "an Itinerant Merchant's private trading turn: buy or sell"
+            return "trading: buy, sell, or end trading"
+        if prompt == "turn":
+            return "your turn: " + _verbs(options)
+        if prompt == "activate":
+            return "choose which of your heroes acts next"
+        if prompt == "bridge":
+            card = a.get("card")
+            return f"crossing {C.card_name(card) if card else 'a bridge'}: STABLE or RISKY?"
+        if prompt == "toss":
+            why = WHY_WORD.get(a.get("why") or "", "a toss")
+            if a.get("result"):
+                return f"the coin shows **{a['result'].upper()}** ({why}): keep it or use a card"
+            return f"about to toss a coin ({why})"
+        if prompt == "roll":
+            return f"rolled for the {WHY_WORD.get(a.get('why') or '', 'roll')}: keep or re-roll"
+        if prompt == "attack":
+            if stage == "metal":
+                return "may use the Metal Shield against the strike back"
+            if stage == "energy":
+                return "may use Energy Boost to attack again"
+            need = f" (needs {a['need']}+)" if a.get("need") else ""
+            return (
+                f"attacking with the {a.get('weapon', 'weapon')}{need}: roll, or play a card first"
+            )
+        if prompt == "fight":
+            return "choose a weapon for the stairs fight"
+        if prompt == "flash":
+            if stage == "dibs":
+                return "deciding (Flash Phase)"
+            items = ", ".join(reward_text(i) for i in a.get("items", []))
+            return f"picking a reward ({items})"
+        if prompt == "freemove":
+            return "Flash Phase: move to another card"
+        if prompt == "loot":
+            if stage == "keep":
+                return "choosing which loot card to keep"
+            card = a.get("card")
+            return f"found {C.card_name(card) if card else 'equipment'}: equip it or store it"
+        if prompt == "escape":
+            return f"Final Escape, roof step {int(a.get('reached') or 0) + 1}: climb or stop"
+        return "deciding"
+
+    def _prompt_details(self, view: Mapping[str, Any], d: Describer) -> list[str]:
+        a = view.get("active") or {}
+        out: list[str] = []
+        if a.get("prompt") == "roll" and a.get("dice"):
+            out.append(f"🎲 Dice: {dice_text(a['dice'])}")
+        if a.get("prompt") == "bridge" and a.get("card") in C.BRIDGES:
+            b = C.BRIDGES[a["card"]]
+            out.append(
+                f"🌉 STABLE: {rewards_text(b['stable'])} · RISKY: toss, green "
+                f"{rewards_text(b['green'])} / red {rewards_text(b['red'])}"
+            )
+        return out
+
+    def _hero_fields(self, view: Mapping[str, Any], names: Sequence[str]) -> list[Field]:
+        fields = []
+        seats = {s["seat"]: s for s in view["seats"]}
+        active = view.get("active") or {}
+        for hero in view["heroes"]:
+            mark = "▶ " if active.get("hero") == hero["index"] else ""
+            crown = " 👑" if view.get("crown") == hero["index"] else ""
+            title = f"{mark}{HERO_EMOJI.get(hero['name'], '')} {hero['name']}{crown} — {names[hero['seat']]}"
+            lines = [
+                " · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in ("hearts", "arrows", "coins"))
+            ]
+            lines.append(f"📍 {self._where(view, hero)}")
+            lines += _equipment_lines(hero)
+            lines.append(f"🂠 secret loot: {seats[hero['seat']]['hand_size']}")
+            if hero.get("power"):
+                lines.append(f"✨ {POWER_WORD.get(hero['power'], hero['power'])}")
+            fields.append(Field(clip(title, 256), clip("\n".join(lines), FIELD_MAX), inline=True))
+        return fields
+
+    def _where(self, view: Mapping[str, Any], hero: Mapping[str, Any]) -> str:
+        if hero.get("roof") is not None:
+            return f"roof step {hero['roof']}"
+        pos = hero.get("pos")
+        if not pos:
+            return "not on the board"
+        columns = len(view["board"])
+        slot = dict(view["board"][pos["col"]]).get(pos["floor"]) or {}
+        if slot.get("kind") == "entrance":
+            return "entrance"
+        name = slot.get("name") or slot.get("kind", "a card")
+        where = place_text(pos["col"], pos["floor"], columns)
+        parts = [
+            p
+            for p in (where, f"space {pos['space'] + 1}" if pos.get("space") is not None else "")
+            if p
+        ]
+        return f"{name} ({', '.join(parts)})" if parts else str(name)
+
+    def _market_field(self, view: Mapping[str, Any]) -> Field:
+        lines = [f"{card_line(c)} · {price_of(c)} 🪙" for c in view["market"]]
+        lines.append("Basic equipment (sword or bow +2) · 3 🪙 · 3 ❤️ or 2 🏹 · 3 🪙")
+        return Field("🛒 Bazaar", clip("\n".join(lines), FIELD_MAX))
+
+    def _log_field(self, table: Table) -> tuple[Field, ...]:
+        text = newest_lines(table.log, LOG_LINES)
+        return (Field("Log", text),) if text else ()
+
+    # -- the results -------------------------------------------------------------------------
+    def final(self, table: Table) -> MessageSpec:
+        engine = table.running()
+        public = engine.view(None)
+        names = table.names()
+        scores = engine.scores()
+        winners = engine.winners()
+        won = " and ".join(f"**{esc(names[s])}**" for s in winners) or "nobody"
+        verb = "share the win" if len(winners) > 1 else "wins"
+        order = sorted(range(engine.players), key=lambda s: (s not in winners, -scores[s], s))
+        fields = []
+        for seat in order:
+            parts = engine.score_breakdown(seat)
+            detail = (
+                f"VP tokens: {parts['vp_tokens']} · trinkets: {parts['loot']} · "
+                f"Show-Off: {parts['show_off']} · Final Escape: {parts['escape']} · "
+                f"coins: {parts['coins']}"
+            )
+            heroes = ", ".join(
+                f"{HERO_EMOJI.get(h['name'], '')} {h['name']} (roof {h['roof'] or 0})"
+                for h in public["heroes"]
+                if h["seat"] == seat
+            )
+            crown = "🏆 " if seat in winners else ""
+            fields.append(
+                Field(
+                    clip(f"{crown}{names[seat]} — {scores[seat]} VP", 256),
+                    clip(f"{heroes}\n{detail}", FIELD_MAX),
+                )
+            )
+        embed = EmbedSpec(
+            title=f"{TITLE} — game over",
+            description=f"🏁 {won} {verb} with **{max(scores)}** VP!",
+            fields=(*fields, *self._log_field(table)),
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed, image=self.image(table, public))
+
+    # -- the log -----------------------------------------------------------------------------
+    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+        public = table.running().view(None)  # hero names and seats never change in a game
+        names = table.names()
+        lines = []
+        for event in outcome.events:
+            if not event.is_public:
+                continue
+            line = event_line(event.type, event.data, public["heroes"], names)
+            if line:
+                lines.append(line)
+        return lines
+
+    # -- private -----------------------------------------------------------------------------
+    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+        engine = table.running()
+        view = engine.view(seat)
+        names = table.names()
+        you = view["you"]
+        d = Describer(view, names)
+        footer = f"Game #{table.id} · {names[seat]} · only you can see this"
+        fields = [Field("⭐ Your victory points (secret)", f"**{you['vp']}** VP")]
+        hand = [card_line(c) for c in you["hand"]]
+        fields.append(
+            Field(f"🂠 Your secret loot ({len(hand)})", clip("\n".join(hand) or "—", FIELD_MAX))
+        )
+        if you.get("loot_choice"):
+            fields.append(
+                Field(
+                    "🎁 Loot found: keep one (the other goes under the deck)",
+                    clip("\n".join(card_line(c) for c in you["loot_choice"]), FIELD_MAX),
+                )
+            )
+        for hero in view["heroes"]:
+            if hero["seat"] == seat:
+                lines = [
+                    " · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in ("hearts", "arrows", "coins"))
+                ]
+                lines += _equipment_lines(hero, detailed=True)
+                fields.append(
+                    Field(
+                        f"{HERO_EMOJI.get(hero['name'], '')} Your hero {hero['name']}",
+                        clip("\n".join(lines), FIELD_MAX),
+                    )
+                )
+        if engine.is_over:
+            score = you.get("score") or engine.score_breakdown(seat)
+            description = (
+                f"The game is over: you scored **{score['total']}** VP. Results are on the board."
+            )
+            embed = EmbedSpec(
+                title=f"{TITLE} — your secrets",
+                description=description,
+                fields=tuple(fields),
+                footer=footer,
+                colour=self.colour,
+            )
+            return MessageSpec(embed=embed)
+        active = view.get("active")
+        rows: tuple[Row, ...] = ()
+        if active is not None and active["seat"] == seat:
+            hero = d.hero(active.get("hero")) if active.get("hero") is not None else "you"
+            description = f"**Your decision** — {hero}: {self._asked(view, d, you['options'])}"
+            details = self._prompt_details(view, d)
+            if details:
+                description += "\n" + "\n".join(details)
+            rows = pack([d.choice(a) for a in you["options"]], HAND_ROWS)
+        elif active is not None:
+            waiting = esc(names[active["seat"]])
+            description = f"Waiting for **{waiting}**. The board shows the game."
+        else:
+            description = "The board shows the game."
+        embed = EmbedSpec(
+            title=f"{TITLE} — your secrets",
+            description=clip(description, 4000),
+            fields=tuple(fields),
+            footer=footer,
+            colour=self.colour,
+        )
+        return MessageSpec(embed=embed, rows=rows)
+
+    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+        """What only the actor learned (secret loot drawn, VP lost), said privately at once."""
+        seat = outcome.seat
+        if seat == SYSTEM:
+            return None
+        lines = []
+        for event in outcome.events:
+            if event.is_public or not event.visible_to(seat):
+                continue
+            d = event.data
+            if event.type == "loot_secret_card":
+                lines.append(f"🤫 You found {card_line(d['card'])}: it is in your secret hand.")
+            elif event.type == "loot_choice":
+                names = " or ".join(f"**{C.card_name(c)}**" for c in d["cards"])
+                lines.append(f"🎁 You found two loot cards: keep {names}.")
+            elif event.type == "vp_lost":
+                lines.append(f"⭐ You lost {d['amount']} VP (now {d['vp']}).")
+        if not lines:
+            return None
+        engine = table.running()
+        if not engine.is_over and seat in engine.waiting_for():
+            view = engine.view(seat)
+            if any(is_private(a, view) for a in view["you"]["options"]):
+                lines.append("Make your choice in your DM, or with **My hand**.")
+        return MessageSpec(content=clip("\n".join(lines), 1900))
+
+    def stale_text(self, action: dict[str, Any]) -> str:
+        return (
+            "That button is from an earlier decision of Bug Run: the game has moved on. "
+            "The board (or **My hand**) shows what can be done now."
+        )
+
+
+TURN_VERBS = {
+    "move": "move",
+    "attack": "attack",
+    "quest": "take on the quest",
+    "wait": "wait on the stairs",
+    "play": "play a card",
+}
+
+
+def _verbs(options: Sequence[Mapping[str, Any]] | None) -> str:
+    """The kinds of action a turn offers, e.g. ``move or attack`` (all kinds when unknown)."""
+    kinds = (
+        list(TURN_VERBS)
+        if options is None
+        else [t for t in TURN_VERBS if any(o["type"] == t for o in options)]
+    )
+    words = [TURN_VERBS[k] for k in kinds]
+    if len(words) <= 1:
+        return "".join(words) or "decide"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _equipment_lines(hero: Mapping[str, Any], *, detailed: bool = False) -> list[str]:
+    def names(cards: Sequence[str]) -> str:
+        if detailed:
+            return ", ".join(f"{C.card_name(c)} ({card_text(c)})" for c in cards) or "—"
+        return ", ".join(C.card_name(c) for c in cards) or "—"
+
+    lines = [
+        f"🗡️ {names(hero['sword'])}",
+        f"🏹 {names(hero['bow'])}",
+        f"🛡️ {names(hero['shield'])}",
+    ]
+    if hero["faceup"]:
+        lines.append(f"🃏 {names(hero['faceup'])}")
+    if hero["stored"]:
+        lines.append(f"📦 {names(hero['stored'])}")
+    return lines
+
+
+register_presenter(BugRunPresenter())

@@ -1,0 +1,295 @@
+"""The Bug Run presenter: every decision offered, Discord's limits, secrets kept, log and results.
+
+Games are played with random legal actions through the presenter at every step, so every kind
+of decision the engine can ask (checked by ``test_every_prompt_kind_is_met``) is rendered.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import bot.ui.games  # noqa: F401  (registers the presenters)
+from bot.host.table import Table
+from bot.ui.games.bug_run import BOARD_ROWS, Choice, is_private, pack
+from bot.ui.presenter import HAND_BUTTON, presenter_for
+from bot.ui.specs import MessageSpec, SelectSpec
+from rules.bug_run import content as C
+from rules.bug_run.engine import BugRun
+from rules.core import SYSTEM
+from tests.support.specs import check_limits
+from tests.support.tables import act, make_table
+
+SLUG = "bug-run"
+PRESENTER = presenter_for(SLUG)
+NAMES = ["alice", "bob", "carol", "dave", "eve", "finn"]
+PROMPTS = {
+    "activate",
+    "attack",
+    "bridge",
+    "escape",
+    "fight",
+    "flash",
+    "freemove",
+    "loot",
+    "roll",
+    "toss",
+    "trade",
+    "turn",
+}
+SECRET_TYPES = {t["id"] for t in C.LOOT_TYPES if t["type"] == "secret"}
+
+
+def engine_of(table: Table) -> BugRun:
+    engine = table.running()
+    assert isinstance(engine, BugRun)
+    return engine
+
+
+def offered(spec: MessageSpec) -> list[dict[str, Any]]:
+    """Every engine action a message offers, buttons and menu options alike."""
+    out: list[dict[str, Any]] = []
+    for row in spec.rows:
+        if isinstance(row, SelectSpec):
+            out += [o.action for o in row.options]
+        else:
+            out += [b.action for b in row if b.action is not None]
+    return out
+
+
+def key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def states(players: int, seed: int, mode: str = "normal") -> Iterator[tuple[Table, int]]:
+    """Every decision of one random game: (table, deciding seat), the log kept as the host does."""
+    table = make_table(SLUG, players, seed, {"mode": mode}, names=NAMES[:players])
+    engine = engine_of(table)
+    rng = random.Random(seed)
+    while not engine.is_over:
+        (seat,) = engine.waiting_for()
+        yield table, seat
+        outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
+        table.log.extend(PRESENTER.log_lines(table, outcome))
+    yield table, -1
+
+
+GAMES = [(2, 1, "normal"), (3, 2, "powers"), (4, 3, "normal"), (5, 4, "powers"), (6, 5, "normal")]
+
+
+@pytest.mark.parametrize(("players", "seed", "mode"), GAMES)
+def test_every_decision_is_offered_within_discords_limits(
+    players: int, seed: int, mode: str
+) -> None:
+    for table, seat in states(players, seed, mode):
+        engine = engine_of(table)
+        (board,) = PRESENTER.boards(table)
+        check_limits(board, engine.turn)
+        assert board.image is not None and board.image.filename.endswith(".png")
+        if seat < 0:
+            break
+        hand = PRESENTER.hand(table, seat)
+        assert hand is not None
+        check_limits(hand, engine.turn)
+        legal = [key(a) for a in engine.legal_actions(seat)]
+        # the DM offers every legal action, once; the board exactly the public ones
+        assert sorted(key(a) for a in offered(hand)) == sorted(legal)
+        view = engine.view(seat)
+        public = [key(a) for a in engine.legal_actions(seat) if not is_private(a, view)]
+        assert sorted(key(a) for a in offered(board)) == sorted(public)
+        assert board.rows[-1] == (HAND_BUTTON,)
+        for other in range(engine.players):
+            if other != seat:
+                other_hand = PRESENTER.hand(table, other)
+                assert other_hand is not None and offered(other_hand) == []
+
+
+def test_every_prompt_kind_is_met() -> None:
+    """The games above and a few more meet every kind of decision the engine has."""
+    met: set[str] = set()
+    for players, seed, mode in [*GAMES, (2, 7, "powers"), (3, 0, "powers"), (5, 1, "powers")]:
+        for table, seat in states(players, seed, mode):
+            if seat >= 0:
+                met.add(engine_of(table).view(None)["active"]["prompt"])
+    assert met == PROMPTS
+
+
+def test_board_never_offers_or_names_a_secret_card() -> None:
+    for players, seed in [(3, 21), (4, 22), (2, 23), (6, 24)]:
+        for table, seat in states(players, seed, "powers"):
+            if seat < 0:
+                break
+            engine = engine_of(table)
+            (board,) = PRESENTER.boards(table)
+            secrets = {
+                c for s in range(engine.players) for c in engine.view(s)["you"]["hand"]
+            } | set(engine.s["limbo"])
+            for action in offered(board):
+                assert not set(map(str, action.values())) & secrets, action
+                assert "extra" not in action
+            assert board.embed is not None
+            text = json.dumps([board.embed.description, [f.value for f in board.embed.fields]])
+            log = "\n".join(table.log)
+            for card in secrets:
+                name = C.card_name(card)
+                # a secret card's name shows only if a card of that name was played (the log)
+                if card.rsplit("-", 1)[0] in SECRET_TYPES:
+                    assert name not in text.replace(log, "") or name in log, (name, text)
+
+
+def test_board_is_the_same_whatever_the_secrets() -> None:
+    """VP and the order of the loot deck are secret: changing them changes nothing public."""
+    for table, seat in states(4, 31, "powers"):
+        if seat < 0:
+            break
+        engine = engine_of(table)
+        state = engine.to_dict()
+        state["seats"] = [{**s, "vp": s["vp"] + 17 * i + 3} for i, s in enumerate(state["seats"])]
+        state["loot"]["deck"] = list(reversed(state["loot"]["deck"]))
+        other = replace(table, engine=BugRun.from_dict(state))
+        (a,) = PRESENTER.boards(table)
+        (b,) = PRESENTER.boards(other)
+        assert a == b
+        assert a.image is not None and b.image is not None
+        assert a.image.render.args == b.image.render.args  # type: ignore[attr-defined]
+
+
+def test_hand_shows_own_vp_hand_and_loot_choice() -> None:
+    found_choice = False
+    for table, seat in states(5, 45, "powers"):  # a Master Crocheter draws two loot cards
+        if seat < 0:
+            break
+        engine = engine_of(table)
+        view = engine.view(seat)
+        hand = PRESENTER.hand(table, seat)
+        assert hand is not None and hand.embed is not None
+        fields = {f.name: f.value for f in hand.embed.fields}
+        assert fields["⭐ Your victory points (secret)"] == f"**{view['you']['vp']}** VP"
+        mine = next(v for k, v in fields.items() if k.startswith("🂠 Your secret loot"))
+        for card in view["you"]["hand"]:
+            assert C.card_name(card) in mine
+        if view["you"].get("loot_choice"):
+            found_choice = True
+            choice = next(v for k, v in fields.items() if k.startswith("🎁 Loot found"))
+            assert all(C.card_name(c) in choice for c in view["you"]["loot_choice"])
+            assert "Your decision" in (hand.embed.description or "")
+    assert found_choice
+
+
+def test_two_player_prompts_say_which_hero_acts() -> None:
+    seen_activate = False
+    for table, seat in states(2, 51, "normal"):
+        if seat < 0:
+            break
+        engine = engine_of(table)
+        active = engine.view(None)["active"]
+        (board,) = PRESENTER.boards(table)
+        assert board.embed is not None
+        status = (board.embed.description or "").splitlines()[0]
+        assert f"**{NAMES[seat]}**" in status
+        if active["prompt"] == "activate":
+            seen_activate = True
+            labels = {b.label for row in board.rows if isinstance(row, tuple) for b in row}
+            mine = [h["name"] for h in engine.view(None)["heroes"] if h["seat"] == seat]
+            ready = {f"Play {mine_name}" for mine_name in mine}
+            assert labels & ready
+        elif active["hero"] is not None:
+            hero = engine.view(None)["heroes"][active["hero"]]["name"]
+            assert hero in status
+    assert seen_activate
+
+
+def test_log_lines_read_public_events_only() -> None:
+    table = make_table(SLUG, 3, 61, {"mode": "powers"}, names=NAMES[:3])
+    engine = engine_of(table)
+    rng = random.Random(61)
+    while not engine.is_over:
+        (seat,) = engine.waiting_for()
+        outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
+        lines = PRESENTER.log_lines(table, outcome)
+        public_only = replace(outcome, events=[e for e in outcome.events if e.is_public])
+        assert lines == PRESENTER.log_lines(table, public_only)
+        assert all(line and len(line) <= 300 for line in lines)
+
+
+def test_reply_tells_only_the_actor_what_they_found() -> None:
+    replies = 0
+    for players, seed in [(3, 71), (4, 72), (5, 73)]:
+        table = make_table(SLUG, players, seed, {"mode": "powers"}, names=NAMES[:players])
+        engine = engine_of(table)
+        rng = random.Random(seed)
+        while not engine.is_over:
+            (seat,) = engine.waiting_for()
+            outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
+            reply = PRESENTER.reply(table, outcome)
+            secret = [e for e in outcome.events if not e.is_public and e.visible_to(seat)]
+            assert (reply is not None) == any(
+                e.type in ("loot_secret_card", "loot_choice", "vp_lost") for e in secret
+            )
+            if reply is not None:
+                replies += 1
+                check_limits(reply)
+                for e in secret:
+                    if e.type == "loot_secret_card":
+                        assert C.card_name(e.data["card"]) in (reply.content or "")
+    assert replies > 0
+    assert PRESENTER.reply(table, replace(outcome, seat=SYSTEM)) is None
+
+
+def test_final_board_names_winners_scores_and_keeps_the_picture() -> None:
+    *_, (table, _) = states(4, 81, "normal")
+    engine = engine_of(table)
+    (final,) = PRESENTER.boards(table)
+    check_limits(final)
+    assert final.embed is not None and final.rows == ()
+    assert final.image is not None
+    scores = engine.scores()
+    for seat in engine.winners():
+        assert f"**{NAMES[seat]}**" in (final.embed.description or "")
+    for seat in range(engine.players):
+        assert any(
+            f.name.endswith(f"{NAMES[seat]} — {scores[seat]} VP") for f in final.embed.fields
+        )
+    hand = PRESENTER.hand(table, 0)
+    assert hand is not None and hand.rows == ()
+    assert str(engine.scores()[0]) in (hand.embed.description or "")  # type: ignore[union-attr]
+
+
+def test_board_picture_key_follows_the_drawn_state() -> None:
+    table = make_table(SLUG, 3, 91, names=NAMES[:3])
+    engine = engine_of(table)
+    (a,) = PRESENTER.boards(table)
+    (b,) = PRESENTER.boards(table)
+    assert a.image == b.image  # nothing changed: the same picture, never rendered twice
+    rng = random.Random(91)
+    moved = False
+    while not moved and not engine.is_over:
+        (seat,) = engine.waiting_for()
+        action = rng.choice(engine.legal_actions(seat))
+        before = [h["pos"] for h in engine.view(None)["heroes"]]
+        act(table, seat, action)
+        moved = before != [h["pos"] for h in engine.view(None)["heroes"]]
+    (c,) = PRESENTER.boards(table)
+    assert c.image is not None and c.image != a.image
+
+
+def test_pack_fits_rows_and_splits_menus() -> None:
+    many = [Choice({"type": "move", "col": i}, f"m{i}", "move") for i in range(31)]
+    rows = pack(many, BOARD_ROWS)
+    assert len(rows) == 2 and all(isinstance(r, SelectSpec) for r in rows)
+    assert sum(len(r.options) for r in rows if isinstance(r, SelectSpec)) == 31
+    buttons = [Choice({"type": "x", "i": i}, f"b{i}", "main") for i in range(7)]
+    rows = pack(buttons, BOARD_ROWS)
+    assert [len(r) for r in rows if isinstance(r, tuple)] == [5, 2]
+    crowd = [Choice({"type": "x", "i": i}, f"b{i}", "main") for i in range(30)]
+    rows = pack(crowd, BOARD_ROWS)
+    assert len(rows) <= BOARD_ROWS
+    flat = [o.action for r in rows if isinstance(r, SelectSpec) for o in r.options]
+    flat += [b.action for r in rows if isinstance(r, tuple) for b in r]
+    assert len(flat) == 30
+    assert pack([], BOARD_ROWS) == ()
