@@ -53,7 +53,7 @@ async def sync_commands(guild_id: int | None) -> int:
     token = settings.require_token()
     _setup_logging()
     point_at(settings)
-    bot = BugtableBot(settings, sync_commands=False)
+    bot = BugtableBot(settings, sync_commands=False, serve_web=False)  # the bot may be running
     try:
         await bot.login(token)
     except discord.LoginFailure:

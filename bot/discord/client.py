@@ -15,7 +15,7 @@ from discord.ext import commands
 from ..host.bots import BotPlayers
 from ..host.host import Host
 from ..host.table import Outcome, Table
-from ..settings import Settings
+from ..settings import Settings, SettingsError
 from ..store import Store
 from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
@@ -46,12 +46,15 @@ class BugtableBot(commands.Bot):
     store: Store
     host: Host
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+    def __init__(
+        self, settings: Settings, *, sync_commands: bool = True, serve_web: bool = True
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.settings = settings
         self.sync_commands = sync_commands
+        self.serve_web = serve_web
         self.publisher = Publisher(self)
         self.edge = Edge(self)
         self.web: WebServer | None = None
@@ -81,11 +84,19 @@ class BugtableBot(commands.Bot):
 
     async def _start_web(self) -> None:
         """The game pages, when WEB_PORT asks for them; they hear of every committed move."""
-        if self.settings.web_port is None:
+        port = self.settings.web_port
+        if port is None or not self.serve_web:
             return
-        self.web = WebServer(self.store, host=self.settings.web_host, port=self.settings.web_port)
+        self.web = WebServer(self.store, host=self.settings.web_host, port=port)
+        try:
+            await self.web.start()
+        except OSError as exc:  # links to a page nobody serves would be worse than stopping
+            self.web = None
+            raise SettingsError(
+                f"WEB_PORT {port}: cannot serve the game pages on {self.settings.web_host}:"
+                f"{port} ({exc.strerror or exc}); free the port or choose another."
+            ) from None
         self.host.listeners.append(self.web)
-        await self.web.start()
 
     async def _replay_table(self, table: Table) -> None:
         """Replay the stored log: rebuilds the public log and proves the snapshot."""

@@ -130,6 +130,8 @@ async def board_png(request: web.Request) -> web.Response:
     if picture is None or not replay.started:
         raise _not_found("This game has no board picture.")
     at = _int(request, "step", replay.steps)
+    # A given step never changes; "the newest position" does while the game is on.
+    headers = KEEP if "step" in request.query else NO_STORE
     if at > replay.steps:
         raise _not_found("No such step in this game.")
     async with watched.lock:
@@ -138,7 +140,7 @@ async def board_png(request: web.Request) -> web.Response:
     key = f"{replay.record.slug}:{picture.fingerprint(view, names)}"
     image = ImageSpec("board.png", key, functools.partial(picture.render, view, names))
     png = await request.app[IMAGES].png(image)
-    return web.Response(body=png, content_type="image/png", headers=KEEP)
+    return web.Response(body=png, content_type="image/png", headers=headers)
 
 
 async def asset(request: web.Request) -> web.Response:
@@ -183,7 +185,11 @@ class WebServer:
     async def start(self) -> None:
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
+        try:
+            await web.TCPSite(self._runner, self.host, self.port).start()
+        except BaseException:
+            await self.close()
+            raise
         self.port = int(self._runner.addresses[0][1])  # the real one when asked for port 0
         log.info("game pages on http://%s:%d", self.host, self.port)
 

@@ -4,6 +4,7 @@ button) and in `/bugs status`."""
 from __future__ import annotations
 
 import dataclasses
+import socket
 from types import SimpleNamespace
 from typing import Any
 
@@ -11,12 +12,16 @@ import discord
 import pytest
 
 import bot.ui.games  # noqa: F401  (the dedicated presenters)
+from bot.discord.client import BugtableBot
 from bot.discord.commands import status_text
 from bot.discord.publisher import Publisher
 from bot.discord.render import view_of
-from bot.settings import Settings
+from bot.host.host import Host
+from bot.settings import Settings, SettingsError
+from bot.store import Store
 from bot.ui.specs import ButtonSpec, MessageSpec
 from bot.web.links import REPLAY_LABEL, game_url, with_replay_link
+from bot.web.server import WebServer
 from tests.support.tables import act, make_table
 
 
@@ -69,3 +74,22 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     fake_bot.settings = Settings(_env_file=None)  # type: ignore[call-arg]
     boards, *_ = await publisher._render(table)
     assert not any(b.url for b in boards[0].buttons())
+
+
+async def test_the_bot_serves_pages_only_when_asked_and_says_so_when_it_cannot(
+    store: Store,
+) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        settings = Settings(_env_file=None, discord_token="t" * 30, web_port=port)  # type: ignore[call-arg]
+        for serve in (False, True):
+            bot = BugtableBot(settings, serve_web=serve)
+            bot.store, bot.host = store, Host(store, settings)
+            if serve:
+                with pytest.raises(SettingsError, match=f"WEB_PORT {port}: cannot serve"):
+                    await bot._start_web()
+            else:  # `python -m bot sync` beside a running bot
+                await bot._start_web()
+            assert bot.web is None and not any(isinstance(x, WebServer) for x in bot.host.listeners)
