@@ -241,12 +241,17 @@ def scan(seen_all: list[Seen], game: BugRunGame) -> list[str]:
                 found.append("a private message is shown where others can see it")
             if SECRET_IDS.search(" ".join(seen.custom_ids)):
                 found.append(f"a public control carries a secret card: {seen.custom_ids}")
-            # a card played is named by the log, and a merchant's turn exists only once played
-            rest = re.sub(r"plays (?:Act of Bravery \(\w+\)|[^\n(]+)", "", seen.text)
-            rest = rest.replace("an Itinerant Merchant's private trading turn", "")
+            # a card played or sold is named by the log (the engine announces both), and a
+            # merchant's private trading turn exists only once one was played
+            rest = seen.text.replace("an Itinerant Merchant's private trading turn", "")
+            for name in SECRET_NAMES:
+                rest = rest.replace(f"plays {name}", "").replace(f"sold {name}", "")
             for name in SECRET_NAMES:
                 if name in rest:
-                    found.append(f"secret loot {name!r} named in public")
+                    at = rest.index(name)
+                    found.append(
+                        f"secret loot {name!r} named in public: {rest[max(0, at - 80) : at + 40]!r}"
+                    )
         else:
             if owner and owner[1] != seen.viewer:
                 found.append(f"{seen.viewer} was shown {owner[1]}'s secrets")

@@ -85,6 +85,7 @@ async def test_new_offers_each_game_only_its_own_options_in_words(world: World) 
         "bag-of-bugs": set(),
         "bug-off": {"first_player"},
         "bugs-and-co": {"extra_set"},
+        "bug-run": {"mode"},
         "ladybug-dash": {"clock"},
     }
 
@@ -102,6 +103,10 @@ async def test_new_offers_each_game_only_its_own_options_in_words(world: World) 
 
     bag = await open_game(emu, world.carol, emu.add_text_channel(guild, "bag"), "bag-of-bugs")
     assert "Bag of Bugs — lobby" in bag.text() and "Options" not in bag.text()
+    run = await open_game(
+        emu, world.dave, emu.add_text_channel(guild, "run"), "bug-run", mode="powers"
+    )
+    assert "Hero powers: with hero powers" in run.text() and "mode" not in run.text()
 
 
 async def test_status_and_rules(world: World) -> None:
