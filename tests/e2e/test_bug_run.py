@@ -27,6 +27,7 @@ from PIL import Image
 from bot.discord.codec import encode_action, game_button_id
 from bot.emulator.models import Message, walk_components
 from bot.store import Store
+from bot.ui.games.bug_run import is_private
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
 from rules.core import SYSTEM, replay
@@ -95,29 +96,30 @@ class BugRunGame:
         return None
 
     async def find(self, seat: int, action: dict[str, Any]) -> tuple[Message, str, str | None]:
-        """Where the member of ``seat`` clicks for ``action`` now (waits for the update)."""
+        """Where the member of ``seat`` clicks for ``action`` now (waits for the update): the
+        board for a public choice, their DM, or, with DMs closed, **My hand** for a secret one."""
         user = self.users[seat]
-        places: list[str] = ["board"]
-        if seat not in self.closed:
-            places.append("dm")
+        public = not is_private(action, self.engine.view(seat))
+        places = (["board"] if public else []) + (["dm"] if seat not in self.closed else [])
+        if places:
 
-        def look() -> tuple[Message, str, str | None, str] | None:
-            for place in self.rng.sample(places, len(places)):
-                messages = [self.board] if place == "board" else self.emu.dms(user)
-                for message in messages:
-                    found = self.control(message, action)
-                    if found is not None:
-                        return message, found[0], found[1], place
-            return None
+            def look() -> tuple[Message, str, str | None, str] | None:
+                for place in self.rng.sample(places, len(places)):
+                    messages = [self.board] if place == "board" else self.emu.dms(user)
+                    for message in messages:
+                        found = self.control(message, action)
+                        if found is not None:
+                            return message, found[0], found[1], place
+                return None
 
-        try:
-            message, custom_id, value, place = await self.emu.wait_for(look, timeout=15)
-        except TimeoutError:
-            if seat not in self.closed:
+            try:
+                message, custom_id, value, place = await self.emu.wait_for(look, timeout=30)
+            except TimeoutError:
                 raise AssertionError(
-                    f"no control for {action} at turn {self.engine.turn}:\n{self.board.text()}"
+                    f"no control for {action} at turn {self.engine.turn} in {places}:\n"
+                    f"{self.board.text()}"
                 ) from None
-            # closed DMs: the secret choices are in the ephemeral "My hand" answer
+        else:  # closed DMs and a secret choice: the ephemeral "My hand" answer has it
             result = await click(self.emu, user, self.board, "My hand")
             assert result.ephemeral and result.message is not None, result
             found = self.control(result.message, action)
@@ -399,7 +401,7 @@ async def test_closed_dms_play_through_my_hand(world: World) -> None:
                 if "can't send you direct messages" in m.text()
             ]
 
-        await w.emulator.wait_for(notice, timeout=10)
+        await w.emulator.wait_for(notice, timeout=30)
         mine = await click(w.emulator, w.shy, game.board, "My hand")
         assert mine.ephemeral and "only you can see this" in told(mine)
         assert "Your victory points (secret)" in told(mine)
