@@ -24,13 +24,16 @@ from rules.core import GAMES, Engine
 
 from .discord.client import BugtableBot, load_extra_games, point_at
 from .discord.codec import encode_action, game_button_id
-from .emulator import Emulator
+from .emulator import ChannelLimit, Emulator
 from .settings import Settings
 from .ui import games as _presenters  # noqa: F401  (registers every presenter)
 from .ui.presenter import playable
 
 NAMES = ["Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana"]
 TOKEN = "demo.emulator-token-0123456789"
+WINDOW = 0.5
+"""The demo runs ten times faster than Discord: its timers are short, and so is the window of
+the per-channel limits, for the emulator and the bot alike."""
 
 
 class Transcript:
@@ -94,7 +97,7 @@ async def run_demo(
     if quiet_logs:
         logging.basicConfig(level=logging.WARNING)
     rng = random.Random(seed)
-    emulator = Emulator(token=TOKEN)
+    emulator = Emulator(token=TOKEN, channel_limit=ChannelLimit(5, WINDOW))
     await emulator.start()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(  # type: ignore[call-arg]
@@ -109,6 +112,7 @@ async def run_demo(
             bugoff_turn=5.0,
             bugrun_turn=5.0,
             board_edit_interval=0.05,
+            channel_edit_window=WINDOW,
         )
         point_at(settings)
         guild = emulator.add_guild("Bug Club")

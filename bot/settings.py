@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     bugrun_turn: float = 90.0
     board_edit_interval: float = 0.75
     bot_player_delay: float = 2.0
+    # Discord's per-channel limits (P-20): sends, edits and deletes of one channel's messages.
+    channel_edit_limit: int = Field(default=5, ge=1)
+    channel_edit_window: float = Field(default=5.0, gt=0)
 
     # The game pages (off unless WEB_PORT is set).
     web_port: int | None = Field(default=None, ge=1, le=65535)

@@ -3,6 +3,12 @@
 Edits to one game's messages are coalesced: a change marks the game dirty, one pump per game
 renders the newest committed state and sends it, then waits ``board_edit_interval`` before the
 next edit, so a burst of clicks becomes a few edits and the newest state always wins.
+
+Every request to a channel (the game's, or a member's DM) first takes a slot of Discord's
+per-channel limits from the shared ``ChannelPacer``. A message whose channel has no free slot is
+left for the next round: the pump sleeps until a slot frees up and renders again, so a busy
+channel gets fewer edits, each of the newest state, and never a 429. Messages waiting longest
+go first, so no page of a board starves behind a busier one.
 """
 
 from __future__ import annotations
@@ -10,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -22,6 +30,7 @@ from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from ..web.links import game_url, with_replay_link
 from .images import ImageCache
+from .pacing import ChannelPacer, Kind, Slot
 from .render import edit_kwargs, send_kwargs
 
 if TYPE_CHECKING:
@@ -34,12 +43,26 @@ RETRY_SECONDS = 1.0
 
 
 @dataclass
+class _Round:
+    """One pass of a pump: how many requests it sent, and how long until a channel it could
+    not use has a free slot (``None``: none was held back)."""
+
+    sent: int = 0
+    held: float | None = None
+
+    def hold(self, delay: float) -> None:
+        self.held = delay if self.held is None else min(self.held, delay)
+
+
+@dataclass
 class _GameMessages:
     board_ids: dict[str, int] = field(default_factory=dict)
     shown: dict[str, tuple[MessageSpec, int]] = field(default_factory=dict)
     hand_ids: dict[int, int] = field(default_factory=dict)
     hands_shown: dict[int, tuple[MessageSpec, int]] = field(default_factory=dict)
     dm_closed: set[int] = field(default_factory=set)
+    stale_since: dict[str, float] = field(default_factory=dict)
+    """Since when each message (``board``, ``board:1``, ``hand:2``) has waited for an edit."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None
@@ -52,6 +75,8 @@ class Publisher:
         self.bot = bot
         self._games: dict[int, _GameMessages] = {}
         self.images = ImageCache()
+        settings = bot.settings
+        self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
 
     def _state(self, game_id: int) -> _GameMessages:
         return self._games.setdefault(game_id, _GameMessages())
@@ -89,10 +114,11 @@ class Publisher:
         failures = 0
         while state.dirty:
             state.dirty = False
+            rounds = _Round()
             try:
                 boards, hands, turn, waiting = await self._render(table)
-                sent = await self._sync_boards(table, state, boards, turn)
-                sent += await self._sync_hands(table, state, hands, turn, waiting)
+                await self._sync_boards(table, state, boards, turn, rounds)
+                await self._sync_hands(table, state, hands, turn, waiting, rounds)
                 failures = 0
             except Exception:
                 failures += 1
@@ -102,12 +128,22 @@ class Publisher:
                     await asyncio.sleep(RETRY_SECONDS * failures)
                 continue
             self._schedule_refresh(table, state)
-            if sent and state.dirty:
+            if rounds.held is not None:  # a channel had no free slot: come back with news
+                state.dirty = True
+                await asyncio.sleep(max(rounds.held, interval if rounds.sent else 0.0))
+            elif rounds.sent and state.dirty:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
+
+    def _slot(self, channel: Hashable, kind: Kind, rounds: _Round) -> Slot | None:
+        """A slot for one request to ``channel`` now, or ``None`` (the round notes the wait)."""
+        slot = self.pacer.take(channel, kind)
+        if slot is None:
+            rounds.hold(self.pacer.delay(channel, kind))
+        return slot
 
     def _schedule_refresh(self, table: Table, state: _GameMessages) -> None:
         """Redraw at the presenter's next refresh time (live countdowns), once."""
@@ -148,38 +184,64 @@ class Publisher:
             return boards, hands, engine.turn, waiting
 
     async def _sync_boards(
-        self, table: Table, state: _GameMessages, boards: list[MessageSpec], turn: int
-    ) -> int:
-        sent = 0
+        self,
+        table: Table,
+        state: _GameMessages,
+        boards: list[MessageSpec],
+        turn: int,
+        rounds: _Round,
+    ) -> None:
         channel = self.bot.get_partial_messageable(table.game.channel_id)
         kinds = ["board" if i == 0 else f"board:{i}" for i in range(len(boards))]
-        for kind, spec in zip(kinds, boards, strict=True):
+        now = time.monotonic()
+        changed = [
+            (kind, spec)
+            for kind, spec in zip(kinds, boards, strict=True)
+            if state.shown.get(kind) != (spec, turn)
+        ]
+        for kind, _ in changed:
+            state.stale_since.setdefault(kind, now)
+        # The message that has waited longest goes first: no page starves behind a busier one.
+        changed.sort(key=lambda item: state.stale_since[item[0]])
+        for kind, spec in changed:
             previous = state.shown.get(kind)
-            if previous == (spec, turn):
-                continue
             message_id = state.board_ids.get(kind)
-            # The picture (if any) is rendered off the event loop, and uploaded only when it
-            # changed: an unchanged board picture stays on the message as it is.
-            shown = previous[0].image if previous is not None else None
-            png = None
-            if spec.image is not None and (message_id is None or spec.image != shown):
-                png = await self.images.png(spec.image)
-            if message_id is None:
-                message = await channel.send(**send_kwargs(spec, table.id, turn, png))
-                state.board_ids[kind] = message.id
-                await self.bot.store.set_message(table.id, kind, channel.id, message.id)
-            else:
-                await channel.get_partial_message(message_id).edit(
-                    **edit_kwargs(spec, table.id, turn, png, shown=shown)
-                )
+            slot = self._slot(channel.id, "send" if message_id is None else "edit", rounds)
+            if slot is None:
+                continue
+            try:
+                # The picture (if any) is rendered off the event loop, and uploaded only when it
+                # changed: an unchanged board picture stays on the message as it is.
+                shown = previous[0].image if previous is not None else None
+                png = None
+                if spec.image is not None and (message_id is None or spec.image != shown):
+                    png = await self.images.png(spec.image)
+                if message_id is None:
+                    message = await channel.send(**send_kwargs(spec, table.id, turn, png))
+                    state.board_ids[kind] = message.id
+                    await self.bot.store.set_message(table.id, kind, channel.id, message.id)
+                else:
+                    await channel.get_partial_message(message_id).edit(
+                        **edit_kwargs(spec, table.id, turn, png, shown=shown)
+                    )
+            finally:
+                slot.release()
             state.shown[kind] = (spec, turn)
-            sent += 1
+            state.stale_since.pop(kind, None)
+            rounds.sent += 1
         for kind in [k for k in state.board_ids if k not in kinds]:
-            with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(state.board_ids.pop(kind)).delete()
+            slot = self._slot(channel.id, "delete", rounds)
+            if slot is None:
+                continue
+            try:
+                with contextlib.suppress(discord.NotFound):
+                    await channel.get_partial_message(state.board_ids[kind]).delete()
+            finally:
+                slot.release()
+            state.board_ids.pop(kind)
             state.shown.pop(kind, None)
-            sent += 1
-        return sent
+            state.stale_since.pop(kind, None)
+            rounds.sent += 1
 
     async def _sync_hands(
         self,
@@ -188,8 +250,8 @@ class Publisher:
         hands: dict[int, MessageSpec],
         turn: int,
         waiting: frozenset[int],
-    ) -> int:
-        sent = 0
+        rounds: _Round,
+    ) -> None:
         presenter = presenter_for(table.slug)
         for seat, spec in hands.items():
             if seat in state.dm_closed or state.hands_shown.get(seat, (None, -1))[0] == spec:
@@ -204,6 +266,9 @@ class Publisher:
                 and previous[1] != turn
             )
             user_id = table.user_at(seat).user_id
+            slot = self._slot(("dm", user_id), "send" if fresh else "edit", rounds)
+            if slot is None:
+                continue
             try:
                 if fresh:
                     user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -226,9 +291,10 @@ class Publisher:
             except discord.NotFound:
                 state.hand_ids.pop(seat, None)
                 continue
+            finally:
+                slot.release()
             state.hands_shown[seat] = (spec, turn)
-            sent += 1
-        return sent
+            rounds.sent += 1
 
     async def _tell_dms_closed(self, table: Table, user_id: int) -> None:
         """Say so in the channel, without the secret, and point at the ephemeral fallback."""

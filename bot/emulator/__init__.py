@@ -8,13 +8,14 @@ from __future__ import annotations
 from .errors import ApiError, EmulatorError
 from .interactions import InteractionResult
 from .models import Button, Channel, Guild, Message, MessageVersion, Role, SelectMenu, User
-from .rest import RequestRecord
+from .rest import ChannelLimit, RequestRecord
 from .server import Emulator
 
 __all__ = [
     "ApiError",
     "Button",
     "Channel",
+    "ChannelLimit",
     "Emulator",
     "EmulatorError",
     "Guild",

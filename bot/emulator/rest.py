@@ -11,6 +11,7 @@ import logging
 import math
 import re
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -95,6 +96,41 @@ class RateLimitRule:
         return (self.method in ("*", method)) and self.pattern.search(path) is not None
 
 
+@dataclass(frozen=True)
+class ChannelLimit:
+    """Discord's per-channel buckets: at most ``limit`` message sends, and apart ``limit``
+    message edits, in any ``window`` seconds, per channel (DM channels included)."""
+
+    limit: int = 5
+    window: float = 5.0
+
+
+CHANNEL_BUCKETS = {"POST": "send", "PATCH": "edit"}
+"""Which message routes of ``/channels/{channel}/messages`` count against a channel bucket."""
+
+
+def too_many_requests(retry_after: float, bucket: str, *, is_global: bool = False) -> ApiError:
+    """A 429 with the headers and body discord.py reads (it sleeps ``retry_after``, retries)."""
+    headers = {
+        "Via": "1.1 google",
+        "Retry-After": str(max(1, math.ceil(retry_after))),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+        "X-RateLimit-Bucket": bucket,
+        "X-RateLimit-Scope": "global" if is_global else "user",
+    }
+    if is_global:
+        headers["X-RateLimit-Global"] = "true"
+    body: JSON = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": is_global,
+    }
+    return ApiError(429, 0, "You are being rate limited.", headers=headers, payload=body)
+
+
 def json_response(status: int, data: Any, headers: Mapping[str, str] | None = None) -> web.Response:
     if status == 204 or data is None:
         return web.Response(status=204, headers=dict(headers or {}))
@@ -126,6 +162,9 @@ class RestApi:
         self._api_base = api_base
         self.requests: list[RequestRecord] = []
         self.rules: list[RateLimitRule] = []
+        self.channel_limit: ChannelLimit | None = ChannelLimit()
+        """Discord's per-channel limits on message sends and edits (``None``: unlimited)."""
+        self._channel_use: dict[tuple[str, str], deque[float]] = {}
         self.internal_errors: list[BaseException] = []
         self.routes: list[Route] = []
         self._add_routes()
@@ -202,6 +241,7 @@ class RestApi:
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
             raise unauthorized()
         self._check_rate_limit(method, path)
+        self._check_channel_limit(method, path, params)
         body, attachments = await self._read_body(request)
         rest = RestRequest(method, path, params, request.query, body, attachments)
         status, data = await route.handler(rest)
@@ -222,25 +262,31 @@ class RestApi:
                 rule.remaining -= 1
                 if rule.remaining == 0:
                     self.rules.remove(rule)
-                retry = rule.retry_after
-                headers = {
-                    "Via": "1.1 google",
-                    "Retry-After": str(max(1, math.ceil(retry))),
-                    "X-RateLimit-Limit": "5",
-                    "X-RateLimit-Remaining": "0",
-                    "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
-                    "X-RateLimit-Reset-After": f"{retry:.3f}",
-                    "X-RateLimit-Bucket": f"emu{abs(hash(rule.pattern.pattern)):x}",
-                    "X-RateLimit-Scope": "global" if rule.is_global else "user",
-                }
-                if rule.is_global:
-                    headers["X-RateLimit-Global"] = "true"
-                body: JSON = {
-                    "message": "You are being rate limited.",
-                    "retry_after": retry,
-                    "global": rule.is_global,
-                }
-                raise ApiError(429, 0, "You are being rate limited.", headers=headers, payload=body)
+                bucket = f"emu{abs(hash(rule.pattern.pattern)):x}"
+                raise too_many_requests(rule.retry_after, bucket, is_global=rule.is_global)
+
+    def _check_channel_limit(self, method: str, path: str, params: Mapping[str, str]) -> None:
+        """Like Discord: a channel takes at most ``limit`` sends (and ``limit`` edits) in any
+        ``window`` seconds; one more is answered 429 with the wait until a slot frees up.
+        Refused requests do not count. The emulator sends no bucket headers in advance, so a bot
+        must keep within the limits by itself (discord.py alone would only find out by a 429)."""
+        limits = self.channel_limit
+        kind = CHANNEL_BUCKETS.get(method)
+        channel = params.get("channel")
+        if limits is None or kind is None or channel is None:
+            return
+        if not re.fullmatch(r"/channels/[^/]+/messages(/[^/]+)?", path):
+            return
+        if (kind == "send") != path.endswith("/messages"):
+            return
+        now = time.monotonic()
+        used = self._channel_use.setdefault((kind, channel), deque())
+        while used and now - used[0] >= limits.window:
+            used.popleft()
+        if len(used) >= limits.limit:
+            retry = max(0.001, used[0] + limits.window - now)
+            raise too_many_requests(retry, f"channel-{kind}-{channel}")
+        used.append(now)
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[JSON]]:
         if request.content_type.startswith("multipart/"):

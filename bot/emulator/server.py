@@ -19,7 +19,7 @@ from .errors import JSON, EmulatorError
 from .gateway import Gateway
 from .interactions import InteractionResult, Interactions
 from .models import Button, Channel, Guild, Message, User, World
-from .rest import RateLimitRule, RequestRecord, RestApi
+from .rest import ChannelLimit, RateLimitRule, RequestRecord, RestApi
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,7 @@ class Emulator:
         heartbeat_interval: float = 41.25,
         privileged_intents: bool = False,
         deliver_stale_clicks: bool = False,
+        channel_limit: ChannelLimit | None = ChannelLimit(),  # noqa: B008 - frozen, shared safely
     ) -> None:
         self.token = token
         self.host = host
@@ -69,6 +70,7 @@ class Emulator:
             gateway_url=lambda: self.gateway_url,
             api_base=lambda: self.api_base,
         )
+        self.rest.channel_limit = channel_limit
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -176,6 +178,16 @@ class Emulator:
     @property
     def sync_count(self) -> int:
         return self.interactions.sync_count
+
+    @property
+    def channel_limit(self) -> ChannelLimit | None:
+        """Discord's per-channel limits on message sends and edits (5 of each per 5 s by
+        default); ``None`` lifts them. Tests that speed time up may shorten the window."""
+        return self.rest.channel_limit
+
+    @channel_limit.setter
+    def channel_limit(self, value: ChannelLimit | None) -> None:
+        self.rest.channel_limit = value
 
     def rate_limit(
         self,

@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.emulator import Channel, Emulator, Guild, InteractionResult, User
+from bot.emulator import Channel, ChannelLimit, Emulator, Guild, InteractionResult, User
 
 TOKEN = "test-token"
 
@@ -282,6 +282,52 @@ async def test_rate_limit_on_demand(scene: Scene, raw: RawBot) -> None:
     assert (await raw.call("POST", base, {"content": "a"})).status == 200
     assert scene.emu.count_requests("POST", r"/messages$", status=429) == 1
     assert scene.emu.count_requests("POST", r"/messages$") == 2
+
+
+async def test_each_channel_takes_five_sends_and_five_edits_per_five_seconds(
+    scene: Scene, raw: RawBot
+) -> None:
+    """Discord's per-channel buckets, on by default: a sixth send (or edit) within 5 s is a 429
+    saying how long to wait; sends and edits count apart, and each channel (a DM too) alone."""
+    assert scene.emu.channel_limit == ChannelLimit(5, 5.0)
+    other = scene.emu.add_text_channel(scene.guild, "other")
+    base = f"/channels/{scene.chan.id}/messages"
+    sent = [await raw.call("POST", base, {"content": str(i)}) for i in range(5)]
+    assert [r.status for r in sent] == [200] * 5
+    sixth = await raw.call("POST", base, {"content": "6"})
+    assert sixth.status == 429 and sixth.body["global"] is False
+    assert 0 < sixth.body["retry_after"] <= 5.0
+    assert float(sixth.headers["X-RateLimit-Reset-After"]) == pytest.approx(
+        sixth.body["retry_after"], abs=0.01
+    )
+    message = sent[0].body["id"]
+    edits = [await raw.call("PATCH", f"{base}/{message}", {"content": "e"}) for _ in range(6)]
+    assert [r.status for r in edits] == [200] * 5 + [429]
+    assert (
+        await raw.call("POST", f"/channels/{other.id}/messages", {"content": "x"})
+    ).status == 200
+    dm = await raw.call("POST", "/users/@me/channels", {"recipient_id": str(scene.alice.id)})
+    to_dm = [
+        await raw.call("POST", f"/channels/{dm.body['id']}/messages", {"content": "hi"})
+        for _ in range(6)
+    ]
+    assert [r.status for r in to_dm] == [200] * 5 + [429]
+    assert len(scene.emu.channel_messages(scene.chan)) == 5  # the refused send made nothing
+
+
+@pytest.mark.parametrize("emu_options", [{"channel_limit": ChannelLimit(2, 0.3)}])
+async def test_a_channel_slot_frees_up_when_its_window_has_passed(
+    scene: Scene, raw: RawBot
+) -> None:
+    base = f"/channels/{scene.chan.id}/messages"
+    assert [(await raw.call("POST", base, {"content": "a"})).status for _ in range(2)] == [200] * 2
+    limited = await raw.call("POST", base, {"content": "a"})
+    assert limited.status == 429
+    await asyncio.sleep(limited.body["retry_after"] + 0.05)
+    assert (await raw.call("POST", base, {"content": "a"})).status == 200
+    scene.emu.channel_limit = None
+    statuses = [(await raw.call("POST", base, {"content": "b"})).status for _ in range(9)]
+    assert statuses == [200] * 9
 
 
 # --- gateway ----------------------------------------------------------------------------------

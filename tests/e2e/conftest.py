@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 
 import tests.support.testgame  # noqa: F401  (the host-proving game, also loaded by the bot)
-from bot.emulator import Emulator
+from bot.emulator import ChannelLimit, Emulator
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "e2e.emulator-token-0123456789abcdef"
+FAST_WINDOW = 0.5
+"""Discord's per-channel window (5 s) shortened tenfold for the emulator and the bot alike, so
+whole games stay quick; a test that checks the real pacing asks for 5 s (``channel_edit_window``)."""
 
 
 class BotProcess:
@@ -112,6 +115,8 @@ async def emulator() -> AsyncIterator[Emulator]:
 
 
 async def make_world(emulator: Emulator, tmp_path: Path, **settings: Any) -> World:
+    settings.setdefault("channel_edit_window", FAST_WINDOW)
+    emulator.channel_limit = ChannelLimit(5, float(settings["channel_edit_window"]))
     guild = emulator.add_guild("Bug Club")
     channel = emulator.add_text_channel(guild, "games")
     users = {n: emulator.add_user(n) for n in ("alice", "bob", "carol", "dave", "eve")}
