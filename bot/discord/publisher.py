@@ -55,6 +55,16 @@ class _Round:
 
 
 @dataclass
+class _Frame:
+    """What one game should show now, rendered under its lock."""
+
+    boards: list[MessageSpec]
+    hands: dict[int, MessageSpec] = field(default_factory=dict)
+    turn: int = 0
+    waiting: frozenset[int] = frozenset()
+
+
+@dataclass
 class _GameMessages:
     board_ids: dict[str, int] = field(default_factory=dict)
     shown: dict[str, tuple[MessageSpec, int]] = field(default_factory=dict)
@@ -116,9 +126,9 @@ class Publisher:
             state.dirty = False
             rounds = _Round()
             try:
-                boards, hands, turn, waiting = await self._render(table)
-                await self._sync_boards(table, state, boards, turn, rounds)
-                await self._sync_hands(table, state, hands, turn, waiting, rounds)
+                frame = await self._render(table)
+                await self._sync_boards(table, state, frame.boards, frame.turn, rounds)
+                await self._sync_hands(table, state, frame.hands, frame.turn, rounds)
                 failures = 0
             except Exception:
                 failures += 1
@@ -158,15 +168,13 @@ class Publisher:
         delay = max(0.0, (at - datetime.now(UTC)).total_seconds())
         state.refresh = asyncio.get_running_loop().call_later(delay, self.mark_dirty, table)
 
-    async def _render(
-        self, table: Table
-    ) -> tuple[list[MessageSpec], dict[int, MessageSpec], int, frozenset[int]]:
+    async def _render(self, table: Table) -> _Frame:
         """Render the last committed state (the lock guarantees no half-applied action)."""
         async with table.lock:
             if table.status == "lobby":
-                return [lobby_message(table)], {}, 0, frozenset()
+                return _Frame([lobby_message(table)])
             if table.status == "cancelled" or table.engine is None:
-                return [cancelled_message(table)], {}, 0, frozenset()
+                return _Frame([cancelled_message(table)])
             presenter = presenter_for(table.slug)
             engine = table.engine
             boards = presenter.public_boards(table)
@@ -181,7 +189,7 @@ class Publisher:
                 if spec is not None:
                     hands[seat] = spec
             waiting = frozenset() if engine.is_over else engine.waiting_for()
-            return boards, hands, engine.turn, waiting
+            return _Frame(boards, hands, engine.turn, waiting)
 
     async def _sync_boards(
         self,
@@ -249,36 +257,27 @@ class Publisher:
         state: _GameMessages,
         hands: dict[int, MessageSpec],
         turn: int,
-        waiting: frozenset[int],
         rounds: _Round,
     ) -> None:
-        presenter = presenter_for(table.slug)
+        """One DM per player per game (P-8): sent once, then edited in place, "your turn" and
+        its buttons included. Edits never notify."""
         for seat, spec in hands.items():
             if seat in state.dm_closed or state.hands_shown.get(seat, (None, -1))[0] == spec:
                 continue
-            previous = state.hands_shown.get(seat)
-            # A fresh DM (which notifies) when the game starts waiting on this player again;
-            # otherwise the hand message is edited quietly.
-            fresh = seat not in state.hand_ids or (
-                presenter.fresh_dm_each_turn
-                and seat in waiting
-                and previous is not None
-                and previous[1] != turn
-            )
+            first = seat not in state.hand_ids
             user_id = table.user_at(seat).user_id
-            slot = self._slot(("dm", user_id), "send" if fresh else "edit", rounds)
+            slot = self._slot(("dm", user_id), "send" if first else "edit", rounds)
             if slot is None:
                 continue
             try:
-                if fresh:
-                    user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                if first:
                     message = await user.send(**send_kwargs(spec, table.id, turn))
                     state.hand_ids[seat] = message.id
                     await self.bot.store.set_message(
                         table.id, f"hand:{seat}", message.channel.id, message.id
                     )
                 else:
-                    user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                     dm = user.dm_channel or await user.create_dm()
                     await dm.get_partial_message(state.hand_ids[seat]).edit(
                         **edit_kwargs(spec, table.id, turn)
@@ -288,7 +287,7 @@ class Publisher:
                     raise
                 state.dm_closed.add(seat)
                 await self._tell_dms_closed(table, user_id)
-            except discord.NotFound:
+            except discord.NotFound:  # the member deleted it: the next change sends a new one
                 state.hand_ids.pop(seat, None)
                 continue
             finally:

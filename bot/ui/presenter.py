@@ -38,9 +38,6 @@ class Presenter:
 
     slug: ClassVar[str] = "*"
     colour: ClassVar[int] = 0x5B8C3A
-    fresh_dm_each_turn: ClassVar[bool] = True
-    """Send a new DM (which notifies) whenever the game starts waiting on the player again;
-    ``False`` keeps one DM per player per game, always edited in place."""
 
     # -- public --------------------------------------------------------------------------
     def public_boards(self, table: Table) -> list[MessageSpec]:

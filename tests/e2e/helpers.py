@@ -39,6 +39,15 @@ def told(result: InteractionResult) -> str:
     return ""
 
 
+def dms_ever(emu: Emulator, user: Any) -> list[Message]:
+    """Every DM the bot ever sent ``user``, deleted ones included (each notified them once)."""
+    return [
+        m
+        for m in emu.visible_to(user, include_deleted=True)
+        if m.channel.recipient is user and m.ephemeral_to is None
+    ]
+
+
 async def until_text(emu: Emulator, message: Message, needle: str, timeout: float = 10) -> str:  # noqa: ASYNC109
     try:
         await emu.wait_for(lambda: needle in message.text(), timeout=timeout)

@@ -33,7 +33,7 @@ from rules.bug_off import COLOURS
 from rules.core import SYSTEM, get_game, replay
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, click, start_game, told, until_text
+from .helpers import DEFERRED_UPDATE, click, dms_ever, start_game, told, until_text
 
 GAME = "bug-off"
 FAST = {"board_edit_interval": 0.01}
@@ -520,11 +520,13 @@ async def test_a_six_player_game_played_by_clicks(world: World) -> None:
     try:
         await game.play_to_end(mixed(game))
         truth = await finish_and_check(game)
-        # Every player had turns, and every hand DM went to its owner only.
+        # Every player had turns, and got one DM for the whole game (P-8), their own, edited in
+        # place to the end.
         assert {s["active"] for s in truth.states[:-1]} == set(range(6))
         for user in game.users:
-            assert w.emulator.dms(user)
-            assert all(user.name in m.all_text() for m in w.emulator.dms(user))
+            (dm,) = dms_ever(w.emulator, user)
+            assert user.name in dm.all_text() and len(dm.history) >= 2
+            await w.emulator.wait_for(lambda dm=dm: "The game is over" in dm.text(), timeout=10)
     finally:
         await game.store.close()
 
@@ -765,10 +767,10 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
             await unchanged(
                 await emu.click(active, taken.message, button), "button is from an earlier turn"
             )
-        # The old Draw of the hand DM from the start, still on screen.
-        start_dm = next(m for m in emu.dms(active) if m.has_button(label="Draw"))
-        await unchanged(
-            await click(emu, active, start_dm, "Draw"), "That **Draw** button is from an earlier"
+        # The one hand DM was edited along: it holds no button of an earlier turn (P-8).
+        (dm,) = [m for m in dms_ever(emu, active) if m.content != "forged"]
+        await emu.wait_for(
+            lambda: all(turn_of(b.custom_id) in (None, turn + 2) for b in dm.buttons()), timeout=10
         )
         actions = [(a.seat, a.action["type"]) for a in await store.actions(gid)]
         seat = game.users.index(active)

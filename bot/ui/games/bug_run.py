@@ -18,7 +18,7 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from rules.bug_run import content as C
 from rules.core import SYSTEM
@@ -373,7 +373,6 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
 class BugRunPresenter(Presenter):
     slug = "bug-run"
     colour = 0x7A4FBF
-    fresh_dm_each_turn: ClassVar[bool] = False
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table) -> list[MessageSpec]:
