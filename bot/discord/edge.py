@@ -18,7 +18,9 @@ from ..host.errors import HostError, NotSeated, StaleButton
 from ..store.errors import StoreError
 from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
+from ..ui.specs import MessageSpec
 from .render import send_kwargs
+from .replies import PrivateReply
 
 if TYPE_CHECKING:
     from ..host.table import Table
@@ -114,14 +116,30 @@ class Edge:
         if reply is None:
             if not interaction.response.is_done():
                 await interaction.response.defer()
-        elif interaction.response.is_done():
-            await interaction.followup.send(
-                ephemeral=True, **send_kwargs(reply, table.id, outcome.turn_after)
-            )
+            return
+        await self.reply_privately(interaction, table, outcome.seat, reply, outcome.turn_after)
+
+    async def reply_privately(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        spec: MessageSpec,
+        turn: int,
+    ) -> None:
+        """An ephemeral reply; one with game buttons is remembered until they are used up, then
+        edited without them (P-21)."""
+        kwargs = send_kwargs(spec, table.id, turn)
+        message_id: int | None = None
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+            message_id = sent.id
         else:
-            await interaction.response.send_message(
-                ephemeral=True, **send_kwargs(reply, table.id, outcome.turn_after)
-            )
+            await interaction.response.send_message(ephemeral=True, **kwargs)
+        publisher = self.bot.publisher
+        publisher.replies.track(table.id, PrivateReply(interaction, message_id, seat, spec, turn))
+        if publisher.replies.pending(table.id):
+            publisher.mark_dirty(table)  # the game may have moved on while this was sent
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         host, user = self.bot.host, interaction.user
@@ -172,6 +190,4 @@ class Edge:
         if spec is None:
             await answer(interaction, NO_HAND)
         else:
-            await interaction.response.send_message(
-                ephemeral=True, **send_kwargs(spec, table.id, turn)
-            )
+            await self.reply_privately(interaction, table, seat, spec, turn)

@@ -32,6 +32,7 @@ from ..web.links import game_url, with_replay_link
 from .images import ImageCache
 from .pacing import ChannelPacer, Kind, Slot
 from .render import edit_kwargs, send_kwargs
+from .replies import PrivateReplies, PrivateReply
 
 if TYPE_CHECKING:
     from .client import BugtableBot
@@ -62,6 +63,8 @@ class _Frame:
     hands: dict[int, MessageSpec] = field(default_factory=dict)
     turn: int = 0
     waiting: frozenset[int] = frozenset()
+    settled: list[tuple[PrivateReply, MessageSpec]] = field(default_factory=list)
+    """Private replies whose buttons are used up, each with what it becomes (P-21)."""
 
 
 @dataclass
@@ -87,6 +90,7 @@ class Publisher:
         self.images = ImageCache()
         settings = bot.settings
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
+        self.replies = PrivateReplies()
 
     def _state(self, game_id: int) -> _GameMessages:
         return self._games.setdefault(game_id, _GameMessages())
@@ -129,6 +133,8 @@ class Publisher:
                 frame = await self._render(table)
                 await self._sync_boards(table, state, frame.boards, frame.turn, rounds)
                 await self._sync_hands(table, state, frame.hands, frame.turn, rounds)
+                for reply, spec in frame.settled:
+                    await self.replies.settle(reply, spec, table.id, frame.turn)
                 failures = 0
             except Exception:
                 failures += 1
@@ -171,11 +177,15 @@ class Publisher:
     async def _render(self, table: Table) -> _Frame:
         """Render the last committed state (the lock guarantees no half-applied action)."""
         async with table.lock:
+            presenter = presenter_for(table.slug)
+            settled = [
+                (reply, presenter.answered(table, reply.seat, reply.spec))
+                for reply in self.replies.used_up(table)
+            ]
             if table.status == "lobby":
                 return _Frame([lobby_message(table)])
             if table.status == "cancelled" or table.engine is None:
-                return _Frame([cancelled_message(table)])
-            presenter = presenter_for(table.slug)
+                return _Frame([cancelled_message(table)], settled=settled)
             engine = table.engine
             boards = presenter.public_boards(table)
             if engine.is_over and boards:  # a finished game's board links to its replay
@@ -189,7 +199,7 @@ class Publisher:
                 if spec is not None:
                     hands[seat] = spec
             waiting = frozenset() if engine.is_over else engine.waiting_for()
-            return _Frame(boards, hands, engine.turn, waiting)
+            return _Frame(boards, hands, engine.turn, waiting, settled)
 
     async def _sync_boards(
         self,

@@ -21,6 +21,7 @@ HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
 REMATCH_BUTTON = ButtonSpec("Rematch", host="rematch", emoji="🔁", style=Style.SUCCESS)
 MAX_ROWS = 5
 MAX_BOARD_BUTTONS = 20
+SETTLED = "✔️ Settled: these buttons are used up. The board shows what happened."
 
 
 def action_label(action: dict[str, Any]) -> str:
@@ -138,6 +139,12 @@ class Presenter:
         """The answer to "My hand" / `/bugs hand` (ephemeral). By default the same as the DM'd
         hand; a game whose secret is momentary (a peeked tile) shows it here without DMs."""
         return self.hand(table, seat)
+
+    def answered(self, table: Table, seat: int, spec: MessageSpec) -> MessageSpec:
+        """A private reply (``spec``) whose buttons can no longer act, as it is left (P-21): by
+        default the same message without its buttons, and one line saying why."""
+        content = f"{spec.content}\n{SETTLED}" if spec.content else SETTLED
+        return dataclasses.replace(spec, content=content[-2000:], rows=())
 
     def refresh_at(self, table: Table) -> datetime | None:
         """When the board should be redrawn even if nothing happens (a live countdown), or

@@ -527,6 +527,9 @@ async def test_a_six_player_game_played_by_clicks(world: World) -> None:
             (dm,) = dms_ever(w.emulator, user)
             assert user.name in dm.all_text() and len(dm.history) >= 2
             await w.emulator.wait_for(lambda dm=dm: "The game is over" in dm.text(), timeout=10)
+            # Every private reply (the hand after a Draw) lost its buttons once used up (P-21).
+            replies = [m for m in w.emulator.ephemerals(user) if "You drew" in m.all_text()]
+            await w.emulator.wait_for(lambda r=replies: not any(m.buttons() for m in r), timeout=10)
     finally:
         await game.store.close()
 
@@ -608,9 +611,12 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         mine = f"⏰ {user.name} ran out of time:"
         text = await until_text(emu, game.board, mine, timeout=5)
         assert log_line(text, mine).startswith(f"{mine} placed {drawn[1]} ({drawn[1]}×"), text
-        # Too late: the Place buttons of that turn are answered, and change nothing.
-        late = await emu.click(user, drew.message, game_buttons(drew.message, 2)[0])
-        assert "earlier turn" in told(late) and "turn clock" in told(late)
+        # Too late: the reply with that turn's Place buttons loses them (P-21), and a click on
+        # one that is gone is refused by Discord and changes nothing.
+        place = game_buttons(drew.message, 2)[0]
+        await emu.wait_for(lambda: not drew.message.buttons(), timeout=10)
+        assert "Settled" in drew.message.text()
+        assert (await emu.click(user, drew.message, place)).stale
 
         stored = [(a.seat, a.action) for a in await game.store.actions(record.id)]
         seat = game.users.index(user)
@@ -763,10 +769,17 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         assert record is not None
         version, edits = record.version, len(game.board.history)
         score = next(b for b in rest if b.label.startswith("Score"))
+        # The answered reply loses its buttons (P-21); Discord refuses clicks on them, and a
+        # forged one of that turn is answered by the bot. Nothing changes either way.
+        await emu.wait_for(lambda: not taken.message.buttons(), timeout=10)
         for button in (first, score):
-            await unchanged(
-                await emu.click(active, taken.message, button), "button is from an earlier turn"
-            )
+            assert (await emu.click(active, taken.message, button)).stale
+        match = GAME_ID.match(score.custom_id or "")
+        assert match is not None
+        again = forged(world, active, gid, turn + 1, json.loads(match["action"]))
+        await unchanged(
+            await emu.click(active, again, again.buttons()[0]), "button is from an earlier turn"
+        )
         # The one hand DM was edited along: it holds no button of an earlier turn (P-8).
         (dm,) = [m for m in dms_ever(emu, active) if m.content != "forged"]
         await emu.wait_for(

@@ -115,6 +115,19 @@ async def wait_live(emu: Emulator, channel: Any, board: Message, slots: int) -> 
     await emu.wait_for(lambda: len(slots_of(emu, channel, "peek")) == slots, timeout=10)
 
 
+async def settled(emu: Emulator, reply: Message) -> None:
+    """Until a pick-up answer has lost its buttons and the tile's face (P-21)."""
+    await emu.wait_for(lambda: not reply.buttons() and "left your hand" in reply.text(), timeout=10)
+    assert not SYMBOL_RE.search(reply.text()), reply.text()
+
+
+async def no_buttons_left(emu: Emulator, users: list[Any]) -> None:
+    """Once the game is over, no private answer of anyone keeps a button (P-21)."""
+    answers = [m for u in users for m in emu.ephemerals(u) if "picked up tile" in m.all_text()]
+    assert answers
+    await emu.wait_for(lambda: not any(m.buttons() for m in answers), timeout=10)
+
+
 def game_pages(emu: Emulator, channel: Any) -> list[Message]:
     return [
         m
@@ -157,9 +170,12 @@ async def play_a_while(
                 moved = await press(emu, user, channel, put_into(rng.choice(empty)))
                 if moved is not None and not moved.stale and told(moved) == "":
                     continue
-            label = next(b.label or "" for b in reply.buttons() if (b.label or "").startswith("↩"))
-        answer = told(await emu.click(user, reply, reply.find_button(label=label)))
-        assert answer in ("", *OVER), answer
+            label = "↩"
+        button = next((b for b in reply.buttons() if (b.label or "").startswith(label)), None)
+        if button is None:  # STOP came first: the answer lost its buttons (P-21)
+            continue
+        result = await emu.click(user, reply, button)
+        assert result.stale or told(result) in ("", *OVER), told(result)
 
 
 # -- the truth and the leak scan --------------------------------------------------------------
@@ -219,8 +235,9 @@ def problems(
                 continue
             if names:
                 found.append(f"{user.name} saw {names} in {text!r}")
-        if own and "You picked up tile" in message.text():
-            shown += SYMBOL_RE.findall(message.text())[:1]
+        answered = [v.text() for v in versions(message) if "You picked up tile" in v.text()]
+        if own and answered:  # as first shown (it loses the face once settled, P-21)
+            shown += SYMBOL_RE.findall(answered[0])[:1]
     if shown != peeked:
         found.append(f"{user.name} was shown {shown}, picked up {peeked}")
     return found
@@ -307,7 +324,10 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
 
     keep = reply.find_button(label="✋ Keep")
     assert told(await emu.click(winner, reply, keep)) == ""
-    assert told(await emu.click(winner, reply, keep)) == "You are not holding a tile."
+    # The answer loses its buttons, and with them the tile's face (P-21, BC-8): Discord refuses
+    # a second click on the Keep that is gone.
+    await settled(emu, reply)
+    assert (await emu.click(winner, reply, keep)).stale
     await until_text(emu, board, f"✋ {winner.name} kept the tile from 1 (1 kept)")
 
     # the loser picks up tile 2 and drops it into the empty slot 1 from the table
@@ -320,11 +340,8 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     # an old Keep for an earlier tile never acts on a later one
     third = await press(emu, loser, chan, peek(0))
     assert third is not None and picked_symbol(third) and third.message is not None
-    old_keep = second.message.find_button(label="✋ Keep")
-    assert (
-        told(await emu.click(loser, second.message, old_keep))
-        == "That button was for a tile you no longer hold."
-    )
+    await settled(emu, second.message)  # the tile left by the table: its answer settled
+    assert not second.message.buttons()
     put_back = third.message.find_button(label="↩ Put back (1)")
     assert told(await emu.click(loser, third.message, put_back)) == ""
     await until_text(emu, board, f"↩ {loser.name} put tile 1 back")
@@ -355,8 +372,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     text = await until_text(emu, board, "— game over", timeout=15)
     assert 9.0 <= loop.time() - clicked_at <= 12.5
     # actions after STOP are refused
-    after = await emu.click(winner, held.message, held.message.find_button(label="✋ Keep"))
-    assert told(after) in OVER
+    await settled(emu, held.message)  # STOP settled the answer whose tile went back
     await emu.wait_for(lambda: not game_pages(emu, chan), timeout=5)  # the pages are gone
 
     game_id = int(ID.match(keep.custom_id or "")["game"])  # type: ignore[index]
@@ -367,6 +383,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     assert f"↩ STOP: {winner.name}'s tile from 8 went back into 8" in board.all_text()
     check_final(text, engine, names)
     assert await scan(world, game_id, [alice, bob, carol, world.dave]) == []
+    await no_buttons_left(emu, [alice, bob])
 
 
 @pytest.mark.parametrize("world", [FAST], indirect=True)
@@ -420,6 +437,7 @@ async def test_seven_players_a_whole_game_with_a_trophy_race(world: World) -> No
     check_final(text, engine, names)
     assert sum(len(p.kept) for p in engine.seats) > 0
     assert await scan(world, game_id, [*players, world.shy]) == []
+    await no_buttons_left(emu, players)
 
 
 @pytest.mark.parametrize("world", [FAST], indirect=True)

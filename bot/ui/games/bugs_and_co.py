@@ -378,6 +378,14 @@ class BugsAndCoPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=rows)
 
+    def answered(self, table: Table, seat: int, spec: MessageSpec) -> MessageSpec:
+        """A pick-up answer once its tile has left the hand: the face is hidden again, as on
+        the table (BC-8 for a kept tile); the log says where it went."""
+        return MessageSpec(
+            content="✔️ That tile has left your hand (kept, put back, or sent home by a trophy "
+            "or STOP). Its face is hidden again, as on the table; the log says where it went."
+        )
+
     def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
         """The tile you hold (if any), privately; kept tiles stay unseen even to you (BC-8)."""
         engine = table.running()
