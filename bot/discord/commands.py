@@ -16,6 +16,7 @@ from discord import app_commands
 from rules.core import GAMES
 
 from ..host.errors import NoGameHere
+from ..ui.member import settings_text
 from ..ui.options import words_for
 from ..ui.presenter import playable
 from ..ui.rules_text import rules_message
@@ -215,6 +216,21 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
             here = await bot.store.recent_games(channel_id=channel_id, limit=HISTORY)
             server = await bot.store.recent_games(guild_id=interaction.guild_id, limit=HISTORY)
             await show(interaction, history_message(here, server, channel_id), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @group.command(name="settings", description="Your own settings: turn pings on or off.")
+    @app_commands.describe(
+        pings="Mention me in the channel when a game waits on me (leave out to see your settings)"
+    )
+    async def settings(interaction: discord.Interaction[Any], pings: bool | None = None) -> None:
+        async def work() -> None:
+            user_id = interaction.user.id
+            if pings is None:
+                mine = (await bot.store.member_settings([user_id]))[user_id]
+            else:
+                mine = await bot.store.set_member_settings(user_id, pings=pings)
+            await answer(interaction, settings_text(mine, changed=pings is not None))
 
         await guarded(interaction, work)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Hashable
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+QUIET = discord.AllowedMentions.none()
+"""Boards name members (whom the game waits on) without ever notifying them: pings do that."""
 RETRIES = 5
 RETRY_SECONDS = 1.0
 
@@ -65,6 +68,11 @@ class _Frame:
     waiting: frozenset[int] = frozenset()
     settled: list[tuple[PrivateReply, MessageSpec]] = field(default_factory=list)
     """Private replies whose buttons are used up, each with what it becomes (P-21)."""
+    ping: tuple[int, ...] = ()
+    """Members (user ids) to ping now: the game has just started waiting on them (P-22)."""
+    ping_text: str = ""
+    drop_ping: bool = False
+    """The game waits on nobody its ping names (or is over): the ping goes."""
 
 
 @dataclass
@@ -76,6 +84,17 @@ class _GameMessages:
     dm_closed: set[int] = field(default_factory=set)
     stale_since: dict[str, float] = field(default_factory=dict)
     """Since when each message (``board``, ``board:1``, ``hand:2``) has waited for an edit."""
+    waiting_seen: frozenset[int] = frozenset()
+    """The seats the game waited on at the last committed change."""
+    ping_due: set[int] = field(default_factory=set)
+    """Seats the game started waiting on and that were not pinged yet."""
+    ping_id: int | None = None
+    """The game's one ping message (P-22); older ones are deleted."""
+    ping_seats: frozenset[int] = frozenset()
+    """The seats ``ping_id`` mentions: once the game waits on none of them, it goes."""
+    old_pings: list[int] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    """Channel messages to send (closed DMs), each without a secret."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None
@@ -103,12 +122,25 @@ class Publisher:
                 state.board_ids[kind] = record.message_id
             elif kind.startswith("hand:"):
                 state.hand_ids[int(kind.split(":", 1)[1])] = record.message_id
+            elif kind == "ping":
+                state.ping_id = record.message_id
+        state.waiting_seen = _waiting(table)  # pinged before the restart: not again
 
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
         if outcome is not None:
             table.log.extend(presenter_for(table.slug).log_lines(table, outcome))
+        self._note_waiting(table)
         self.mark_dirty(table)
+
+    def _note_waiting(self, table: Table) -> None:
+        """Remember whom the game has just started waiting on: they are pinged (P-22). Called
+        after every committed change, so a wait that begins and ends between two pump passes
+        is still noticed (and dropped if it ended before the ping could go)."""
+        state = self._state(table.id)
+        waiting = _waiting(table)
+        state.ping_due = (state.ping_due | (waiting - state.waiting_seen)) & waiting
+        state.waiting_seen = waiting
 
     def mark_dirty(self, table: Table) -> None:
         state = self._state(table.id)
@@ -133,6 +165,7 @@ class Publisher:
                 frame = await self._render(table)
                 await self._sync_boards(table, state, frame.boards, frame.turn, rounds)
                 await self._sync_hands(table, state, frame.hands, frame.turn, rounds)
+                await self._sync_channel_notes(table, state, frame, rounds)
                 for reply, spec in frame.settled:
                     await self.replies.settle(reply, spec, table.id, frame.turn)
                 failures = 0
@@ -185,7 +218,7 @@ class Publisher:
             if table.status == "lobby":
                 return _Frame([lobby_message(table)])
             if table.status == "cancelled" or table.engine is None:
-                return _Frame([cancelled_message(table)], settled=settled)
+                return _Frame([cancelled_message(table)], settled=settled, drop_ping=True)
             engine = table.engine
             boards = presenter.public_boards(table)
             if engine.is_over and boards:  # a finished game's board links to its replay
@@ -199,7 +232,22 @@ class Publisher:
                 if spec is not None:
                     hands[seat] = spec
             waiting = frozenset() if engine.is_over else engine.waiting_for()
-            return _Frame(boards, hands, engine.turn, waiting, settled)
+            members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
+            if members and boards:  # the board says whom the game waits on (P-22)
+                boards[0] = with_turn_line(boards[0], [table.user_at(s).user_id for s in members])
+            state = self._state(table.id)
+            ping = [s for s in members if s in state.ping_due]
+            state.ping_due.intersection_update(members)
+            return _Frame(
+                boards,
+                hands,
+                engine.turn,
+                waiting,
+                settled,
+                ping=tuple(table.user_at(s).user_id for s in ping),
+                ping_text=presenter.ping_text(table, ping) if ping else "",
+                drop_ping=not state.ping_seats & set(members),
+            )
 
     async def _sync_boards(
         self,
@@ -235,12 +283,15 @@ class Publisher:
                 if spec.image is not None and (message_id is None or spec.image != shown):
                     png = await self.images.png(spec.image)
                 if message_id is None:
-                    message = await channel.send(**send_kwargs(spec, table.id, turn, png))
+                    message = await channel.send(
+                        **send_kwargs(spec, table.id, turn, png), allowed_mentions=QUIET
+                    )
                     state.board_ids[kind] = message.id
                     await self.bot.store.set_message(table.id, kind, channel.id, message.id)
                 else:
                     await channel.get_partial_message(message_id).edit(
-                        **edit_kwargs(spec, table.id, turn, png, shown=shown)
+                        **edit_kwargs(spec, table.id, turn, png, shown=shown),
+                        allowed_mentions=QUIET,
                     )
             finally:
                 slot.release()
@@ -307,12 +358,77 @@ class Publisher:
 
     async def _tell_dms_closed(self, table: Table, user_id: int) -> None:
         """Say so in the channel, without the secret, and point at the ephemeral fallback."""
-        channel = self.bot.get_partial_messageable(table.game.channel_id)
-        await channel.send(
+        self._state(table.id).notices.append(
             f"<@{user_id}>, I can't send you direct messages, so your hand stays hidden here: "
-            "press **My hand** on the board or use `/bugs hand` to see it privately.",
-            allowed_mentions=discord.AllowedMentions(users=True),
+            "press **My hand** on the board or use `/bugs hand` to see it privately."
         )
+
+    async def _sync_channel_notes(
+        self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
+    ) -> None:
+        """Notices, then the turn ping (one per game: the previous one is deleted), each
+        within the channel's limits."""
+        channel = self.bot.get_partial_messageable(table.game.channel_id)
+        while state.notices:
+            slot = self._slot(channel.id, "send", rounds)
+            if slot is None:
+                break
+            try:
+                await channel.send(
+                    state.notices[0], allowed_mentions=discord.AllowedMentions(users=True)
+                )
+            finally:
+                slot.release()
+            state.notices.pop(0)
+            rounds.sent += 1
+        if frame.drop_ping and state.ping_id is not None:
+            state.old_pings.append(state.ping_id)
+            state.ping_id, state.ping_seats = None, frozenset()
+        if frame.ping:
+            await self._ping(table, state, frame, rounds)
+        while state.old_pings:
+            slot = self._slot(channel.id, "delete", rounds)
+            if slot is None:
+                break
+            try:
+                with contextlib.suppress(discord.NotFound):
+                    await channel.get_partial_message(state.old_pings[0]).delete()
+            finally:
+                slot.release()
+            state.old_pings.pop(0)
+            rounds.sent += 1
+
+    async def _ping(
+        self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
+    ) -> None:
+        """Mention the members the game has just started waiting on, in a new message (edits
+        notify nobody), unless they turned pings off (P-22)."""
+        settings = await self.bot.store.member_settings(frame.ping)
+        wanted = [u for u in frame.ping if settings[u].pings]
+        pinged = {s for s in state.ping_due if table.user_at(s).user_id in frame.ping}
+        if not wanted:
+            state.ping_due -= pinged
+            return
+        channel = self.bot.get_partial_messageable(table.game.channel_id)
+        slot = self._slot(channel.id, "send", rounds)
+        if slot is None:
+            return
+        try:
+            message = await channel.send(
+                ping_content(wanted, frame.ping_text),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(u) for u in wanted]
+                ),
+            )
+        finally:
+            slot.release()
+        state.ping_due -= pinged
+        if state.ping_id is not None:
+            state.old_pings.append(state.ping_id)
+        named = {s for s in pinged if table.user_at(s).user_id in wanted}
+        state.ping_id, state.ping_seats = message.id, frozenset(named)
+        rounds.sent += 1
+        await self.bot.store.set_message(table.id, "ping", channel.id, message.id)
 
     def board_message_id(self, game_id: int) -> int | None:
         return self._state(game_id).board_ids.get("board")
@@ -324,3 +440,36 @@ class Publisher:
         state.board_ids["board"] = message_id
         if spec is not None:
             state.shown["board"] = (spec, 0)
+
+
+def _waiting(table: Table) -> frozenset[int]:
+    engine = table.engine
+    if engine is None or engine.is_over or table.status != "playing":
+        return frozenset()
+    return engine.waiting_for()
+
+
+def pingable(table: Table, seat: int) -> bool:
+    """A seat a member plays themself (bots are never pinged)."""
+    return not table.user_at(seat).is_bot
+
+
+MAX_MENTIONS = 10
+
+
+def mentions(user_ids: list[int]) -> str:
+    shown = " ".join(f"<@{u}>" for u in user_ids[:MAX_MENTIONS])
+    more = len(user_ids) - MAX_MENTIONS
+    return f"{shown} +{more}" if more > 0 else shown
+
+
+def with_turn_line(spec: MessageSpec, user_ids: list[int]) -> MessageSpec:
+    """The board with a first line naming whom the game waits on (as mentions, which do not
+    notify anyone in an edit: the ping does that)."""
+    line = f"🔔 Your move: {mentions(user_ids)}"
+    content = f"{line}\n{spec.content}" if spec.content else line
+    return dataclasses.replace(spec, content=content)
+
+
+def ping_content(user_ids: list[int], text: str) -> str:
+    return f"🔔 {mentions(user_ids)} {text} (pings: `/bugs settings`)"

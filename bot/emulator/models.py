@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import datetime
 import itertools
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -55,6 +56,19 @@ BOT_PERMISSIONS = MANAGE_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HI
 
 GUILD_TEXT = 0
 DM = 1
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def notified_users(body: JSON) -> tuple[int, ...]:
+    """Who a new message's user mentions notify, as Discord decides: the ``<@id>`` in its
+    content that ``allowed_mentions`` lets through (all of them when it is absent). Embeds and
+    edits never notify anyone."""
+    mentioned = [int(m) for m in USER_MENTION.findall(str(body.get("content") or ""))]
+    allowed = body.get("allowed_mentions")
+    if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
+        listed = {int(u) for u in allowed.get("users") or []}
+        mentioned = [m for m in mentioned if m in listed]
+    return tuple(dict.fromkeys(mentioned))
 
 
 class Snowflakes:
@@ -311,6 +325,8 @@ class Message:
     ephemeral_to: User | None = None
     deleted: bool = False
     history: list[MessageVersion] = field(default_factory=list)
+    notified: tuple[int, ...] = ()
+    """The users this message's mentions notified when it was sent (``notified_users``)."""
 
     @property
     def channel_id(self) -> int:
@@ -676,6 +692,7 @@ class World:
             webhook_id=self.application_id if from_interaction else None,
             application_id=self.application_id if from_interaction else None,
             ephemeral_to=ephemeral_to,
+            notified=notified_users(body),
         )
         self.messages[message.id] = message
         if ephemeral_to is None:

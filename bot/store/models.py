@@ -246,3 +246,17 @@ class MetaRow(Base):
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class MemberSettingsRow(Base):
+    """A member's own choices, the same in every server and game (``/bugs settings``).
+
+    A member without a row has the defaults: rows are written only when someone changes one.
+    """
+
+    __tablename__ = "member_settings"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether the bot mentions this member in the channel when a game waits on them (P-22)."""
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

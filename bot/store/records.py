@@ -200,3 +200,11 @@ class GameSummary:
     @property
     def winners(self) -> tuple[PlayerResult, ...]:
         return tuple(p for p in self.players if p.winner)
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSettings:
+    """A member's ``/bugs settings`` (the defaults for a member who never changed one)."""
+
+    user_id: int
+    pings: bool = True

@@ -140,6 +140,11 @@ class Presenter:
         hand; a game whose secret is momentary (a peeked tile) shows it here without DMs."""
         return self.hand(table, seat)
 
+    def ping_text(self, table: Table, seats: list[int]) -> str:
+        """What follows the mentions of a turn ping, for ``seats`` the game has just started
+        waiting on (public words only: everyone reads the channel)."""
+        return f"— **{table.title}** is waiting for you."
+
     def answered(self, table: Table, seat: int, spec: MessageSpec) -> MessageSpec:
         """A private reply (``spec``) whose buttons can no longer act, as it is left (P-21): by
         default the same message without its buttons, and one line saying why."""

@@ -315,6 +315,27 @@ async def test_each_channel_takes_five_sends_and_five_edits_per_five_seconds(
     assert len(scene.emu.channel_messages(scene.chan)) == 5  # the refused send made nothing
 
 
+async def test_mentions_notify_as_allowed_mentions_say_and_edits_notify_nobody(
+    scene: Scene, raw: RawBot
+) -> None:
+    base = f"/channels/{scene.chan.id}/messages"
+    alice, bob = scene.alice.id, scene.bob.id
+    text = f"<@{alice}> and <@!{bob}>"
+    bodies = [
+        {"content": text},
+        {"content": text, "allowed_mentions": {"parse": []}},
+        {"content": text, "allowed_mentions": {"parse": [], "users": [str(bob)]}},
+        {"content": text, "allowed_mentions": {"parse": ["users"]}},
+        {"content": "none", "embeds": [{"description": f"<@{alice}>"}]},
+    ]
+    sent = [await raw.call("POST", base, body) for body in bodies]
+    messages = [scene.emu.get_message(int(r.body["id"])) for r in sent]
+    assert [m.notified for m in messages] == [(alice, bob), (), (bob,), (alice, bob), ()]
+    edited = messages[1]
+    await raw.call("PATCH", f"{base}/{edited.id}", {"content": f"<@{alice}> now"})
+    assert edited.notified == ()
+
+
 @pytest.mark.parametrize("emu_options", [{"channel_limit": ChannelLimit(2, 0.3)}])
 async def test_a_channel_slot_frees_up_when_its_window_has_passed(
     scene: Scene, raw: RawBot

@@ -21,7 +21,17 @@ from bot.store.migrate import alembic_config
 from bot.store.models import UNFINISHED_SQL, Base
 
 REPO = Path(__file__).resolve().parents[2]
-TABLES = {"games", "seats", "actions", "messages", "timers", "results", "meta", "ratings"}
+TABLES = {
+    "games",
+    "seats",
+    "actions",
+    "messages",
+    "timers",
+    "results",
+    "meta",
+    "ratings",
+    "member_settings",
+}
 
 
 def head() -> str:
@@ -205,7 +215,7 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(tmp_p
     confirmed places, its results stay, and the next finished game is rated."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
     await _run(url, _migrate(url, "0001"))
-    assert await inspect_db(url, _state) == (TABLES - {"ratings"}, "0001")
+    assert await inspect_db(url, _state) == (TABLES - {"ratings", "member_settings"}, "0001")
     rows = [
         "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
         " players, version, created_at, updated_at, finished_at) VALUES"
@@ -261,4 +271,27 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(tmp_p
 
     # And back down to 0001: the data is still there.
     await _run(url, _migrate(url, "0001", down=True))
-    assert await inspect_db(url, _state) == (TABLES - {"ratings"}, "0001")
+    assert await inspect_db(url, _state) == (TABLES - {"ratings", "member_settings"}, "0001")
+
+
+async def test_0004_adds_member_settings_whose_defaults_need_no_rows(tmp_path: Path) -> None:
+    """A database at 0003 upgrades to 0004: every member has pings on without a row, a change
+    is kept, and downgrading drops the table again."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await _run(url, _migrate(url, "0003"))
+    assert await inspect_db(url, _state) == (TABLES - {"member_settings"}, "0003")
+    await _run(url, _migrate(url, "0004"))
+    assert await inspect_db(url, _state) == (TABLES, "0004")
+    store = await Store.open(url, migrate=False)
+    try:
+        before = await store.member_settings([1, 2])
+        assert [(s.user_id, s.pings) for s in before.values()] == [(1, True), (2, True)]
+        await store.set_member_settings(2, pings=False)
+        await store.set_member_settings(2, pings=False)  # setting it again changes nothing
+        after = await store.member_settings([1, 2, 3])
+        assert {uid: s.pings for uid, s in after.items()} == {1: True, 2: False, 3: True}
+        assert await store.member_settings([]) == {}
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0003", down=True))
+    assert await inspect_db(url, _state) == (TABLES - {"member_settings"}, "0003")

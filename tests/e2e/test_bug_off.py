@@ -520,6 +520,15 @@ async def test_a_six_player_game_played_by_clicks(world: World) -> None:
     try:
         await game.play_to_end(mixed(game))
         truth = await finish_and_check(game)
+        # The last turn ping went with the game (P-22).
+        await w.emulator.wait_for(
+            lambda: (
+                not any(
+                    m.content.startswith("🔔 <@") for m in w.emulator.channel_messages(w.channel)
+                )
+            ),
+            timeout=10,
+        )
         # Every player had turns, and got one DM for the whole game (P-8), their own, edited in
         # place to the end.
         assert {s["active"] for s in truth.states[:-1]} == set(range(6))

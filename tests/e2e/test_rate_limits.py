@@ -43,6 +43,14 @@ async def test_eight_players_racing_keep_each_channel_within_discords_limit(
     board = await start_game(emu, players[0], players[1:], chan, GAME)
     await wait_live(emu, chan, board, 68)
     game_id = int(ID.match(board.find_button(label="🂠 1").custom_id or "")["game"])  # type: ignore[index]
+    # One turn ping for the start of play, notifying all eight (P-22).
+    ping = await emu.wait_for(
+        lambda: next(
+            (m for m in emu.channel_messages(chan) if m.content.startswith("🔔 <@")), None
+        ),
+        timeout=10,
+    )
+    assert sorted(ping.notified) == sorted(u.id for u in players)
 
     # Everyone clicks at once, far faster than the table's three messages may be edited.
     rng = random.Random(11)

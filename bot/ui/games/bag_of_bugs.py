@@ -239,6 +239,15 @@ class BagOfBugsPresenter(Presenter):
             fields.append(Field("This turn", newest_lines(turns[-1], LOG_LINES)))
         return fields
 
+    def ping_text(self, table: Table, seats: list[int]) -> str:
+        """The Drawer's turn, the grab window opening, or a choice to make."""
+        view = table.running().view(None)
+        if view["phase"] == "draw" and view["drawer"] in seats:
+            return f"— {TITLE}: you hold the bag, press **Draw**."
+        if view["phase"] == "draw":
+            return f"— {TITLE}: the grab window is open, grab a token!"
+        return f"— {TITLE}: your choice."
+
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table) -> MessageSpec:
         engine = table.running()

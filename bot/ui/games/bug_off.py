@@ -118,6 +118,9 @@ class BugOffPresenter(Presenter):
         text = newest_lines(table.log, LOG_LINES)
         return (Field("Log", text),) if text else ()
 
+    def ping_text(self, table: Table, seats: list[int]) -> str:
+        return f"— {TITLE}: your turn, press **Draw**."
+
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table) -> MessageSpec:
         engine = table.running()

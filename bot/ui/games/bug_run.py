@@ -408,6 +408,9 @@ class BugRunPresenter(Presenter):
         rows.append((HAND_BUTTON,))
         return [MessageSpec(embed=embed, rows=tuple(rows), image=self.image(table, public))]
 
+    def ping_text(self, table: Table, seats: list[int]) -> str:
+        return f"— {TITLE}: your decision (on the board, or in your DM)."
+
     def image(self, table: Table, public: Mapping[str, Any]) -> ImageSpec:
         names = table.names()
         key = f"{table.id}:{board_fingerprint(public, names)}"

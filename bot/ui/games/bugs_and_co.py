@@ -245,6 +245,9 @@ class BugsAndCoPresenter(Presenter):
         text = newest_lines(table.log, LOG_LINES)
         return (Field("Log", text),) if text else ()
 
+    def ping_text(self, table: Table, seats: list[int]) -> str:
+        return f"— {TITLE}: 1, 2, 3… play!"
+
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table) -> MessageSpec:
         engine = table.running()

@@ -1,0 +1,22 @@
+"""What `/bugs settings` says: a member's own settings, in words."""
+
+from __future__ import annotations
+
+from ..store.records import MemberSettings
+
+
+def settings_text(settings: MemberSettings, *, changed: bool) -> str:
+    """The answer to `/bugs settings` (private): the settings now, and how to change them."""
+    if settings.pings:
+        pings = (
+            "🔔 **Turn pings: on.** When a game waits on you (your turn, your choice, a grab "
+            "window), I mention you once in its channel. `/bugs settings pings:False` turns "
+            "them off."
+        )
+    else:
+        pings = (
+            "🔕 **Turn pings: off.** Boards still name you when a game waits on you, but I do "
+            "not mention you. `/bugs settings pings:True` turns them back on."
+        )
+    head = "Saved. " if changed else ""
+    return f"{head}{pings}\nThese settings are yours in every server and game."

@@ -1,0 +1,35 @@
+"""Member settings: whether the bot pings a member when a game waits on them.
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-12-03
+
+Written out in full, like the others. The table starts empty: a member without a row has the
+defaults (pings on), so nothing needs filling in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0004"
+down_revision: str | Sequence[str] | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "member_settings",
+        sa.Column("user_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("pings", sa.Boolean(), server_default=sa.true(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("user_id", name=op.f("pk_member_settings")),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("member_settings")
