@@ -73,6 +73,8 @@ class _Frame:
     ping_text: str = ""
     drop_ping: bool = False
     """The game waits on nobody its ping names (or is over): the ping goes."""
+    refresh_at: datetime | None = None
+    """When to render again even if nothing happens (``Presenter.refresh_at``)."""
 
 
 @dataclass
@@ -176,7 +178,7 @@ class Publisher:
                     state.dirty = True
                     await asyncio.sleep(RETRY_SECONDS * failures)
                 continue
-            self._schedule_refresh(table, state)
+            self._schedule_refresh(table, state, frame.refresh_at)
             if rounds.held is not None:  # a channel had no free slot: come back with news
                 state.dirty = True
                 await asyncio.sleep(max(rounds.held, interval if rounds.sent else 0.0))
@@ -194,15 +196,14 @@ class Publisher:
             rounds.hold(self.pacer.delay(channel, kind))
         return slot
 
-    def _schedule_refresh(self, table: Table, state: _GameMessages) -> None:
-        """Redraw at the presenter's next refresh time (live countdowns), once."""
+    def _schedule_refresh(self, table: Table, state: _GameMessages, at: datetime | None) -> None:
+        """Redraw at the refresh time the presenter gave when this pass rendered (a live
+        countdown, a cooldown ending), once. Judged at render time, not now: a cooldown that
+        ended while the pass was sending still gets the redraw that lifts it."""
         if state.refresh is not None:
             state.refresh.cancel()
             state.refresh = None
-        if table.engine is None or table.status != "playing":
-            return
-        at = presenter_for(table.slug).refresh_at(table)
-        if at is None:
+        if at is None or table.status != "playing":
             return
         delay = max(0.0, (at - datetime.now(UTC)).total_seconds())
         state.refresh = asyncio.get_running_loop().call_later(delay, self.mark_dirty, table)
@@ -220,6 +221,9 @@ class Publisher:
             if table.status == "cancelled" or table.engine is None:
                 return _Frame([cancelled_message(table)], settled=settled, drop_ping=True)
             engine = table.engine
+            # Asked before drawing: a board drawn while a cooldown still ran then always has
+            # its redraw due, even if the cooldown ends while the board is being drawn.
+            refresh_at = None if engine.is_over else presenter.refresh_at(table)
             boards = presenter.public_boards(table)
             if engine.is_over and boards:  # a finished game's board links to its replay
                 url = game_url(self.bot.settings, table.game.web_token)
@@ -247,6 +251,7 @@ class Publisher:
                 ping=tuple(table.user_at(s).user_id for s in ping),
                 ping_text=presenter.ping_text(table, ping) if ping else "",
                 drop_ping=not state.ping_seats & set(members),
+                refresh_at=refresh_at,
             )
 
     async def _sync_boards(

@@ -376,9 +376,14 @@ class Host:
         table.game, table.committed = record, snapshot
         if engine.turn != turn_before:
             table.paced_at.clear()  # pacing spaces actions within a turn, not across turns
+            table.paced_until.clear()
         setting = table.engine_cls.pacing.get(str(action.get("type")))
         if setting is not None:
             table.paced_at[setting] = self.monotonic()
+            # From the same instant as the host's own check, so a board never offers the
+            # button before the host takes it.
+            gap = self.settings.timer_seconds(setting, 0.0)
+            table.paced_until[setting] = self.clock() + timedelta(seconds=gap)
         table.timers = {t.key: t.due_at for t in timers}
         if engine.is_over:
             self.scheduler.drop_game(table.id)

@@ -29,6 +29,8 @@ class Table:
     paced_at: dict[str, float] = field(default_factory=dict)
     """Monotonic time of the last accepted paced action, by pacing setting (``Engine.pacing``);
     cleared when the turn changes."""
+    paced_until: dict[str, datetime] = field(default_factory=dict)
+    """When each pacing gap ends, in wall time: boards show a cooldown until then (P-23)."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=40))
     """Recent public log lines (rebuilt from the action log after a restart)."""
 

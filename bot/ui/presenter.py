@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from rules.core import SYSTEM, Event
@@ -150,6 +150,14 @@ class Presenter:
         default the same message without its buttons, and one line saying why."""
         content = f"{spec.content}\n{SETTLED}" if spec.content else SETTLED
         return dataclasses.replace(spec, content=content[-2000:], rows=())
+
+    def cooldown_until(self, table: Table, action_type: str) -> datetime | None:
+        """When actions of this type may be taken again if the host paces them (``pacing``)
+        and the gap is still running, else ``None``: such a button is shown disabled with the
+        time, and ``refresh_at`` brings it back (P-23)."""
+        setting = table.engine_cls.pacing.get(action_type)
+        until = table.paced_until.get(setting) if setting is not None else None
+        return until if until is not None and until > datetime.now(UTC) else None
 
     def refresh_at(self, table: Table) -> datetime | None:
         """When the board should be redrawn even if nothing happens (a live countdown), or

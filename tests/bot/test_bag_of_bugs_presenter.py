@@ -527,3 +527,30 @@ def test_final_board_with_a_shared_win() -> None:
         "🏆 bob — 3 points",
         "cy — -3 points",
     ]
+
+
+# -- the pause after a reveal (P-23) -------------------------------------------------------
+
+
+def test_draw_is_disabled_with_its_time_during_the_pause_then_comes_back() -> None:
+    import math
+    from datetime import UTC, datetime, timedelta
+
+    table = make_table(SLUG, 3)
+    drawer = engine_of(table).t.drawer
+    act(table, drawer, {"type": "draw"})
+    until = datetime.now(UTC) + timedelta(seconds=30)
+    table.paced_until["bag_min_gap"] = until
+    (board,) = PRESENTER.boards(table)
+    draw = next(b for b in board.buttons() if b.label == "Draw")
+    assert draw.disabled
+    assert board.embed is not None and f"**Draw** again <t:{math.ceil(until.timestamp())}:R>" in (
+        board.embed.description or ""
+    )
+    assert PRESENTER.refresh_at(table) == until
+
+    table.paced_until["bag_min_gap"] = datetime.now(UTC) - timedelta(seconds=1)
+    (board,) = PRESENTER.boards(table)
+    assert not next(b for b in board.buttons() if b.label == "Draw").disabled
+    assert "again <t:" not in (board.embed.description if board.embed else "")
+    assert PRESENTER.refresh_at(table) is None

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +70,9 @@ class Game:
         try:
             await self.emu.wait_for(lambda: find() is not None, timeout=10)
         except TimeoutError:
-            raise AssertionError(f"no control for {action} at turn {turn}") from None
+            raise AssertionError(
+                f"no control for {action} at turn {turn}: {self.board.buttons()}\n{self.board.text()}"
+            ) from None
         found = find()
         assert found is not None
         return found
@@ -188,9 +192,10 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
 
     # Draw by someone else than the Drawer; then the Drawer reveals
     await refused(first, old_draw, "Only the Drawer reveals tokens.")
+    before_reveal = game.board.version()
     assert told(await game.draw(drawer, turn)) == ""
-    # ... and at once again: too soon after a reveal
-    await refused(drawer, old_draw, TOO_FAST)
+    # ... and at once again, from a client that still shows Draw enabled: too soon
+    await refused(drawer, old_draw, TOO_FAST, as_it_was(drawer, before_reveal))
     assert await game.logged() == 1
 
     # two members click Grab ③ at the same instant: exactly one gets it
@@ -219,6 +224,7 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
     # draw until the window closes; then ⑤ (free when the loser last looked) is too late
     five = game_button_id(game.id, turn, {"type": "grab", "token": 5})
     while (await game.engine()).turn == turn:
+        await game.control(turn, {"type": "draw"})  # Draw is back after the pause (P-23)
         open_still = game.board.version()
         assert told(await game.draw(drawer, turn)) == ""
     await emu.wait_for(lambda: game.board.component(five) is None, timeout=10)
@@ -227,6 +233,44 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
     old = as_it_was(drawer, open_still)
     await refused(drawer, old_draw, "That **Draw** button is from an earlier turn", old)
     assert (await game.engine()).t.grab_of(loser) is None
+
+
+# -- the pause after a reveal --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "world", [{"bag_min_gap": 3.0, "bag_idle_draw": 120, "bag_choice": 120}], indirect=True
+)
+async def test_draw_shows_its_cooldown_then_comes_back(world: World, game: Game) -> None:
+    """During the pause after a reveal the board shows **Draw** disabled, with the time it
+    comes back as a Discord timestamp; then it is enabled again by itself (P-23)."""
+    emu = game.emu
+    engine = await game.engine()
+    drawer, turn = engine.t.drawer, engine.turn
+    clicked = time.time()
+    assert told(await game.draw(drawer, turn)) == ""
+
+    def cooling() -> re.Match[str] | None:
+        if not game.board.has_button(label="Draw"):
+            return None
+        if not game.board.find_button(label="Draw").disabled:
+            return None
+        return re.search(r"\*\*Draw\*\* again <t:(\d+):R>", game.board.text())
+
+    shown = await emu.wait_for(cooling, timeout=10)
+    assert clicked + 2 <= int(shown[1]) <= clicked + 5
+    assert "**Revealed 1 /" in game.board.text()
+    # It comes back without anyone clicking, and the next reveal is accepted at once.
+    await emu.wait_for(
+        lambda: (
+            not game.board.find_button(label="Draw").disabled
+            and "again <t:" not in game.board.text()
+        ),
+        timeout=10,
+    )
+    assert time.time() - clicked >= 2.5
+    result = await game.press(drawer, turn, {"type": "draw"})
+    assert told(result) == "" and await game.logged() == 2
 
 
 # -- timers --------------------------------------------------------------------------------

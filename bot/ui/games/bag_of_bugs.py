@@ -15,7 +15,9 @@ the engine, which refuses it with a message fit for players.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from rules.bag_of_bugs import scoring
@@ -187,6 +189,12 @@ class BagOfBugsPresenter(Presenter):
                 "✋ **Grab window open!** Grabbers, take a Grab token before the draw stops "
                 f"({view['draw_limit']} tokens or a 2nd 🪨)."
             )
+        cooldown = self.cooldown_until(table, "draw") if drawing else None
+        if cooldown is not None:
+            lines.append(
+                f"⏳ **Draw** again <t:{math.ceil(cooldown.timestamp())}:R>: a short pause after "
+                "each reveal lets the grabbers react."
+            )
         elif choice is not None:
             lines.append(_waiting_text(choice, names, view["players"]))
         lines.append(f"Grab tokens: {GRAB_LEGEND}")
@@ -210,9 +218,14 @@ class BagOfBugsPresenter(Presenter):
 
         rows: list[Row] = [tuple(_grab_buttons(view, raw))]
         if drawing:
-            rows.append(
-                (ButtonSpec("Draw", action=dict(DRAW_ACTION), style=Style.PRIMARY, emoji="🎒"),)
+            draw = ButtonSpec(
+                "Draw",
+                action=dict(DRAW_ACTION),
+                style=Style.PRIMARY,
+                emoji="🎒",
+                disabled=cooldown is not None,
             )
+            rows.append((draw,))
         elif choice is not None:
             rows += _choice_rows(choice, actions, view, raw)
         embed = EmbedSpec(
@@ -247,6 +260,12 @@ class BagOfBugsPresenter(Presenter):
         if view["phase"] == "draw":
             return f"— {TITLE}: the grab window is open, grab a token!"
         return f"— {TITLE}: your choice."
+
+    def refresh_at(self, table: Table) -> datetime | None:
+        """The end of the pause after a reveal: **Draw** comes back then (P-23)."""
+        if table.engine is None or table.engine.is_over:
+            return None
+        return self.cooldown_until(table, "draw")
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table) -> MessageSpec:
