@@ -59,20 +59,20 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     )
     assert "Watch: http://127.0.0.1:8080/games/" + "T" * 22 in status_text(fake_bot, table)
     publisher = Publisher(fake_bot)
-    boards, *_ = await publisher._render(table)
+    boards = (await publisher._render(table)).boards
     assert not any(b.url for spec in boards for b in spec.buttons())  # not while playing
     engine = table.running()
     while not engine.is_over:
         seat = min(engine.waiting_for())
         act(table, seat, engine.legal_actions(seat)[0])
-    boards, *_ = await publisher._render(table)
+    boards = (await publisher._render(table)).boards
     urls = [b.url for b in boards[0].buttons() if b.url]
     assert urls == ["http://127.0.0.1:8080/games/" + "T" * 22]
     last_row = boards[0].rows[-1]
     assert isinstance(last_row, tuple)
     assert [b.label for b in last_row] == ["Rematch", REPLAY_LABEL]  # side by side
     fake_bot.settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    boards, *_ = await publisher._render(table)
+    boards = (await publisher._render(table)).boards
     assert not any(b.url for b in boards[0].buttons())
 
 
