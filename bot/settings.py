@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     # Discord's per-channel limits (P-20): sends, edits and deletes of one channel's messages.
     channel_edit_limit: int = Field(default=5, ge=1)
     channel_edit_window: float = Field(default=5.0, gt=0)
+    # A member whose own clock runs out this many times in a row gets a bot stand-in (P-25);
+    # 0 never replaces anyone.
+    afk_limit: int = Field(default=3, ge=0)
 
     # The game pages (off unless WEB_PORT is set).
     web_port: int | None = Field(default=None, ge=1, le=65535)

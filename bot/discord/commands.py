@@ -129,21 +129,37 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
             new_group.add_command(_new_command(bot, slug, new_group, guarded))
 
     # -- lobby commands ----------------------------------------------------------------------
-    @group.command(name="join", description="Join the game in this channel.")
+    @group.command(
+        name="join", description="Join the game in this channel, or take your seat back from a bot."
+    )
     async def join(interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             table = await channel_table(interaction)
+            playing = table.status == "playing"
             await bot.host.join(table.id, interaction.user.id, display_name(interaction.user))
-            await answer(interaction, f"You joined {table.title}.")
+            if playing:
+                await answer(interaction, f"You are back in {table.title}: your seat is yours.")
+            else:
+                await answer(interaction, f"You joined {table.title}.")
 
         await guarded(interaction, work)
 
-    @group.command(name="leave", description="Leave the lobby in this channel.")
+    @group.command(
+        name="leave", description="Leave the lobby, or hand your seat in the game to a bot."
+    )
     async def leave(interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             table = await channel_table(interaction)
+            playing = table.status == "playing"
             await bot.host.leave(table.id, interaction.user.id)
-            await answer(interaction, f"You left {table.title}.")
+            if playing:
+                await answer(
+                    interaction,
+                    f"You left {table.title}: a bot plays your seat now. `/bugs join` here "
+                    "takes it back before the game ends.",
+                )
+            else:
+                await answer(interaction, f"You left {table.title}.")
 
         await guarded(interaction, work)
 

@@ -130,8 +130,17 @@ class Publisher:
 
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
+        presenter = presenter_for(table.slug)
         if outcome is not None:
-            table.log.extend(presenter_for(table.slug).log_lines(table, outcome))
+            table.log.extend(presenter.log_lines(table, outcome))
+        while table.seat_changes:  # a seat handed to a bot or taken back: said in the log
+            change = table.seat_changes.pop(0)
+            table.log.append(presenter.seat_line(table, change))
+            notice = presenter.seat_notice(table, change)
+            if notice is not None:
+                self._state(table.id).notices.append(
+                    f"<@{table.user_at(change.seat).user_id}> {notice}"
+                )
         self._note_waiting(table)
         self.mark_dirty(table)
 
@@ -455,8 +464,9 @@ def _waiting(table: Table) -> frozenset[int]:
 
 
 def pingable(table: Table, seat: int) -> bool:
-    """A seat a member plays themself (bots are never pinged)."""
-    return not table.user_at(seat).is_bot
+    """A seat a member plays themself: bots, and stand-ins for a member away, are never
+    pinged (P-22, P-24)."""
+    return not table.bot_plays(seat)
 
 
 MAX_MENTIONS = 10

@@ -1,4 +1,5 @@
-"""Bot players: seats added from the lobby that play random legal moves.
+"""Bot players: seats added from the lobby that play random legal moves, and stand-ins that
+play a member's seat while the member is away (P-24, P-25).
 
 A bot sees what any player may see: it picks from ``legal_actions(seat)`` only, never from hidden
 state. It acts through ``Host.act`` like a member, so its moves are checked, logged, committed and
@@ -36,7 +37,7 @@ class BotPlayers:
         if engine is None or table.status != "playing" or engine.is_over:
             return
         for seat in engine.waiting_for():
-            if seat < 0 or not table.user_at(seat).is_bot:
+            if seat < 0 or not table.bot_plays(seat):
                 continue
             key = (table.id, seat)
             task = self._pending.get(key)
@@ -52,13 +53,15 @@ class BotPlayers:
         engine = table.engine
         if engine is None or table.status != "playing" or engine.is_over:
             return
+        if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-24)
+            return
         actions = engine.legal_actions(seat)
         if not actions:
             return
         action = self.rng.choice(actions)
         user_id = table.user_at(seat).user_id
         try:
-            await self.host.act(table.id, user_id, action, turn=engine.turn)
+            await self.host.act(table.id, user_id, action, turn=engine.turn, by_bot=True)
         except (RuleError, HostError) as exc:
             # Lost a race or came too soon: try again with what the game offers then.
             log.debug("bot %s of game %s: %s", seat, table.id, exc)

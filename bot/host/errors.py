@@ -55,3 +55,14 @@ class UnknownGame(HostError):
 
 class TooFast(HostError):
     message = "Not so fast: give the others a moment to react, then try again."
+
+
+class SeatAway(HostError):
+    message = (
+        "A bot plays your seat since you left (or your clock ran out too often): "
+        "`/bugs join` in this channel takes it back."
+    )
+
+
+class NotAway(HostError):
+    message = "You are already playing your own seat in this game."

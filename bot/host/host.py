@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from rules.core import GAMES, SYSTEM, Engine, RuleError, get_game
+from rules.core import GAMES, SYSTEM, Deadline, Engine, RuleError, get_game
 
 from ..settings import Settings
 from ..store import Store
@@ -24,12 +24,15 @@ from .errors import (
     HostError,
     NotAllowed,
     NotAPlayer,
+    NotAway,
+    NotSeated,
     NotStarted,
+    SeatAway,
     StaleButton,
     TooFast,
     UnknownGame,
 )
-from .table import Outcome, Table
+from .table import Outcome, SeatChange, SeatChangeWhy, Table
 from .timers import TimerScheduler, utcnow
 
 log = logging.getLogger(__name__)
@@ -179,18 +182,22 @@ class Host:
         )
 
     async def join(self, game_id: int, user_id: int, name: str, *, is_bot: bool = False) -> Table:
+        """Take a lobby seat; during play, take back one's own seat from its bot (P-24)."""
         table = await self.table(game_id)
         async with table.lock:
-            if table.status != "lobby":
+            if table.status == "playing" and table.seat_of(user_id) is not None:
+                await self._set_away_locked(table, user_id, away=False, why="back")
+            elif table.status != "lobby":
                 raise AlreadyStarted("The game has already started; wait for the next one.")
-            table.seats = await self.store.join(
-                game_id,
-                user_id=user_id,
-                name=name,
-                max_players=table.engine_cls.max_players,
-                is_bot=is_bot,
-            )
-            table.game = await self._record(game_id)
+            else:
+                table.seats = await self.store.join(
+                    game_id,
+                    user_id=user_id,
+                    name=name,
+                    max_players=table.engine_cls.max_players,
+                    is_bot=is_bot,
+                )
+                table.game = await self._record(game_id)
         await self._notify(table, None)
         return table
 
@@ -215,14 +222,35 @@ class Host:
         return table
 
     async def leave(self, game_id: int, user_id: int) -> Table:
+        """Give up a lobby seat; during play, hand one's seat to a bot until `/bugs join`
+        (P-24)."""
         table = await self.table(game_id)
         async with table.lock:
-            if table.status != "lobby":
-                raise AlreadyStarted("The game has started: you can't leave it now.")
-            table.seats = await self.store.leave(game_id, user_id)
-            table.game = await self._record(game_id)
+            if table.status == "playing":
+                await self._set_away_locked(table, user_id, away=True, why="left")
+            elif table.status != "lobby":
+                raise GameGone()
+            else:
+                table.seats = await self.store.leave(game_id, user_id)
+                table.game = await self._record(game_id)
         await self._notify(table, None)
         return table
+
+    async def _set_away_locked(
+        self, table: Table, user_id: int, *, away: bool, why: SeatChangeWhy, strikes: int = 0
+    ) -> None:
+        """A bot takes over a member's seat (``away``), or hands it back; the listeners are
+        told through ``table.seat_changes``. The caller holds the lock and notifies."""
+        seat = table.require_seat(user_id)
+        held = table.user_at(seat)
+        if held.is_bot:
+            raise NotSeated()
+        if held.away == away:
+            raise (SeatAway("A bot already plays your seat.") if away else NotAway())
+        table.seats = await self.store.set_away(table.id, user_id, away=away)
+        table.game = await self._record(table.id)
+        table.clock_strikes.pop(seat, None)
+        table.seat_changes.append(SeatChange(seat, why, strikes))
 
     def _check_privileged(self, table: Table, user_id: int, privileged: bool) -> None:
         if not privileged and user_id != table.game.creator_id:
@@ -274,9 +302,16 @@ class Host:
 
     # -- play --------------------------------------------------------------------------------
     async def act(
-        self, game_id: int, user_id: int, action: dict[str, Any], *, turn: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        action: dict[str, Any],
+        *,
+        turn: int | None = None,
+        by_bot: bool = False,
     ) -> Outcome:
-        """Apply a member's action in arrival order; committed before this returns."""
+        """Apply a member's action in arrival order; committed before this returns.
+        ``by_bot``: a bot plays (a bot seat, or a member's seat while they are away)."""
         table = await self.table(game_id)
         fired: list[Outcome] = []
         try:
@@ -286,8 +321,11 @@ class Host:
                 if table.status != "playing":
                     raise GameGone()
                 seat = table.require_seat(user_id)
-                # A deadline that passed takes effect before anything that arrived after it.
-                fired = await self._fire_overdue_locked(table)
+                if table.user_at(seat).away and not by_bot:
+                    raise SeatAway()
+                # A deadline that passed takes effect before anything that arrived after it
+                # (a member acting now is not away, whatever their clock did, P-25).
+                fired = await self._fire_overdue_locked(table, None if by_bot else seat)
                 engine = table.running()
                 # A game that just ended (a countdown fired above) is refused by the engine
                 # itself, whose message says why ("Too late: STOP has been called").
@@ -295,6 +333,8 @@ class Host:
                     raise StaleButton()
                 self._check_pacing(table, action)
                 outcome = await self._apply_locked(table, seat, action)
+                if not by_bot:
+                    table.clock_strikes.pop(seat, None)
         finally:
             for earlier in fired:
                 await self._notify(table, earlier)
@@ -323,24 +363,48 @@ class Host:
             await self._notify(table, outcome)
         return outcome
 
-    async def _fire_overdue_locked(self, table: Table) -> list[Outcome]:
+    async def _fire_overdue_locked(self, table: Table, acting: int | None = None) -> list[Outcome]:
         fired = []
         now = self.clock()
         for key, due in sorted(table.timers.items(), key=lambda kv: kv[1]):
             if due <= now and key in table.timers and table.status == "playing":
-                outcome = await self._fire_key_locked(table, key)
+                outcome = await self._fire_key_locked(table, key, acting)
                 if outcome is not None:
                     fired.append(outcome)
         return fired
 
-    async def _fire_key_locked(self, table: Table, key: str) -> Outcome | None:
+    async def _fire_key_locked(
+        self, table: Table, key: str, acting: int | None = None
+    ) -> Outcome | None:
         engine = table.running()
         wanted = {d.key: d for d in engine.deadlines()}
         deadline = wanted.get(key)
         if deadline is None:  # the engine moved on; forget the stale timer
             log.debug("timer %s of game %s no longer wanted", key, table.id)
             return None
-        return await self._apply_locked(table, SYSTEM, deadline.action, fired_key=key)
+        outcome = await self._apply_locked(table, SYSTEM, deadline.action, fired_key=key)
+        await self._count_clock_locked(table, deadline, acting)
+        return outcome
+
+    async def _count_clock_locked(
+        self, table: Table, deadline: Deadline, acting: int | None
+    ) -> None:
+        """A member's own clock ran out (a platform timer waiting on that one seat): one more
+        in a row; at ``afk_limit`` a bot takes the seat over until they come back (P-25)."""
+        if deadline.setting is None or len(deadline.seats) != 1:
+            return  # a rule's own time (a countdown), or one that waits on everyone
+        (seat,) = deadline.seats
+        if seat == acting or not 0 <= seat < len(table.names()) or table.bot_plays(seat):
+            return
+        strikes = table.clock_strikes[seat] = table.clock_strikes.get(seat, 0) + 1
+        limit = self.settings.afk_limit
+        if not limit or strikes < limit or table.running().is_over:
+            return
+        try:
+            user_id = table.user_at(seat).user_id
+            await self._set_away_locked(table, user_id, away=True, why="clock", strikes=strikes)
+        except Exception:  # the timer's own move is committed; the hand-over waits for the next
+            log.exception("could not hand seat %s of game %s to a bot", seat, table.id)
 
     async def _apply_locked(
         self, table: Table, seat: int, action: dict[str, Any], *, fired_key: str | None = None

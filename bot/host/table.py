@@ -6,12 +6,24 @@ import asyncio
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from rules.core import SYSTEM, Engine, Event
 
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotSeated, NotStarted
+
+SeatChangeWhy = Literal["left", "clock", "back"]
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A member's seat handed to a bot (``left``: `/bugs leave`; ``clock``: their clock ran out
+    ``strikes`` times in a row) or taken back (``back``: `/bugs join`)."""
+
+    seat: int
+    why: SeatChangeWhy
+    strikes: int = 0
 
 
 @dataclass
@@ -33,6 +45,10 @@ class Table:
     """When each pacing gap ends, in wall time: boards show a cooldown until then (P-23)."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=40))
     """Recent public log lines (rebuilt from the action log after a restart)."""
+    clock_strikes: dict[int, int] = field(default_factory=dict)
+    """By seat: how many of its clocks in a row ran out with nobody acting (P-25)."""
+    seat_changes: list[SeatChange] = field(default_factory=list)
+    """Seats handed to a bot or taken back since the listeners last looked (they say so)."""
 
     @property
     def id(self) -> int:
@@ -73,11 +89,21 @@ class Table:
                 return s
         raise KeyError(seat)
 
+    def bot_plays(self, seat: int) -> bool:
+        """A bot player's seat, or a member's that a bot plays while they are away (P-24)."""
+        held = self.user_at(seat)
+        return held.is_bot or held.away
+
     def names(self) -> list[str]:
-        """Display names by seat (join order while in the lobby)."""
+        """Display names by seat (join order while in the lobby); a seat a bot plays for its
+        member shows a 🤖 before the member's name."""
         if self.engine is None:
             return [s.name for s in self.seats]
-        return [self.user_at(i).name for i in range(self.engine.players)]
+        names = []
+        for i in range(self.engine.players):
+            held = self.user_at(i)
+            names.append(f"🤖 {held.name}" if held.away else held.name)
+        return names
 
     def running(self) -> Engine:
         if self.engine is None:

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
     true,
 )
@@ -132,7 +133,8 @@ class Game(Base):
 class Seat(Base):
     """A place at a table. In the lobby ``seat`` is NULL and ``join_seq`` keeps join order;
     ``start`` assigns ``seat`` 0..n-1 in play order. A rematch lobby holds places for the
-    previous players, ``confirmed`` false until each presses Join; ``start`` drops the rest."""
+    previous players, ``confirmed`` false until each presses Join; ``start`` drops the rest.
+    During play ``away`` marks a member's seat a bot plays for them until they come back."""
 
     __tablename__ = "seats"
 
@@ -144,6 +146,8 @@ class Seat(Base):
     name: Mapped[str] = mapped_column(String(100))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A bot plays this member's seat: they left, or let their clock run out (P-24, P-25)."""
 
     __table_args__ = (
         UniqueConstraint("game_id", "user_id"),

@@ -215,6 +215,21 @@ class Store:
             await session.flush()
             return _seats(await _seat_rows(session, game_id))
 
+    async def set_away(self, game_id: int, user_id: int, *, away: bool) -> list[SeatRecord]:
+        """Hand a member's seat in a game being played to a bot (``away``), or give it back.
+        Raises NotSeated (no such member's seat) or WrongStatus (the game is not playing)."""
+        async with self._writing() as session:
+            game = await _lock_game(session, game_id)
+            _require_status(game, GameStatus.PLAYING)
+            seats = await _seat_rows(session, game_id)
+            seat = next((s for s in seats if s.user_id == user_id and not s.is_bot), None)
+            if seat is None:
+                raise NotSeated(game_id, user_id)
+            seat.away = away
+            _touch(game)
+            await session.flush()
+            return _seats(seats)
+
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember the lobby message so it can be edited (or its buttons revived) later."""
         async with self._writing() as session:
@@ -822,6 +837,7 @@ def _seats(rows: Sequence[Seat]) -> list[SeatRecord]:
             seat=s.seat,
             join_seq=s.join_seq,
             confirmed=s.confirmed,
+            away=s.away,
         )
         for s in rows
     ]

@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 from rules.core import SYSTEM, Event
 
-from ..host.table import Outcome, Table
+from ..host.table import Outcome, SeatChange, Table
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
+from .text import esc
 
 HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
 REMATCH_BUTTON = ButtonSpec("Rematch", host="rematch", emoji="🔁", style=Style.SUCCESS)
@@ -144,6 +145,29 @@ class Presenter:
         """What follows the mentions of a turn ping, for ``seats`` the game has just started
         waiting on (public words only: everyone reads the channel)."""
         return f"— **{table.title}** is waiting for you."
+
+    def seat_line(self, table: Table, change: SeatChange) -> str:
+        """The log line for a seat handed to a bot or taken back (P-24, P-25)."""
+        name = esc(table.user_at(change.seat).name)
+        if change.why == "left":
+            return f"🚪 **{name}** left: 🤖 a bot plays their seat (`/bugs join` takes it back)"
+        if change.why == "clock":
+            return (
+                f"💤 **{name}**'s clock ran out {change.strikes} times in a row: 🤖 a bot plays "
+                "their seat (`/bugs join` takes it back)"
+            )
+        return f"↩️ **{name}** is back and plays their own seat again"
+
+    def seat_notice(self, table: Table, change: SeatChange) -> str | None:
+        """What the member is told in the channel (after a mention; no secret), or ``None``:
+        only a member replaced for their clock learns it this way (one who left was answered
+        privately)."""
+        if change.why != "clock":
+            return None
+        return (
+            f"your clock ran out {change.strikes} times in a row, so a bot now plays your seat "
+            f"in **{table.title}**. `/bugs join` here takes it back before the game ends."
+        )
 
     def answered(self, table: Table, seat: int, spec: MessageSpec) -> MessageSpec:
         """A private reply (``spec``) whose buttons can no longer act, as it is left (P-21): by

@@ -276,10 +276,24 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(tmp_p
 
 async def test_0004_adds_member_settings_whose_defaults_need_no_rows(tmp_path: Path) -> None:
     """A database at 0003 upgrades to 0004: every member has pings on without a row, a change
-    is kept, and downgrading drops the table again."""
+    is kept, every existing seat is played by its member (not away), and downgrading drops the
+    table and the column again."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
     await _run(url, _migrate(url, "0003"))
     assert await inspect_db(url, _state) == (TABLES - {"member_settings"}, "0003")
+
+    def fill(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(
+            "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " players, version, created_at, updated_at) VALUES (1, 'ladybug-dash', 9, 50, 1,"
+            " 'playing', 7, '{}', 2, 3, '2030-01-01 00:00:00', '2030-01-01 00:00:00')"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot, confirmed)"
+            " VALUES (1, 0, 1, 1, 'alice', 0, 1), (1, 1, 2, 2, 'bob', 0, 1)"
+        )
+
+    await _run(url, fill)
     await _run(url, _migrate(url, "0004"))
     assert await inspect_db(url, _state) == (TABLES, "0004")
     store = await Store.open(url, migrate=False)
@@ -291,6 +305,9 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(tmp_path: P
         after = await store.member_settings([1, 2, 3])
         assert {uid: s.pings for uid, s in after.items()} == {1: True, 2: False, 3: True}
         assert await store.member_settings([]) == {}
+        assert [s.away for s in await store.seats(1)] == [False, False]
+        seats = await store.set_away(1, 2, away=True)
+        assert [(s.user_id, s.away) for s in seats] == [(1, False), (2, True)]
     finally:
         await store.close()
     await _run(url, _migrate(url, "0003", down=True))

@@ -60,7 +60,7 @@ async def test_lobby_misuse_gets_clear_private_answers(world: World) -> None:
     assert "Only the member who opened" in told(await emu.slash(world.bob, chan, "bugs cancel"))
     await emu.slash(world.alice, chan, "bugs start")
     await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=10)
-    assert "started" in told(await emu.slash(world.bob, chan, "bugs leave"))
+    assert "not playing" in told(await emu.slash(world.eve, chan, "bugs leave"))
     assert "started" in told(await emu.slash(world.eve, chan, "bugs join"))
     assert "not playing" in told(await click(emu, world.eve, lobby, "claim"))
     assert "no hidden" not in told(await emu.slash(world.alice, chan, "bugs hand"))

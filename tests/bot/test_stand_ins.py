@@ -1,0 +1,148 @@
+"""Seats a bot plays for a member: one who left with `/bugs leave` (P-24), one whose clock ran
+out ``afk_limit`` times in a row (P-25); `/bugs join` takes the seat back."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.host.bots import BotPlayers
+from bot.host.errors import NotAway, NotSeated, SeatAway
+from bot.host.host import Host
+from bot.host.table import SeatChange, Table
+from bot.settings import Settings
+from bot.store import Store
+
+from .conftest import FakeClock
+
+CHANNEL = 700
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+async def started(host: Host, slug: str = "ladybug-dash", **options: str) -> Table:
+    table = await host.open(
+        slug, guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice", options=options
+    )
+    await host.join(table.id, BOB, "bob")
+    return await host.start(table.id, ALICE)
+
+
+async def test_a_member_who_leaves_mid_game_gets_a_stand_in_and_can_take_it_back(
+    host: Host, store: Store, settings: Settings, clock: FakeClock
+) -> None:
+    table = await started(host)
+    await host.leave(table.id, BOB)
+    assert table.user_at(1).away and table.bot_plays(1) and not table.bot_plays(0)
+    assert table.names() == ["alice", "🤖 bob"]
+    assert table.seat_changes == [SeatChange(1, "left")]
+    assert [s.away for s in await store.seats(table.id)] == [False, True]
+    # The member's own clicks are refused while the bot plays; the bot's go through.
+    with pytest.raises(SeatAway):
+        await host.act(table.id, BOB, {"type": "claim"})
+    await host.act(table.id, BOB, {"type": "claim"}, by_bot=True)
+    with pytest.raises(SeatAway, match="already"):
+        await host.leave(table.id, BOB)
+    with pytest.raises(NotSeated):
+        await host.leave(table.id, CAROL)
+
+    # The seat survives a restart as it was, then its member takes it back.
+    other = Host(store, settings, clock=clock)
+    try:
+        (restored,) = await other.restore()
+        assert restored.names() == ["alice", "🤖 bob"]
+    finally:
+        await other.close()
+    await host.join(table.id, BOB, "bob")
+    assert not table.user_at(1).away and table.names() == ["alice", "bob"]
+    assert table.seat_changes[-1] == SeatChange(1, "back")
+    with pytest.raises(NotAway):
+        await host.join(table.id, BOB, "bob")
+    view = table.running().view(None)
+    if view["phase"] == "pick" and view["to_pick"] == 1:
+        await host.act(table.id, BOB, {"type": "pick", "n": 1})
+
+
+async def test_the_bot_plays_a_leavers_turns_and_stops_when_they_are_back(host: Host) -> None:
+    bots = BotPlayers(host, delay=0.01, rng=random.Random(3))
+    host.listeners.append(bots)
+    try:
+        table = await started(host)
+        await host.act(table.id, ALICE, {"type": "claim"})  # alice picks first, then bob
+        await host.leave(table.id, BOB)
+        await host.act(table.id, ALICE, {"type": "pick", "n": 1})
+        for _ in range(200):  # the stand-in picks for bob
+            if table.running().view(None)["picks_made"] == [1, 1]:
+                break
+            await asyncio.sleep(0.01)
+        assert table.running().view(None)["picks_made"] == [1, 1]
+        await host.join(table.id, BOB, "bob")
+        await host.act(table.id, ALICE, {"type": "claim"})
+        await host.act(table.id, ALICE, {"type": "pick", "n": 2})
+        await asyncio.sleep(0.2)  # a stand-in would have picked by now: bob's turn waits for him
+        assert table.running().view(None)["to_pick"] == 1
+        await host.act(table.id, BOB, {"type": "pick", "n": 3})
+    finally:
+        await bots.close()
+
+
+async def expire(host: Host, table: Table, clock: FakeClock) -> None:
+    """The running clock of the game runs out (fired by hand: the scheduler is stopped)."""
+    host.scheduler.drop_game(table.id)
+    clock.advance(120)
+    (key,) = table.timers
+    assert await host.fire_timer(table.id, key) is not None
+
+
+async def play_turn(host: Host, table: Table, user: int) -> None:
+    await host.act(table.id, user, {"type": "draw"})
+    seat = table.require_seat(user)
+    await host.act(table.id, user, table.running().legal_actions(seat)[0])
+
+
+async def test_a_member_whose_clock_runs_out_three_times_in_a_row_gets_a_stand_in(
+    host: Host, clock: FakeClock
+) -> None:
+    table = await started(host, "bug-off", first_player="1")
+    (sleeper,) = table.running().waiting_for()
+    users = [ALICE, BOB]
+    player = users[1 - sleeper]
+    # One sleeps; the other plays, and their moves do not excuse the sleeper's clock.
+    await expire(host, table, clock)
+    await play_turn(host, table, player)
+    await expire(host, table, clock)
+    assert table.clock_strikes == {sleeper: 2} and not table.user_at(sleeper).away
+    # The sleeper plays once: the count starts again.
+    await play_turn(host, table, player)
+    await play_turn(host, table, users[sleeper])
+    assert table.clock_strikes == {}
+    for _ in range(2):
+        await play_turn(host, table, player)
+        await expire(host, table, clock)
+    await play_turn(host, table, player)
+    assert table.clock_strikes == {sleeper: 2}
+    await expire(host, table, clock)
+    name = "alice" if sleeper == 0 else "bob"
+    assert table.user_at(sleeper).away and table.names()[sleeper] == f"🤖 {name}"
+    assert table.seat_changes[-1] == SeatChange(sleeper, "clock", 3)
+    assert table.clock_strikes == {}
+    # The other player's clock running out now counts for them alone.
+    assert table.running().waiting_for() == {1 - sleeper}
+    await expire(host, table, clock)
+    assert table.clock_strikes == {1 - sleeper: 1}
+
+
+async def test_a_limit_of_zero_never_replaces_anyone(
+    store: Store, settings: Settings, clock: FakeClock
+) -> None:
+    host = Host(store, settings.model_copy(update={"afk_limit": 0}), clock=clock)
+    try:
+        table = await started(host, "bug-off", first_player="1")
+        (sleeper,) = table.running().waiting_for()
+        for _ in range(4):
+            await expire(host, table, clock)
+            await play_turn(host, table, [ALICE, BOB][1 - sleeper])
+        assert table.clock_strikes == {sleeper: 4} and not table.user_at(sleeper).away
+    finally:
+        await host.close()
