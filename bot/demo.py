@@ -4,7 +4,9 @@ The real bot (in this process) talks to the local Discord emulator exactly as it
 Discord. Simulated members only click what Discord shows them: each picks one of its legal
 actions (the engine says which, as a bot player would know) and must find the button or menu
 for it on the board, in its DMs or in its ephemeral replies. Several members may click at the
-same moment, so Bag of Bugs grabs are real races. The channel is printed as players see it.
+same moment, so Bag of Bugs grabs are real races. The channel is printed as players see it,
+and so is what each member alone sees (their DM, their private replies), marked 🔒. At the end
+the demo says what the game sent: messages, edits, pings and DMs per member.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +28,7 @@ from rules.core import GAMES, Engine
 from .discord.client import BugtableBot, load_extra_games, point_at
 from .discord.codec import encode_action, game_button_id
 from .emulator import ChannelLimit, Emulator
+from .emulator.traffic import measure
 from .settings import Settings
 from .ui import games as _presenters  # noqa: F401  (registers every presenter)
 from .ui.presenter import playable
@@ -36,27 +40,49 @@ WINDOW = 0.5
 the per-channel limits, for the emulator and the bot alike."""
 
 
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
 class Transcript:
-    """Prints each public message once per new version, as a member scrolling the channel."""
+    """Prints each message once per new version, as the members see it: the channel, and each
+    simulated member's DMs and private replies, marked as private to that member."""
 
     def __init__(self, out: Any = None) -> None:
         self.out = out if out is not None else sys.stdout  # looked up now: it may be redirected
         self.seen: dict[int, str] = {}
+        self.names: dict[int, str] = {}
 
-    def show(self, messages: list[Any]) -> None:
+    def show(self, messages: list[Any], private_to: Any = None) -> None:
         for message in messages:
-            text = message.text().strip()
-            if self.seen.get(message.id) == text:
+            text = MENTION.sub(self._name, message.text().strip())
+            labels = [b.label for b in message.buttons() if b.label]
+            shown = f"{text}\n{labels}"
+            if self.seen.get(message.id) == shown:
                 continue
             edited = message.id in self.seen
-            self.seen[message.id] = text
+            self.seen[message.id] = shown
             header = "✎ (edited)" if edited else "▶"
-            print(f"\n{header} {message.author.name}:", file=self.out)
+            if private_to is None:
+                where = f"{message.author.name}:"
+            elif message.ephemeral_to is not None:
+                where = f"🔒 private reply, only {private_to.name} sees it:"
+            else:
+                where = f"🔒 DM to {private_to.name}:"
+            print(f"\n{header} {where}", file=self.out)
             for line in text.splitlines():
-                print(f"    {line}", file=self.out)
-            labels = [b.label for b in message.buttons() if b.label]
+                print(f"    {'🔒 ' if private_to is not None else ''}{line}", file=self.out)
             if labels:
                 print(f"    [{'] ['.join(labels)}]", file=self.out)
+
+    def show_all(self, emulator: Emulator, channel: Any, members: list[Any]) -> None:
+        """The channel, then every member's DMs and private replies, each new version once."""
+        self.names.update({m.id: m.name for m in members})
+        self.show(emulator.channel_messages(channel))
+        for member in members:
+            self.show([*emulator.dms(member), *emulator.ephemerals(member)], private_to=member)
+
+    def _name(self, match: re.Match[str]) -> str:
+        return "@" + self.names.get(int(match[1]), match[1])
 
 
 def _find_control(
@@ -124,6 +150,10 @@ async def run_demo(
         try:
             await emulator.wait_identified(timeout=20)
             code = await _play(emulator, bot, channel, members, slug, rng, transcript)
+            traffic = measure(emulator, channel, members, window=WINDOW)
+            print("\n📊 What this game sent (the demo runs ten times faster than Discord):")
+            for line in traffic.lines():
+                print(f"    {line}")
         finally:
             await bot.close()
             runner.cancel()
@@ -145,11 +175,11 @@ async def _play(
     creator = members[0]
     result = await emulator.slash(creator, channel, f"bugs new {slug}")
     lobby = await result.wait_message()
-    transcript.show(emulator.channel_messages(channel))
+    transcript.show_all(emulator, channel, members)
     for member in members[1:]:
         await emulator.click(member, lobby, lobby.find_button(label="Join"))
     await bot.publisher.flush()
-    transcript.show(emulator.channel_messages(channel))
+    transcript.show_all(emulator, channel, members)
     await emulator.click(creator, lobby, lobby.find_button(label="Start"))
     await bot.publisher.flush()
     table = bot.host.tables[next(iter(bot.host.tables))]
@@ -157,7 +187,7 @@ async def _play(
     while not table.running().is_over:
         engine: Engine = table.running()
         await bot.publisher.flush()
-        transcript.show(emulator.channel_messages(channel))
+        transcript.show_all(emulator, channel, members)
         clicks = []
         movers = [s for s in sorted(engine.waiting_for()) if s >= 0 and engine.legal_actions(s)]
         rng.shuffle(movers)
@@ -186,7 +216,7 @@ async def _play(
             print("The demo is stuck: no legal action could be found on screen.", file=sys.stderr)
             return 1
     await bot.publisher.flush()
-    transcript.show(emulator.channel_messages(channel))
+    transcript.show_all(emulator, channel, members)
     return 0
 
 

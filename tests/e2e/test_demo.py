@@ -14,3 +14,19 @@ async def test_the_bug_run_demo_plays_a_whole_game(capfd: pytest.CaptureFixture[
     assert "🏃 Bug Run — level 1 of 4" in out
     assert "Bug Run — game over" in out
     assert "Final Escape" in out
+
+
+async def test_the_demo_shows_each_members_private_messages_and_what_the_game_sent(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    assert await run_demo("bug-off", players=2, seed=3) == 0
+    out = capfd.readouterr().out
+    # Each member's one DM and private replies, next to the channel, marked as theirs alone.
+    assert "▶ 🔒 DM to Ada:" in out and "▶ 🔒 DM to Bram:" in out
+    assert "🔒 private reply, only Ada sees it:" in out
+    assert "🔒 Game #1 · Ada · only you can see this" in out
+    # Pings name members (as @name), and the summary counts one DM per member.
+    assert "🔔 @Ada" in out or "🔔 @Bram" in out
+    summary = out[out.index("📊 What this game sent") :]
+    assert "Ada: 1 DM (" in summary and "Bram: 1 DM (" in summary
+    assert "0 × 429" in summary
