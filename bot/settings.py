@@ -39,10 +39,10 @@ class Settings(BaseSettings):
     bugrun_turn: float = 90.0
     board_edit_interval: float = 0.75
     bot_player_delay: float = 2.0
-    # Discord's per-channel limits (P-20): sends, edits and deletes of one channel's messages.
+    # Discord's per-channel limits (P-26): sends, edits and deletes of one channel's messages.
     channel_edit_limit: int = Field(default=5, ge=1)
     channel_edit_window: float = Field(default=5.0, gt=0)
-    # A member whose own clock runs out this many times in a row gets a bot stand-in (P-25);
+    # A member whose own clock runs out this many times in a row gets a bot stand-in (P-31);
     # 0 never replaces anyone.
     afk_limit: int = Field(default=3, ge=0)
 

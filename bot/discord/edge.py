@@ -128,7 +128,7 @@ class Edge:
         turn: int,
     ) -> None:
         """An ephemeral reply; one with game buttons is remembered until they are used up, then
-        edited without them (P-21)."""
+        edited without them (P-27)."""
         kwargs = send_kwargs(spec, table.id, turn)
         message_id: int | None = None
         if interaction.response.is_done():

@@ -4,7 +4,7 @@
 Discord answers one request too many with a 429, and discord.py then sleeps and sends the
 *old* state. The publisher asks first instead: a request without a free slot is not sent, the
 game stays dirty, and the pump comes back when a slot frees up with the newest state
-(docs/rulings.md P-20). Slots are taken before the request (so two pumps sharing a DM channel
+(docs/rulings.md P-26). Slots are taken before the request (so two pumps sharing a DM channel
 never both take the last one) and stamped when its answer arrives, which is never earlier than
 Discord saw it: a gap the bot measured is at least as long on Discord's side.
 """

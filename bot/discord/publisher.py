@@ -67,9 +67,9 @@ class _Frame:
     turn: int = 0
     waiting: frozenset[int] = frozenset()
     settled: list[tuple[PrivateReply, MessageSpec]] = field(default_factory=list)
-    """Private replies whose buttons are used up, each with what it becomes (P-21)."""
+    """Private replies whose buttons are used up, each with what it becomes (P-27)."""
     ping: tuple[int, ...] = ()
-    """Members (user ids) to ping now: the game has just started waiting on them (P-22)."""
+    """Members (user ids) to ping now: the game has just started waiting on them (P-28)."""
     ping_text: str = ""
     drop_ping: bool = False
     """The game waits on nobody its ping names (or is over): the ping goes."""
@@ -91,7 +91,7 @@ class _GameMessages:
     ping_due: set[int] = field(default_factory=set)
     """Seats the game started waiting on and that were not pinged yet."""
     ping_id: int | None = None
-    """The game's one ping message (P-22); older ones are deleted."""
+    """The game's one ping message (P-28); older ones are deleted."""
     ping_seats: frozenset[int] = frozenset()
     """The seats ``ping_id`` mentions: once the game waits on none of them, it goes."""
     old_pings: list[int] = field(default_factory=list)
@@ -145,7 +145,7 @@ class Publisher:
         self.mark_dirty(table)
 
     def _note_waiting(self, table: Table) -> None:
-        """Remember whom the game has just started waiting on: they are pinged (P-22). Called
+        """Remember whom the game has just started waiting on: they are pinged (P-28). Called
         after every committed change, so a wait that begins and ends between two pump passes
         is still noticed (and dropped if it ended before the ping could go)."""
         state = self._state(table.id)
@@ -246,7 +246,7 @@ class Publisher:
                     hands[seat] = spec
             waiting = frozenset() if engine.is_over else engine.waiting_for()
             members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
-            if members and boards:  # the board says whom the game waits on (P-22)
+            if members and boards:  # the board says whom the game waits on (P-28)
                 boards[0] = with_turn_line(boards[0], [table.user_at(s).user_id for s in members])
             state = self._state(table.id)
             ping = [s for s in members if s in state.ping_due]
@@ -416,7 +416,7 @@ class Publisher:
         self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
     ) -> None:
         """Mention the members the game has just started waiting on, in a new message (edits
-        notify nobody), unless they turned pings off (P-22)."""
+        notify nobody), unless they turned pings off (P-28)."""
         settings = await self.bot.store.member_settings(frame.ping)
         wanted = [u for u in frame.ping if settings[u].pings]
         pinged = {s for s in state.ping_due if table.user_at(s).user_id in frame.ping}
@@ -465,7 +465,7 @@ def _waiting(table: Table) -> frozenset[int]:
 
 def pingable(table: Table, seat: int) -> bool:
     """A seat a member plays themself: bots, and stand-ins for a member away, are never
-    pinged (P-22, P-24)."""
+    pinged (P-28, P-30)."""
     return not table.bot_plays(seat)
 
 

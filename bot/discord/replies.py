@@ -4,7 +4,7 @@ A reply only its member sees (the hand after a Draw, a peeked tile, **My hand**)
 for what that member may do now. Once none of them can act any more (the choice was made,
 from there or elsewhere, the clock made it, the game moved on or ended), the publisher edits the
 reply through its interaction (tokens last 15 minutes) so no dead button stays clickable
-(docs/rulings.md P-21). Replies are remembered in memory only: after a restart the old ones
+(docs/rulings.md P-27). Replies are remembered in memory only: after a restart the old ones
 keep their buttons, which are then answered "from an earlier turn" as before.
 """
 

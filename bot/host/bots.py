@@ -1,5 +1,5 @@
 """Bot players: seats added from the lobby that play random legal moves, and stand-ins that
-play a member's seat while the member is away (P-24, P-25).
+play a member's seat while the member is away (P-30, P-31).
 
 A bot sees what any player may see: it picks from ``legal_actions(seat)`` only, never from hidden
 state. It acts through ``Host.act`` like a member, so its moves are checked, logged, committed and
@@ -53,7 +53,7 @@ class BotPlayers:
         engine = table.engine
         if engine is None or table.status != "playing" or engine.is_over:
             return
-        if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-24)
+        if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-30)
             return
         actions = engine.legal_actions(seat)
         if not actions:

@@ -182,7 +182,7 @@ class Host:
         )
 
     async def join(self, game_id: int, user_id: int, name: str, *, is_bot: bool = False) -> Table:
-        """Take a lobby seat; during play, take back one's own seat from its bot (P-24)."""
+        """Take a lobby seat; during play, take back one's own seat from its bot (P-30)."""
         table = await self.table(game_id)
         async with table.lock:
             if table.status == "playing" and table.seat_of(user_id) is not None:
@@ -223,7 +223,7 @@ class Host:
 
     async def leave(self, game_id: int, user_id: int) -> Table:
         """Give up a lobby seat; during play, hand one's seat to a bot until `/bugs join`
-        (P-24)."""
+        (P-30)."""
         table = await self.table(game_id)
         async with table.lock:
             if table.status == "playing":
@@ -324,7 +324,7 @@ class Host:
                 if table.user_at(seat).away and not by_bot:
                     raise SeatAway()
                 # A deadline that passed takes effect before anything that arrived after it
-                # (a member acting now is not away, whatever their clock did, P-25).
+                # (a member acting now is not away, whatever their clock did, P-31).
                 fired = await self._fire_overdue_locked(table, None if by_bot else seat)
                 engine = table.running()
                 # A game that just ended (a countdown fired above) is refused by the engine
@@ -390,7 +390,7 @@ class Host:
         self, table: Table, deadline: Deadline, acting: int | None
     ) -> None:
         """A member's own clock ran out (a platform timer waiting on that one seat): one more
-        in a row; at ``afk_limit`` a bot takes the seat over until they come back (P-25)."""
+        in a row; at ``afk_limit`` a bot takes the seat over until they come back (P-31)."""
         if deadline.setting is None or len(deadline.seats) != 1:
             return  # a rule's own time (a countdown), or one that waits on everyone
         (seat,) = deadline.seats

@@ -42,11 +42,11 @@ class Table:
     """Monotonic time of the last accepted paced action, by pacing setting (``Engine.pacing``);
     cleared when the turn changes."""
     paced_until: dict[str, datetime] = field(default_factory=dict)
-    """When each pacing gap ends, in wall time: boards show a cooldown until then (P-23)."""
+    """When each pacing gap ends, in wall time: boards show a cooldown until then (P-29)."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=40))
     """Recent public log lines (rebuilt from the action log after a restart)."""
     clock_strikes: dict[int, int] = field(default_factory=dict)
-    """By seat: how many of its clocks in a row ran out with nobody acting (P-25)."""
+    """By seat: how many of its clocks in a row ran out with nobody acting (P-31)."""
     seat_changes: list[SeatChange] = field(default_factory=list)
     """Seats handed to a bot or taken back since the listeners last looked (they say so)."""
 
@@ -90,7 +90,7 @@ class Table:
         raise KeyError(seat)
 
     def bot_plays(self, seat: int) -> bool:
-        """A bot player's seat, or a member's that a bot plays while they are away (P-24)."""
+        """A bot player's seat, or a member's that a bot plays while they are away (P-30)."""
         held = self.user_at(seat)
         return held.is_bot or held.away
 

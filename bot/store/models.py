@@ -147,7 +147,7 @@ class Seat(Base):
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    """A bot plays this member's seat: they left, or let their clock run out (P-24, P-25)."""
+    """A bot plays this member's seat: they left, or let their clock run out (P-30, P-31)."""
 
     __table_args__ = (
         UniqueConstraint("game_id", "user_id"),
@@ -262,5 +262,5 @@ class MemberSettingsRow(Base):
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-    """Whether the bot mentions this member in the channel when a game waits on them (P-22)."""
+    """Whether the bot mentions this member in the channel when a game waits on them (P-28)."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

@@ -67,7 +67,7 @@ class SeatRecord:
     confirmed: bool = True
     """False for a place a rematch holds for a previous player who has not pressed Join yet."""
     away: bool = False
-    """During play: a bot plays this member's seat until they come back (P-24, P-25)."""
+    """During play: a bot plays this member's seat until they come back (P-30, P-31)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,7 +147,7 @@ class Presenter:
         return f"— **{table.title}** is waiting for you."
 
     def seat_line(self, table: Table, change: SeatChange) -> str:
-        """The log line for a seat handed to a bot or taken back (P-24, P-25)."""
+        """The log line for a seat handed to a bot or taken back (P-30, P-31)."""
         name = esc(table.user_at(change.seat).name)
         if change.why == "left":
             return f"🚪 **{name}** left: 🤖 a bot plays their seat (`/bugs join` takes it back)"
@@ -170,7 +170,7 @@ class Presenter:
         )
 
     def answered(self, table: Table, seat: int, spec: MessageSpec) -> MessageSpec:
-        """A private reply (``spec``) whose buttons can no longer act, as it is left (P-21): by
+        """A private reply (``spec``) whose buttons can no longer act, as it is left (P-27): by
         default the same message without its buttons, and one line saying why."""
         content = f"{spec.content}\n{SETTLED}" if spec.content else SETTLED
         return dataclasses.replace(spec, content=content[-2000:], rows=())
@@ -178,7 +178,7 @@ class Presenter:
     def cooldown_until(self, table: Table, action_type: str) -> datetime | None:
         """When actions of this type may be taken again if the host paces them (``pacing``)
         and the gap is still running, else ``None``: such a button is shown disabled with the
-        time, and ``refresh_at`` brings it back (P-23)."""
+        time, and ``refresh_at`` brings it back (P-29)."""
         setting = table.engine_cls.pacing.get(action_type)
         until = table.paced_until.get(setting) if setting is not None else None
         return until if until is not None and until > datetime.now(UTC) else None

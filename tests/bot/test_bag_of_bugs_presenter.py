@@ -529,7 +529,7 @@ def test_final_board_with_a_shared_win() -> None:
     ]
 
 
-# -- the pause after a reveal (P-23) -------------------------------------------------------
+# -- the pause after a reveal (P-29) -------------------------------------------------------
 
 
 def test_draw_is_disabled_with_its_time_during_the_pause_then_comes_back() -> None:

@@ -95,7 +95,7 @@ async def test_start_needs_the_player_range_and_privilege(host: Host) -> None:
         await host.start(table.id, ALICE)
     with pytest.raises(AlreadyStarted):
         await host.join(table.id, CAROL, "carol")
-    with pytest.raises(NotSeated):  # during play, only a player may leave (to a bot, P-24)
+    with pytest.raises(NotSeated):  # during play, only a player may leave (to a bot, P-30)
         await host.leave(table.id, CAROL)
 
 

@@ -1,4 +1,4 @@
-"""The bot's own keeper of Discord's per-channel limits (docs/rulings.md P-20)."""
+"""The bot's own keeper of Discord's per-channel limits (docs/rulings.md P-26)."""
 
 from __future__ import annotations
 

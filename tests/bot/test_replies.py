@@ -1,4 +1,4 @@
-"""Private replies with buttons are remembered until the buttons are used up (P-21)."""
+"""Private replies with buttons are remembered until the buttons are used up (P-27)."""
 
 from __future__ import annotations
 

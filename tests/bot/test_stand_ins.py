@@ -1,5 +1,5 @@
-"""Seats a bot plays for a member: one who left with `/bugs leave` (P-24), one whose clock ran
-out ``afk_limit`` times in a row (P-25); `/bugs join` takes the seat back."""
+"""Seats a bot plays for a member: one who left with `/bugs leave` (P-30), one whose clock ran
+out ``afk_limit`` times in a row (P-31); `/bugs join` takes the seat back."""
 
 from __future__ import annotations
 

@@ -224,7 +224,7 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
     # draw until the window closes; then ⑤ (free when the loser last looked) is too late
     five = game_button_id(game.id, turn, {"type": "grab", "token": 5})
     while (await game.engine()).turn == turn:
-        await game.control(turn, {"type": "draw"})  # Draw is back after the pause (P-23)
+        await game.control(turn, {"type": "draw"})  # Draw is back after the pause (P-29)
         open_still = game.board.version()
         assert told(await game.draw(drawer, turn)) == ""
     await emu.wait_for(lambda: game.board.component(five) is None, timeout=10)
@@ -243,7 +243,7 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
 )
 async def test_draw_shows_its_cooldown_then_comes_back(world: World, game: Game) -> None:
     """During the pause after a reveal the board shows **Draw** disabled, with the time it
-    comes back as a Discord timestamp; then it is enabled again by itself (P-23)."""
+    comes back as a Discord timestamp; then it is enabled again by itself (P-29)."""
     emu = game.emu
     engine = await game.engine()
     drawer, turn = engine.t.drawer, engine.turn

@@ -520,7 +520,7 @@ async def test_a_six_player_game_played_by_clicks(world: World) -> None:
     try:
         await game.play_to_end(mixed(game))
         truth = await finish_and_check(game)
-        # The last turn ping went with the game (P-22).
+        # The last turn ping went with the game (P-28).
         await w.emulator.wait_for(
             lambda: (
                 not any(
@@ -536,7 +536,7 @@ async def test_a_six_player_game_played_by_clicks(world: World) -> None:
             (dm,) = dms_ever(w.emulator, user)
             assert user.name in dm.all_text() and len(dm.history) >= 2
             await w.emulator.wait_for(lambda dm=dm: "The game is over" in dm.text(), timeout=10)
-            # Every private reply (the hand after a Draw) lost its buttons once used up (P-21).
+            # Every private reply (the hand after a Draw) lost its buttons once used up (P-27).
             replies = [m for m in w.emulator.ephemerals(user) if "You drew" in m.all_text()]
             await w.emulator.wait_for(lambda r=replies: not any(m.buttons() for m in r), timeout=10)
     finally:
@@ -620,7 +620,7 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         mine = f"⏰ {user.name} ran out of time:"
         text = await until_text(emu, game.board, mine, timeout=5)
         assert log_line(text, mine).startswith(f"{mine} placed {drawn[1]} ({drawn[1]}×"), text
-        # Too late: the reply with that turn's Place buttons loses them (P-21), and a click on
+        # Too late: the reply with that turn's Place buttons loses them (P-27), and a click on
         # one that is gone is refused by Discord and changes nothing.
         place = game_buttons(drew.message, 2)[0]
         await emu.wait_for(lambda: not drew.message.buttons(), timeout=10)
@@ -778,7 +778,7 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         assert record is not None
         version, edits = record.version, len(game.board.history)
         score = next(b for b in rest if b.label.startswith("Score"))
-        # The answered reply loses its buttons (P-21); Discord refuses clicks on them, and a
+        # The answered reply loses its buttons (P-27); Discord refuses clicks on them, and a
         # forged one of that turn is answered by the bot. Nothing changes either way.
         await emu.wait_for(lambda: not taken.message.buttons(), timeout=10)
         for button in (first, score):

@@ -116,13 +116,13 @@ async def wait_live(emu: Emulator, channel: Any, board: Message, slots: int) -> 
 
 
 async def settled(emu: Emulator, reply: Message) -> None:
-    """Until a pick-up answer has lost its buttons and the tile's face (P-21)."""
+    """Until a pick-up answer has lost its buttons and the tile's face (P-27)."""
     await emu.wait_for(lambda: not reply.buttons() and "left your hand" in reply.text(), timeout=10)
     assert not SYMBOL_RE.search(reply.text()), reply.text()
 
 
 async def no_buttons_left(emu: Emulator, users: list[Any]) -> None:
-    """Once the game is over, no private answer of anyone keeps a button (P-21)."""
+    """Once the game is over, no private answer of anyone keeps a button (P-27)."""
     answers = [m for u in users for m in emu.ephemerals(u) if "picked up tile" in m.all_text()]
     assert answers
     await emu.wait_for(lambda: not any(m.buttons() for m in answers), timeout=10)
@@ -172,7 +172,7 @@ async def play_a_while(
                     continue
             label = "↩"
         button = next((b for b in reply.buttons() if (b.label or "").startswith(label)), None)
-        if button is None:  # STOP came first: the answer lost its buttons (P-21)
+        if button is None:  # STOP came first: the answer lost its buttons (P-27)
             continue
         result = await emu.click(user, reply, button)
         assert result.stale or told(result) in ("", *OVER), told(result)
@@ -236,7 +236,7 @@ def problems(
             if names:
                 found.append(f"{user.name} saw {names} in {text!r}")
         answered = [v.text() for v in versions(message) if "You picked up tile" in v.text()]
-        if own and answered:  # as first shown (it loses the face once settled, P-21)
+        if own and answered:  # as first shown (it loses the face once settled, P-27)
             shown += SYMBOL_RE.findall(answered[0])[:1]
     if shown != peeked:
         found.append(f"{user.name} was shown {shown}, picked up {peeked}")
@@ -324,7 +324,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
 
     keep = reply.find_button(label="✋ Keep")
     assert told(await emu.click(winner, reply, keep)) == ""
-    # The answer loses its buttons, and with them the tile's face (P-21, BC-8): Discord refuses
+    # The answer loses its buttons, and with them the tile's face (P-27, BC-8): Discord refuses
     # a second click on the Keep that is gone.
     await settled(emu, reply)
     assert (await emu.click(winner, reply, keep)).stale

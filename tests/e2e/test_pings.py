@@ -1,4 +1,4 @@
-"""Turn pings (docs/rulings.md P-22): when a game starts waiting on a member, one short channel
+"""Turn pings (docs/rulings.md P-28): when a game starts waiting on a member, one short channel
 message mentions them; the next ping replaces it, and it goes when the game no longer waits on
 them. The board names whom the game waits on without notifying anyone, and `/bugs settings`
 turns a member's pings off."""

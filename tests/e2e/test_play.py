@@ -88,7 +88,7 @@ async def test_stale_buttons_and_wrong_turns_are_answered_and_change_nothing(wor
     assert sorted(bool(told(r)) for r in double) == [True, True]
     assert sum("earlier turn" in told(r) for r in double) == 1  # the second click is stale
     await until_text(emu, board, "**picks_made**: [1,0]")
-    # The old private message loses its buttons once the pick was made (P-21): Discord refuses
+    # The old private message loses its buttons once the pick was made (P-27): Discord refuses
     # a click on a button that is gone.
     pick = hand.find_button(label="pick 1")
     await emu.wait_for(lambda: not hand.buttons(), timeout=10)

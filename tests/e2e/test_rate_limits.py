@@ -1,6 +1,6 @@
 """Discord's per-channel limits with Discord's own numbers (5 sends and 5 edits per 5 s per
 channel, enforced by the emulator with 429s): the bot keeps within them by itself, and the board
-still ends up showing the newest state (docs/rulings.md P-20)."""
+still ends up showing the newest state (docs/rulings.md P-26)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ async def test_eight_players_racing_keep_each_channel_within_discords_limit(
     board = await start_game(emu, players[0], players[1:], chan, GAME)
     await wait_live(emu, chan, board, 68)
     game_id = int(ID.match(board.find_button(label="🂠 1").custom_id or "")["game"])  # type: ignore[index]
-    # One turn ping for the start of play, notifying all eight (P-22).
+    # One turn ping for the start of play, notifying all eight (P-28).
     ping = await emu.wait_for(
         lambda: next(
             (m for m in emu.channel_messages(chan) if m.content.startswith("🔔 <@")), None

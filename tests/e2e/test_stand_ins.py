@@ -1,6 +1,6 @@
 """Leavers and sleepers, through the emulator and the real bot process: `/bugs leave` mid-game
-hands the seat to a bot (P-24), a clock that runs out ``AFK_LIMIT`` times in a row does too
-(P-25), and `/bugs join` takes the seat back before the game ends."""
+hands the seat to a bot (P-30), a clock that runs out ``AFK_LIMIT`` times in a row does too
+(P-31), and `/bugs join` takes the seat back before the game ends."""
 
 from __future__ import annotations
 

@@ -262,7 +262,7 @@ class BagOfBugsPresenter(Presenter):
         return f"— {TITLE}: your choice."
 
     def refresh_at(self, table: Table) -> datetime | None:
-        """The end of the pause after a reveal: **Draw** comes back then (P-23)."""
+        """The end of the pause after a reveal: **Draw** comes back then (P-29)."""
         if table.engine is None or table.engine.is_over:
             return None
         return self.cooldown_until(table, "draw")
