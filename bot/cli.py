@@ -13,18 +13,32 @@ from .settings import get_settings
 log = logging.getLogger("bot")
 
 
-# At DEBUG these discord.py loggers print whole request bodies and gateway events, which carry
-# private messages (a hand sent by DM, a peeked tile in an ephemeral reply). Secrets must never
-# reach a log line, so they stay at INFO whatever LOG_LEVEL says.
-PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_")
+# Loggers that print secrets below the level given here, whatever LOG_LEVEL says (P-11, P-12).
+# At DEBUG, discord.py's print whole request bodies and gateway events, which carry private
+# messages (a hand sent by DM, a peeked tile in an ephemeral reply); aiosqlite's print every
+# statement with its parameters, and SQLAlchemy's engine (at INFO) every statement, whose
+# parameters are whole snapshots (hands, the deck order, the tiles, the loot). The engine also
+# hides parameters at the source (``hide_parameters``), in its exceptions too.
+PAYLOAD_LOGGERS = {
+    "discord.http": logging.INFO,
+    "discord.gateway": logging.INFO,
+    "discord.webhook.async_": logging.INFO,
+    "aiosqlite": logging.INFO,
+    "sqlalchemy.engine": logging.WARNING,
+}
+
+
+def keep_secrets_out_of_logs(level: int) -> None:
+    """Hold the loggers that would print secrets at their floor, whatever ``level`` says."""
+    for name, floor in PAYLOAD_LOGGERS.items():
+        logging.getLogger(name).setLevel(max(level, floor))
 
 
 def _setup_logging() -> None:
     settings = get_settings()
     level = getattr(logging, settings.log_level.upper(), logging.INFO)
     discord.utils.setup_logging(level=level)
-    for name in PAYLOAD_LOGGERS:
-        logging.getLogger(name).setLevel(max(level, logging.INFO))
+    keep_secrets_out_of_logs(level)
 
 
 def run_bot() -> int:

@@ -26,7 +26,11 @@ def is_sqlite(url: str) -> bool:
 
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url``; on SQLite with WAL, foreign keys, busy timeout and explicit
-    transaction control installed on every connection."""
+    transaction control installed on every connection.
+
+    Statement parameters are whole snapshots (every hand, the deck order): they are kept out of
+    SQLAlchemy's log lines and exception messages, which reach the bot's log (P-12)."""
+    kwargs.setdefault("hide_parameters", True)
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         _install_sqlite_listeners(engine)
