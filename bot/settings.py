@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     board_edit_interval: float = 0.75
     bot_player_delay: float = 2.0
 
+    # Reliability (seconds).
+    database_busy_timeout: float = 10.0
+    retry_max_delay: float = 60.0
+
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod
     def _loopback_or_empty(cls, value: str | None) -> str | None:

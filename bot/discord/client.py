@@ -56,10 +56,16 @@ class BugtableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         load_extra_games(self.settings)
-        self.store = await Store.open(self.settings.database_url)
+        self.store = await Store.open(
+            self.settings.database_url, busy_timeout=self.settings.database_busy_timeout
+        )
         self.host = Host(self.store, self.settings)
         self.host.listeners.append(self.publisher)
-        self.bot_players = BotPlayers(self.host, self.settings.bot_player_delay)
+        self.bot_players = BotPlayers(
+            self.host,
+            self.settings.bot_player_delay,
+            max_retry_delay=self.settings.retry_max_delay,
+        )
         self.host.listeners.append(self.bot_players)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(build_group(self))

@@ -57,7 +57,7 @@ class Host:
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
-        self.scheduler = TimerScheduler(self.fire_timer, clock)
+        self.scheduler = TimerScheduler(self.fire_timer, clock, max_delay=settings.retry_max_delay)
 
     # -- loading -----------------------------------------------------------------------------
     async def restore(self) -> list[Table]:
