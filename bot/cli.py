@@ -8,7 +8,8 @@ import sys
 import discord
 
 from .discord.client import BugtableBot, point_at
-from .settings import get_settings
+from .settings import Settings, get_settings
+from .store.lock import DatabaseInUse, lock_database
 
 log = logging.getLogger("bot")
 
@@ -44,6 +45,19 @@ def _setup_logging() -> None:
 def run_bot() -> int:
     settings = get_settings()
     token = settings.require_token()
+    try:
+        lock = lock_database(settings.database_url)
+    except DatabaseInUse as exc:
+        print(f"bugtable: {exc}", file=sys.stderr)
+        return 3
+    try:
+        return _run_bot(settings, token)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _run_bot(settings: Settings, token: str) -> int:
     _setup_logging()
     point_at(settings)
     bot = BugtableBot(settings)

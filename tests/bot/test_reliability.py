@@ -1,12 +1,14 @@
 """No game gets stuck: deadlines and bot moves that fail (the database locked longer than its busy
-timeout) are tried again."""
+timeout) are tried again (P-13), and a table that another process moved on reloads (P-14)."""
 
 from __future__ import annotations
 
+import logging
 import random
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
@@ -20,7 +22,7 @@ from rules.core import SYSTEM
 from tests.support.secrets import leaks, needles
 from tests.support.wait import until
 
-ALICE, BOB = 1, 2
+ALICE, BOB, CAROL = 1, 2, 3
 FAST = {"retry_max_delay": 0.2}
 
 
@@ -105,3 +107,58 @@ async def test_a_bot_move_that_fails_on_a_locked_database_is_played_once_it_is_f
     finally:
         await bots.close()
         await host.close()
+
+
+@pytest.fixture
+async def two_hosts(
+    db_url: str, settings: Settings, tmp_path: Path
+) -> AsyncIterator[tuple[Host, Host]]:
+    """Two bot processes on one database (what the SQLite lock now refuses, and PostgreSQL
+    could still see during a rolling restart): each has its own tables."""
+    first, second = await Store.open(db_url), await Store.open(db_url, migrate=False)
+    hosts = Host(first, settings), Host(second, settings)
+    yield hosts
+    for host in hosts:
+        await host.close()
+    await first.close()
+    await second.close()
+
+
+async def test_a_table_another_process_moved_on_reloads_and_takes_the_click(
+    two_hosts: tuple[Host, Host],
+) -> None:
+    mine, other = two_hosts
+    table = await dash(mine)
+    await other.act(table.id, BOB, {"type": "cheer"})  # committed behind my table's back
+    for cheers in (2, 3):  # not only the first click after the conflict: every later one
+        outcome = await mine.act(table.id, ALICE, {"type": "cheer"}, turn=1)
+        assert outcome.table is table and table.running().view(None)["cheers"] == cheers
+    record = await mine.store.get_game(table.id)
+    assert record is not None and record.snapshot is not None
+    assert record.snapshot["cheers"] == 3 and record.version == table.game.version
+
+
+async def test_a_stale_tables_deadlines_reload_and_fire_after_the_other_process_stops(
+    two_hosts: tuple[Host, Host],
+) -> None:
+    mine, other = two_hosts
+    table = await dash(mine, clock="1")
+    await mine.act(table.id, ALICE, {"type": "claim"})  # my alarm: alice's pick in 1 s
+    await other.act(table.id, ALICE, {"type": "pick", "n": 3})  # the other process: bob's turn
+    await other.close()  # ... and it stops: only my process can fire bob's deadline
+    await until(lambda: to_pick(table) is None, what="bob's deadline fired in my process")
+    log = await mine.store.actions(table.id)
+    assert [(a.seat, a.action["type"]) for a in log][-2:] == [(0, "pick"), (SYSTEM, "timeout")]
+
+
+async def test_a_start_after_another_process_seated_someone_reloads_the_lobby(
+    two_hosts: tuple[Host, Host], caplog: pytest.LogCaptureFixture
+) -> None:
+    mine, other = two_hosts
+    table = await mine.open("ladybug-dash", guild_id=9, channel_id=601, user_id=ALICE, name="a")
+    await mine.join(table.id, BOB, "bob")
+    await other.join(table.id, CAROL, "carol")  # my lobby still shows two players
+    caplog.set_level(logging.WARNING)
+    await mine.start(table.id, ALICE)
+    assert table.running().players == 3 and table.user_at(2).user_id == CAROL
+    assert "reloading it" in caplog.text
