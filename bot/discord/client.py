@@ -142,7 +142,7 @@ class BugtableBot(commands.Bot):
         if hasattr(self, "host"):
             await self.bot_players.close()
             await self.host.close()
-        await self.publisher.flush()
+        await self.publisher.close()
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
