@@ -20,7 +20,7 @@ from ..store import Store
 from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
 from .commands import build_group
-from .components import DYNAMIC_ITEMS
+from .components import DYNAMIC_ITEMS, reaches_an_item
 from .edge import Edge
 from .publisher import Publisher
 
@@ -132,6 +132,14 @@ class BugtableBot(commands.Bot):
             "synced %d command(s) %s", len(synced), f"to guild {guild_id}" if guild else "globally"
         )
         return len(synced)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer the clicks discord.py drops without a word (an id none of our items
+        claims, a component not on its message): every input gets an answer (P-16)."""
+        if interaction.type is discord.InteractionType.component and not reaches_an_item(
+            interaction
+        ):
+            await self.edge.invalid(interaction)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 NO_HAND = "This game has no hidden hand: everything you may know is on the board."
 ACK_GUARD_SECONDS = 2.0
 OOPS = "Something went wrong on my side; nothing changed. Please try again."
+INVALID = "That button is not valid."
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -86,6 +87,19 @@ class Edge:
             text = OOPS
         try:
             await answer(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
+    async def invalid(self, interaction: discord.Interaction[Any]) -> None:
+        """A component id or value bugtable did not make (garbled or forged): answered, and
+        logged in one line without the payload, which may be anything (P-16)."""
+        log.warning(
+            "refused an invalid component from user %s in channel %s",
+            interaction.user.id,
+            interaction.channel_id,
+        )
+        try:
+            await answer(interaction, INVALID)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 
