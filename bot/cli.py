@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 
+from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
 from .settings import Settings, get_settings
 from .store.lock import DatabaseInUse, lock_database
@@ -62,7 +65,7 @@ def _run_bot(settings: Settings, token: str) -> int:
     point_at(settings)
     bot = BugtableBot(settings)
     try:
-        bot.run(token, log_handler=None)
+        asyncio.run(_serve(bot, token, settings.retry_max_delay))
     except discord.LoginFailure:
         print(
             "bugtable: Discord refused DISCORD_TOKEN (401): reset the token in the Developer "
@@ -74,6 +77,35 @@ def _run_bot(settings: Settings, token: str) -> int:
         print("bugtable: Discord refused a privileged intent.", file=sys.stderr)
         return 2
     return 0
+
+
+async def _serve(bot: BugtableBot, token: str, max_delay: float) -> None:
+    """What ``bot.run`` does, except that Discord out of reach at start-up is said in one line
+    and tried again with backoff, as discord.py does for a connection dropped later (P-17)."""
+    async with bot:
+        await _login(bot, token, max_delay)
+        await bot.connect(reconnect=True)
+
+
+async def _login(bot: BugtableBot, token: str, max_delay: float) -> None:
+    failures = 0
+    while True:
+        try:
+            await bot.login(token)
+            return
+        except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as exc:
+            if bot.user is not None:
+                raise  # Discord answered: this failed later, in setup_hook
+            failures += 1
+            wait = backoff(failures, max_delay)
+            log.warning(
+                "Discord could not be reached (%s); trying again in %.1f s", one_line(exc), wait
+            )
+            # The failed login left its HTTP session open: close it (with its connector) so
+            # the next try starts afresh, as the first did.
+            await bot.http.close()
+            bot.http.connector = discord.utils.MISSING
+            await asyncio.sleep(wait)
 
 
 async def sync_commands(guild_id: int | None) -> int:
