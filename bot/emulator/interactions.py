@@ -219,14 +219,15 @@ class Interactions:
         path: str,
         options: dict[str, Any],
         *,
-        check_visible: bool = True,
+        checked: bool = True,
     ) -> tuple[JSON, str]:
-        """The ``data`` of an INTERACTION_CREATE, typed from the synced definitions."""
+        """The ``data`` of an INTERACTION_CREATE, typed from the synced definitions. Unless
+        ``checked``, as a forging client would: no visibility check, any choice value."""
         parts = path.strip().lstrip("/").split()
         if not parts:
             raise EmulatorError("empty command path")
         command = self._find_command(channel, parts[0])
-        if check_visible:
+        if checked:
             self._check_visible(user, channel, command)
         data: JSON = {"id": command["id"], "name": command["name"], "type": 1, "options": []}
         if "guild_id" in command:
@@ -257,6 +258,8 @@ class Interactions:
             definition = definitions.get(name)
             if definition is None:
                 raise EmulatorError(f"/{path} has no option {name!r} (has {sorted(definitions)})")
+            if not checked:
+                definition = {k: v for k, v in definition.items() if k != "choices"}
             target.append(self._option_value(path, definition, value, channel, resolved))
         missing = [n for n, d in definitions.items() if d.get("required") and n not in options]
         if missing:

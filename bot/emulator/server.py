@@ -300,10 +300,10 @@ class Emulator:
     async def forge_slash(
         self, user: User, channel: Channel, command: str, /, **options: Any
     ) -> InteractionResult:
-        """A slash command where Discord's client would not offer it (a guild-only command in
-        a DM), as a scripted client could send it."""
+        """A slash command Discord's client would not send (a guild-only command in a DM, a
+        value that is not one of the choices), as a scripted client could."""
         data, name = self.interactions.build_command_data(
-            user, channel, command, options, check_visible=False
+            user, channel, command, options, checked=False
         )
         return await self.interactions.forged(2, user, channel, data, name=name)
 

@@ -169,7 +169,7 @@ class Host:
         options: Mapping[str, str] | None = None,
     ) -> Table:
         if slug not in GAMES:
-            raise UnknownGame(f"There is no game called '{slug}'.")
+            raise UnknownGame()  # not echoed: it came from the client, and may be anything
         cls = GAMES[slug]
         resolved = cls.resolve_options(options)
         record = await self.store.create_lobby(

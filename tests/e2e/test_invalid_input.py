@@ -76,3 +76,10 @@ async def test_bugs_commands_refuse_in_direct_messages(world: World) -> None:
     # ... and nothing was opened there: the channel is still free for a real game.
     await open_game(emu, world.alice, world.channel)
     assert not [m for m in emu.dms(world.alice) if m.buttons()]
+
+
+async def test_a_forged_game_name_is_answered_without_echoing_it(world: World) -> None:
+    emu = world.emulator
+    result = await emu.forge_slash(world.alice, world.channel, "bugs new", game=HUGE)
+    assert result.acknowledged and result.ephemeral and told(result) == "There is no such game."
+    assert_quiet_log(world)
