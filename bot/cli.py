@@ -1,4 +1,5 @@
-"""What `python -m bot` and `python -m bot sync` do, with one clear line for a bad token."""
+"""What `python -m bot` and `python -m bot sync` do, with one clear line for a bad token, a
+database another bot process holds (exit code 3) or Discord out of reach at start-up."""
 
 from __future__ import annotations
 
