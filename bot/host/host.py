@@ -140,11 +140,7 @@ class Host:
             return table
         record = await self.store.get_game(game_id)
         if record is None or record.status not in ("lobby", "playing"):
-            raise GameGone(
-                "That game is over: the results are on its board."
-                if record is not None and record.status == "finished"
-                else None
-            )
+            raise _gone(record.status if record is not None else None)
         table = await self._load(record)
         if table.status == "playing":
             self.scheduler.set_game(table.id, table.timers.items())
@@ -293,7 +289,8 @@ class Host:
             if table.status == "lobby":
                 raise NotStarted()
             if table.status != "playing":
-                raise GameGone()
+                # Just finished, still loaded while its listeners hear of the end.
+                raise _gone(table.status)
             seat = table.require_seat(user_id)
             # A deadline that passed takes effect before anything that arrived after it.
             fired.extend(await self._fire_overdue_locked(table))
@@ -467,3 +464,11 @@ class Host:
 
     async def close(self) -> None:
         await self.scheduler.close()
+
+
+def _gone(status: str | None) -> GameGone:
+    """Why a game cannot be played: it is over (P-6: its results are on its board), or it was
+    cancelled or never existed."""
+    return GameGone(
+        "That game is over: the results are on its board." if status == "finished" else None
+    )
