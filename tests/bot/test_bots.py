@@ -49,12 +49,13 @@ async def test_a_bot_plays_its_turns_to_the_end_of_the_game(host: Host, store: S
         await host.start(table.id, ALICE)
 
         async def alice_picks_until_the_end() -> bool:
-            """Alice's picks; the bot plays its own turns. Waits on the game, not the clock."""
+            """Alice's picks; the bot plays its own turns. Waits on the game, not the clock,
+            and for the end as committed (the engine shows a move before it is stored)."""
             engine = table.running()
             alices_pick = 0 in engine.waiting_for() and engine.view(None)["phase"] == "pick"
             if alices_pick and not engine.is_over:
                 await host.act(table.id, ALICE, {"type": "pick", "n": 1})
-            return table.running().is_over
+            return table.status == "finished"
 
         await until(alice_picks_until_the_end, timeout=120, what="the end of the game")
         log = await store.actions(table.id)
