@@ -21,11 +21,17 @@ from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
 from .commands import build_group
 from .components import DYNAMIC_ITEMS, reaches_an_item
-from .edge import Edge
+from .edge import INVALID_COMMAND, Edge
 from .publisher import Publisher
 
 log = logging.getLogger(__name__)
 COMMANDS_HASH_KEY = "commands_hash"
+#: What the command tree raises for a command, option or value bugtable did not declare.
+INVALID_COMMANDS = (
+    discord.app_commands.CommandNotFound,
+    discord.app_commands.CommandSignatureMismatch,
+    discord.app_commands.TransformerError,
+)
 
 
 def point_at(settings: Settings) -> None:
@@ -134,16 +140,21 @@ class BugtableBot(commands.Bot):
         return len(synced)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer the clicks discord.py drops without a word (an id none of our items
-        claims, a component not on its message): every input gets an answer (P-16)."""
-        if interaction.type is discord.InteractionType.component and not reaches_an_item(
-            interaction
+        """Answer what discord.py drops without a word (a click none of our items claims, a
+        component not on its message, a modal submit: bugtable opens none), so every input
+        gets an answer (P-16)."""
+        kind = interaction.type
+        if kind is discord.InteractionType.modal_submit or (
+            kind is discord.InteractionType.component and not reaches_an_item(interaction)
         ):
             await self.edge.invalid(interaction)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
     ) -> None:
+        if isinstance(error, INVALID_COMMANDS):  # not a command bugtable declared
+            await self.edge.invalid(interaction, INVALID_COMMAND)
+            return
         await self.edge.refuse(interaction, getattr(error, "original", error))
 
     async def close(self) -> None:

@@ -14,8 +14,8 @@ from bot.host.host import Host
 from bot.settings import Settings
 from bot.store import Store
 from rules.core import GAMES
+from tests.support.leaks import leaks, needles, snapshots_of
 from tests.support.playout import open_and_start, play_out
-from tests.support.secrets import leaks, needles, snapshots_of
 
 from .conftest import FakeClock
 

@@ -19,7 +19,7 @@ from bot.host.table import Table
 from bot.settings import Settings
 from bot.store import Store
 from rules.core import SYSTEM
-from tests.support.secrets import leaks, needles
+from tests.support.leaks import leaks, needles
 from tests.support.wait import until
 
 ALICE, BOB, CAROL = 1, 2, 3

@@ -13,7 +13,7 @@ import pytest
 
 from bot.store import Store
 from rules.core import GAMES
-from tests.support.secrets import leaks, needles, snapshots_of
+from tests.support.leaks import leaks, needles, snapshots_of
 from tests.support.wait import until
 
 from .conftest import REPO, World

@@ -83,3 +83,21 @@ async def test_a_forged_game_name_is_answered_without_echoing_it(world: World) -
     result = await emu.forge_slash(world.alice, world.channel, "bugs new", game=HUGE)
     assert result.acknowledged and result.ephemeral and told(result) == "There is no such game."
     assert_quiet_log(world)
+
+
+async def test_forged_commands_and_modal_submits_are_answered(world: World) -> None:
+    emu = world.emulator
+    result = await emu.forge_slash(
+        world.alice, world.channel, "bugs new", game="ladybug-dash", clock=HUGE
+    )
+    assert told(result) == "Option 'clock' must be one of: 30, 1."  # the engine's own answer
+    (bugs,) = emu.commands
+    unknown = {"id": bugs["id"], "name": "bugs", "type": 1, "options": [{"name": HUGE, "type": 1}]}
+    result = await emu.interactions.forged(2, world.alice, world.channel, unknown, name="bugs")
+    assert result.acknowledged and result.ephemeral
+    assert told(result) == "That command is not valid.", told(result)
+    # bugtable never opens a modal, so no modal submit is its own.
+    submit = {"custom_id": HUGE, "components": []}
+    modal = await emu.interactions.forged(5, world.alice, world.channel, submit)
+    assert modal.acknowledged and modal.ephemeral and told(modal) == INVALID
+    assert_quiet_log(world)
