@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None
+    # Reliability (seconds).
+    database_busy_timeout: float = 10.0
+    retry_max_delay: float = 60.0
 
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod

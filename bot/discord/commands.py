@@ -15,7 +15,7 @@ from discord import app_commands
 
 from rules.core import GAMES
 
-from ..host.errors import NoGameHere
+from ..host.errors import NoGameHere, NotInGuild
 from ..ui.options import words_for
 from ..ui.presenter import playable
 from ..ui.rules_text import rules_message
@@ -113,6 +113,9 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
 
     async def guarded(interaction: discord.Interaction[Any], work: Any) -> None:
         try:
+            # Declared guild only, but a client may send it from a DM all the same.
+            if interaction.guild_id is None:
+                raise NotInGuild()
             await work()
         except Exception as exc:
             await bot.edge.refuse(interaction, exc)

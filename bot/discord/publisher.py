@@ -2,7 +2,9 @@
 
 Edits to one game's messages are coalesced: a change marks the game dirty, one pump per game
 renders the newest committed state and sends it, then waits ``board_edit_interval`` before the
-next edit, so a burst of clicks becomes a few edits and the newest state always wins.
+next edit, so a burst of clicks becomes a few edits and the newest state always wins. An edit that
+fails (a long 429 storm, a network outage) is tried again with backoff for as long as it takes:
+every board ends up showing the newest state, unless its message is gone (P-23).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from ..backoff import backoff, one_line
 from ..host.table import Outcome, Table
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.presenter import presenter_for
@@ -29,8 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
-RETRIES = 5
-RETRY_SECONDS = 1.0
+CLOSE_SECONDS = 5.0
 
 
 @dataclass
@@ -82,6 +84,12 @@ class Publisher:
         while pumps := [s.pump for s in self._games.values() if s.pump and not s.pump.done()]:
             await asyncio.gather(*pumps, return_exceptions=True)
 
+    async def close(self) -> None:
+        """Send what can be sent within ``CLOSE_SECONDS``, then stop: a pump waiting out a long
+        outage must not hold up shutdown (the next start redraws every board)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
+
     # -- the pump ------------------------------------------------------------------------
     async def _pump(self, table: Table) -> None:
         state = self._state(table.id)
@@ -94,12 +102,25 @@ class Publisher:
                 sent = await self._sync_boards(table, state, boards, turn)
                 sent += await self._sync_hands(table, state, hands, turn, waiting)
                 failures = 0
-            except Exception:
+            except (discord.NotFound, discord.Forbidden) as exc:
+                # The message or the channel is gone, or closed to us: nothing to bring up to
+                # date any more. (A closed DM is handled in _sync_hands.)
+                log.warning("game %s: its messages are gone (%s)", table.id, one_line(exc))
+                continue
+            except Exception as exc:
+                # Discord (or the database) failed: try again, later each time, until it works;
+                # whatever changed meanwhile is rendered then, so the newest state is sent.
                 failures += 1
-                log.exception("could not update the messages of game %s", table.id)
-                if failures <= RETRIES:  # Discord hiccups: try again, a little later each time
-                    state.dirty = True
-                    await asyncio.sleep(RETRY_SECONDS * failures)
+                wait = backoff(failures, self.bot.settings.retry_max_delay)
+                log.warning(
+                    "could not update the messages of game %s (%s); trying again in %.1f s",
+                    table.id,
+                    one_line(exc),
+                    wait,
+                    exc_info=failures == 1 and not isinstance(exc, discord.HTTPException),
+                )
+                state.dirty = True
+                await asyncio.sleep(wait)
                 continue
             self._schedule_refresh(table, state)
             if sent and state.dirty:

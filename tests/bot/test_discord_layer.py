@@ -13,6 +13,7 @@ from bot.discord.client import BugtableBot
 from bot.discord.codec import (
     CodecError,
     decode_action,
+    decode_number,
     game_button_id,
     host_button_id,
 )
@@ -41,6 +42,28 @@ def test_game_button_ids_round_trip_and_respect_the_limit() -> None:
     assert HostButton.__discord_ui_compiled_template__.fullmatch(host_button_id(5, "join"))
     with pytest.raises(CodecError):
         host_button_id(5, "explode")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "{not json}",
+        '{"type":' + "[" * 5000 + "]" * 5000 + "}",  # deeper than json.loads can go
+        '{"type":"' + "x" * 200 + '"}',  # longer than any custom id
+        '{"type":"x","a":[[[[1]]]]}',  # deeper than any action
+        '{"type":1}',
+    ],
+)
+def test_decoding_is_bounded_and_refuses_what_bugtable_did_not_make(payload: str) -> None:
+    with pytest.raises(CodecError):
+        decode_action(payload)
+
+
+def test_numbers_fit_the_database() -> None:
+    assert decode_number("9" * 18) == 10**18 - 1
+    for bad in ("9" * 19, "", "١٢", "-1"):
+        with pytest.raises(CodecError):
+            decode_number(bad)
 
 
 def test_render_builds_persistent_rows() -> None:
