@@ -69,7 +69,7 @@ async def test_forged_select_values_and_clicks_from_nowhere_are_answered(world: 
 
 async def test_bugs_commands_refuse_in_direct_messages(world: World) -> None:
     emu, dm = world.emulator, world.emulator.dm_channel(world.alice)
-    for command, options in (("bugs new", {"game": "ladybug-dash"}), ("bugs status", {})):
+    for command, options in (("bugs new ladybug-dash", {}), ("bugs status", {})):
         result = await emu.forge_slash(world.alice, dm, command, **options)
         assert result.acknowledged and result.ephemeral
         assert "server channel" in told(result)
@@ -80,16 +80,18 @@ async def test_bugs_commands_refuse_in_direct_messages(world: World) -> None:
 
 async def test_a_forged_game_name_is_answered_without_echoing_it(world: World) -> None:
     emu = world.emulator
-    result = await emu.forge_slash(world.alice, world.channel, "bugs new", game=HUGE)
-    assert result.acknowledged and result.ephemeral and told(result) == "There is no such game."
+    (bugs,) = emu.commands
+    new = {"name": "new", "type": 2, "options": [{"name": HUGE, "type": 1}]}
+    data = {"id": bugs["id"], "name": "bugs", "type": 1, "options": [new]}
+    result = await emu.interactions.forged(2, world.alice, world.channel, data, name="bugs")
+    assert result.acknowledged and result.ephemeral
+    assert told(result) == "That command is not valid.", told(result)
     assert_quiet_log(world)
 
 
 async def test_forged_commands_and_modal_submits_are_answered(world: World) -> None:
     emu = world.emulator
-    result = await emu.forge_slash(
-        world.alice, world.channel, "bugs new", game="ladybug-dash", clock=HUGE
-    )
+    result = await emu.forge_slash(world.alice, world.channel, "bugs new ladybug-dash", clock=HUGE)
     assert told(result) == "Option 'clock' must be one of: 30, 1."  # the engine's own answer
     (bugs,) = emu.commands
     unknown = {"id": bugs["id"], "name": "bugs", "type": 1, "options": [{"name": HUGE, "type": 1}]}
