@@ -19,6 +19,7 @@ from ..core import (
     Rng,
     RuleError,
     action_type,
+    explain,
     register,
 )
 from . import content as C
@@ -351,30 +352,23 @@ class BugRun(EscapeMixin, Engine):
             )
         ]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise RuleError("The game is over.", code="finished")
-        t = action_type(action)
-        d = self.deciding()
-        assert d is not None
-        who, fr = d
+    strict_actions = False
+    """A look-alike (``True`` or ``1.0`` for ``1``) stands for the listed action; the listed,
+    canonical copy is the one played and logged."""
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """A listed decision for the top frame, or the AFK default for an expired clock."""
+        deciding = self.deciding()
+        assert deciding is not None
+        who, fr = deciding
         ev: list[Event] = []
         if seat == SYSTEM:
-            if action not in [x.action for x in self.deadlines()]:
-                raise RuleError("That timer is no longer running.", code="no_deadline")
-            chosen = self.default_action(fr)
-            ev.append(Event.public("afk", seat=who, action=chosen["type"]))
-            ev.append(Event.private(who, "afk_choice", seat=who, action=chosen))
-        else:
-            if seat != who:
-                raise RuleError("It is not your turn.", code="not_your_turn")
-            opts = self.frame_options(fr)
-            if action not in opts:
-                raise self.refusal(fr, t, opts)
-            chosen = opts[opts.index(action)]  # the canonical copy (1.0 or True == 1)
+            action = self.default_action(fr)
+            ev.append(Event.public("afk", seat=who, action=action["type"]))
+            ev.append(Event.private(who, "afk_choice", seat=who, action=action))
         self.s["serial"] += 1
         fr["wait"] = False
-        getattr(self, "answer_" + fr["k"])(fr, chosen, ev)
+        getattr(self, "answer_" + fr["k"])(fr, action, ev)
         self.run(ev)
         return ev
 
@@ -388,17 +382,30 @@ class BugRun(EscapeMixin, Engine):
                     return a
         return opts[0]
 
-    def refusal(self, fr: Frame, t: str, opts: list[Action]) -> RuleError:
+    def refusal(self, seat: int, action: Any) -> RuleError:
+        return explain(lambda: self._explain(seat, action))
+
+    def _explain(self, seat: int, action: Any) -> None:
         """A friendly reason for an action that is not among the legal ones."""
-        if fr["k"] == "trade" and t in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
-            return RuleError(
+        if self.is_over:
+            raise RuleError("The game is over.", code="finished")
+        kind = action_type(action)
+        deciding = self.deciding()
+        assert deciding is not None
+        who, fr = deciding
+        if seat == SYSTEM:
+            raise RuleError("That timer is no longer running.", code="no_deadline")
+        if seat != who:
+            raise RuleError("It is not your turn.", code="not_your_turn")
+        if fr["k"] == "trade" and kind in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
+            raise RuleError(
                 "You cannot buy that (price, stock or equipment zone).", code="cant_afford"
             )
-        if fr["k"] == "turn" and t == "move":
-            return RuleError("You cannot move there.", code="bad_move")
-        if t not in {o["type"] for o in opts}:
-            return RuleError("You cannot do that now.", code="wrong_step")
-        return RuleError("That choice is not allowed now.", code="illegal")
+        if fr["k"] == "turn" and kind == "move":
+            raise RuleError("You cannot move there.", code="bad_move")
+        if kind not in {o["type"] for o in self.frame_options(fr)}:
+            raise RuleError("You cannot do that now.", code="wrong_step")
+        raise RuleError("That choice is not allowed now.", code="illegal")
 
     # -- the end --------------------------------------------------------------------------------
     @property
