@@ -1,8 +1,7 @@
 """Bag of Bugs as a ``rules.core.Engine``: legal actions, refusals, timers and the contract.
 
 Every request is matched against ``legal_actions`` (``Engine.apply``) before ``flow`` touches the
-table, so a rejected action
-changes nothing. Races (grabs during the draw) are decided by arrival order alone.
+table, so a rejected action changes nothing. Races (grabs during the draw) are decided by arrival order alone.
 
 Actions (player seats):
     {"type": "draw"}                                  the Drawer reveals one token

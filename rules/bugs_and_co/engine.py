@@ -19,6 +19,7 @@ from rules.core import (
     GameOption,
     Rng,
     RuleError,
+    explain,
     register,
     require,
 )
@@ -194,9 +195,72 @@ class BugsAndCo(Engine):
         return out
 
     # -- doing it ---------------------------------------------------------------------------
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """A listed action: the start count, STOP, or a player's peek, keep, return or trophy."""
+        kind = action["type"]
+        if seat == SYSTEM:
+            if kind == act.START:
+                self.phase = LIVE
+                return [Event.public("start", slots=len(self.slots), trophies=list(self.trophies))]
+            return self._stop(str(action["why"]))
+        if kind == act.PEEK:
+            return self._peek(seat, action["slot"])
+        if kind == act.KEEP:
+            return self._keep(seat)
+        if kind == act.RETURN:
+            return [self._return_held(seat, "put_back", action.get("slot"))]
+        return self._take_trophy(seat)
+
+    def _peek(self, seat: int, slot: int) -> list[Event]:
+        tile = self.slots[slot]
+        assert tile is not None
+        self.slots[slot] = None
+        self.pickups += 1
+        self.seats[seat].held = Held(tile, slot, self.pickups)
+        return [
+            Event.public("peek", seat=seat, slot=slot),
+            Event.private(
+                seat,
+                "peeked",
+                seat=seat,
+                slot=slot,
+                pickup=self.pickups,
+                **box.describe(box.symbol_of(tile)),
+            ),
+        ]
+
+    def _keep(self, seat: int) -> list[Event]:
+        player = self.seats[seat]
+        held = player.held
+        assert held is not None
+        player.kept.append(held.tile)
+        player.held = None
+        return [Event.public("keep", seat=seat, slot=held.slot, kept=len(player.kept))]
+
+    def _take_trophy(self, seat: int) -> list[Event]:
+        events: list[Event] = []
+        player = self.seats[seat]
+        if player.held is not None:  # BC-6: the right-hand tile goes back, unscored
+            events.append(self._return_held(seat, "trophy"))
+        value = self.trophies.pop(0)
+        player.trophy = value
+        player.status = TROPHY
+        events.append(
+            Event.public("trophy", seat=seat, value=value, trophies_left=list(self.trophies))
+        )
+        if not self.trophies:
+            self.phase = FINAL_COUNT
+            events.append(Event.public("final_count", seconds=FINAL_SECONDS))
+        return events
+
+    # -- refusals ---------------------------------------------------------------------------
+    def refusal(self, seat: int, action: Any) -> RuleError:
+        return explain(lambda: self._explain(seat, action))
+
+    def _explain(self, seat: int, action: Any) -> None:
+        """The rule a refused action breaks: its seat and form, the phase, then the table."""
         if seat == SYSTEM and type(seat) is int:
-            return self._apply_system(action)
+            raise RuleError("That timer is not running.", code="no_deadline")
         require(
             type(seat) is int and 0 <= seat < self.players,
             "You are not playing in this game.",
@@ -212,94 +276,41 @@ class BugsAndCo(Engine):
             code="stopped",
         )
         if kind == act.PEEK:
-            return self._peek(seat, action["slot"])
-        if kind == act.KEEP:
-            return self._keep(seat, action["pickup"])
-        if kind == act.RETURN and "pickup" not in action:
-            return self._put_into(seat, action["slot"])
-        if kind == act.RETURN:
-            return self._put_back(seat, action["pickup"], action.get("slot"))
-        return self._take_trophy(seat)
+            require(
+                self.seats[seat].held is None,
+                "Keep or put back the tile in your hand first.",
+                code="hand_full",
+            )
+            self._check_slot(action["slot"], empty=False)
+        elif kind == act.RETURN and "pickup" not in action:
+            require(
+                self.seats[seat].held is not None,
+                "Your hand is empty: click a face-down tile to pick it up first. An empty slot is "
+                "where you put back a tile you hold.",
+                code="empty_hand",
+            )
+            self._check_slot(action["slot"], empty=True)
+        elif kind in (act.KEEP, act.RETURN):
+            held = self.seats[seat].held
+            require(held is not None, "You are not holding a tile.", code="empty_hand")
+            assert held is not None
+            require(
+                held.pickup == action["pickup"],
+                "That button was for a tile you no longer hold.",
+                code="stale",
+            )
+            if "slot" in action:
+                self._check_slot(action["slot"], empty=True)
+        else:
+            raise RuleError("Too slow: no trophy is left.", code="no_trophy")
 
-    def _peek(self, seat: int, slot: int) -> list[Event]:
-        player = self.seats[seat]
-        require(
-            player.held is None, "Keep or put back the tile in your hand first.", code="hand_full"
-        )
+    def _check_slot(self, slot: int, *, empty: bool) -> None:
+        """A slot on the table, holding a tile to peek at or empty to put one into."""
         require(0 <= slot < len(self.slots), "There is no such slot.", code="bad_slot")
-        tile = self.slots[slot]
-        if tile is None:
-            raise RuleError("Too slow: that tile is not there any more.", code="taken")
-        self.slots[slot] = None
-        self.pickups += 1
-        player.held = Held(tile, slot, self.pickups)
-        return [
-            Event.public("peek", seat=seat, slot=slot),
-            Event.private(
-                seat,
-                "peeked",
-                seat=seat,
-                slot=slot,
-                pickup=self.pickups,
-                **box.describe(box.symbol_of(tile)),
-            ),
-        ]
-
-    def _check_holding(self, seat: int, pickup: int) -> Held:
-        held = self.seats[seat].held
-        require(held is not None, "You are not holding a tile.", code="empty_hand")
-        assert held is not None
-        require(
-            held.pickup == pickup, "That button was for a tile you no longer hold.", code="stale"
-        )
-        return held
-
-    def _keep(self, seat: int, pickup: int) -> list[Event]:
-        held = self._check_holding(seat, pickup)
-        player = self.seats[seat]
-        player.kept.append(held.tile)
-        player.held = None
-        return [Event.public("keep", seat=seat, slot=held.slot, kept=len(player.kept))]
-
-    def _put_back(self, seat: int, pickup: int, slot: int | None) -> list[Event]:
-        self._check_holding(seat, pickup)
-        if slot is not None:
-            require(0 <= slot < len(self.slots), "There is no such slot.", code="bad_slot")
+        if empty:
             require(self.slots[slot] is None, "That slot already holds a tile.", code="occupied")
-        return [self._return_held(seat, "put_back", slot)]
-
-    def _put_into(self, seat: int, slot: int) -> list[Event]:
-        """BC-X10: a click on an empty slot of the public table puts the held tile there."""
-        require(
-            self.seats[seat].held is not None,
-            "Your hand is empty: click a face-down tile to pick it up first. An empty slot is "
-            "where you put back a tile you hold.",
-            code="empty_hand",
-        )
-        require(0 <= slot < len(self.slots), "There is no such slot.", code="bad_slot")
-        require(self.slots[slot] is None, "That slot already holds a tile.", code="occupied")
-        return [self._return_held(seat, "put_back", slot)]
-
-    def _take_trophy(self, seat: int) -> list[Event]:
-        require(
-            self.phase == LIVE and bool(self.trophies),
-            "Too slow: no trophy is left.",
-            code="no_trophy",
-        )
-        events: list[Event] = []
-        player = self.seats[seat]
-        if player.held is not None:  # BC-6: the right-hand tile goes back, unscored
-            events.append(self._return_held(seat, "trophy"))
-        value = self.trophies.pop(0)
-        player.trophy = value
-        player.status = TROPHY
-        events.append(
-            Event.public("trophy", seat=seat, value=value, trophies_left=list(self.trophies))
-        )
-        if not self.trophies:
-            self.phase = FINAL_COUNT
-            events.append(Event.public("final_count", seconds=FINAL_SECONDS))
-        return events
+        elif self.slots[slot] is None:
+            raise RuleError("Too slow: that tile is not there any more.", code="taken")
 
     def _return_held(self, seat: int, reason: str, slot: int | None = None) -> Event:
         """Put a right-hand tile face down into ``slot``, or its own slot (BC-X1 fallback)."""
@@ -320,14 +331,6 @@ class BugsAndCo(Engine):
             if self.slots[slot] is None:
                 return slot
         raise AssertionError("a held tile always has an empty slot to go back to")
-
-    def _apply_system(self, action: Action) -> list[Event]:
-        wanted = [d.action for d in self.deadlines()]
-        require(action in wanted, "That timer is not running.", code="no_deadline")
-        if action["type"] == act.START:
-            self.phase = LIVE
-            return [Event.public("start", slots=len(self.slots), trophies=list(self.trophies))]
-        return self._stop(str(action["why"]))
 
     def _stop(self, why: str) -> list[Event]:
         """STOP: right-hand tiles go back unscored (BC-7), everyone freezes, scores are told."""
