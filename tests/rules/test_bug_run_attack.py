@@ -10,13 +10,16 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    crown_hero,
+    place,
     plain_board,
-    put,
     script,
     set_card,
+    set_hand,
     start_turn,
     top,
     vp,
+    with_hero,
 )
 
 
@@ -24,8 +27,8 @@ def setup(cid: str = "M1-02", n: int = 3, mode: str = "normal", space: int = 0):
     g = adventure(n, 7, mode)
     plain_board(g)
     set_card(g, 1, cid)
-    h = g.s["crown"]
-    put(g, h, 1, space=space)
+    h = crown_hero(g)
+    place(g, h, 1, space=space)
     start_turn(g, h)
     return g, h
 
@@ -151,7 +154,7 @@ def test_br17_overkill_is_ignored() -> None:
 
 def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> None:
     g, h = setup("M1-02")
-    g.hero(h)["hearts"] = 2
+    with_hero(g, h, hearts=2)
     g.s["seats"][g.owner(h)]["vp"] = 7
     g.slot(1, "C")["wounds"] = 3
     script(g, faces=[4, 4])
@@ -165,7 +168,7 @@ def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> 
 
 def test_br18_vp_never_below_zero() -> None:
     g, h = setup("M1-02")
-    g.hero(h)["hearts"] = 1
+    with_hero(g, h, hearts=1)
     g.s["seats"][g.owner(h)]["vp"] = 3
     script(g, faces=[5, 6])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
@@ -231,7 +234,7 @@ def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
 
 def test_br43_act_of_bravery_riches() -> None:
     g, h = setup("M1-02")
-    g.s["seats"][g.owner(h)]["hand"] = ["LT08-1"]
+    set_hand(g, h, ["LT08-1"])
     before = vp(g, h)
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -242,7 +245,7 @@ def test_br43_act_of_bravery_riches() -> None:
 
 def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
     g, h = setup("M2-12", space=1)  # shield 2
-    g.s["seats"][g.owner(h)]["hand"] = ["LT10-1"]
+    set_hand(g, h, ["LT10-1"])
     act(g, h, {"type": "attack", "weapon": "bow"})
     script(g, faces=[1, 6])
     ev = act(g, h, {"type": "corrosion", "card": "LT10-1"})  # then the roll is the only choice
@@ -274,7 +277,7 @@ def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -
 
 def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
     g = adventure(3, 7)
-    h = g.s["crown"]
+    h = crown_hero(g)
     g.hero(h)["faceup"] = ["BZ08-1", "BZ08-2"]
     g.s["markers"]["BZ08-1"] = 1
     assert g.sellable(h) == ["BZ08-2"]
@@ -283,11 +286,11 @@ def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
 def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> None:
     g, h = setup("M4-35", mode="powers", space=1)  # Woodpecker: 3 bones
     g.hero(h)["name"] = "beetle"
-    g.hero(h)["hearts"] = 6
+    with_hero(g, h, hearts=6)
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert g.hero(h)["hearts"] == 5
-    g.hero(h)["hearts"] = 5
+    with_hero(g, h, hearts=5)
     start_turn(g, h)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -298,11 +301,11 @@ def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> N
 def test_br60_fierce_frenzy_with_three_hearts_or_fewer_and_a_sword() -> None:
     g, h = setup("M4-37", mode="powers")  # shield 3
     g.hero(h)["name"] = "wasp"
-    g.hero(h)["hearts"] = 3
+    with_hero(g, h, hearts=3)
     script(g, faces=[1, 6])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 3
-    g.hero(h)["hearts"] = 4
+    with_hero(g, h, hearts=4)
     start_turn(g, h)
     script(g, faces=[1, 6])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
@@ -315,7 +318,7 @@ def test_br57_tireless_archer_gains_an_arrow_per_white_face_capped() -> None:
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert g.hero(h)["arrows"] == 4 - 1 + 2
-    g.hero(h)["arrows"] = 6
+    with_hero(g, h, arrows=6)
     start_turn(g, h)
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -324,7 +327,7 @@ def test_br57_tireless_archer_gains_an_arrow_per_white_face_capped() -> None:
 
 def test_br64_bow_space_without_arrows_must_move() -> None:
     g, h = setup("M1-04", space=1)  # Sundew Trap: second space is bow only
-    g.hero(h)["arrows"] = 0
+    with_hero(g, h, arrows=0)
     types = {a["type"] for a in acts(g, h)}
     assert "attack" not in types and "move" in types
     with pytest.raises(RuleError) as err:
@@ -353,7 +356,7 @@ def test_br66_after_a_kill_and_the_flash_the_next_hero_plays() -> None:
 def test_brx3_tireless_archer_counts_the_final_dice_after_rerolls() -> None:
     g, h = setup("M4-37", mode="powers")
     g.hero(h)["name"] = "caterpillar"
-    g.hero(h)["arrows"] = 2
+    with_hero(g, h, arrows=2)
     g.hero(h)["faceup"] = ["BZ09-1"]
     script(g, faces=[6, 6, 1])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -367,7 +370,7 @@ def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
     g, h = setup("M1-04")  # Sundew Trap: space 0 any, space 1 bow only
     g.hero(h).update(arrows=0, coins=10)
     start_turn(g, h)
-    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1"]
+    set_hand(g, h, ["LT07-1"])
     act(g, h, {"type": "play", "card": "LT07-1"})
     act(g, h, {"type": "buy_arrows"})
     act(g, h, {"type": "end_turn"})
@@ -459,7 +462,7 @@ def test_brx27_no_reroll_after_an_act_of_courage() -> None:
     # LT09 turns "the 2 bone symbols" rolled into successes: the dice are then final, or a
     # reroll could turn new bones into successes too.
     g, h = setup("M1-02")
-    g.s["seats"][g.owner(h)]["hand"] = ["LT09-1"]
+    set_hand(g, h, ["LT09-1"])
     g.hero(h)["faceup"] = ["BZ09-1"]
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})

@@ -8,14 +8,17 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    crown_hero,
     game,
+    place,
     plain_board,
-    put,
     script,
     set_card,
+    set_loot_deck,
     start_turn,
     top,
     vp,
+    with_hero,
 )
 
 
@@ -23,8 +26,8 @@ def on_quest(cid: str, n: int = 3, mode: str = "normal"):  # type: ignore[no-unt
     g = adventure(n, 9, mode)
     plain_board(g)
     set_card(g, 1, cid)
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     start_turn(g, h)
     return g, h
 
@@ -84,7 +87,7 @@ def test_br34_archery_uses_one_die_and_spends_the_arrow_even_on_a_marked_plank()
 
 def test_archery_needs_an_arrow() -> None:
     g, h = on_quest("Q07")
-    g.hero(h)["arrows"] = 0
+    with_hero(g, h, arrows=0)
     assert not any(a["type"] == "quest" for a in acts(g, h))
 
 
@@ -124,14 +127,14 @@ def test_br19_the_booby_trapped_vault_needs_two_hearts_and_costs_one() -> None:
     act(g, h, {"type": "quest", "item": 1})
     assert g.hero(h)["hearts"] == 4 and g.hero(h)["coins"] == 10
     start_turn(g, h)
-    g.hero(h)["hearts"] = 1
+    with_hero(g, h, hearts=1)
     assert not any(a["type"] == "quest" for a in acts(g, h))
 
 
 def test_br26_only_the_acting_hero_is_rewarded_others_just_move() -> None:
     g, h = on_quest("Q01")
     other = (h + 1) % 3
-    put(g, other, 1, space=1)
+    place(g, other, 1, space=1)
     before_other = vp(g, other)
     script(g, coins=[GREEN])
     act(g, h, {"type": "quest"})
@@ -186,8 +189,8 @@ def on_monster(cid: str, n: int = 3, mode: str = "normal"):  # type: ignore[no-u
     g = adventure(n, 9, mode)
     plain_board(g)
     set_card(g, 1, cid)
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     g.slot(1, "C")["wounds"] = C_LIFE[cid] - 1
     start_turn(g, h)
     return g, h
@@ -200,7 +203,7 @@ def test_rulebook_flash_phase_example() -> None:
     # Centipede: 3vp, 3vp, 4c. The defeater picks 3vp, the other 3vp, the defeater the coins.
     g, h = on_monster("M2-15")
     other = (h + 1) % 3
-    put(g, other, 1, space=2)
+    place(g, other, 1, space=2)
     before = vp(g, h), vp(g, other)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -229,7 +232,7 @@ def test_br25_a_lone_defeater_takes_every_item() -> None:
 def test_dibs_picks_first_then_the_defeater() -> None:
     g, h = on_monster("M2-15")
     other = (h + 1) % 3
-    put(g, other, 1, space=2)
+    place(g, other, 1, space=2)
     g.s["seats"][g.owner(other)]["hand"] = ["LT11-1"]
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -247,7 +250,7 @@ def test_teleportation_moves_first_in_the_flash() -> None:
     other = (h + 1) % 3
     g.hero(other)["name"] = "fly"
     g.hero(h)["name"] = "beetle"
-    put(g, other, 1, space=1)
+    place(g, other, 1, space=1)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     while top(g)["k"] == "flash":
@@ -287,7 +290,7 @@ def test_br38_loot_equipment_may_swap_and_the_old_card_is_stored() -> None:
 def test_br36_an_empty_loot_deck_reshuffles_then_gives_one_vp() -> None:
     g, h = on_monster("M1-03")
     g.s["loot"]["discard"] = g.s["loot"]["deck"]
-    g.s["loot"]["deck"] = []
+    set_loot_deck(g, [])
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert len(g.s["loot"]["deck"]) == 31 and g.s["loot"]["discard"] == []
