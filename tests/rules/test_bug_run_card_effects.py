@@ -83,7 +83,7 @@ def test_4_12_8_each_weapon_card_adds_its_successes_and_pays_its_awards(
 
 def test_lt21_metal_shield_from_the_loot_is_an_optional_coin() -> None:
     g, h = on_card("M1-02")  # 1 bone
-    g.hero(h)["shield"] = ["LT21-1"]
+    with_hero(g, h, shield=["LT21-1"])
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     act(g, h, {"type": "metal_shield"})
@@ -92,7 +92,7 @@ def test_lt21_metal_shield_from_the_loot_is_an_optional_coin() -> None:
 
 def test_bz10_you_can_do_better_rerolls_both_dice() -> None:
     g, h = on_card("M2-14")
-    g.hero(h)["faceup"] = ["BZ10-1"]
+    with_hero(g, h, faceup=["BZ10-1"])
     script(g, faces=[6, 5, 3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]} in acts(g, h)
@@ -103,7 +103,7 @@ def test_bz10_you_can_do_better_rerolls_both_dice() -> None:
 
 def test_bz09_you_can_do_better_1_die_never_rerolls_both() -> None:
     g, h = on_card("M2-14")
-    g.hero(h)["faceup"] = ["BZ09-1"]
+    with_hero(g, h, faceup=["BZ09-1"])
     script(g, faces=[6, 5])
     act(g, h, {"type": "attack", "weapon": "bow"})
     rerolls = [a for a in acts(g, h) if a["type"] == "reroll"]

@@ -70,8 +70,8 @@ def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
 
 def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
     g = fight("ST10", {0: 0, 1: 2, 2: 3}, mode="powers")  # top [bw] vs bottom [sw], [bw]
-    g.hero(0)["name"] = "caterpillar"
-    g.hero(0)["bow"] = ["BZ13-1"]
+    with_hero(g, 0, name="caterpillar")
+    with_hero(g, 0, bow=["BZ13-1"])
     with_hero(g, 0, arrows=3)
     script(g, faces=[6, 6, 1, 1, 1, 1])  # top 0 vs bottom 2 + 3 (sword)
     ev: list[object] = []
@@ -202,7 +202,7 @@ def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     g.hero(0).update(coins=8, faceup=["LT27-1"])
     g.s["seats"][0]["hand"] = ["LT03-1"]
-    g.hero(0)["roof"] = 2
+    with_hero(g, 0, roof=2)
     assert g.score_breakdown(0) == {
         "vp_tokens": 5,
         "loot": 3,
@@ -361,7 +361,7 @@ def test_brx19_the_afk_move_never_spends_an_optional_extra() -> None:
 def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     h = top(g)["hero"]
-    g.hero(h)["faceup"] = ["BZ03-1"]
+    with_hero(g, h, faceup=["BZ03-1"])
     with_hero(g, h, hearts=2)
     set_hand(g, h, ["LT01-1", "LT05-1", "LT13-1"])
     plays = [a for a in acts(g, h) if a["type"] == "play"]

@@ -276,7 +276,7 @@ def test_br27_waiting_on_the_stairs_pays_the_reward_while_others_are_at_the_entr
     set_card(g, g.stairs_col(), "ST1")  # wait: 2c
     h = crown_hero(g)
     place(g, h, g.stairs_col(), space=1)
-    g.hero(h)["faceup"] = ["BZ02-1"]
+    with_hero(g, h, faceup=["BZ02-1"])
     with_hero(g, h, hearts=3)
     set_hand(g, h, ["LT01-1"])
     start_turn(g, h)
@@ -372,7 +372,7 @@ def test_br24_free_moves_are_mandatory_and_only_moves() -> None:
     place(g, h, 1)
     g.slot(1, "C")["wounds"] = 2
     start_turn(g, h)
-    g.hero(h)["faceup"] = ["BZ02-1"]
+    with_hero(g, h, faceup=["BZ02-1"])
     with_hero(g, h, hearts=3)
     script(g, faces=[3, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -385,7 +385,7 @@ def test_br29_no_card_can_be_played_on_the_stairs() -> None:
     g = adventure(3, 5)
     h = crown_hero(g)
     place(g, h, g.stairs_col(), space=1)
-    g.hero(h)["faceup"] = ["BZ01-1", "BZ07-1"]
+    with_hero(g, h, faceup=["BZ01-1", "BZ07-1"])
     with_hero(g, h, hearts=2)
     set_hand(g, h, ["LT01-1", "LT07-1", "LT13-1", "LT05-1"])
     start_turn(g, h)

@@ -15,6 +15,7 @@ from .test_bug_run_support import (
     script,
     set_card,
     set_loot_deck,
+    set_vp,
     start_turn,
     top,
     vp,
@@ -146,7 +147,7 @@ def test_br26_only_the_acting_hero_is_rewarded_others_just_move() -> None:
 
 def test_forcing_fate_chooses_the_result_without_a_toss() -> None:
     g, h = on_quest("Q01")
-    g.hero(h)["faceup"] = ["BZ07-1"]
+    with_hero(g, h, faceup=["BZ07-1"])
     act(g, h, {"type": "quest"})
     assert acts(g, h) == [
         {"type": "toss"},
@@ -160,7 +161,7 @@ def test_forcing_fate_chooses_the_result_without_a_toss() -> None:
 
 def test_br42_second_chance_retosses() -> None:
     g, h = on_quest("Q01")
-    g.hero(h)["faceup"] = ["LT24-1"]
+    with_hero(g, h, faceup=["LT24-1"])
     script(g, coins=[RED, GREEN])
     act(g, h, {"type": "quest"})
     assert acts(g, h) == [{"type": "accept"}, {"type": "retoss", "card": "LT24-1"}]
@@ -171,7 +172,7 @@ def test_br42_second_chance_retosses() -> None:
 
 def test_br58_good_fortune_flips_a_toss_for_two_coins_once() -> None:
     g, h = on_quest("Q01", mode="powers")
-    g.hero(h)["name"] = "grasshopper"
+    with_hero(g, h, name="grasshopper")
     script(g, coins=[RED])
     act(g, h, {"type": "quest"})
     assert acts(g, h) == [{"type": "accept"}, {"type": "good_fortune"}]
@@ -248,8 +249,8 @@ def test_dibs_picks_first_then_the_defeater() -> None:
 def test_teleportation_moves_first_in_the_flash() -> None:
     g, h = on_monster("M1-01", mode="powers")
     other = (h + 1) % 3
-    g.hero(other)["name"] = "fly"
-    g.hero(h)["name"] = "beetle"
+    with_hero(g, other, name="fly")
+    with_hero(g, h, name="beetle")
     place(g, other, 1, space=1)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -261,7 +262,7 @@ def test_teleportation_moves_first_in_the_flash() -> None:
 
 def test_br61_master_crocheter_draws_two_and_keeps_one() -> None:
     g, h = on_monster("M1-03", mode="powers")  # L, 1vp
-    g.hero(h)["name"] = "spider"
+    with_hero(g, h, name="spider")
     g.s["loot"]["deck"][:0] = ["LT26-1", "LT27-1"]
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -274,7 +275,7 @@ def test_br61_master_crocheter_draws_two_and_keeps_one() -> None:
 
 def test_br38_loot_equipment_may_swap_and_the_old_card_is_stored() -> None:
     g, h = on_monster("M1-03")
-    g.hero(h)["sword"] = ["BZ12-1", "BZ16-1"]
+    with_hero(g, h, sword=["BZ12-1", "BZ16-1"])
     g.s["loot"]["deck"].insert(0, "LT18-1")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -316,7 +317,7 @@ def test_secret_loot_goes_to_the_hand_privately() -> None:
 def test_q09_a_flame_vp_loss_is_announced_without_the_amount() -> None:
     # BR-50: "lost 0 VP" in a public event would tell the table that a VP total is 0.
     g, h = on_quest("Q09")  # 0 successes: lose 1 VP
-    g.s["seats"][g.owner(h)]["vp"] = 0
+    set_vp(g, h, 0)
     script(g, faces=[6])
     ev = act(g, h, {"type": "quest"})
     loss = next(e for e in ev if e.type == "loss")

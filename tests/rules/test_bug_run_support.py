@@ -102,6 +102,11 @@ def with_hero(g: BugRun, h: int, **fields: Any) -> dict[str, Any]:
     return hero
 
 
+def set_vp(g: BugRun, h: int, points: int) -> None:
+    """Set the victory points of hero ``h``'s player (secret in play)."""
+    g.s["seats"][g.owner(h)]["vp"] = points
+
+
 def set_market(g: BugRun, cards: list[str]) -> None:
     g.s["bazaar"]["market"] = list(cards)
 

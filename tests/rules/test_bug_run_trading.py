@@ -45,7 +45,7 @@ def test_buying_a_market_card_pays_its_price_and_lays_it_face_up() -> None:
 
 def test_a_full_zone_sells_an_equipped_card_first() -> None:
     g, h = trader()
-    g.hero(h)["sword"] = ["BZ12-1", "LT14-1"]
+    with_hero(g, h, sword=["BZ12-1", "LT14-1"])
     with_hero(g, h, coins=4)
     set_market(g, ["BZ18-1", "BZ04-1", "BZ04-2"])  # Sparkling Sword: 5 coins
     opts = [a for a in acts(g, h) if a["type"] == "buy" and a["card"] == "BZ18-1"]
@@ -104,7 +104,7 @@ def test_the_last_trader_renews_the_whole_market() -> None:
 
 def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> None:
     g, h = trader()
-    g.hero(h)["faceup"] = ["BZ02-1"]
+    with_hero(g, h, faceup=["BZ02-1"])
     set_hand(g, h, ["LT01-1"])
     with_hero(g, h, hearts=10)
     assert {"type": "play", "card": "BZ02-1"} not in acts(g, h)
@@ -116,7 +116,7 @@ def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> Non
 
 def test_br39_stored_equipment_can_only_be_sold() -> None:
     g, h = trader()
-    g.hero(h)["stored"] = ["LT20-1"]
+    with_hero(g, h, stored=["LT20-1"])
     mentions = [a for a in acts(g, h) if a.get("card") == "LT20-1" or a.get("replace") == "LT20-1"]
     assert mentions == [{"type": "sell", "card": "LT20-1"}]
 
@@ -124,7 +124,7 @@ def test_br39_stored_equipment_can_only_be_sold() -> None:
 def test_br59_an_armored_hero_stores_a_bought_shield() -> None:
     g = game(3, 4, "powers")
     h = top(g)["hero"]
-    g.hero(h)["name"] = "beetle"
+    with_hero(g, h, name="beetle")
     set_market(g, ["BZ20-1", "BZ04-1", "BZ04-2"])
     act(g, h, {"type": "buy", "card": "BZ20-1"})
     assert g.hero(h)["shield"] == [] and g.hero(h)["stored"] == ["BZ20-1"]
