@@ -12,6 +12,7 @@ from .test_bug_run_support import (
     adventure,
     crown_hero,
     hand,
+    loot_on_top,
     place,
     plain_board,
     script,
@@ -157,8 +158,7 @@ def test_q06_four_greens_take_a_loot_card_and_four_vp() -> None:
     g, h = on_card("Q06")
     before = vp(g, h)
     held = len(hand(g, h))
-    g.s["loot"]["deck"].remove("LT26-1")
-    g.s["loot"]["deck"].insert(0, "LT26-1")
+    loot_on_top(g, "LT26-1")
     script(g, coins=[GREEN] * 4)
     act(g, h, {"type": "quest"})
     assert vp(g, h) == before + 4 and "LT26-1" in g.hero(h)["faceup"]
@@ -179,8 +179,7 @@ def test_b5_risky_silk_rope_green_draws_a_loot_card() -> None:
     set_card(g, 1, "B5")
     h = crown_hero(g)
     start_turn(g, h)
-    g.s["loot"]["deck"].remove("LT27-1")
-    g.s["loot"]["deck"].insert(0, "LT27-1")
+    loot_on_top(g, "LT27-1")
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
     script(g, coins=[GREEN])
     act(g, h, {"type": "bridge", "mode": "risky"})

@@ -15,6 +15,7 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    clear_stack,
     crown_hero,
     game,
     hand,
@@ -36,7 +37,7 @@ def fight(card: str, spaces: dict[int, int], mode: str = "normal") -> BugRun:
     set_card(g, g.stairs_col(), card)
     for h, sp in spaces.items():
         place(g, h, g.stairs_col(), space=sp)
-    g.s["stack"] = []
+    clear_stack(g)
     return g
 
 
@@ -116,7 +117,7 @@ def escape_game(roof: list[str], n: int = 3) -> BugRun:
     g.s["phase"] = "escape"
     g.s["level"] = 4
     g.s["escape_queue"] = g.clockwise(crown_hero(g))
-    g.s["stack"] = []
+    clear_stack(g)
     for h in range(g.n_heroes()):
         g.hero(h)["pos"] = None
     g.run([])
@@ -171,7 +172,7 @@ def test_br20_roof_costs_must_be_paid_in_full() -> None:
     g = escape_game(["ST2", "ST3", "ST4", "ST7"])
     h = crown_hero(g)
     g.hero(h).update(hearts=2, coins=2)
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["escape_queue"] = [h]
     assert g.can_attempt(h, g.roof_path(0, "R")) is False  # pay 3 coins
     g.run([])  # stopping is the only choice left: taken at once

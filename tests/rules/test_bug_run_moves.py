@@ -14,10 +14,12 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    clear_stack,
     crown_hero,
     finish_moves,
     game,
     hand,
+    loot_on_top,
     place,
     plain_board,
     script,
@@ -68,7 +70,7 @@ def test_br6_stair_stack_gives_level_k_its_card_and_builds_the_roof_in_order() -
     assert g.stairs_slot()["card"] == stack[0]
     for h in range(3):
         place(g, h, g.stairs_col(), space=h + 1)
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["roof"] == [stack[0]] and g.s["level"] == 2
@@ -266,7 +268,7 @@ def test_br70_a_loot_card_can_be_gained_on_the_stairs() -> None:
     set_card(g, g.stairs_col(), "ST2")
     h = crown_hero(g)
     start_turn(g, h)
-    g.s["loot"]["deck"].insert(0, "LT26-1")
+    loot_on_top(g, "LT26-1")
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})
     assert "LT26-1" in g.hero(h)["faceup"]
 
@@ -281,7 +283,7 @@ def test_br27_waiting_on_the_stairs_pays_the_reward_while_others_are_at_the_entr
     set_hand(g, h, ["LT01-1"])
     start_turn(g, h)
     assert acts(g, h) == [{"type": "wait"}]  # no potion, no Gold Coins on the stairs
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["order"]["next"] = h
     g.run([])
     assert g.hero(h)["coins"] == 7 and top(g)["hero"] != h
@@ -294,7 +296,7 @@ def test_br23_a_full_stock_turns_a_printed_reward_into_one_vp() -> None:
     place(g, h, g.stairs_col(), space=1)
     with_hero(g, h, coins=15)
     before = vp(g, h)
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["order"]["next"] = h
     g.run([])
     assert g.hero(h)["coins"] == 15 and vp(g, h) == before + 1
@@ -313,7 +315,7 @@ def test_br28_an_empty_crown_space_keeps_the_crown() -> None:
     crown = crown_hero(g)
     for h in range(3):
         place(g, h, g.stairs_col(), space=h + 1)
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["crown"] == crown and g.s["level"] == 2
@@ -324,7 +326,7 @@ def test_the_crown_space_moves_the_crown() -> None:
     new = (crown_hero(g) + 1) % 3
     for h in range(3):
         place(g, h, g.stairs_col(), space=0 if h == new else h + 1)
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["crown"] == new and top(g)["k"] == "trade" and top(g)["hero"] == new

@@ -10,6 +10,7 @@ from .test_bug_run_support import (
     adventure,
     crown_hero,
     game,
+    loot_on_top,
     place,
     plain_board,
     script,
@@ -118,7 +119,7 @@ def test_the_vault_marks_each_reward_and_the_last_one_completes_it() -> None:
     assert {"type": "quest", "item": 1} not in acts(g, h)
     act(g, h, {"type": "quest", "item": 2})
     start_turn(g, h)
-    g.s["loot"]["deck"].insert(0, "LT27-1")
+    loot_on_top(g, "LT27-1")
     act(g, h, {"type": "quest", "item": 0})
     assert "LT27-1" in g.hero(h)["faceup"] and g.slot(1, "C")["locked"]
 
@@ -222,7 +223,7 @@ def test_rulebook_flash_phase_example() -> None:
 
 def test_br25_a_lone_defeater_takes_every_item() -> None:
     g, h = on_monster("M2-16")  # L, 2vp, 3c
-    g.s["loot"]["deck"].insert(0, "LT26-1")
+    loot_on_top(g, "LT26-1")
     before = vp(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -263,7 +264,7 @@ def test_teleportation_moves_first_in_the_flash() -> None:
 def test_br61_master_crocheter_draws_two_and_keeps_one() -> None:
     g, h = on_monster("M1-03", mode="powers")  # L, 1vp
     with_hero(g, h, name="spider")
-    g.s["loot"]["deck"][:0] = ["LT26-1", "LT27-1"]
+    loot_on_top(g, "LT26-1", "LT27-1")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert acts(g, h) == [{"type": "keep", "card": "LT26-1"}, {"type": "keep", "card": "LT27-1"}]
@@ -276,7 +277,7 @@ def test_br61_master_crocheter_draws_two_and_keeps_one() -> None:
 def test_br38_loot_equipment_may_swap_and_the_old_card_is_stored() -> None:
     g, h = on_monster("M1-03")
     with_hero(g, h, sword=["BZ12-1", "BZ16-1"])
-    g.s["loot"]["deck"].insert(0, "LT18-1")
+    loot_on_top(g, "LT18-1")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert acts(g, h) == [
@@ -305,7 +306,7 @@ def test_br36_an_empty_loot_deck_reshuffles_then_gives_one_vp() -> None:
 
 def test_secret_loot_goes_to_the_hand_privately() -> None:
     g, h = on_monster("M1-03")
-    g.s["loot"]["deck"].insert(0, "LT04-1")
+    loot_on_top(g, "LT04-1")
     script(g, faces=[3, 3])
     ev = act(g, h, {"type": "attack", "weapon": "bow"})
     seat = g.owner(h)

@@ -66,7 +66,7 @@ def adventure(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
 
 def start_turn(g: BugRun, h: int) -> None:
     """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
-    g.s["stack"] = []
+    clear_stack(g)
     g.begin(h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
     if not g.s["two"]:
         g.s["order"]["next"] = (h + 1) % g.n_heroes()
@@ -113,6 +113,20 @@ def set_market(g: BugRun, cards: list[str]) -> None:
 
 def set_loot_deck(g: BugRun, cards: list[str]) -> None:
     g.s["loot"]["deck"] = list(cards)
+
+
+def loot_on_top(g: BugRun, *cards: str) -> None:
+    """Move ``cards`` to the top of the loot deck, the first one on top (the next drawn)."""
+    deck = g.s["loot"]["deck"]
+    for card in reversed(cards):
+        if card in deck:
+            deck.remove(card)
+        deck.insert(0, card)
+
+
+def clear_stack(g: BugRun) -> None:
+    """Drop every pending decision, so a test can push or begin the one it studies."""
+    g.s["stack"] = []
 
 
 def place(g: BugRun, h: int, col: int, floor: str = "C", space: int | None = 0) -> None:

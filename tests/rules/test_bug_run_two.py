@@ -6,6 +6,7 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    clear_stack,
     crown_hero,
     game,
     place,
@@ -103,7 +104,7 @@ def test_two_player_reset_makes_every_hero_ready_and_the_crown_opens() -> None:
     g.s["order"]["ready"] = [False, True, False, True]
     for h in range(4):
         place(g, h, g.stairs_col(), space=h)  # hero 0 takes the crown space
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["level"] == 2 and g.s["crown"] == 0
