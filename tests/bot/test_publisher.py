@@ -38,6 +38,19 @@ class FakeChannel:
         return FakeMessage(self, message_id)
 
 
+class FakeUser:
+    """A member whose DMs are open: the hand is sent once, then edited in place."""
+
+    def __init__(self, user_id: int, channel: FakeChannel) -> None:
+        self.id = user_id
+        self.dm_channel = channel
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, **kwargs: Any) -> FakeMessage:
+        self.sent.append(kwargs)
+        return FakeMessage(self.dm_channel, 1000 + len(self.sent))
+
+
 class FakeStore:
     async def set_message(self, *args: Any) -> None:
         return None
@@ -45,8 +58,14 @@ class FakeStore:
 
 def make_publisher(channel: FakeChannel) -> Publisher:
     settings = Settings(_env_file=None, board_edit_interval=0.01)  # type: ignore[call-arg]
+    dms = FakeChannel()
+    users: dict[int, FakeUser] = {}
     fake_bot: Any = SimpleNamespace(
-        settings=settings, store=FakeStore(), get_partial_messageable=lambda _id: channel
+        settings=settings,
+        store=FakeStore(),
+        get_partial_messageable=lambda _id: channel,
+        # Without get_user the hand sync fails and the pump backs off for seconds.
+        get_user=lambda user_id: users.setdefault(user_id, FakeUser(user_id, dms)),
     )
     return Publisher(fake_bot)
 
