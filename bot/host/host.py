@@ -284,7 +284,12 @@ class Host:
                 if table.status == "lobby":
                     raise NotStarted()
                 if table.status != "playing":
-                    raise GameGone()
+                    # A click queued behind the deadline that ended the game says so.
+                    raise GameGone(
+                        "That game is over: the results are on its board."
+                        if table.status == "finished"
+                        else None
+                    )
                 seat = table.require_seat(user_id)
                 # A deadline that passed takes effect before anything that arrived after it.
                 fired = await self._fire_overdue_locked(table)
@@ -408,7 +413,7 @@ class Host:
                 continue
             due = current.get(deadline.key)
             if due is None:
-                seconds = self.settings.timer_seconds(deadline.setting, deadline.seconds)
+                seconds = self.settings.deadline_seconds(deadline.setting, deadline.seconds)
                 due = now + timedelta(seconds=seconds)
             specs.append(TimerSpec(key=deadline.key, due_at=due, action=deadline.action))
         return specs
