@@ -379,7 +379,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
 async def test_seven_players_a_whole_game_with_a_trophy_race(world: World) -> None:
     emu, chan = world.emulator, world.channel
     players = [world.alice, world.bob, world.carol, world.dave, world.eve]
-    players += [emu.add_user("fay"), emu.add_user("gus")]
+    players += [emu.add_user(n, guilds=[world.guild]) for n in ("fay", "gus")]
     board = await start_game(emu, players[0], players[1:], chan, GAME)
     await wait_live(emu, chan, board, 68)
     pages = game_pages(emu, chan)
