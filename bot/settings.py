@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     bugrun_turn: float = 90.0
     board_edit_interval: float = 0.75
     bot_player_delay: float = 2.0
+    # Test only: multiplies every deadline the host schedules, the rules' own (Bugs & Co's 3 s
+    # start and 10 s countdown) included, so tests need not wait for them in real time.
+    timer_scale: float = Field(default=1.0, gt=0)
 
     # The game pages (off unless WEB_PORT is set).
     web_port: int | None = Field(default=None, ge=1, le=65535)
@@ -69,6 +72,10 @@ class Settings(BaseSettings):
             return default
         value = getattr(self, setting, None)
         return float(value) if isinstance(value, int | float) else default
+
+    def deadline_seconds(self, setting: str | None, default: float) -> float:
+        """When a deadline falls due: its delay (as ``timer_seconds``) times ``TIMER_SCALE``."""
+        return self.timer_seconds(setting, default) * self.timer_scale
 
     def require_token(self) -> str:
         token = self.discord_token.get_secret_value().strip()

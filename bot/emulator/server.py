@@ -10,7 +10,7 @@ import asyncio
 import inspect
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -224,9 +224,20 @@ class Emulator:
             self._spawn(self.gateway.dispatch("CHANNEL_CREATE", channel.payload()))
         return channel
 
-    def add_user(self, name: str, *, dms_open: bool = True, manage_channels: bool = False) -> User:
-        """A member of every guild; ``manage_channels`` gives a role with MANAGE_CHANNELS."""
-        return self.world.add_user(name, dms_open=dms_open, manage_channels=manage_channels)
+    def add_user(
+        self,
+        name: str,
+        *,
+        dms_open: bool = True,
+        manage_channels: bool = False,
+        guilds: Iterable[Guild] | None = None,
+    ) -> User:
+        """A member of ``guilds`` (default: every guild); ``manage_channels`` gives a role with
+        MANAGE_CHANNELS."""
+        guild_ids = None if guilds is None else frozenset(g.id for g in guilds)
+        return self.world.add_user(
+            name, dms_open=dms_open, manage_channels=manage_channels, guild_ids=guild_ids
+        )
 
     def set_dms_open(self, user: User, open_: bool) -> None:
         user.dms_open = open_

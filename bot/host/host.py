@@ -455,7 +455,7 @@ class Host:
                 continue
             due = current.get(deadline.key)
             if due is None:
-                seconds = self.settings.timer_seconds(deadline.setting, deadline.seconds)
+                seconds = self.settings.deadline_seconds(deadline.setting, deadline.seconds)
                 due = now + timedelta(seconds=seconds)
             specs.append(TimerSpec(key=deadline.key, due_at=due, action=deadline.action))
         return specs

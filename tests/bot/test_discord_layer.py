@@ -200,6 +200,13 @@ def test_timer_settings_override_engine_defaults() -> None:
     assert settings.timer_seconds("unknown_setting", 30) == 30
 
 
+def test_the_timer_scale_multiplies_every_deadline_and_nothing_else() -> None:
+    settings = Settings(_env_file=None, bugoff_turn=5, timer_scale=0.1)  # type: ignore[call-arg]
+    assert settings.deadline_seconds("bugoff_turn", 60) == pytest.approx(0.5)
+    assert settings.deadline_seconds(None, 10.0) == pytest.approx(1.0)  # a rule's own delay
+    assert settings.timer_seconds("bugoff_turn", 60) == 5  # pacing gaps are not deadlines
+
+
 def test_env_example_lists_every_setting_and_loads_as_is(tmp_path: Path) -> None:
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
     names = {
