@@ -1,40 +1,72 @@
-"""What `python -m bot` and `python -m bot sync` do, with one clear line for a bad token."""
+"""What `python -m bot` and `python -m bot sync` do, with one clear line for a bad token, a
+database another bot process holds (exit code 3) or Discord out of reach at start-up."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 
+from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
-from .settings import get_settings
+from .settings import Settings, get_settings
+from .store.lock import DatabaseInUse, lock_database
 
 log = logging.getLogger("bot")
 
 
-# At DEBUG these discord.py loggers print whole request bodies and gateway events, which carry
-# private messages (a hand sent by DM, a peeked tile in an ephemeral reply). Secrets must never
-# reach a log line, so they stay at INFO whatever LOG_LEVEL says.
-PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_")
+# Loggers that print secrets below the level given here, whatever LOG_LEVEL says (P-11, P-20).
+# At DEBUG, discord.py's print whole request bodies and gateway events, which carry private
+# messages (a hand sent by DM, a peeked tile in an ephemeral reply); aiosqlite's print every
+# statement with its parameters, and SQLAlchemy's engine (at INFO) every statement, whose
+# parameters are whole snapshots (hands, the deck order, the tiles, the loot). The engine also
+# hides parameters at the source (``hide_parameters``), in its exceptions too.
+PAYLOAD_LOGGERS = {
+    "discord.http": logging.INFO,
+    "discord.gateway": logging.INFO,
+    "discord.webhook.async_": logging.INFO,
+    "aiosqlite": logging.INFO,
+    "sqlalchemy.engine": logging.WARNING,
+}
+
+
+def keep_secrets_out_of_logs(level: int) -> None:
+    """Hold the loggers that would print secrets at their floor, whatever ``level`` says."""
+    for name, floor in PAYLOAD_LOGGERS.items():
+        logging.getLogger(name).setLevel(max(level, floor))
 
 
 def _setup_logging() -> None:
     settings = get_settings()
     level = getattr(logging, settings.log_level.upper(), logging.INFO)
     discord.utils.setup_logging(level=level)
-    for name in PAYLOAD_LOGGERS:
-        logging.getLogger(name).setLevel(max(level, logging.INFO))
+    keep_secrets_out_of_logs(level)
 
 
 def run_bot() -> int:
     settings = get_settings()
     token = settings.require_token()
+    try:
+        lock = lock_database(settings.database_url)
+    except DatabaseInUse as exc:
+        print(f"bugtable: {exc}", file=sys.stderr)
+        return 3
+    try:
+        return _run_bot(settings, token)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _run_bot(settings: Settings, token: str) -> int:
     _setup_logging()
     point_at(settings)
     bot = BugtableBot(settings)
     try:
-        bot.run(token, log_handler=None)
+        asyncio.run(_serve(bot, token, settings.retry_max_delay))
     except discord.LoginFailure:
         print(
             "bugtable: Discord refused DISCORD_TOKEN (401): reset the token in the Developer "
@@ -46,6 +78,35 @@ def run_bot() -> int:
         print("bugtable: Discord refused a privileged intent.", file=sys.stderr)
         return 2
     return 0
+
+
+async def _serve(bot: BugtableBot, token: str, max_delay: float) -> None:
+    """What ``bot.run`` does, except that Discord out of reach at start-up is said in one line
+    and tried again with backoff, as discord.py does for a connection dropped later (P-25)."""
+    async with bot:
+        await _login(bot, token, max_delay)
+        await bot.connect(reconnect=True)
+
+
+async def _login(bot: BugtableBot, token: str, max_delay: float) -> None:
+    failures = 0
+    while True:
+        try:
+            await bot.login(token)
+            return
+        except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as exc:
+            if bot.user is not None:
+                raise  # Discord answered: this failed later, in setup_hook
+            failures += 1
+            wait = backoff(failures, max_delay)
+            log.warning(
+                "Discord could not be reached (%s); trying again in %.1f s", one_line(exc), wait
+            )
+            # The failed login left its HTTP session open: close it (with its connector) so
+            # the next try starts afresh, as the first did.
+            await bot.http.close()
+            bot.http.connector = discord.utils.MISSING
+            await asyncio.sleep(wait)
 
 
 async def sync_commands(guild_id: int | None) -> int:

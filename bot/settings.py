@@ -45,11 +45,17 @@ class Settings(BaseSettings):
     # A member whose own clock runs out this many times in a row gets a bot stand-in (P-31);
     # 0 never replaces anyone.
     afk_limit: int = Field(default=3, ge=0)
+    # Test only: multiplies every deadline the host schedules, the rules' own (Bugs & Co's 3 s
+    # start and 10 s countdown) included, so tests need not wait for them in real time.
+    timer_scale: float = Field(default=1.0, gt=0)
 
     # The game pages (off unless WEB_PORT is set).
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None
+    # Reliability (seconds).
+    database_busy_timeout: float = 10.0
+    retry_max_delay: float = 60.0
 
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod
@@ -72,6 +78,10 @@ class Settings(BaseSettings):
             return default
         value = getattr(self, setting, None)
         return float(value) if isinstance(value, int | float) else default
+
+    def deadline_seconds(self, setting: str | None, default: float) -> float:
+        """When a deadline falls due: its delay (as ``timer_seconds``) times ``TIMER_SCALE``."""
+        return self.timer_seconds(setting, default) * self.timer_scale
 
     def require_token(self) -> str:
         token = self.discord_token.get_secret_value().strip()

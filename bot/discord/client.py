@@ -21,12 +21,18 @@ from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
 from ..web.server import WebServer
 from .commands import build_group
-from .components import DYNAMIC_ITEMS
-from .edge import Edge
+from .components import DYNAMIC_ITEMS, reaches_an_item
+from .edge import INVALID_COMMAND, Edge
 from .publisher import Publisher
 
 log = logging.getLogger(__name__)
 COMMANDS_HASH_KEY = "commands_hash"
+#: What the command tree raises for a command, option or value bugtable did not declare.
+INVALID_COMMANDS = (
+    discord.app_commands.CommandNotFound,
+    discord.app_commands.CommandSignatureMismatch,
+    discord.app_commands.TransformerError,
+)
 
 
 def point_at(settings: Settings) -> None:
@@ -61,10 +67,16 @@ class BugtableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         load_extra_games(self.settings)
-        self.store = await Store.open(self.settings.database_url)
+        self.store = await Store.open(
+            self.settings.database_url, busy_timeout=self.settings.database_busy_timeout
+        )
         self.host = Host(self.store, self.settings)
         self.host.listeners.append(self.publisher)
-        self.bot_players = BotPlayers(self.host, self.settings.bot_player_delay)
+        self.bot_players = BotPlayers(
+            self.host,
+            self.settings.bot_player_delay,
+            max_retry_delay=self.settings.retry_max_delay,
+        )
         self.host.listeners.append(self.bot_players)
         await self._start_web()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -149,16 +161,29 @@ class BugtableBot(commands.Bot):
         )
         return len(synced)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer what discord.py drops without a word (a click none of our items claims, a
+        component not on its message, a modal submit: bugtable opens none), so every input
+        gets an answer (P-24)."""
+        kind = interaction.type
+        if kind is discord.InteractionType.modal_submit or (
+            kind is discord.InteractionType.component and not reaches_an_item(interaction)
+        ):
+            await self.edge.invalid(interaction)
+
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
     ) -> None:
+        if isinstance(error, INVALID_COMMANDS):  # not a command bugtable declared
+            await self.edge.invalid(interaction, INVALID_COMMAND)
+            return
         await self.edge.refuse(interaction, getattr(error, "original", error))
 
     async def close(self) -> None:
         if hasattr(self, "host"):
             await self.bot_players.close()
             await self.host.close()
-        await self.publisher.flush()
+        await self.publisher.close()
         if self.web is not None:
             await self.web.close()
         if hasattr(self, "store"):

@@ -10,6 +10,10 @@ import json
 from typing import Any
 
 MAX_CUSTOM_ID = 100
+MAX_DIGITS = 18
+"""Game ids and turns fit a 64-bit integer (the database's); longer numbers are not ours."""
+MAX_DEPTH = 4
+"""Actions nest little ({"type": "take", "counts": {"c1": 1}}); deeper JSON is not ours."""
 HOST_OPS = ("join", "leave", "addbot", "start", "cancel", "hand", "rematch")
 
 
@@ -22,13 +26,36 @@ def encode_action(action: dict[str, Any]) -> str:
 
 
 def decode_action(payload: str) -> dict[str, Any]:
+    """The action in a custom id or select value; bounded (size, depth) because a forged
+    interaction may carry anything."""
+    if len(payload) > MAX_CUSTOM_ID:
+        raise CodecError("not an action")
     try:
         action = json.loads(payload)
-    except json.JSONDecodeError as exc:
-        raise CodecError("not an action") from exc
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    except (ValueError, RecursionError):
+        raise CodecError("not an action") from None
+    if (
+        not isinstance(action, dict)
+        or not isinstance(action.get("type"), str)
+        or _depth(action) > MAX_DEPTH
+    ):
         raise CodecError("not an action")
     return action
+
+
+def decode_number(text: str) -> int:
+    """A game id or turn from a custom id: ASCII digits that fit the database's integers."""
+    if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
+        raise CodecError("not a number")
+    return int(text)
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
 
 
 def game_button_id(game_id: int, turn: int, action: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from discord import app_commands
 
 from rules.core import GAMES
 
-from ..host.errors import NoGameHere
+from ..host.errors import NoGameHere, NotInGuild
 from ..ui.member import settings_text
 from ..ui.options import words_for
 from ..ui.presenter import playable
@@ -114,6 +114,9 @@ def build_group(bot: BugtableBot) -> app_commands.Group:
 
     async def guarded(interaction: discord.Interaction[Any], work: Any) -> None:
         try:
+            # Declared guild only, but a client may send it from a DM all the same.
+            if interaction.guild_id is None:
+                raise NotInGuild()
             await work()
         except Exception as exc:
             await bot.edge.refuse(interaction, exc)

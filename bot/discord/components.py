@@ -1,7 +1,8 @@
 """Persistent components: DynamicItems whose custom id alone says what to do.
 
 They are registered once with ``bot.add_dynamic_items`` so a click on any message ever sent
-(even before a restart) reaches the right game.
+(even before a restart) reaches the right game. A custom id or select value that bugtable did not
+make (garbled, forged, oversized) becomes an ``InvalidComponent``, which answers it (P-24).
 """
 
 from __future__ import annotations
@@ -11,7 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .codec import HOST_OPS, decode_action, game_button_id, host_button_id, option_value, select_id
+from .codec import (
+    HOST_OPS,
+    CodecError,
+    decode_action,
+    decode_number,
+    game_button_id,
+    host_button_id,
+    option_value,
+    select_id,
+)
 
 if TYPE_CHECKING:
     from .edge import Edge
@@ -60,14 +70,18 @@ class GameButton(
         self.game_id, self.turn, self.action = game_id, turn, action
 
     @classmethod
-    async def from_custom_id(
+    async def from_custom_id(  # type: ignore[override]  # discord.py takes any DynamicItem
         cls,
         interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> GameButton:
-        return cls(int(match["game"]), int(match["turn"]), decode_action(match["payload"]))
+    ) -> GameButton | InvalidComponent:
+        try:
+            game, turn = decode_number(match["game"]), decode_number(match["turn"])
+            return cls(game, turn, decode_action(match["payload"]))
+        except CodecError:
+            return InvalidComponent(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _edge(interaction).game_action(interaction, self.game_id, self.turn, self.action)
@@ -103,14 +117,17 @@ class HostButton(
         self.game_id, self.op = game_id, op
 
     @classmethod
-    async def from_custom_id(
+    async def from_custom_id(  # type: ignore[override]  # discord.py takes any DynamicItem
         cls,
         interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> HostButton:
-        return cls(int(match["game"]), match["op"])
+    ) -> HostButton | InvalidComponent:
+        try:
+            return cls(decode_number(match["game"]), match["op"])
+        except CodecError:
+            return InvalidComponent(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _edge(interaction).host_op(interaction, self.game_id, self.op)
@@ -148,19 +165,66 @@ class GameSelect(
         self.game_id, self.turn = game_id, turn
 
     @classmethod
-    async def from_custom_id(
+    async def from_custom_id(  # type: ignore[override]  # discord.py takes any DynamicItem
         cls,
         interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> GameSelect:
-        return cls(int(match["game"]), int(match["turn"]), index=int(match["index"]))
+    ) -> GameSelect | InvalidComponent:
+        try:
+            game, turn = decode_number(match["game"]), decode_number(match["turn"])
+            return cls(game, turn, index=decode_number(match["index"]))
+        except CodecError:
+            return InvalidComponent(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values
-        action = decode_action(values[0]) if values else {"type": ""}
+        try:
+            action = decode_action(values[0]) if len(values) == 1 else {"type": ""}
+        except CodecError:
+            await _edge(interaction).invalid(interaction)
+            return
         await _edge(interaction).game_action(interaction, self.game_id, self.turn, action)
 
 
+class InvalidComponent(
+    discord.ui.DynamicItem[discord.ui.Item[Any]],
+    template=r"(?s).*",
+):
+    """Stands in for a component whose id matched a template but does not parse: it answers
+    "That button is not valid". Never registered: our items' ``from_custom_id`` return it."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _edge(interaction).invalid(interaction)
+
+
 DYNAMIC_ITEMS = (GameButton, HostButton, GameSelect)
+
+
+def reaches_an_item(interaction: discord.Interaction[Any]) -> bool:
+    """Whether discord.py hands this component interaction to one of ``DYNAMIC_ITEMS``: its id
+    matches a template and the clicked component is on the message it came from. discord.py
+    drops anything else without a word, so the bot answers those itself."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id, kind, message = (
+        data.get("custom_id"),
+        data.get("component_type"),
+        interaction.message,
+    )
+    if not isinstance(custom_id, str) or message is None:
+        return False
+    if not any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS
+    ):
+        return False
+    try:
+        view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+        view = view_cls.from_message(message, timeout=None)
+        children = list(view.walk_children())
+    except Exception:
+        return False
+    return any(
+        child.type.value == kind and getattr(child, "custom_id", None) == custom_id
+        for child in children
+    )

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 NO_HAND = "This game has no hidden hand: everything you may know is on the board."
 ACK_GUARD_SECONDS = 2.0
 OOPS = "Something went wrong on my side; nothing changed. Please try again."
+INVALID = "That button is not valid."
+INVALID_COMMAND = "That command is not valid."
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -88,6 +90,21 @@ class Edge:
         else:
             log.error("unexpected error", exc_info=error)
             text = OOPS
+        try:
+            await answer(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
+    async def invalid(self, interaction: discord.Interaction[Any], text: str = INVALID) -> None:
+        """An interaction bugtable did not make (a garbled or forged component id or value, an
+        unknown command): answered, and logged in one line without the payload, which may be
+        anything (P-24)."""
+        log.warning(
+            "refused an invalid %s from user %s in channel %s",
+            "command" if text == INVALID_COMMAND else "component",
+            interaction.user.id,
+            interaction.channel_id,
+        )
         try:
             await answer(interaction, text)
         except discord.HTTPException:

@@ -2,13 +2,15 @@
 
 Edits to one game's messages are coalesced: a change marks the game dirty, one pump per game
 renders the newest committed state and sends it, then waits ``board_edit_interval`` before the
-next edit, so a burst of clicks becomes a few edits and the newest state always wins.
+next edit, so a burst of clicks becomes a few edits and the newest state always wins. An edit that
+fails (a long 429 storm, a network outage) is tried again with backoff for as long as it takes:
+every board ends up showing the newest state, unless its message is gone (P-23).
 
 Every request to a channel (the game's, or a member's DM) first takes a slot of Discord's
-per-channel limits from the shared ``ChannelPacer``. A message whose channel has no free slot is
-left for the next round: the pump sleeps until a slot frees up and renders again, so a busy
-channel gets fewer edits, each of the newest state, and never a 429. Messages waiting longest
-go first, so no page of a board starves behind a busier one.
+per-channel limits from the shared ``ChannelPacer`` (P-26). A message whose channel has no free
+slot is left for the next round: the pump sleeps until a slot frees up and renders again, so a
+busy channel gets fewer edits, each of the newest state, and no 429 of its own making. Messages
+waiting longest go first, so no page of a board starves behind a busier one.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from ..backoff import backoff, one_line
 from ..host.table import Outcome, Table
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.presenter import presenter_for
@@ -42,8 +45,7 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 QUIET = discord.AllowedMentions.none()
 """Boards name members (whom the game waits on) without ever notifying them: pings do that."""
-RETRIES = 5
-RETRY_SECONDS = 1.0
+CLOSE_SECONDS = 5.0
 
 
 @dataclass
@@ -164,6 +166,12 @@ class Publisher:
         while pumps := [s.pump for s in self._games.values() if s.pump and not s.pump.done()]:
             await asyncio.gather(*pumps, return_exceptions=True)
 
+    async def close(self) -> None:
+        """Send what can be sent within ``CLOSE_SECONDS``, then stop: a pump waiting out a long
+        outage must not hold up shutdown (the next start redraws every board)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
+
     # -- the pump ------------------------------------------------------------------------
     async def _pump(self, table: Table) -> None:
         state = self._state(table.id)
@@ -180,12 +188,25 @@ class Publisher:
                 for reply, spec in frame.settled:
                     await self.replies.settle(reply, spec, table.id, frame.turn)
                 failures = 0
-            except Exception:
+            except (discord.NotFound, discord.Forbidden) as exc:
+                # The message or the channel is gone, or closed to us: nothing to bring up to
+                # date any more. (A closed DM is handled in _sync_hands.)
+                log.warning("game %s: its messages are gone (%s)", table.id, one_line(exc))
+                continue
+            except Exception as exc:
+                # Discord (or the database) failed: try again, later each time, until it works;
+                # whatever changed meanwhile is rendered then, so the newest state is sent.
                 failures += 1
-                log.exception("could not update the messages of game %s", table.id)
-                if failures <= RETRIES:  # Discord hiccups: try again, a little later each time
-                    state.dirty = True
-                    await asyncio.sleep(RETRY_SECONDS * failures)
+                wait = backoff(failures, self.bot.settings.retry_max_delay)
+                log.warning(
+                    "could not update the messages of game %s (%s); trying again in %.1f s",
+                    table.id,
+                    one_line(exc),
+                    wait,
+                    exc_info=failures == 1 and not isinstance(exc, discord.HTTPException),
+                )
+                state.dirty = True
+                await asyncio.sleep(wait)
                 continue
             self._schedule_refresh(table, state, frame.refresh_at)
             if rounds.held is not None:  # a channel had no free slot: come back with news

@@ -229,7 +229,9 @@ class Gateway:
         guild = self.world.guilds.get(int(data.get("guild_id") or 0))
         if guild is None:
             return
-        members = [self.world.bot, *self.world.members]
+        members = [
+            m for m in [self.world.bot, *self.world.members] if self.world.is_member(guild, m)
+        ]
         wanted = data.get("user_ids")
         if wanted:
             ids = {int(u) for u in (wanted if isinstance(wanted, list) else [wanted])}

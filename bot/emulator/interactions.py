@@ -119,6 +119,8 @@ class InteractionRecord:
     filled_deferral: bool = False
     messages: list[Message] = field(default_factory=list)
     deadline: asyncio.TimerHandle | None = None
+    forged_message: JSON | None = None
+    """The ``message`` a forged interaction claims to come from (see ``Interactions.forged``)."""
 
     def metadata(self) -> JSON:
         data: JSON = {
@@ -211,14 +213,22 @@ class Interactions:
         raise EmulatorError(f"unknown slash command /{name}; synced: {', '.join(known)}")
 
     def build_command_data(
-        self, user: User, channel: Channel, path: str, options: dict[str, Any]
+        self,
+        user: User,
+        channel: Channel,
+        path: str,
+        options: dict[str, Any],
+        *,
+        checked: bool = True,
     ) -> tuple[JSON, str]:
-        """The ``data`` of an INTERACTION_CREATE, typed from the synced definitions."""
+        """The ``data`` of an INTERACTION_CREATE, typed from the synced definitions. Unless
+        ``checked``, as a forging client would: no visibility check, any choice value."""
         parts = path.strip().lstrip("/").split()
         if not parts:
             raise EmulatorError("empty command path")
         command = self._find_command(channel, parts[0])
-        self._check_visible(user, channel, command)
+        if checked:
+            self._check_visible(user, channel, command)
         data: JSON = {"id": command["id"], "name": command["name"], "type": 1, "options": []}
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]
@@ -248,6 +258,8 @@ class Interactions:
             definition = definitions.get(name)
             if definition is None:
                 raise EmulatorError(f"/{path} has no option {name!r} (has {sorted(definitions)})")
+            if not checked:
+                definition = {k: v for k, v in definition.items() if k != "choices"}
             target.append(self._option_value(path, definition, value, channel, resolved))
         missing = [n for n, d in definitions.items() if d.get("required") and n not in options]
         if missing:
@@ -388,7 +400,9 @@ class Interactions:
             payload["member"] = world.member_payload(guild, record.user, with_permissions=True)
         else:
             payload["user"] = record.user.payload()
-        if record.source is not None:
+        if record.forged_message is not None:
+            payload["message"] = record.forged_message
+        elif record.source is not None:
             payload["message"] = record.source.payload()
         return payload
 
@@ -484,6 +498,24 @@ class Interactions:
             if comp.get("style") == 5:
                 raise EmulatorError(f"button {custom_id!r} is a link")
         record = self._new_record(MESSAGE_COMPONENT, user, message.channel, source=message)
+        return await self._run(record, data)
+
+    async def forged(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: JSON,
+        *,
+        message: JSON | None = None,
+        source: Message | None = None,
+        name: str = "",
+    ) -> InteractionResult:
+        """An interaction as a broken or hostile client could send it: ``data`` (and the
+        ``message`` it claims to come from, really ``source``) reach the bot unchecked."""
+        record = self._new_record(kind, user, channel, source=source)
+        record.name = name
+        record.forged_message = message
         return await self._run(record, data)
 
     def _refuse_stale(self, user: User, message: Message, custom_id: str) -> InteractionResult:

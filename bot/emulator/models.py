@@ -102,6 +102,8 @@ class User:
     bot: bool = False
     dms_open: bool = True
     manage_channels: bool = False
+    guild_ids: frozenset[int] | None = None
+    """The guilds this user is a member of; ``None``: every guild."""
 
     def payload(self) -> JSON:
         return {
@@ -549,9 +551,20 @@ class World:
         self.channels[channel.id] = channel
         return channel
 
-    def add_user(self, name: str, *, dms_open: bool, manage_channels: bool) -> User:
+    def add_user(
+        self,
+        name: str,
+        *,
+        dms_open: bool,
+        manage_channels: bool,
+        guild_ids: frozenset[int] | None = None,
+    ) -> User:
         user = User(
-            id=self.snowflakes.next(), name=name, dms_open=dms_open, manage_channels=manage_channels
+            id=self.snowflakes.next(),
+            name=name,
+            dms_open=dms_open,
+            manage_channels=manage_channels,
+            guild_ids=guild_ids,
         )
         self.users[user.id] = user
         self.members.append(user)
@@ -583,7 +596,9 @@ class World:
         return value
 
     def is_member(self, guild: Guild, user: User) -> bool:
-        return user is self.bot or user in self.members
+        return user is self.bot or (
+            user in self.members and (user.guild_ids is None or guild.id in user.guild_ids)
+        )
 
     def member_payload(self, guild: Guild, user: User, *, with_permissions: bool = False) -> JSON:
         data: JSON = {
@@ -641,7 +656,7 @@ class World:
 
     def guild_create_payload(self, guild: Guild) -> JSON:
         data = self.guild_payload(guild)
-        members = [self.bot, *self.members]
+        members = [u for u in [self.bot, *self.members] if self.is_member(guild, u)]
         data.update(
             {
                 "unavailable": False,

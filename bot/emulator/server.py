@@ -10,7 +10,7 @@ import asyncio
 import inspect
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -236,9 +236,20 @@ class Emulator:
             self._spawn(self.gateway.dispatch("CHANNEL_CREATE", channel.payload()))
         return channel
 
-    def add_user(self, name: str, *, dms_open: bool = True, manage_channels: bool = False) -> User:
-        """A member of every guild; ``manage_channels`` gives a role with MANAGE_CHANNELS."""
-        return self.world.add_user(name, dms_open=dms_open, manage_channels=manage_channels)
+    def add_user(
+        self,
+        name: str,
+        *,
+        dms_open: bool = True,
+        manage_channels: bool = False,
+        guilds: Iterable[Guild] | None = None,
+    ) -> User:
+        """A member of ``guilds`` (default: every guild); ``manage_channels`` gives a role with
+        MANAGE_CHANNELS."""
+        guild_ids = None if guilds is None else frozenset(g.id for g in guilds)
+        return self.world.add_user(
+            name, dms_open=dms_open, manage_channels=manage_channels, guild_ids=guild_ids
+        )
 
     def set_dms_open(self, user: User, open_: bool) -> None:
         user.dms_open = open_
@@ -279,6 +290,45 @@ class Emulator:
         self, user: User, message: Message, custom_id: str, values: list[str]
     ) -> InteractionResult:
         return await self.interactions.component(user, message, custom_id, values, select=True)
+
+    async def forge_click(
+        self,
+        user: User,
+        message: Message,
+        custom_id: str,
+        values: list[str] | None = None,
+        *,
+        on_message: bool = True,
+    ) -> InteractionResult:
+        """A click no Discord client would send: any ``custom_id`` (and select ``values``), as a
+        scripted client could forge. With ``on_message`` the message it claims to come from
+        carries that component, so discord.py hands it to the bot's items."""
+        select = values is not None
+        kind = 3 if select else 2
+        data: JSON = {"custom_id": custom_id, "component_type": kind}
+        if select:
+            data["values"] = list(values or [])
+        payload = message.payload()
+        if on_message:
+            component: JSON = {"type": kind, "custom_id": custom_id}
+            if select:
+                component["options"] = [{"label": "?", "value": v} for v in values or ["?"]]
+            else:
+                component.update(style=2, label="?")
+            payload["components"] = [{"type": 1, "components": [component]}]
+        return await self.interactions.forged(
+            3, user, message.channel, data, message=payload, source=message
+        )
+
+    async def forge_slash(
+        self, user: User, channel: Channel, command: str, /, **options: Any
+    ) -> InteractionResult:
+        """A slash command Discord's client would not send (a guild-only command in a DM, a
+        value that is not one of the choices), as a scripted client could."""
+        data, name = self.interactions.build_command_data(
+            user, channel, command, options, checked=False
+        )
+        return await self.interactions.forged(2, user, channel, data, name=name)
 
     # --- reading what users see ---------------------------------------------------------------
 

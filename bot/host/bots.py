@@ -15,6 +15,7 @@ import random
 
 from rules.core import RuleError
 
+from ..backoff import backoff, one_line
 from .errors import HostError
 from .host import Host
 from .table import Outcome, Table
@@ -26,10 +27,18 @@ class BotPlayers:
     """A host listener that gives every bot seat the game is waiting on its move, after a
     short delay (so people can follow, and so bots do not win every race)."""
 
-    def __init__(self, host: Host, delay: float, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        host: Host,
+        delay: float,
+        rng: random.Random | None = None,
+        *,
+        max_retry_delay: float = 60.0,
+    ) -> None:
         self.host = host
         self.delay = delay
         self.rng = rng or random.Random()
+        self.max_retry_delay = max_retry_delay
         self._pending: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
@@ -48,8 +57,9 @@ class BotPlayers:
                     self._play(table, seat), name=f"bot:{table.id}:{seat}"
                 )
 
-    async def _play(self, table: Table, seat: int) -> None:
-        await asyncio.sleep(self.delay * (0.5 + self.rng.random()))
+    async def _play(self, table: Table, seat: int, failures: int = 0) -> None:
+        retry = backoff(failures, self.max_retry_delay) if failures else 0.0
+        await asyncio.sleep(self.delay * (0.5 + self.rng.random()) + retry)
         engine = table.engine
         if engine is None or table.status != "playing" or engine.is_over:
             return
@@ -67,6 +77,15 @@ class BotPlayers:
             log.debug("bot %s of game %s: %s", seat, table.id, exc)
             self._pending.pop((table.id, seat), None)
             self.table_changed(table, None)
+        except Exception as exc:
+            # The database (or something else) failed: the move is late, not lost, or the
+            # game would wait on this bot for ever.
+            log.warning("bot %s of game %s could not move (%s)", seat, table.id, one_line(exc))
+            key = (table.id, seat)
+            if self._pending.get(key) is asyncio.current_task():
+                self._pending[key] = asyncio.create_task(
+                    self._play(table, seat, failures + 1), name=f"bot:{table.id}:{seat}"
+                )
 
     async def close(self) -> None:
         tasks = list(self._pending.values())

@@ -21,6 +21,10 @@ class NoGameHere(HostError):
     message = "There is no game in this channel. Start one with `/bugs new`."
 
 
+class NotInGuild(HostError):
+    message = "Use `/bugs` in a server channel: games are played there, not in direct messages."
+
+
 class GameGone(HostError):
     message = "That game has ended or was cancelled."
 

@@ -11,12 +11,12 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rules.core import GAMES, SYSTEM, Deadline, Engine, RuleError, get_game
 
 from ..settings import Settings
-from ..store import Store
+from ..store import Store, VersionConflict, WrongStatus
 from ..store.records import GameRecord, LobbySeat, ResultSpec, TimerSpec
 from .errors import (
     AlreadyStarted,
@@ -36,6 +36,7 @@ from .table import Outcome, SeatChange, SeatChangeWhy, Table
 from .timers import TimerScheduler, utcnow
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Listener(Protocol):
@@ -61,7 +62,7 @@ class Host:
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
-        self.scheduler = TimerScheduler(self.fire_timer, clock)
+        self.scheduler = TimerScheduler(self.fire_timer, clock, max_delay=settings.retry_max_delay)
 
     # -- loading -----------------------------------------------------------------------------
     async def restore(self) -> list[Table]:
@@ -77,13 +78,54 @@ class Host:
         return restored
 
     async def _load(self, record: GameRecord) -> Table:
-        table = Table(record, get_game(record.slug), await self.store.seats(record.id))
-        if record.status == "playing" and record.snapshot is not None:
-            table.engine = table.engine_cls.from_dict(record.snapshot)
-            table.committed = record.snapshot
-            table.timers = {t.key: t.due_at for t in await self.store.timers(record.id)}
+        table = Table(record, get_game(record.slug), [])
+        await self._fill(table, record)
         self.tables[record.id] = table
         return table
+
+    async def _fill(self, table: Table, record: GameRecord) -> None:
+        """Make the table what the database holds."""
+        table.game = record
+        table.seats = await self.store.seats(record.id)
+        if record.snapshot is not None:
+            table.engine = table.engine_cls.from_dict(record.snapshot)
+            table.committed = record.snapshot
+        playing = record.status == "playing"
+        table.timers = (
+            {t.key: t.due_at for t in await self.store.timers(record.id)} if playing else {}
+        )
+
+    async def _reload_locked(self, table: Table) -> None:
+        """The database moved on behind this table (another process committed): take its word."""
+        await self._fill(table, await self._record(table.id))
+        table.paced_at.clear()
+        table.paced_until.clear()
+        if table.status == "playing":
+            self.scheduler.set_game(table.id, table.timers.items())
+        else:
+            self.scheduler.drop_game(table.id)
+
+    async def _locked(self, table: Table, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run ``attempt`` holding the table's lock. If the database says the table is stale
+        (a version or status it did not expect), reload the table and run it once more, so a
+        stale table never refuses every later click (P-22). Listeners hear of a reload."""
+        reloaded = False
+        try:
+            async with table.lock:
+                try:
+                    return await attempt()
+                except (VersionConflict, WrongStatus) as exc:
+                    log.warning(
+                        "game %s changed in the database behind this process (%s): reloading it",
+                        table.id,
+                        type(exc).__name__,
+                    )
+                    await self._reload_locked(table)
+                    reloaded = True
+                return await attempt()
+        finally:
+            if reloaded:
+                await self._notify(table, None)
 
     def resume_timers(self) -> None:
         """Start the alarms of every loaded game (after a restart)."""
@@ -103,11 +145,7 @@ class Host:
             return table
         record = await self.store.get_game(game_id)
         if record is None or record.status not in ("lobby", "playing"):
-            raise GameGone(
-                "That game is over: the results are on its board."
-                if record is not None and record.status == "finished"
-                else None
-            )
+            raise _gone(record.status if record is not None else None)
         table = await self._load(record)
         if table.status == "playing":
             self.scheduler.set_game(table.id, table.timers.items())
@@ -133,7 +171,7 @@ class Host:
         seats: Sequence[LobbySeat] = (),
     ) -> Table:
         if slug not in GAMES:
-            raise UnknownGame(f"There is no game called '{slug}'.")
+            raise UnknownGame()  # not echoed: it came from the client, and may be anything
         cls = GAMES[slug]
         resolved = cls.resolve_options(options)
         record = await self.store.create_lobby(
@@ -258,35 +296,38 @@ class Host:
 
     async def start(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
         table = await self.table(game_id)
-        async with table.lock:
-            self._check_privileged(table, user_id, privileged)
-            if table.status != "lobby":
-                raise AlreadyStarted()
-            cls = table.engine_cls
-            seated = table.confirmed()  # held rematch seats nobody confirmed are given up
-            count = len(seated)
-            if not cls.min_players <= count <= cls.max_players:
-                raise HostError(
-                    f"{cls.title} needs {cls.min_players} to {cls.max_players} players; "
-                    f"{count} {'has' if count == 1 else 'have'} joined."
-                )
-            engine = cls.new(count, table.game.seed, table.game.options)
-            snapshot = engine.to_dict()
-            timers = self._timer_specs(engine, {}, self.clock())
-            record = await self.store.start(
-                game_id,
-                expected_version=table.game.version,
-                seat_order=[s.user_id for s in seated],
-                snapshot=snapshot,
-                timers=timers,
-            )
-            table.game = record
-            table.seats = await self.store.seats(game_id)
-            table.engine, table.committed = engine, snapshot
-            table.timers = {t.key: t.due_at for t in timers}
+        await self._locked(table, lambda: self._start_locked(table, user_id, privileged))
         self.scheduler.set_game(game_id, table.timers.items())
         await self._notify(table, None)
         return table
+
+    async def _start_locked(self, table: Table, user_id: int, privileged: bool) -> None:
+        game_id = table.id
+        self._check_privileged(table, user_id, privileged)
+        if table.status != "lobby":
+            raise AlreadyStarted()
+        cls = table.engine_cls
+        seated = table.confirmed()  # held rematch seats nobody confirmed are given up
+        count = len(seated)
+        if not cls.min_players <= count <= cls.max_players:
+            raise HostError(
+                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; "
+                f"{count} {'has' if count == 1 else 'have'} joined."
+            )
+        engine = cls.new(count, table.game.seed, table.game.options)
+        snapshot = engine.to_dict()
+        timers = self._timer_specs(engine, {}, self.clock())
+        record = await self.store.start(
+            game_id,
+            expected_version=table.game.version,
+            seat_order=[s.user_id for s in seated],
+            snapshot=snapshot,
+            timers=timers,
+        )
+        table.game = record
+        table.seats = await self.store.seats(game_id)
+        table.engine, table.committed = engine, snapshot
+        table.timers = {t.key: t.due_at for t in timers}
 
     async def cancel(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
         table = await self.table(game_id)
@@ -314,27 +355,32 @@ class Host:
         ``by_bot``: a bot plays (a bot seat, or a member's seat while they are away)."""
         table = await self.table(game_id)
         fired: list[Outcome] = []
+
+        async def attempt() -> Outcome:
+            if table.status == "lobby":
+                raise NotStarted()
+            if table.status != "playing":
+                # Just finished, still loaded while its listeners hear of the end.
+                raise _gone(table.status)
+            seat = table.require_seat(user_id)
+            if table.user_at(seat).away and not by_bot:
+                raise SeatAway()
+            # A deadline that passed takes effect before anything that arrived after it
+            # (a member acting now is not away, whatever their clock did, P-31).
+            fired.extend(await self._fire_overdue_locked(table, None if by_bot else seat))
+            engine = table.running()
+            # A game that just ended (a countdown fired above) is refused by the engine
+            # itself, whose message says why ("Too late: STOP has been called").
+            if turn is not None and turn != engine.turn and not engine.is_over:
+                raise StaleButton()
+            self._check_pacing(table, action)
+            done = await self._apply_locked(table, seat, action)
+            if not by_bot:
+                table.clock_strikes.pop(seat, None)
+            return done
+
         try:
-            async with table.lock:
-                if table.status == "lobby":
-                    raise NotStarted()
-                if table.status != "playing":
-                    raise GameGone()
-                seat = table.require_seat(user_id)
-                if table.user_at(seat).away and not by_bot:
-                    raise SeatAway()
-                # A deadline that passed takes effect before anything that arrived after it
-                # (a member acting now is not away, whatever their clock did, P-31).
-                fired = await self._fire_overdue_locked(table, None if by_bot else seat)
-                engine = table.running()
-                # A game that just ended (a countdown fired above) is refused by the engine
-                # itself, whose message says why ("Too late: STOP has been called").
-                if turn is not None and turn != engine.turn and not engine.is_over:
-                    raise StaleButton()
-                self._check_pacing(table, action)
-                outcome = await self._apply_locked(table, seat, action)
-                if not by_bot:
-                    table.clock_strikes.pop(seat, None)
+            outcome = await self._locked(table, attempt)
         finally:
             for earlier in fired:
                 await self._notify(table, earlier)
@@ -355,10 +401,13 @@ class Host:
         table = self.tables.get(game_id)
         if table is None or table.status != "playing":
             return None
-        async with table.lock:
-            if key not in table.timers or table.engine is None:
+
+        async def attempt() -> Outcome | None:
+            if table.status != "playing" or key not in table.timers or table.engine is None:
                 return None
-            outcome = await self._fire_key_locked(table, key)
+            return await self._fire_key_locked(table, key)
+
+        outcome = await self._locked(table, attempt)
         if outcome is not None:
             await self._notify(table, outcome)
         return outcome
@@ -477,7 +526,7 @@ class Host:
                 continue
             due = current.get(deadline.key)
             if due is None:
-                seconds = self.settings.timer_seconds(deadline.setting, deadline.seconds)
+                seconds = self.settings.deadline_seconds(deadline.setting, deadline.seconds)
                 due = now + timedelta(seconds=seconds)
             specs.append(TimerSpec(key=deadline.key, due_at=due, action=deadline.action))
         return specs
@@ -521,3 +570,11 @@ class Host:
 
     async def close(self) -> None:
         await self.scheduler.close()
+
+
+def _gone(status: str | None) -> GameGone:
+    """Why a game cannot be played: it is over (P-6: its results are on its board), or it was
+    cancelled or never existed."""
+    return GameGone(
+        "That game is over: the results are on its board." if status == "finished" else None
+    )

@@ -1,7 +1,9 @@
 """In-memory alarms for the deadlines the store persists.
 
 The database is the source of truth (a restart reloads every timer); this only wakes the host up
-when one is due. Each game's alarms are replaced as a set after every accepted action.
+when one is due. Each game's alarms are replaced as a set after every accepted action. An alarm
+whose firing fails (the database locked, a stale table) is tried again with backoff until it fires
+or is no longer wanted: a game waiting only on its clock must never freeze.
 """
 
 from __future__ import annotations
@@ -10,6 +12,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
+
+from sqlalchemy.exc import OperationalError
+
+from ..backoff import backoff, one_line
+from ..store.errors import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -23,9 +30,12 @@ def utcnow() -> datetime:
 class TimerScheduler:
     """One asyncio task per (game, key), sleeping until the due time and then calling ``fire``."""
 
-    def __init__(self, fire: Fire, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self, fire: Fire, clock: Callable[[], datetime] = utcnow, *, max_delay: float = 60.0
+    ) -> None:
         self._fire = fire
         self._clock = clock
+        self._max_delay = max_delay
         self._tasks: dict[tuple[int, str], tuple[datetime, asyncio.Task[None]]] = {}
         self._closed = False
 
@@ -53,13 +63,32 @@ class TimerScheduler:
         delay = (due - self._clock()).total_seconds()
         if delay > 0:
             await asyncio.sleep(delay)
-        current = self._tasks.get((game_id, key))
-        if current is not None and current[0] == due:
-            del self._tasks[(game_id, key)]
-        try:
-            await self._fire(game_id, key)
-        except Exception:  # a failed timer must not kill the scheduler; the store keeps it
-            log.exception("timer %s of game %s failed", key, game_id)
+        failures = 0
+        while True:
+            # Unlisted while firing: the action it applies replaces the game's alarms, and must
+            # not cancel this one.
+            current = self._tasks.get((game_id, key))
+            if current is not None and current[0] == due:
+                del self._tasks[(game_id, key)]
+            try:
+                await self._fire(game_id, key)
+                return
+            except Exception as exc:  # the store keeps the deadline: try again, later each time
+                failures += 1
+                wait = backoff(failures, self._max_delay)
+                log.warning(
+                    "timer %s of game %s failed (%s); trying again in %.1f s",
+                    key,
+                    game_id,
+                    one_line(exc),
+                    wait,
+                    exc_info=failures == 1 and not _expected(exc),
+                )
+            task = asyncio.current_task()
+            if self._closed or (game_id, key) in self._tasks or task is None:
+                return  # closing, or a newer alarm for this key took over
+            self._tasks[(game_id, key)] = (due, task)  # listed again: set_game may cancel it
+            await asyncio.sleep(wait)
 
     async def close(self) -> None:
         self._closed = True
@@ -68,3 +97,8 @@ class TimerScheduler:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _expected(exc: Exception) -> bool:
+    """Failures that need no traceback: the database was busy or changed under us."""
+    return isinstance(exc, OperationalError | StoreError)

@@ -15,8 +15,9 @@ from sqlalchemy.pool import ConnectionPoolEntry
 #: which busy_timeout cannot wait out.
 WRITE_OPTION = "bugtable_write"
 
-#: How long (ms) a SQLite connection waits for another writer before giving up.
-BUSY_TIMEOUT_MS = 10_000
+#: How long (s) a SQLite connection waits for another writer before giving up (the
+#: ``DATABASE_BUSY_TIMEOUT`` setting). What then fails is retried by its caller.
+BUSY_TIMEOUT = 10.0
 
 
 def is_sqlite(url: str) -> bool:
@@ -24,12 +25,16 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
+def create_engine(url: str, *, busy_timeout: float = BUSY_TIMEOUT, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url``; on SQLite with WAL, foreign keys, busy timeout and explicit
-    transaction control installed on every connection."""
+    transaction control installed on every connection.
+
+    Statement parameters are whole snapshots (every hand, the deck order): they are kept out of
+    SQLAlchemy's log lines and exception messages, which reach the bot's log (P-20)."""
+    kwargs.setdefault("hide_parameters", True)
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        _install_sqlite_listeners(engine)
+        _install_sqlite_listeners(engine, round(busy_timeout * 1000))
     return engine
 
 
@@ -38,7 +43,7 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(**{WRITE_OPTION: True})
 
 
-def _install_sqlite_listeners(engine: AsyncEngine) -> None:
+def _install_sqlite_listeners(engine: AsyncEngine, busy_timeout_ms: int) -> None:
     sync_engine = engine.sync_engine
 
     @event.listens_for(sync_engine, "connect")
@@ -52,7 +57,7 @@ def _install_sqlite_listeners(engine: AsyncEngine) -> None:
             # "memory" and stays as it is, which is fine.
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms:d}")
             cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL, far fewer fsyncs
         finally:
             cursor.close()

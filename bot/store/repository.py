@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
-from .database import create_engine, writer
+from .database import BUSY_TIMEOUT, create_engine, writer
 from .errors import (
     AlreadySeated,
     ChannelBusy,
@@ -81,11 +81,15 @@ class Store:
         )
 
     @classmethod
-    async def open(cls, url: str, *, migrate: bool = True) -> Store:
-        """Connect to ``url``, first upgrading its schema to head unless ``migrate`` is False."""
+    async def open(
+        cls, url: str, *, migrate: bool = True, busy_timeout: float = BUSY_TIMEOUT
+    ) -> Store:
+        """Connect to ``url``, first upgrading its schema to head unless ``migrate`` is False.
+        On SQLite, a statement waits ``busy_timeout`` seconds for another process's write lock
+        before it fails."""
         if migrate:
             await upgrade_to_head(url)
-        return cls(create_engine(url))
+        return cls(create_engine(url, busy_timeout=busy_timeout))
 
     async def close(self) -> None:
         """Close every pooled connection (SQLite checkpoints its WAL when the last one goes)."""

@@ -1,7 +1,7 @@
-"""Bag of Bugs as a ``rules.core.Engine``: validation, legal actions, timers and the contract.
+"""Bag of Bugs as a ``rules.core.Engine``: legal actions, refusals, timers and the contract.
 
-Every request is checked completely before ``flow`` touches the table, so a rejected action
-changes nothing. Races (grabs during the draw) are decided by arrival order alone.
+Every request is matched against ``legal_actions`` (``Engine.apply``) before ``flow`` touches the
+table, so a rejected action changes nothing. Races (grabs during the draw) are decided by arrival order alone.
 
 Actions (player seats):
     {"type": "draw"}                                  the Drawer reveals one token
@@ -29,6 +29,7 @@ from rules.core import (
     Rng,
     RuleError,
     action_type,
+    explain,
     register,
     require,
 )
@@ -51,19 +52,6 @@ _LEFTOVER_TYPES = (flow.TAKE_ALL, flow.RETURN_ALL)
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _same(given: Any, listed: Any) -> bool:
-    """Equal and of the same JSON types all the way down: ``True`` is not ``1`` and ``1.0`` is
-    not ``1`` here, so SYSTEM may apply exactly a listed deadline action and nothing that merely
-    compares equal to one (and the action log holds only the actions the engine listed)."""
-    if type(given) is not type(listed):
-        return False
-    if isinstance(listed, dict):
-        return given.keys() == listed.keys() and all(_same(given[k], listed[k]) for k in listed)
-    if isinstance(listed, list):
-        return len(given) == len(listed) and all(map(_same, given, listed))
-    return bool(given == listed)
 
 
 def _fields(action: Action, *names: str) -> None:
@@ -183,26 +171,43 @@ class BagOfBugs(Engine):
         return self.t.step
 
     # -- doing it ---------------------------------------------------------------------------
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """A listed action: the flow plays it (a listed take or give is the engine's own)."""
+        kind = action["type"]
+        if seat == SYSTEM:
+            return flow.reveal(self.t, auto=True) if kind == "auto_draw" else flow.timeout(self.t)
+        if kind == "draw":
+            return flow.reveal(self.t, auto=False)
+        if kind == "grab":
+            return flow.claim(self.t, seat, action["token"])
+        picked: Counts | str = kind
+        if kind == "take":
+            picked = dict(action["tokens"])
+        elif kind == "give":
+            picked = str(action["token"])
+        return flow.answer(self.t, picked, flow.CHOSEN)
+
+    def refusal(self, seat: int, action: Any) -> RuleError:
+        return explain(lambda: self._explain(seat, action))
+
+    def _explain(self, seat: int, action: Any) -> None:
+        """The rule a refused action breaks, checked in the order players have been told."""
         kind = action_type(action)
         if seat == SYSTEM:
-            return self._apply_system(action)
+            raise RuleError("That timer is not running.", code="not_due")
         require(self._seated(seat), "You are not seated in this game.", code="bad_seat")
         if kind == "draw":
             _fields(action)
             self._check_draw(seat)
-            return flow.reveal(self.t, auto=False)
-        if kind == "grab":
+        elif kind == "grab":
             _fields(action, "token")
-            grab = action["token"]
-            self._check_grab(seat, grab)
-            return flow.claim(self.t, seat, grab)
-        if kind in _CHOICE_TYPES:
-            picked = self._check_choice(seat, kind, action)
-            return flow.answer(self.t, picked, flow.CHOSEN)
-        if kind in ("auto_draw", "timeout"):
+            self._check_grab(seat, action["token"])
+        elif kind in _CHOICE_TYPES:
+            self._check_choice(seat, kind, action)
+        elif kind in ("auto_draw", "timeout"):
             raise RuleError("Only the game's timer can do that.", code="system_only")
-        raise RuleError("Bag of Bugs has no such action.", code="unknown_action")
+        else:
+            raise RuleError("Bag of Bugs has no such action.", code="unknown_action")
 
     def _not_over(self) -> None:
         require(self.t.phase != OVER, "The game is over.", code="finished")
@@ -225,7 +230,7 @@ class BagOfBugs(Engine):
         require(holder is None, f"Grab token {grab} is already taken.", code="taken")
 
     def _check_choice(self, seat: int, kind: str, action: Action) -> Counts | str:
-        """Validate a choice action; return the option it picks (the engine's own copy)."""
+        """Why a choice action is refused (its form, the question asked, then the option)."""
         t = self.t
         if kind == "take":
             _fields(action, "step", "tokens")
@@ -268,13 +273,6 @@ class BagOfBugs(Engine):
             )
             return str(token)
         return kind
-
-    def _apply_system(self, action: Action) -> list[Event]:
-        due = [d.action for d in self.deadlines()]
-        require(any(_same(action, d) for d in due), "That timer is not running.", code="not_due")
-        if action["type"] == "auto_draw":
-            return flow.reveal(self.t, auto=True)
-        return flow.timeout(self.t)
 
     # -- what players see -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

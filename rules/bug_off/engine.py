@@ -23,6 +23,7 @@ from ..core import (
     Rng,
     RuleError,
     action_type,
+    explain,
     register,
     require,
 )
@@ -188,10 +189,50 @@ class BugOff(Engine):
         return scoring.breakdown(self.points[seat], self.bug_offs)
 
     # -- play -------------------------------------------------------------------------------
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """A listed action: a player's draw, place or score, or the clock's timeout."""
+        if seat == SYSTEM:
+            return self._time_out()
+        events: list[Event] = []
+        self.step += 1
+        if action["type"] == "draw":
+            self._draw(seat, events)
+            return events
+        if action["type"] == "place":
+            self._place(seat, action["colour"], events)
+        else:
+            self._score(seat, action["colour"], events)
+        self._next_player(events)
+        return events
+
+    def _time_out(self) -> list[Event]:
+        """The turn clock: draw if needed, then place the drawn card (BO-17)."""
+        seat = self.active
+        events = [Event.public("timeout", seat=seat, had_drawn=self.phase == CHOOSE)]
+        self.step += 1
+        if self.phase == DRAW:
+            self._draw(seat, events)
+            if self.is_over:
+                return events
+        assert self.drawn is not None
+        self._place(seat, self.drawn, events)
+        self._next_player(events)
+        return events
+
+    def refusal(self, seat: int, action: Any) -> RuleError:
+        return explain(lambda: self._explain(seat, action))
+
+    def _explain(self, seat: int, action: Any) -> None:
+        """The rules a refused action breaks, checked in the order players have always been
+        told about them (its form, the seat, the end, the turn, then the card)."""
         kind = action_type(action)
         if type(seat) is int and seat == SYSTEM:
-            return self._apply_system(kind, action)
+            require(
+                kind == "timeout", "The game clock can only time a turn out.", code="not_a_deadline"
+            )
+            _check_keys(action, "turn")
+            require(not self.is_over, "The game is over.", code="finished")
+            raise RuleError("That timer belongs to an earlier turn.", code="stale_timeout")
         self._check_seat(seat)
         if kind == "draw":
             _check_keys(action)
@@ -204,11 +245,7 @@ class BugOff(Engine):
         require(not self.is_over, "The game is over.", code="finished")
         require(seat == self.active, "It is not your turn.", code="not_your_turn")
         if kind == "draw":
-            require(self.phase == DRAW, "You have already drawn this turn.", code="already_drawn")
-            events: list[Event] = []
-            self.step += 1
-            self._draw(seat, events)
-            return events
+            raise RuleError("You have already drawn this turn.", code="already_drawn")
         require(self.phase == CHOOSE, "Draw a card first.", code="draw_first")
         colour = action["colour"]
         require(
@@ -216,40 +253,7 @@ class BugOff(Engine):
             "There is no such colour.",
             code="bad_colour",
         )
-        require(self.hands[seat][colour] > 0, f"You have no {colour} card.", code="not_in_hand")
-        events = []
-        self.step += 1
-        if kind == "place":
-            self._place(seat, colour, events)
-        else:
-            self._score(seat, colour, events)
-        self._next_player(events)
-        return events
-
-    def _apply_system(self, kind: str, action: Action) -> list[Event]:
-        """The turn clock: draw if needed, then place the drawn card (BO-17)."""
-        require(
-            kind == "timeout", "The game clock can only time a turn out.", code="not_a_deadline"
-        )
-        _check_keys(action, "turn")
-        require(not self.is_over, "The game is over.", code="finished")
-        stamp = action["turn"]
-        require(
-            type(stamp) is int and stamp == self.step,
-            "That timer belongs to an earlier turn.",
-            code="stale_timeout",
-        )
-        seat = self.active
-        events = [Event.public("timeout", seat=seat, had_drawn=self.phase == CHOOSE)]
-        self.step += 1
-        if self.phase == DRAW:
-            self._draw(seat, events)
-            if self.is_over:
-                return events
-        assert self.drawn is not None
-        self._place(seat, self.drawn, events)
-        self._next_player(events)
-        return events
+        raise RuleError(f"You have no {colour} card.", code="not_in_hand")
 
     # -- steps ------------------------------------------------------------------------------
     def _draw(self, seat: int, events: list[Event]) -> None:

@@ -9,6 +9,8 @@ the waiting frame, a rejected action is refused before anything is touched.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..core import Event, Rng
@@ -16,6 +18,21 @@ from . import content as C
 
 Frame = dict[str, Any]
 Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FrameKind:
+    """What one kind of frame does, registered by kind (``FRAME_KINDS`` in engine.py).
+
+    Each handler takes the engine first. ``options`` lists a waiting frame's choices (exactly
+    its legal actions), ``answer`` plays the chosen one, ``step`` moves a frame on by itself.
+    A kind that never waits has no ``options``/``answer``; one that only waits has no ``step``.
+    """
+
+    options: Callable[[Any, Frame], list[Action]] | None = None
+    answer: Callable[[Any, Frame, Action, list[Event]], None] | None = None
+    step: Callable[[Any, Frame, list[Event]], None] | None = None
+
 
 CAPS = {"hearts": 10, "arrows": 6, "coins": 15}
 STOCK = {"h": "hearts", "a": "arrows", "c": "coins"}
@@ -219,33 +236,51 @@ class Base:
     def top(self) -> Frame | None:
         return self.s["stack"][-1] if self.s["stack"] else None
 
-    def run(self, ev: list[Event]) -> None:
+    def run(self, events: list[Event]) -> None:
         """Step frames until a decision with a real choice is pending or the game is over.
 
         A decision with a single legal option is taken at once (the contract prefers it).
         """
         for _ in range(100_000):
-            fr = self.top()
-            if fr is None:
+            frame = self.top()
+            if frame is None:
                 if self.s["phase"] == "over":
                     return
-                self.schedule(ev)
+                self.schedule(events)
                 continue
-            if fr["wait"]:
-                opts = self.frame_options(fr)
-                if not opts:
-                    raise RuntimeError(f"bug-run: frame {fr['k']} waits with no option")
-                if len(opts) > 1:
+            if frame["wait"]:
+                options = self.frame_options(frame)
+                if not options:
+                    raise RuntimeError(f"bug-run: frame {frame['k']} waits with no option")
+                if len(options) > 1:
                     return
                 self.s["serial"] += 1
-                fr["wait"] = False
-                getattr(self, "answer_" + fr["k"])(fr, opts[0], ev)
+                frame["wait"] = False
+                self.answer_frame(frame, options[0], events)
                 continue
-            getattr(self, "step_" + fr["k"])(fr, ev)
+            step = self.frame_kind(frame["k"]).step
+            if step is None:
+                raise RuntimeError(f"bug-run: frame {frame['k']} cannot step on by itself")
+            step(self, frame, events)
         raise RuntimeError("bug-run: the frame driver did not settle")
 
-    def frame_options(self, fr: Frame) -> list[Action]:
-        return getattr(self, "opts_" + fr["k"])(fr)
+    def frame_options(self, frame: Frame) -> list[Action]:
+        """The waiting frame's choices, which are exactly the legal actions of its seat."""
+        options = self.frame_kind(frame["k"]).options
+        if options is None:
+            raise RuntimeError(f"bug-run: frame {frame['k']} never waits for a decision")
+        return options(self, frame)
+
+    def answer_frame(self, frame: Frame, action: Action, events: list[Event]) -> None:
+        """Play a decision listed by ``frame_options(frame)``."""
+        answer = self.frame_kind(frame["k"]).answer
+        if answer is None:
+            raise RuntimeError(f"bug-run: frame {frame['k']} never waits for a decision")
+        answer(self, frame, action, events)
+
+    def frame_kind(self, kind: str) -> FrameKind:
+        """The registered handlers of a frame kind (the engine owns the registry)."""
+        raise NotImplementedError
 
     def schedule(self, ev: list[Event]) -> None:
         """Push the next decision when the stack is empty (the engine decides turn order)."""

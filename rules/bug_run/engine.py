@@ -19,10 +19,11 @@ from ..core import (
     Rng,
     RuleError,
     action_type,
+    explain,
     register,
 )
 from . import content as C
-from .base import START, Action, Frame
+from .base import START, Action, Frame, FrameKind
 from .board import QUEST_KINDS
 from .escape import EscapeMixin
 
@@ -170,176 +171,184 @@ class BugRun(EscapeMixin, Engine):
         return game
 
     # -- phases and turn order ------------------------------------------------------------------
-    def start_phase(self, phase: str, ev: list[Event]) -> None:
-        s = self.s
-        s["phase"] = phase
-        crown = s["crown"]
-        s["order"] = {
+    def start_phase(self, phase: str, events: list[Event]) -> None:
+        state = self.s
+        state["phase"] = phase
+        crown = state["crown"]
+        state["order"] = {
             "next": crown,
             "left": self.n_heroes(),
             "forced": crown,
             "ready": [True] * self.n_heroes(),
             "seat": self.owner(crown),
         }
-        s["fought"] = False
-        ev.append(Event.public("phase", phase=phase, level=s["level"], crown=crown))
+        state["fought"] = False
+        events.append(Event.public("phase", phase=phase, level=state["level"], crown=crown))
 
     def next_hero(self) -> int | None:
         """The hero to activate, or None when a 2p player must choose (an activate frame)."""
-        o = self.s["order"]
+        order = self.s["order"]
         if not self.s["two"]:
-            h = int(o["next"])
-            o["next"] = (h + 1) % self.n_heroes()
-            return h
-        if o["forced"] is not None:
-            h = int(o["forced"])
-            o["forced"] = None
-            self.mark_used(h)
-            return h
-        ready = [h for h in range(4) if o["ready"][h] and self.owner(h) == o["seat"]]
+            hero = int(order["next"])
+            order["next"] = (hero + 1) % self.n_heroes()
+            return hero
+        if order["forced"] is not None:
+            hero = int(order["forced"])
+            order["forced"] = None
+            self.mark_used(hero)
+            return hero
+        ready = [
+            hero for hero in range(4) if order["ready"][hero] and self.owner(hero) == order["seat"]
+        ]
         if len(ready) == 1:
             self.mark_used(ready[0])
             return ready[0]
-        self.push({"k": "activate", "seat": o["seat"], "wait": True})
+        self.push({"k": "activate", "seat": order["seat"], "wait": True})
         return None
 
-    def mark_used(self, h: int) -> None:
-        o = self.s["order"]
-        o["ready"][h] = False
-        o["seat"] = 1 - self.owner(h)
-        if not any(o["ready"]):
-            o["ready"] = [True] * 4
-            o["seat"] = self.owner(self.s["crown"])
+    def mark_used(self, hero: int) -> None:
+        order = self.s["order"]
+        order["ready"][hero] = False
+        order["seat"] = 1 - self.owner(hero)
+        if not any(order["ready"]):
+            order["ready"] = [True] * 4
+            order["seat"] = self.owner(self.s["crown"])
 
-    def opts_activate(self, fr: Frame) -> list[Action]:
-        o = self.s["order"]
+    def opts_activate(self, frame: Frame) -> list[Action]:
+        order = self.s["order"]
         return [
-            {"type": "activate", "hero": h}
-            for h in range(4)
-            if o["ready"][h] and self.owner(h) == fr["seat"]
+            {"type": "activate", "hero": hero}
+            for hero in range(4)
+            if order["ready"][hero] and self.owner(hero) == frame["seat"]
         ]
 
-    def answer_activate(self, fr: Frame, a: Action, ev: list[Event]) -> None:
+    def answer_activate(self, frame: Frame, action: Action, events: list[Event]) -> None:
         self.pop()
-        self.mark_used(a["hero"])
-        ev.append(Event.public("activate", hero=a["hero"]))
-        self.begin(a["hero"], ev)
+        self.mark_used(action["hero"])
+        events.append(Event.public("activate", hero=action["hero"]))
+        self.begin(action["hero"], events)
 
-    def begin(self, h: int, ev: list[Event]) -> None:
+    def begin(self, hero: int, events: list[Event]) -> None:
         phase = self.s["phase"]
         if phase == "trading":
             self.s["order"]["left"] -= 1
-            ev.append(Event.public("trade_turn", hero=h))
-            self.push({"k": "trade", "hero": h, "merchant": False, "wait": True})
+            events.append(Event.public("trade_turn", hero=hero))
+            self.push({"k": "trade", "hero": hero, "merchant": False, "wait": True})
         else:
-            ev.append(Event.public("turn", hero=h))
+            events.append(Event.public("turn", hero=hero))
             # 4.6 / L245: a bow attack needs an arrow at the start of the turn (BR-64)
-            arrows0 = int(self.hero(h)["arrows"])
-            self.push({"k": "turn", "hero": h, "stage": "choose", "wait": True, "arrows0": arrows0})
+            arrows0 = int(self.hero(hero)["arrows"])
+            self.push(
+                {"k": "turn", "hero": hero, "stage": "choose", "wait": True, "arrows0": arrows0}
+            )
 
-    def schedule(self, ev: list[Event]) -> None:
-        s = self.s
-        phase = s["phase"]
+    def schedule(self, events: list[Event]) -> None:
+        state = self.s
+        phase = state["phase"]
         if phase == "trading":
-            if s["order"]["left"] <= 0:
-                baz = s["bazaar"]
+            if state["order"]["left"] <= 0:
+                baz = state["bazaar"]
                 baz["discard"].extend(baz["market"])
                 baz["market"] = []
                 new = self.refill_market()
-                ev.append(Event.public("market_renewed", market=new))
-                self.start_phase("adventure", ev)
+                events.append(Event.public("market_renewed", market=new))
+                self.start_phase("adventure", events)
                 return
         elif phase == "adventure":
-            if all(self.on_stairs(h) for h in range(self.n_heroes())):
-                if self.stairs_card()["type"] == "fight" and not s["fought"]:
-                    s["fought"] = True
+            if all(self.on_stairs(hero) for hero in range(self.n_heroes())):
+                if self.stairs_card()["type"] == "fight" and not state["fought"]:
+                    state["fought"] = True
                     self.push(self.fight_frame())
                 else:
-                    self.reset_level(ev)
+                    self.reset_level(events)
                 return
         elif phase == "escape":
-            if s["escape_queue"]:
-                h = s["escape_queue"].pop(0)
-                self.push({"k": "escape", "hero": h, "reached": 0, "stage": "start"})
+            if state["escape_queue"]:
+                hero = state["escape_queue"].pop(0)
+                self.push({"k": "escape", "hero": hero, "reached": 0, "stage": "start"})
             else:
-                self.cash_gold_coins(ev)
-                s["phase"] = "over"
-                ev.append(Event.public("game_over", scores=self.scores(), winners=self.winners()))
+                self.cash_gold_coins(events)
+                state["phase"] = "over"
+                events.append(
+                    Event.public("game_over", scores=self.scores(), winners=self.winners())
+                )
             return
-        h = self.next_hero()
-        if h is not None:
-            self.begin(h, ev)
+        hero = self.next_hero()
+        if hero is not None:
+            self.begin(hero, events)
 
     # -- the adventure turn ---------------------------------------------------------------------
-    def opts_turn(self, fr: Frame) -> list[Action]:
-        h = fr["hero"]
-        if self.on_stairs(h):
+    def opts_turn(self, frame: Frame) -> list[Action]:
+        hero = frame["hero"]
+        if self.on_stairs(hero):
             return [{"type": "wait"}]
-        out = self.move_options(h)
-        slot = self.here(h)
+        out = self.move_options(hero)
+        slot = self.here(hero)
         if slot["kind"] == "monster":
-            w = self.space_weapon(h)
-            if w != "bw":
+            weapon = self.space_weapon(hero)
+            if weapon != "bw":
                 out.append({"type": "attack", "weapon": "sword"})
-            if w != "sw" and self.bow_ready(fr):
+            if weapon != "sw" and self.bow_ready(frame):
                 out.append({"type": "attack", "weapon": "bow"})
         elif slot["kind"] in QUEST_KINDS and not slot["locked"]:
-            out += self.quest_options(h, slot)
-        return out + self.play_options(h, "turn")
+            out += self.quest_options(hero, slot)
+        return out + self.play_options(hero, "turn")
 
-    def bow_ready(self, fr: Frame) -> bool:
+    def bow_ready(self, frame: Frame) -> bool:
         """4.6 step 0: arrows >= 1 at the start of the turn (arrows gained during the turn, e.g.
         from an Itinerant Merchant or a Crafty One, do not count), and one arrow to pay now."""
-        hero = self.hero(fr["hero"])
-        return int(fr.get("arrows0", hero["arrows"])) >= 1 and hero["arrows"] >= 1
+        hero = self.hero(frame["hero"])
+        return int(frame.get("arrows0", hero["arrows"])) >= 1 and hero["arrows"] >= 1
 
-    def step_turn(self, fr: Frame, ev: list[Event]) -> None:
-        if fr["stage"] == "choose":
-            fr["wait"] = True
+    def step_turn(self, frame: Frame, events: list[Event]) -> None:
+        if frame["stage"] == "choose":
+            frame["wait"] = True
         else:
             self.pop()
 
-    def answer_turn(self, fr: Frame, a: Action, ev: list[Event]) -> None:
-        h = fr["hero"]
-        t = a["type"]
-        if t == "play":
-            self.answer_play(fr, a, ev)
+    def answer_turn(self, frame: Frame, action: Action, events: list[Event]) -> None:
+        hero = frame["hero"]
+        kind = action["type"]
+        if kind == "play":
+            self.answer_play(frame, action, events)
             return
-        fr["stage"] = "done"
-        if t == "move":
-            self.push(self.move_frame(h, a))
-        elif t == "attack":
-            self.push(self.attack_frame(h, a["weapon"]) | {"arrows0": fr.get("arrows0", 1)})
-        elif t == "quest":
-            self.push(self.quest_frame(h, a))
+        frame["stage"] = "done"
+        if kind == "move":
+            self.push(self.move_frame(hero, action))
+        elif kind == "attack":
+            self.push(
+                self.attack_frame(hero, action["weapon"]) | {"arrows0": frame.get("arrows0", 1)}
+            )
+        elif kind == "quest":
+            self.push(self.quest_frame(hero, action))
         else:
-            ev.append(Event.public("wait", hero=h))
-            self.push({"k": "reward", "hero": h, "items": self.stair_wait_items(), "i": 0})
+            events.append(Event.public("wait", hero=hero))
+            self.push({"k": "reward", "hero": hero, "items": self.stair_wait_items(), "i": 0})
 
     # -- contract -------------------------------------------------------------------------------
     def deciding(self) -> tuple[int, Frame] | None:
-        fr = self.top()
-        if fr is None or not fr["wait"] or self.s["phase"] == "over":
+        frame = self.top()
+        if frame is None or not frame["wait"] or self.s["phase"] == "over":
             return None
-        return int(fr["seat"]), fr
+        return int(frame["seat"]), frame
 
     def legal_actions(self, seat: int) -> list[Action]:
-        d = self.deciding()
-        if d is None or d[0] != seat:
+        decision = self.deciding()
+        if decision is None or decision[0] != seat:
             return []
-        return self.frame_options(d[1])
+        return self.frame_options(decision[1])
 
     def waiting_for(self) -> frozenset[int]:
-        d = self.deciding()
-        return frozenset() if d is None else frozenset({d[0]})
+        decision = self.deciding()
+        return frozenset() if decision is None else frozenset({decision[0]})
 
     @property
     def turn(self) -> int:
         return int(self.s["serial"])
 
     def deadlines(self) -> list[Deadline]:
-        d = self.deciding()
-        if d is None:
+        decision = self.deciding()
+        if decision is None:
             return []
         return [
             Deadline(
@@ -347,63 +356,72 @@ class BugRun(EscapeMixin, Engine):
                 action={"type": "afk", "turn": self.s["serial"]},
                 seconds=TURN_SECONDS,
                 setting="bugrun_turn",
-                seats=frozenset({d[0]}),
+                seats=frozenset({decision[0]}),
             )
         ]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise RuleError("The game is over.", code="finished")
-        t = action_type(action)
-        d = self.deciding()
-        assert d is not None
-        who, fr = d
-        ev: list[Event] = []
-        if seat == SYSTEM:
-            if action not in [x.action for x in self.deadlines()]:
-                raise RuleError("That timer is no longer running.", code="no_deadline")
-            chosen = self.default_action(fr)
-            ev.append(Event.public("afk", seat=who, action=chosen["type"]))
-            ev.append(Event.private(who, "afk_choice", seat=who, action=chosen))
-        else:
-            if seat != who:
-                raise RuleError("It is not your turn.", code="not_your_turn")
-            opts = self.frame_options(fr)
-            if action not in opts:
-                raise self.refusal(fr, t, opts)
-            chosen = opts[opts.index(action)]  # the canonical copy (1.0 or True == 1)
-        self.s["serial"] += 1
-        fr["wait"] = False
-        getattr(self, "answer_" + fr["k"])(fr, chosen, ev)
-        self.run(ev)
-        return ev
+    strict_actions = False
+    """A look-alike (``True`` or ``1.0`` for ``1``) stands for the listed action; the listed,
+    canonical copy is the one played and logged."""
 
-    def default_action(self, fr: Frame) -> Action:
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """A listed decision for the top frame, or the AFK default for an expired clock."""
+        decision = self.deciding()
+        assert decision is not None
+        who, frame = decision
+        events: list[Event] = []
+        if seat == SYSTEM:
+            action = self.default_action(frame)
+            events.append(Event.public("afk", seat=who, action=action["type"]))
+            events.append(Event.private(who, "afk_choice", seat=who, action=action))
+        self.s["serial"] += 1
+        frame["wait"] = False
+        self.answer_frame(frame, action, events)
+        self.run(events)
+        return events
+
+    def default_action(self, frame: Frame) -> Action:
         """The AFK choice (BR-X19): the first legal option, which every frame lists as its safe
         default; a move never spends a card (Optional Extra) on the player's behalf."""
-        opts = self.frame_options(fr)
-        if fr["k"] in ("turn", "freemove"):
-            for a in opts:
-                if a["type"] == "wait" or (a["type"] == "move" and "extra" not in a):
-                    return a
+        opts = self.frame_options(frame)
+        if frame["k"] in ("turn", "freemove"):
+            for option in opts:
+                if option["type"] == "wait" or (option["type"] == "move" and "extra" not in option):
+                    return option
         return opts[0]
 
-    def refusal(self, fr: Frame, t: str, opts: list[Action]) -> RuleError:
+    def refusal(self, seat: int, action: Any) -> RuleError:
+        return explain(lambda: self._explain(seat, action))
+
+    def _explain(self, seat: int, action: Any) -> None:
         """A friendly reason for an action that is not among the legal ones."""
-        if fr["k"] == "trade" and t in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
-            return RuleError(
+        if self.is_over:
+            raise RuleError("The game is over.", code="finished")
+        kind = action_type(action)
+        decision = self.deciding()
+        assert decision is not None
+        who, frame = decision
+        if seat == SYSTEM:
+            raise RuleError("That timer is no longer running.", code="no_deadline")
+        if seat != who:
+            raise RuleError("It is not your turn.", code="not_your_turn")
+        if frame["k"] == "trade" and kind in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
+            raise RuleError(
                 "You cannot buy that (price, stock or equipment zone).", code="cant_afford"
             )
-        if fr["k"] == "turn" and t == "move":
-            return RuleError("You cannot move there.", code="bad_move")
-        if t not in {o["type"] for o in opts}:
-            return RuleError("You cannot do that now.", code="wrong_step")
-        return RuleError("That choice is not allowed now.", code="illegal")
+        if frame["k"] == "turn" and kind == "move":
+            raise RuleError("You cannot move there.", code="bad_move")
+        if kind not in {option["type"] for option in self.frame_options(frame)}:
+            raise RuleError("You cannot do that now.", code="wrong_step")
+        raise RuleError("That choice is not allowed now.", code="illegal")
 
     # -- the end --------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
         return bool(self.s["phase"] == "over")
+
+    def frame_kind(self, kind: str) -> FrameKind:
+        return FRAME_KINDS[kind]
 
     def scores(self) -> list[int]:
         return [self.breakdown(seat)["total"] for seat in range(self.players)]
@@ -517,3 +535,25 @@ class BugRun(EscapeMixin, Engine):
             out["scores"] = [self.breakdown(i) for i in range(self.players)]
             out["winners"] = self.winners()
         return out
+
+
+FRAME_KINDS: dict[str, FrameKind] = {
+    "activate": FrameKind(options=BugRun.opts_activate, answer=BugRun.answer_activate),
+    "attack": FrameKind(BugRun.opts_attack, BugRun.answer_attack, BugRun.step_attack),
+    "bridge": FrameKind(BugRun.opts_bridge, BugRun.answer_bridge, BugRun.step_bridge),
+    "crafty": FrameKind(step=BugRun.step_crafty),
+    "escape": FrameKind(BugRun.opts_escape, BugRun.answer_escape, BugRun.step_escape),
+    "fight": FrameKind(BugRun.opts_fight, BugRun.answer_fight, BugRun.step_fight),
+    "flash": FrameKind(BugRun.opts_flash, BugRun.answer_flash, BugRun.step_flash),
+    "freemove": FrameKind(BugRun.opts_freemove, BugRun.answer_freemove, BugRun.step_freemove),
+    "loot": FrameKind(BugRun.opts_loot, BugRun.answer_loot, BugRun.step_loot),
+    "move": FrameKind(step=BugRun.step_move),
+    "quest": FrameKind(step=BugRun.step_quest),
+    "reward": FrameKind(step=BugRun.step_reward),
+    "roll": FrameKind(BugRun.opts_roll, BugRun.answer_roll, BugRun.step_roll),
+    "toss": FrameKind(BugRun.opts_toss, BugRun.answer_toss, BugRun.step_toss),
+    "trade": FrameKind(BugRun.opts_trade, BugRun.answer_trade, BugRun.step_trade),
+    "turn": FrameKind(BugRun.opts_turn, BugRun.answer_turn, BugRun.step_turn),
+}
+"""Every frame kind Bug Run pushes, with its handlers (options, answer, step): the frame
+driver's only dispatch table."""

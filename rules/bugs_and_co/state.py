@@ -1,10 +1,12 @@
-"""Per-player state and its JSON form. The engine owns the table; this module owns the hands."""
+"""The Bugs & Co state as typed records (the table, each player's hands) and their JSON form."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+from rules.core import Rng
 
 START_COUNT: Final = "start"
 """The "1, 2, 3" before play: nobody may touch a tile yet."""
@@ -67,4 +69,63 @@ class Player:
             held=None if held is None else Held.from_dict(held),
             kept=[int(t) for t in raw["kept"]],
             trophy=None if trophy is None else int(trophy),
+        )
+
+
+@dataclass
+class Table:
+    """Everything a Bugs & Co game is, in one typed record; ``to_dict`` is the snapshot."""
+
+    players: int
+    seed: int
+    options: dict[str, str]
+    extra_set: str | None
+    rng: Rng
+    phase: str
+    slots: list[int | None]
+    """One entry per slot, a face-down tile or ``None`` for an empty slot."""
+    removed: list[int]
+    """The 7 tiles back in the box, unseen until the end (BC-17)."""
+    trophies: list[int]
+    """Trophies still on the table, highest first."""
+    seats: list[Player]
+    pickups: int = 0
+    """How many peeks have happened: the serial of the latest pickup."""
+    stop_reason: str | None = None
+
+    def to_dict(self, slug: str) -> dict[str, Any]:
+        return {
+            "slug": slug,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "extra_set": self.extra_set,
+            "rng": self.rng.state(),
+            "phase": self.phase,
+            "slots": list(self.slots),
+            "removed": list(self.removed),
+            "trophies": list(self.trophies),
+            "pickups": self.pickups,
+            "stop_reason": self.stop_reason,
+            "seats": [p.to_dict() for p in self.seats],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+        phase = str(data["phase"])
+        if phase not in PHASES:
+            raise ValueError(f"unknown Bugs & Co phase {phase!r}")
+        return cls(
+            players=int(data["players"]),
+            seed=int(data["seed"]),
+            options={str(k): str(v) for k, v in data["options"].items()},
+            extra_set=None if data["extra_set"] is None else str(data["extra_set"]),
+            rng=Rng.from_state(data["rng"]),
+            phase=phase,
+            slots=[None if t is None else int(t) for t in data["slots"]],
+            removed=[int(t) for t in data["removed"]],
+            trophies=[int(v) for v in data["trophies"]],
+            seats=[Player.from_dict(p) for p in data["seats"]],
+            pickups=int(data["pickups"]),
+            stop_reason=None if data["stop_reason"] is None else str(data["stop_reason"]),
         )

@@ -1,6 +1,15 @@
 """The engine contract, shared by every game (DESIGN.md §2)."""
 
-from .engine import SYSTEM, Deadline, Engine, GameOption, action_type, require
+from .engine import (
+    SYSTEM,
+    Deadline,
+    Engine,
+    GameOption,
+    action_type,
+    explain,
+    require,
+    same_json,
+)
 from .errors import RuleError
 from .events import Action, Event
 from .policy import Playout, random_action, random_playout
@@ -20,10 +29,12 @@ __all__ = [
     "Rng",
     "RuleError",
     "action_type",
+    "explain",
     "get_game",
     "random_action",
     "random_playout",
     "register",
     "replay",
     "require",
+    "same_json",
 ]

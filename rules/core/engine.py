@@ -7,7 +7,7 @@ Engines are pure: no discord, no database, no clock, no I/O. The host drives the
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -96,9 +96,49 @@ class Engine(ABC):
         """Every action ``seat`` may take now (empty if none). ``SYSTEM`` has none here:
         its actions come from ``deadlines()``."""
 
-    @abstractmethod
+    strict_actions: ClassVar[bool] = True
+    """Whether a given action must match a listed one in JSON types too (``True`` is not ``1``).
+    An engine that accepts look-alikes (Bug Run) sets it off; either way ``_apply`` receives
+    the engine's own listed copy, so the log and the state only ever hold canonical values."""
+
     def apply(self, seat: int, action: Action) -> list[Event]:
-        """Do ``action`` for ``seat`` or raise ``RuleError``; a rejected action changes nothing."""
+        """Do ``action`` for ``seat`` or raise ``RuleError``; a rejected action changes nothing.
+
+        The one legality check of every game: ``SYSTEM`` may apply exactly an action of
+        ``deadlines()``, a player exactly one of ``legal_actions(seat)``, nobody anything once
+        the game is over. Anything else is refused with the game's own words (``refusal``).
+        """
+        if self.is_over:
+            allowed: list[Action] = []
+        elif type(seat) is int and seat == SYSTEM:
+            allowed = [deadline.action for deadline in self.deadlines()]
+        else:
+            allowed = self.legal_actions(seat)
+        listed = self._listed(action, allowed)
+        if listed is None:
+            raise self.refusal(seat, action)
+        return self._apply(seat, listed)
+
+    def _listed(self, action: Any, allowed: list[Action]) -> Action | None:
+        """The listed action ``action`` stands for, or ``None``."""
+        for candidate in allowed:
+            if same_json(action, candidate) if self.strict_actions else action == candidate:
+                return candidate
+        return None
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Play ``action``, already known to be legal and the engine's own listed copy.
+
+        Not abstract only so that an older game overriding ``apply`` itself (the test suite's
+        Ladybug Dash) still loads; every game in ``rules/`` implements it."""
+        raise NotImplementedError
+
+    def refusal(self, seat: int, action: Any) -> RuleError:
+        """Why ``action`` is not legal for ``seat`` now, in words for the player (and a code).
+
+        Called only for refused actions, so it may check in whatever order gives the most
+        useful message; it must not change the game."""
+        raise NotImplementedError
 
     @abstractmethod
     def waiting_for(self) -> frozenset[int]:
@@ -159,3 +199,27 @@ def action_type(action: Any) -> str:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise RuleError("That is not a valid action.", code="malformed")
     return str(action["type"])
+
+
+def same_json(given: Any, listed: Any) -> bool:
+    """Equal and of the same JSON types all the way down: ``True`` is not ``1`` and ``1.0`` is
+    not ``1`` here, so only the very actions an engine listed reach its log."""
+    if type(given) is not type(listed):
+        return False
+    if isinstance(listed, dict):
+        return given.keys() == listed.keys() and all(same_json(given[k], listed[k]) for k in listed)
+    if isinstance(listed, list):
+        return len(given) == len(listed) and all(map(same_json, given, listed))
+    return bool(given == listed)
+
+
+def explain(check: Callable[[], object]) -> RuleError:
+    """The ``RuleError`` that ``check`` (a chain of ``require``) raises first, for ``refusal``.
+
+    A check that passes means the engine listed less than its own rules allow: a bug, worded
+    generically for the player rather than crashing the table."""
+    try:
+        check()
+    except RuleError as err:
+        return err
+    return RuleError("That is not possible now.", code="illegal")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
@@ -11,6 +10,7 @@ from bot.host.bots import BotPlayers
 from bot.host.errors import AlreadyStarted, NotAllowed
 from bot.host.host import Host
 from bot.store import Store, TableFull
+from tests.support.wait import until
 
 CHANNEL = 900
 ALICE, BOB = 1, 2
@@ -47,15 +47,17 @@ async def test_a_bot_plays_its_turns_to_the_end_of_the_game(host: Host, store: S
         )
         await host.add_bot(table.id, ALICE)
         await host.start(table.id, ALICE)
-        for _ in range(400):
+
+        async def alice_picks_until_the_end() -> bool:
+            """Alice's picks; the bot plays its own turns. Waits on the game, not the clock,
+            and for the end as committed (the engine shows a move before it is stored)."""
             engine = table.running()
-            if engine.is_over:
-                break
-            if 0 in engine.waiting_for() and engine.view(None)["phase"] == "pick":
+            alices_pick = 0 in engine.waiting_for() and engine.view(None)["phase"] == "pick"
+            if alices_pick and not engine.is_over:
                 await host.act(table.id, ALICE, {"type": "pick", "n": 1})
-            await asyncio.sleep(0.01)
-        engine = table.running()
-        assert engine.is_over
+            return table.status == "finished"
+
+        await until(alice_picks_until_the_end, timeout=120, what="the end of the game")
         log = await store.actions(table.id)
         bot_moves = [a.action["type"] for a in log if a.seat == 1]
         assert bot_moves.count("pick") == 3  # the bot picked in each of the three rounds

@@ -13,6 +13,7 @@ from bot.discord.client import BugtableBot
 from bot.discord.codec import (
     CodecError,
     decode_action,
+    decode_number,
     game_button_id,
     host_button_id,
 )
@@ -41,6 +42,28 @@ def test_game_button_ids_round_trip_and_respect_the_limit() -> None:
     assert HostButton.__discord_ui_compiled_template__.fullmatch(host_button_id(5, "join"))
     with pytest.raises(CodecError):
         host_button_id(5, "explode")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "{not json}",
+        '{"type":' + "[" * 5000 + "]" * 5000 + "}",  # deeper than json.loads can go
+        '{"type":"' + "x" * 200 + '"}',  # longer than any custom id
+        '{"type":"x","a":[[[[1]]]]}',  # deeper than any action
+        '{"type":1}',
+    ],
+)
+def test_decoding_is_bounded_and_refuses_what_bugtable_did_not_make(payload: str) -> None:
+    with pytest.raises(CodecError):
+        decode_action(payload)
+
+
+def test_numbers_fit_the_database() -> None:
+    assert decode_number("9" * 18) == 10**18 - 1
+    for bad in ("9" * 19, "", "١٢", "-1"):
+        with pytest.raises(CodecError):
+            decode_number(bad)
 
 
 def test_render_builds_persistent_rows() -> None:
@@ -175,6 +198,13 @@ def test_timer_settings_override_engine_defaults() -> None:
     assert settings.timer_seconds("bugoff_turn", 60) == 5
     assert settings.timer_seconds(None, 10.0) == 10.0
     assert settings.timer_seconds("unknown_setting", 30) == 30
+
+
+def test_the_timer_scale_multiplies_every_deadline_and_nothing_else() -> None:
+    settings = Settings(_env_file=None, bugoff_turn=5, timer_scale=0.1)  # type: ignore[call-arg]
+    assert settings.deadline_seconds("bugoff_turn", 60) == pytest.approx(0.5)
+    assert settings.deadline_seconds(None, 10.0) == pytest.approx(1.0)  # a rule's own delay
+    assert settings.timer_seconds("bugoff_turn", 60) == 5  # pacing gaps are not deadlines
 
 
 def test_env_example_lists_every_setting_and_loads_as_is(tmp_path: Path) -> None:

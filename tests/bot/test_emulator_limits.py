@@ -238,3 +238,17 @@ def test_message_helpers_and_history() -> None:
     payload = message.payload()
     assert {"id", "type", "content", "author", "channel_id"} <= payload.keys()
     assert payload["edited_timestamp"] is not None
+
+
+def test_a_member_of_one_guild_is_not_a_member_of_another() -> None:
+    """The e2e tests share one bot between tests, each in its own guild with its own members."""
+    world = World(app_name="bugtable")
+    first, second = world.add_guild("one"), world.add_guild("two")
+    everywhere = world.add_user("old", dms_open=True, manage_channels=False)
+    local = world.add_user(
+        "new", dms_open=True, manage_channels=False, guild_ids=frozenset({second.id})
+    )
+    assert world.is_member(first, everywhere) and world.is_member(second, everywhere)
+    assert world.is_member(second, local) and not world.is_member(first, local)
+    members = {m["user"]["id"] for m in world.guild_create_payload(first)["members"]}
+    assert str(local.id) not in members and str(everywhere.id) in members

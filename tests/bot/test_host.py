@@ -340,3 +340,26 @@ async def test_pacing_is_shared_by_setting_and_reset_by_a_new_turn(
         await host.act(table.id, ALICE, {"type": "cheer"})  # new round, at once
     finally:
         await host.close()
+
+
+async def test_a_click_while_the_end_is_announced_is_told_the_game_is_over(host: Host) -> None:
+    """P-6 without a timing window: the table is finished but still loaded while the
+    listeners hear of the end."""
+    answers: list[str] = []
+
+    class LateClick:
+        async def table_changed(self, table: Table, outcome: Outcome | None) -> None:
+            if outcome is not None and outcome.finished:
+                try:
+                    await host.act(table.id, BOB, {"type": "cheer"})
+                except HostError as exc:
+                    answers.append(str(exc))
+
+    host.listeners.append(LateClick())
+    table = await started(host, BOB)
+    for _ in range(3):
+        await host.act(table.id, ALICE, {"type": "claim"})
+        await host.act(table.id, ALICE, {"type": "pick", "n": 1})
+        await host.act(table.id, BOB, {"type": "pick", "n": 1})
+    assert table.running().is_over
+    assert answers == ["That game is over: the results are on its board."]

@@ -7,9 +7,9 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
-import bot.discord.publisher as publisher_module
 import tests.support.testgame  # noqa: F401
 from bot.discord.publisher import Publisher
 from bot.settings import Settings
@@ -38,24 +38,41 @@ class FakeChannel:
         return FakeMessage(self, message_id)
 
 
+class FakeUser:
+    """A member whose hand DMs arrive (the pump sends them after the boards)."""
+
+    def __init__(self) -> None:
+        self.dm_channel = SimpleNamespace(id=30, get_partial_message=self._partial)
+        self.dms: list[dict[str, Any]] = []
+
+    async def send(self, **kwargs: Any) -> Any:
+        self.dms.append(kwargs)
+        return SimpleNamespace(id=len(self.dms), channel=self.dm_channel)
+
+    def _partial(self, message_id: int) -> Any:
+        return SimpleNamespace(edit=self.send)
+
+
 class FakeStore:
     async def set_message(self, *args: Any) -> None:
         return None
 
 
 def make_publisher(channel: FakeChannel) -> Publisher:
-    settings = Settings(_env_file=None, board_edit_interval=0.01)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, board_edit_interval=0.01, retry_max_delay=0.01)  # type: ignore[call-arg]
+    user = FakeUser()
     fake_bot: Any = SimpleNamespace(
-        settings=settings, store=FakeStore(), get_partial_messageable=lambda _id: channel
+        settings=settings,
+        store=FakeStore(),
+        get_partial_messageable=lambda _id: channel,
+        get_user=lambda _id: user,
     )
     return Publisher(fake_bot)
 
 
-async def test_a_failed_edit_is_retried_and_the_newest_state_wins(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(publisher_module, "RETRY_SECONDS", 0.01)
-    channel = FakeChannel(failures=2)
+@pytest.mark.parametrize("failures", [2, 12])  # 12: longer than the old budget of 5 retries
+async def test_a_failed_edit_is_retried_until_the_newest_state_is_sent(failures: int) -> None:
+    channel = FakeChannel(failures=failures)
     publisher = make_publisher(channel)
     table = make_table("ladybug-dash", 2)
     publisher.remember_board(table.id, 555)
@@ -81,3 +98,21 @@ async def test_an_unchanged_board_is_not_edited_again() -> None:
     await publisher.flush()
     assert len(channel.edits) == 1
     await asyncio.sleep(0)
+
+
+async def test_a_board_whose_message_is_gone_is_given_up(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    channel = FakeChannel()
+    response: Any = SimpleNamespace(status=404, reason="Not Found")
+
+    async def gone(**kwargs: Any) -> None:
+        raise discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
+
+    channel.get_partial_message = lambda _id: SimpleNamespace(edit=gone)  # type: ignore[method-assign]
+    publisher = make_publisher(channel)
+    table = make_table("ladybug-dash", 2)
+    publisher.remember_board(table.id, 9)
+    publisher.mark_dirty(table)
+    await publisher.flush()  # returns: nothing is tried again
+    assert "its messages are gone (NotFound: 404 Not Found (error code: 10008)" in caplog.text

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import timedelta
 
 from bot.host.timers import TimerScheduler, utcnow
+from tests.support.wait import until
 
 
 async def test_alarms_fire_in_due_order_and_replacing_the_set_cancels_the_rest() -> None:
@@ -75,3 +77,38 @@ async def test_close_cancels_everything() -> None:
     scheduler.set_game(1, [("k", utcnow())])  # a closed scheduler schedules nothing
     await asyncio.sleep(0.02)
     assert fired == []
+
+
+async def test_a_failed_alarm_is_tried_again_until_it_fires() -> None:
+    calls: list[str] = []
+
+    async def fire(game_id: int, key: str) -> None:
+        calls.append(key)
+        if len(calls) < 3:
+            raise RuntimeError("database is locked")
+
+    scheduler = TimerScheduler(fire, max_delay=0.05)
+    scheduler.set_game(1, [("k", utcnow())])
+    await until(lambda: len(calls) == 3, what="the third try")
+    await until(lambda: scheduler.pending(1) == {}, what="the alarm done")
+    await scheduler.close()
+
+
+async def test_an_alarm_being_retried_stops_when_the_game_no_longer_wants_it() -> None:
+    calls: list[str] = []
+
+    async def fire(game_id: int, key: str) -> None:
+        calls.append(key)
+        raise RuntimeError("database is locked")
+
+    scheduler = TimerScheduler(fire, max_delay=30)
+    due = utcnow()
+    scheduler.set_game(1, [("k", due)])
+    await until(lambda: calls and scheduler.pending(1) == {"k": due}, what="a retry listed")
+    (task,) = [t for t in asyncio.all_tasks() if t.get_name() == "timer:1:k"]
+    scheduler.drop_game(1)
+    assert scheduler.pending(1) == {}
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert task.cancelled()
+    await scheduler.close()

@@ -4,8 +4,11 @@ process (``python -m bot``) pointed at it, exactly as a deployment would run."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import os
 import signal
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -108,35 +111,115 @@ class World:
 
 @pytest.fixture
 async def emulator() -> AsyncIterator[Emulator]:
+    """A private emulator, for tests that run their own bot (the CLI tests)."""
     emu = Emulator(token=TOKEN)
     await emu.start()
     yield emu
     await emu.stop()
 
 
-async def make_world(emulator: Emulator, tmp_path: Path, **settings: Any) -> World:
-    settings.setdefault("channel_edit_window", FAST_WINDOW)
-    emulator.channel_limit = ChannelLimit(5, float(settings["channel_edit_window"]))
+class BotPool:
+    """One bot process, with its own emulator, per settings group of a test module.
+
+    Starting ``python -m bot`` takes 1.5 s (far more on a loaded machine); a module's tests
+    share it instead. Games are per channel and every test gets a fresh guild, channel and
+    members, so tests do not see each other's games. A test may kill and restart its bot.
+    Each bot gets its own emulator: one emulator sends every interaction to every connected bot.
+    """
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.bots: dict[str, BotProcess] = {}
+
+    async def get(self, settings: dict[str, Any]) -> BotProcess:
+        settings = {"channel_edit_window": FAST_WINDOW, **settings}
+        key = repr(sorted(settings.items()))
+        bot = self.bots.get(key)
+        if bot is None:
+            workdir = self.workdir / f"bot{len(self.bots)}"
+            workdir.mkdir()
+            window = float(settings["channel_edit_window"])
+            emulator = Emulator(token=TOKEN, channel_limit=ChannelLimit(5, window))
+            await emulator.start()
+            bot = self.bots[key] = BotProcess(emulator, workdir, **settings)
+        if bot.proc is None or bot.proc.returncode is not None:
+            await bot.start()  # first use, or a test killed it and failed before restarting
+        return bot
+
+    async def stop(self) -> None:
+        for bot in self.bots.values():
+            await bot.stop()
+            await bot.emulator.stop()
+
+
+@pytest.fixture(scope="module")
+async def bots(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotPool]:
+    pool = BotPool(tmp_path_factory.mktemp("bots"))
+    yield pool
+    await pool.stop()
+
+
+async def make_world(emulator: Emulator, bot: BotProcess) -> World:
+    """A fresh guild, channel and members in ``emulator``, which ``bot`` is connected to."""
     guild = emulator.add_guild("Bug Club")
     channel = emulator.add_text_channel(guild, "games")
-    users = {n: emulator.add_user(n) for n in ("alice", "bob", "carol", "dave", "eve")}
-    mod = emulator.add_user("mod", manage_channels=True)
-    shy = emulator.add_user("shy", dms_open=False)
-    bot = BotProcess(emulator, tmp_path, **settings)
-    await bot.start()
+    # Members of this guild only: they see nothing of earlier tests' guilds.
+    here = [guild]
+    users = {n: emulator.add_user(n, guilds=here) for n in ("alice", "bob", "carol", "dave", "eve")}
+    mod = emulator.add_user("mod", manage_channels=True, guilds=here)
+    shy = emulator.add_user("shy", dms_open=False, guilds=here)
+    # The GUILD_CREATE and CHANNEL_CREATE go out before the test's first interaction.
+    await asyncio.gather(*list(emulator._tasks))
     return World(emulator, bot, guild, channel, mod=mod, shy=shy, **users)
 
 
+def _forget_finished_games(db_path: Path) -> None:
+    """Earlier tests' finished games no longer count as finished (they become cancelled), so a
+    test that reads ``finished_games()`` sees its own only. Ids are never reused."""
+    if not db_path.exists():
+        return
+    with contextlib.closing(sqlite3.connect(db_path, timeout=30)) as db, db:
+        db.execute("UPDATE games SET status = 'cancelled' WHERE status = 'finished'")
+
+
+async def reset(world: World) -> None:
+    """Cancel whatever game the test left in its channel, so its timers stop firing."""
+    proc = world.bot.proc
+    if proc is None or proc.returncode is not None:
+        return
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(world.emulator.slash(world.mod, world.channel, "bugs cancel"), 10)
+
+
 @pytest.fixture
-async def world(
-    emulator: Emulator, tmp_path: Path, request: pytest.FixtureRequest
-) -> AsyncIterator[World]:
+async def world(bots: BotPool, request: pytest.FixtureRequest) -> AsyncIterator[World]:
     settings = getattr(request, "param", {})
-    w = await make_world(emulator, tmp_path, **settings)
+    bot = await bots.get(settings)
+    await asyncio.to_thread(_forget_finished_games, bot.db_path)
+    w = await make_world(bot.emulator, bot)
     yield w
-    await w.bot.stop()
+    await reset(w)
     if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
         print(w.bot.output())
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run every e2e test, and the async fixtures it uses, in its module's event loop, where
+    the shared emulator and bot processes live."""
+    here = Path(__file__).parent
+    for item in items:
+        if here not in item.path.parents:
+            continue
+        if item.get_closest_marker("asyncio") is not None:
+            item.add_marker(pytest.mark.asyncio(loop_scope="module"), append=False)
+        fixtures = getattr(item, "_fixtureinfo", None)
+        for defs in fixtures.name2fixturedefs.values() if fixtures is not None else ():
+            for fixturedef in defs:
+                func = fixturedef.func
+                if (inspect.iscoroutinefunction(func) or inspect.isasyncgenfunction(func)) and (
+                    func.__module__.startswith("tests.e2e")
+                ):
+                    func._loop_scope = "module"  # type: ignore[attr-defined]
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)

@@ -62,16 +62,17 @@ async def start_game(
     others: list[Any],
     channel: Any,
     game: str = "ladybug-dash",
+    timeout: float = 10,  # noqa: ASYNC109
     **opts: str,
 ) -> Message:
     """Open, fill and start a game; returns the board (the lobby message, now edited)."""
     board = await open_game(emu, creator, channel, game, **opts)
     for user in others:
         assert told(await click(emu, user, board, "Join")) == ""
-    await until_text(emu, board, f"({len(others) + 1}/")
-    await emu.wait_for(lambda: not board.find_button(label="Start").disabled, timeout=10)
+    await until_text(emu, board, f"({len(others) + 1}/", timeout=timeout)
+    await emu.wait_for(lambda: not board.find_button(label="Start").disabled, timeout=timeout)
     assert told(await click(emu, creator, board, "Start")) == ""
-    await emu.wait_for(lambda: not board.has_button(label="Join"), timeout=10)
+    await emu.wait_for(lambda: not board.has_button(label="Join"), timeout=timeout)
     return board
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
 from pathlib import Path
 
 from bot.emulator import Emulator
+from tests.support.wait import until
 
 from .conftest import REPO, TOKEN
 
@@ -65,3 +67,40 @@ async def test_sync_registers_the_commands(tmp_path: Path, emulator: Emulator) -
     (bugs,) = emulator.commands
     assert bugs["name"] == "bugs"
     assert {o["name"] for o in bugs["options"]} >= {"new", "join", "start", "hand", "rules"}
+
+
+async def test_discord_out_of_reach_at_start_is_one_line_and_tried_again(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port where nothing listens (yet)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env.update(
+        PYTHONPATH=str(REPO),
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
+        RETRY_MAX_DELAY="0.5",
+    )
+    log_path = tmp_path / "bot.log"
+    with log_path.open("wb") as log:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log
+        )
+    emulator = Emulator(token=TOKEN, port=port)
+    try:
+        await until(
+            lambda: log_path.read_text().count("Discord could not be reached") >= 2,
+            timeout=60,
+            what="two tries",
+        )
+        await emulator.start()  # Discord is back: the next try connects
+        await emulator.wait_identified(timeout=60)
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 30)
+        await emulator.stop()
+    output = log_path.read_text()
+    assert "Traceback" not in output and "aiohttp" not in output, output
+    tries = [line for line in output.splitlines() if "could not be reached" in line]
+    assert all("trying again in" in line for line in tries)

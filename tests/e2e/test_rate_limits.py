@@ -39,7 +39,7 @@ async def test_eight_players_racing_keep_each_channel_within_discords_limit(
 ) -> None:
     emu, chan = world.emulator, world.channel
     players: list[Any] = [world.alice, world.bob, world.carol, world.dave, world.eve, world.mod]
-    players += [emu.add_user("fay"), emu.add_user("gus")]
+    players += [emu.add_user(n, guilds=[world.guild]) for n in ("fay", "gus")]
     board = await start_game(emu, players[0], players[1:], chan, GAME)
     await wait_live(emu, chan, board, 68)
     game_id = int(ID.match(board.find_button(label="🂠 1").custom_id or "")["game"])  # type: ignore[index]

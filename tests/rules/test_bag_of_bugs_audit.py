@@ -30,6 +30,7 @@ from rules.bag_of_bugs import BagOfBugs, flow, scoring
 from rules.bag_of_bugs.grabs import take_options
 from rules.bag_of_bugs.tokens import COLOURS, FULL_SET, GRABBABLE, TYPES
 from rules.core import SYSTEM, Action, Rng, RuleError
+from tests.support.examples import examples
 
 SEEDS = st.integers(min_value=0, max_value=2**63)
 PLAYERS = st.sampled_from([3, 4, 5])
@@ -94,7 +95,7 @@ POOLS = st.dictionaries(
 ).map(lambda d: {t: n for t, n in d.items() if n and (t != "wind" or n <= 2)})
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(pool=POOLS, grab=st.sampled_from([1, 2, 3, 4, 5]))
 def test_bb3_bb4_bb25_grab_options_match_a_brute_force_reading_of_the_rules(
     pool: dict[str, int], grab: int
@@ -132,7 +133,7 @@ def formula(collections: list[dict[str, int]]) -> list[int]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(collections=COLLECTIONS)
 def test_scoring_matches_the_rulebook_formula_for_any_collections(
     collections: list[dict[str, int]],
@@ -241,7 +242,7 @@ def engine_log(events: list[Any]) -> list[tuple[Any, ...]]:
     return out
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(
     players=PLAYERS,
     drawer=st.integers(min_value=0, max_value=4),
@@ -406,7 +407,7 @@ def random_position(players: int, seed: int, policy: int, steps: int) -> BagOfBu
     return e
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(players=PLAYERS, seed=SEEDS, policy=SEEDS, steps=st.integers(0, 120))
 def test_legal_actions_are_exactly_what_apply_accepts_and_refusals_change_nothing(
     players: int, seed: int, policy: int, steps: int

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rules.bag_of_bugs import BagOfBugs
 from rules.bag_of_bugs.tokens import FULL_SET
 from rules.core import SYSTEM, Action, Event, Rng, RuleError, random_playout, replay
+from tests.support.examples import examples
 
 SEEDS = st.integers(min_value=0, max_value=2**63)
 PLAYERS = st.sampled_from([3, 4, 5])
@@ -176,31 +177,31 @@ def play_checked(players: int, seed: int, policy: int, deep: bool) -> None:
         assert resumed.to_dict() == e.to_dict()
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(seed=SEEDS, policy=SEEDS)
 def test_deep_checks_three_players(seed: int, policy: int) -> None:
     play_checked(3, seed, policy, deep=True)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(seed=SEEDS, policy=SEEDS)
 def test_deep_checks_four_players(seed: int, policy: int) -> None:
     play_checked(4, seed, policy, deep=True)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(seed=SEEDS, policy=SEEDS)
 def test_deep_checks_five_players(seed: int, policy: int) -> None:
     play_checked(5, seed, policy, deep=True)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(players=PLAYERS, seed=SEEDS, policy=SEEDS)
 def test_conservation_end_and_replay(players: int, seed: int, policy: int) -> None:
     play_checked(players, seed, policy, deep=False)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(players=PLAYERS, seed=SEEDS, policy=SEEDS)
 def test_random_playout_replays_and_snapshots_round_trip(
     players: int, seed: int, policy: int

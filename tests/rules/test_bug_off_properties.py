@@ -20,6 +20,7 @@ from rules.bug_off import COLOURS, BugOff
 from rules.bug_off.cards import bug_off, is_bug_off
 from rules.core import SYSTEM, Event, Rng, RuleError, random_playout, replay
 from rules.core.events import Action
+from tests.support.examples import examples
 
 from .test_bug_off import assert_conserved, copy
 
@@ -323,7 +324,7 @@ def garbage_actions() -> st.SearchStrategy[Any]:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(game=mid_game(), policy_seed=seeds)
 def test_engine_matches_the_reference_model_from_arbitrary_positions(
     game: BugOff, policy_seed: int
@@ -349,7 +350,7 @@ def test_engine_matches_the_reference_model_from_arbitrary_positions(
         check_events(events, seat, actor)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(game=mid_game(), junk=st.lists(garbage_actions(), min_size=1, max_size=8))
 def test_apply_accepts_exactly_the_listed_actions_and_a_refusal_changes_nothing(
     game: BugOff, junk: list[Any]
@@ -398,7 +399,7 @@ def scramble_hidden_zones(game: BugOff, keep: int, rng: Rng) -> BugOff:
     return other
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(game=mid_game(), policy_seed=seeds)
 def test_views_and_public_events_hide_other_players_secrets_from_any_position(
     game: BugOff, policy_seed: int

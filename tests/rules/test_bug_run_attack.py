@@ -10,13 +10,17 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    crown_hero,
+    place,
     plain_board,
-    put,
     script,
     set_card,
+    set_hand,
+    set_vp,
     start_turn,
     top,
     vp,
+    with_hero,
 )
 
 
@@ -24,8 +28,8 @@ def setup(cid: str = "M1-02", n: int = 3, mode: str = "normal", space: int = 0):
     g = adventure(n, 7, mode)
     plain_board(g)
     set_card(g, 1, cid)
-    h = g.s["crown"]
-    put(g, h, 1, space=space)
+    h = crown_hero(g)
+    place(g, h, 1, space=space)
     start_turn(g, h)
     return g, h
 
@@ -79,7 +83,7 @@ def test_br13_a_monster_without_bones_still_hurts_through_dice_bones() -> None:
 
 def test_br14_golden_shield_blocks_one_automatically() -> None:
     g, h = setup("M1-02")
-    g.hero(h)["shield"] = ["BZ22-1"]
+    with_hero(g, h, shield=["BZ22-1"])
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert g.hero(h)["hearts"] == 5 - (2 + 1 - 1)
@@ -88,7 +92,7 @@ def test_br14_golden_shield_blocks_one_automatically() -> None:
 def test_br14_wooden_shield_tosses() -> None:
     for coin, hearts in ((True, 5 - 2), (False, 5 - 3)):
         g, h = setup("M1-02")
-        g.hero(h)["shield"] = ["BZ20-1"]
+        with_hero(g, h, shield=["BZ20-1"])
         script(g, faces=[5, 5], coins=[coin])
         act(g, h, {"type": "attack", "weapon": "sword"})
         assert g.hero(h)["hearts"] == hearts
@@ -96,7 +100,7 @@ def test_br14_wooden_shield_tosses() -> None:
 
 def test_br14_metal_shield_is_an_optional_coin() -> None:
     g, h = setup("M1-02")
-    g.hero(h)["shield"] = ["BZ21-1"]
+    with_hero(g, h, shield=["BZ21-1"])
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert acts(g, h) == [{"type": "no_shield"}, {"type": "metal_shield"}]
@@ -112,8 +116,8 @@ def test_br14_metal_shield_is_an_optional_coin() -> None:
 
 def test_br15_bonuses_need_a_dice_success_and_the_right_zone() -> None:
     g, h = setup("M1-01")
-    g.hero(h)["sword"] = ["BZ12-1"]  # Rusty Sword +1
-    g.hero(h)["bow"] = ["BZ13-1"]
+    with_hero(g, h, sword=["BZ12-1"])  # Rusty Sword +1
+    with_hero(g, h, bow=["BZ13-1"])
     script(g, faces=[6, 6])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 0
@@ -126,7 +130,7 @@ def test_br15_bonuses_need_a_dice_success_and_the_right_zone() -> None:
 
 def test_br16_awards_need_a_wound() -> None:
     g, h = setup("M2-12", mode="normal")  # Praying Mantis: shield 2
-    g.hero(h)["sword"] = ["BZ18-1"]  # Sparkling: +0, 1 VP + 1 coin on a wound
+    with_hero(g, h, sword=["BZ18-1"])  # Sparkling: +0, 1 VP + 1 coin on a wound
     script(g, faces=[1, 6])
     before = vp(g, h)
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -142,7 +146,7 @@ def test_br16_awards_need_a_wound() -> None:
 
 def test_br17_overkill_is_ignored() -> None:
     g, h = setup("M1-01")  # life 3
-    g.hero(h)["sword"] = ["BASIC-1", "BASIC-2"]
+    with_hero(g, h, sword=["BASIC-1", "BASIC-2"])
     g.s["basic_side"].update({"BASIC-1": "sword", "BASIC-2": "sword"})
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -151,8 +155,8 @@ def test_br17_overkill_is_ignored() -> None:
 
 def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> None:
     g, h = setup("M1-02")
-    g.hero(h)["hearts"] = 2
-    g.s["seats"][g.owner(h)]["vp"] = 7
+    with_hero(g, h, hearts=2)
+    set_vp(g, h, 7)
     g.slot(1, "C")["wounds"] = 3
     script(g, faces=[4, 4])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
@@ -165,8 +169,8 @@ def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> 
 
 def test_br18_vp_never_below_zero() -> None:
     g, h = setup("M1-02")
-    g.hero(h)["hearts"] = 1
-    g.s["seats"][g.owner(h)]["vp"] = 3
+    with_hero(g, h, hearts=1)
+    set_vp(g, h, 3)
     script(g, faces=[5, 6])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert vp(g, h) == 0
@@ -176,7 +180,7 @@ def test_br18_vp_never_below_zero() -> None:
 
 def test_br41_strength_potions_stack_and_are_discarded() -> None:
     g, h = setup("M1-01")
-    g.hero(h)["faceup"] = ["BZ04-1", "BZ06-1", "BZ05-1"]
+    with_hero(g, h, faceup=["BZ04-1", "BZ06-1", "BZ05-1"])
     act(g, h, {"type": "attack", "weapon": "sword"})
     opts = acts(g, h)
     assert {"type": "potion", "card": "BZ04-1"} in opts
@@ -192,7 +196,7 @@ def test_br41_strength_potions_stack_and_are_discarded() -> None:
 
 def test_br41_energy_boost_is_a_full_new_attack() -> None:
     g, h = setup("M3-27")  # Anteater Cub: shield 2, life 8
-    g.hero(h)["faceup"] = ["BZ11-1"]
+    with_hero(g, h, faceup=["BZ11-1"])
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert g.hero(h)["arrows"] == 3
@@ -231,7 +235,7 @@ def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
 
 def test_br43_act_of_bravery_riches() -> None:
     g, h = setup("M1-02")
-    g.s["seats"][g.owner(h)]["hand"] = ["LT08-1"]
+    set_hand(g, h, ["LT08-1"])
     before = vp(g, h)
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -242,7 +246,7 @@ def test_br43_act_of_bravery_riches() -> None:
 
 def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
     g, h = setup("M2-12", space=1)  # shield 2
-    g.s["seats"][g.owner(h)]["hand"] = ["LT10-1"]
+    set_hand(g, h, ["LT10-1"])
     act(g, h, {"type": "attack", "weapon": "bow"})
     script(g, faces=[1, 6])
     ev = act(g, h, {"type": "corrosion", "card": "LT10-1"})  # then the roll is the only choice
@@ -258,7 +262,7 @@ def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
 
 def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -> None:
     g, h = setup("M1-01")
-    g.hero(h)["faceup"] = ["BZ10-1"]
+    with_hero(g, h, faceup=["BZ10-1"])
     g.s["markers"]["BZ10-1"] = 2
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})  # nothing to play before: rolls at once
@@ -274,20 +278,20 @@ def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -
 
 def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
     g = adventure(3, 7)
-    h = g.s["crown"]
-    g.hero(h)["faceup"] = ["BZ08-1", "BZ08-2"]
+    h = crown_hero(g)
+    with_hero(g, h, faceup=["BZ08-1", "BZ08-2"])
     g.s["markers"]["BZ08-1"] = 1
     assert g.sellable(h) == ["BZ08-2"]
 
 
 def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> None:
     g, h = setup("M4-35", mode="powers", space=1)  # Woodpecker: 3 bones
-    g.hero(h)["name"] = "beetle"
-    g.hero(h)["hearts"] = 6
+    with_hero(g, h, name="beetle")
+    with_hero(g, h, hearts=6)
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert g.hero(h)["hearts"] == 5
-    g.hero(h)["hearts"] = 5
+    with_hero(g, h, hearts=5)
     start_turn(g, h)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -297,12 +301,12 @@ def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> N
 
 def test_br60_fierce_frenzy_with_three_hearts_or_fewer_and_a_sword() -> None:
     g, h = setup("M4-37", mode="powers")  # shield 3
-    g.hero(h)["name"] = "wasp"
-    g.hero(h)["hearts"] = 3
+    with_hero(g, h, name="wasp")
+    with_hero(g, h, hearts=3)
     script(g, faces=[1, 6])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 3
-    g.hero(h)["hearts"] = 4
+    with_hero(g, h, hearts=4)
     start_turn(g, h)
     script(g, faces=[1, 6])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
@@ -311,11 +315,11 @@ def test_br60_fierce_frenzy_with_three_hearts_or_fewer_and_a_sword() -> None:
 
 def test_br57_tireless_archer_gains_an_arrow_per_white_face_capped() -> None:
     g, h = setup("M4-37", mode="powers")
-    g.hero(h)["name"] = "caterpillar"
+    with_hero(g, h, name="caterpillar")
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert g.hero(h)["arrows"] == 4 - 1 + 2
-    g.hero(h)["arrows"] = 6
+    with_hero(g, h, arrows=6)
     start_turn(g, h)
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -324,7 +328,7 @@ def test_br57_tireless_archer_gains_an_arrow_per_white_face_capped() -> None:
 
 def test_br64_bow_space_without_arrows_must_move() -> None:
     g, h = setup("M1-04", space=1)  # Sundew Trap: second space is bow only
-    g.hero(h)["arrows"] = 0
+    with_hero(g, h, arrows=0)
     types = {a["type"] for a in acts(g, h)}
     assert "attack" not in types and "move" in types
     with pytest.raises(RuleError) as err:
@@ -352,9 +356,9 @@ def test_br66_after_a_kill_and_the_flash_the_next_hero_plays() -> None:
 
 def test_brx3_tireless_archer_counts_the_final_dice_after_rerolls() -> None:
     g, h = setup("M4-37", mode="powers")
-    g.hero(h)["name"] = "caterpillar"
-    g.hero(h)["arrows"] = 2
-    g.hero(h)["faceup"] = ["BZ09-1"]
+    with_hero(g, h, name="caterpillar")
+    with_hero(g, h, arrows=2)
+    with_hero(g, h, faceup=["BZ09-1"])
     script(g, faces=[6, 6, 1])
     act(g, h, {"type": "attack", "weapon": "bow"})
     act(g, h, {"type": "reroll", "card": "BZ09-1", "dice": [0]})
@@ -367,7 +371,7 @@ def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
     g, h = setup("M1-04")  # Sundew Trap: space 0 any, space 1 bow only
     g.hero(h).update(arrows=0, coins=10)
     start_turn(g, h)
-    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1"]
+    set_hand(g, h, ["LT07-1"])
     act(g, h, {"type": "play", "card": "LT07-1"})
     act(g, h, {"type": "buy_arrows"})
     act(g, h, {"type": "end_turn"})
@@ -416,7 +420,7 @@ def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
 
 def test_br42_the_most_used_copy_takes_the_marker() -> None:
     g, h = setup("M1-02")
-    g.hero(h)["faceup"] = ["BZ09-1", "BZ09-2"]
+    with_hero(g, h, faceup=["BZ09-1", "BZ09-2"])
     g.s["markers"]["BZ09-2"] = 1
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -428,7 +432,7 @@ def test_br41_energy_boost_chooses_the_weapon_again() -> None:
     # 4.6 step 7: the boost is a new ATTACK, whose step 0 chooses the weapon (space symbols
     # still force it); a sword attack may be followed by a bow attack and vice versa.
     g, h = setup("M3-27")  # Anteater Cub: shield 2, life 8, bones 1
-    g.hero(h)["faceup"] = ["BZ11-1"]
+    with_hero(g, h, faceup=["BZ11-1"])
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     script(g, faces=[5, 6])
@@ -459,8 +463,8 @@ def test_brx27_no_reroll_after_an_act_of_courage() -> None:
     # LT09 turns "the 2 bone symbols" rolled into successes: the dice are then final, or a
     # reroll could turn new bones into successes too.
     g, h = setup("M1-02")
-    g.s["seats"][g.owner(h)]["hand"] = ["LT09-1"]
-    g.hero(h)["faceup"] = ["BZ09-1"]
+    set_hand(g, h, ["LT09-1"])
+    with_hero(g, h, faceup=["BZ09-1"])
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert any(a["type"] == "reroll" for a in acts(g, h))

@@ -10,13 +10,18 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    crown_hero,
+    hand,
+    loot_on_top,
+    place,
     plain_board,
-    put,
     script,
     set_card,
+    set_hand,
     start_turn,
     top,
     vp,
+    with_hero,
 )
 
 
@@ -24,8 +29,8 @@ def on_card(cid: str, mode: str = "normal", space: int = 0):  # type: ignore[no-
     g = adventure(3, 11, mode)
     plain_board(g)
     set_card(g, 1, cid)
-    h = g.s["crown"]
-    put(g, h, 1, space=space)
+    h = crown_hero(g)
+    place(g, h, 1, space=space)
     start_turn(g, h)
     return g, h
 
@@ -79,7 +84,7 @@ def test_4_12_8_each_weapon_card_adds_its_successes_and_pays_its_awards(
 
 def test_lt21_metal_shield_from_the_loot_is_an_optional_coin() -> None:
     g, h = on_card("M1-02")  # 1 bone
-    g.hero(h)["shield"] = ["LT21-1"]
+    with_hero(g, h, shield=["LT21-1"])
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     act(g, h, {"type": "metal_shield"})
@@ -88,7 +93,7 @@ def test_lt21_metal_shield_from_the_loot_is_an_optional_coin() -> None:
 
 def test_bz10_you_can_do_better_rerolls_both_dice() -> None:
     g, h = on_card("M2-14")
-    g.hero(h)["faceup"] = ["BZ10-1"]
+    with_hero(g, h, faceup=["BZ10-1"])
     script(g, faces=[6, 5, 3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]} in acts(g, h)
@@ -99,7 +104,7 @@ def test_bz10_you_can_do_better_rerolls_both_dice() -> None:
 
 def test_bz09_you_can_do_better_1_die_never_rerolls_both() -> None:
     g, h = on_card("M2-14")
-    g.hero(h)["faceup"] = ["BZ09-1"]
+    with_hero(g, h, faceup=["BZ09-1"])
     script(g, faces=[6, 5])
     act(g, h, {"type": "attack", "weapon": "bow"})
     rerolls = [a for a in acts(g, h) if a["type"] == "reroll"]
@@ -112,9 +117,9 @@ def test_bz09_you_can_do_better_1_die_never_rerolls_both() -> None:
 def test_lt06_crafty_one_steals_arrows_plus_one() -> None:
     g, h = on_card("M2-14")
     other = (h + 1) % 3
-    put(g, other, 1, space=1)
-    g.hero(other)["arrows"] = 2
-    g.s["seats"][g.owner(h)]["hand"] = ["LT06-1"]
+    place(g, other, 1, space=1)
+    with_hero(g, other, arrows=2)
+    set_hand(g, h, ["LT06-1"])
     start_turn(g, h)
     script(g, faces=[3])  # 2 successes + 1 = 3 arrows, the target has only 2
     act(g, h, {"type": "play", "card": "LT06-1", "target": other})
@@ -152,18 +157,17 @@ def test_q05_a_gamble_with_no_green_gives_nothing_but_still_completes() -> None:
 def test_q06_four_greens_take_a_loot_card_and_four_vp() -> None:
     g, h = on_card("Q06")
     before = vp(g, h)
-    hand = len(g.s["seats"][g.owner(h)]["hand"])
-    g.s["loot"]["deck"].remove("LT26-1")
-    g.s["loot"]["deck"].insert(0, "LT26-1")
+    held = len(hand(g, h))
+    loot_on_top(g, "LT26-1")
     script(g, coins=[GREEN] * 4)
     act(g, h, {"type": "quest"})
     assert vp(g, h) == before + 4 and "LT26-1" in g.hero(h)["faceup"]
-    assert len(g.s["seats"][g.owner(h)]["hand"]) == hand
+    assert len(hand(g, h)) == held
 
 
 def test_q08_a_flame_coin_loss_takes_what_there_is() -> None:
     g, h = on_card("Q08")  # 0 successes: lose 2 coins
-    g.hero(h)["coins"] = 1
+    with_hero(g, h, coins=1)
     script(g, faces=[5])
     act(g, h, {"type": "quest"})
     assert g.hero(h)["coins"] == 0 and g.slot(1, "C")["marks"] == [0]
@@ -173,10 +177,9 @@ def test_b5_risky_silk_rope_green_draws_a_loot_card() -> None:
     g = adventure(3, 11)
     plain_board(g)
     set_card(g, 1, "B5")
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
-    g.s["loot"]["deck"].remove("LT27-1")
-    g.s["loot"]["deck"].insert(0, "LT27-1")
+    loot_on_top(g, "LT27-1")
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
     script(g, coins=[GREEN])
     act(g, h, {"type": "bridge", "mode": "risky"})
@@ -187,8 +190,8 @@ def test_b3_stable_spider_thread_at_ten_hearts_gives_one_vp() -> None:
     g = adventure(3, 11)
     plain_board(g)
     set_card(g, 1, "B3")
-    h = g.s["crown"]
-    g.hero(h)["hearts"] = 10
+    h = crown_hero(g)
+    with_hero(g, h, hearts=10)
     start_turn(g, h)
     before = vp(g, h)
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
@@ -200,7 +203,7 @@ def test_st5_the_crown_space_pays_one_coin() -> None:
     g = adventure(3, 11)
     plain_board(g)
     set_card(g, g.stairs_col(), "ST5")
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 0})
     assert g.hero(h)["coins"] == 6

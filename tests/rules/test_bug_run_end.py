@@ -15,14 +15,19 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    clear_stack,
+    crown_hero,
     game,
+    hand,
+    place,
     plain_board,
-    put,
     script,
     set_card,
+    set_hand,
     start_turn,
     top,
     vp,
+    with_hero,
 )
 
 
@@ -31,8 +36,8 @@ def fight(card: str, spaces: dict[int, int], mode: str = "normal") -> BugRun:
     g.s["crown"] = 0
     set_card(g, g.stairs_col(), card)
     for h, sp in spaces.items():
-        put(g, h, g.stairs_col(), space=sp)
-    g.s["stack"] = []
+        place(g, h, g.stairs_col(), space=sp)
+    clear_stack(g)
     return g
 
 
@@ -55,7 +60,7 @@ def test_fight_rolls_team_sums_and_the_winner_takes_the_reward() -> None:
 
 def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
     g = fight("ST9", {0: 0, 1: 2, 2: 3})  # top [any] vs bottom [bw], [any]; 12 coins
-    g.hero(2)["coins"] = 15
+    with_hero(g, 2, coins=15)
     before = vp(g, 2)
     script(g, faces=[6, 6, 1, 6, 1, 6])
     g.run([])
@@ -66,9 +71,9 @@ def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
 
 def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
     g = fight("ST10", {0: 0, 1: 2, 2: 3}, mode="powers")  # top [bw] vs bottom [sw], [bw]
-    g.hero(0)["name"] = "caterpillar"
-    g.hero(0)["bow"] = ["BZ13-1"]
-    g.hero(0)["arrows"] = 3
+    with_hero(g, 0, name="caterpillar")
+    with_hero(g, 0, bow=["BZ13-1"])
+    with_hero(g, 0, arrows=3)
     script(g, faces=[6, 6, 1, 1, 1, 1])  # top 0 vs bottom 2 + 3 (sword)
     ev: list[object] = []
     g.run(ev)  # type: ignore[arg-type]
@@ -111,8 +116,8 @@ def escape_game(roof: list[str], n: int = 3) -> BugRun:
     g.s["board"] = []
     g.s["phase"] = "escape"
     g.s["level"] = 4
-    g.s["escape_queue"] = g.clockwise(g.s["crown"])
-    g.s["stack"] = []
+    g.s["escape_queue"] = g.clockwise(crown_hero(g))
+    clear_stack(g)
     for h in range(g.n_heroes()):
         g.hero(h)["pos"] = None
     g.run([])
@@ -121,7 +126,7 @@ def escape_game(roof: list[str], n: int = 3) -> BugRun:
 
 def test_rulebook_final_escape_example() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
-    h = g.s["crown"]
+    h = crown_hero(g)
     hero = g.hero(h)
     hero.update(hearts=2, arrows=4, coins=3)
     g.run([])
@@ -143,7 +148,7 @@ def test_rulebook_final_escape_example() -> None:
 def test_brx9_the_roof_starting_space_is_not_asked() -> None:
     # 4.12.7: the two starting spaces are cosmetic; the run opens on the first path choice.
     g = escape_game(["ST5", "ST9", "ST2", "ST4"])
-    h = g.s["crown"]
+    h = crown_hero(g)
     assert top(g)["k"] == "escape" and top(g)["reached"] == 0
     assert acts(g, h) == [
         {"type": "stop"},
@@ -155,8 +160,8 @@ def test_brx9_the_roof_starting_space_is_not_asked() -> None:
 def test_br53_stopping_is_always_allowed() -> None:
     assert C.ROOF_VP == [0, 2, 4, 7, 10]
     g = escape_game(["ST2", "ST3", "ST4", "ST7"])
-    h = g.s["crown"]
-    g.hero(h)["coins"] = 0
+    h = crown_hero(g)
+    with_hero(g, h, coins=0)
     g.run([])
     act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts
     act(g, h, {"type": "stop"})
@@ -165,9 +170,9 @@ def test_br53_stopping_is_always_allowed() -> None:
 
 def test_br20_roof_costs_must_be_paid_in_full() -> None:
     g = escape_game(["ST2", "ST3", "ST4", "ST7"])
-    h = g.s["crown"]
+    h = crown_hero(g)
     g.hero(h).update(hearts=2, coins=2)
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["escape_queue"] = [h]
     assert g.can_attempt(h, g.roof_path(0, "R")) is False  # pay 3 coins
     g.run([])  # stopping is the only choice left: taken at once
@@ -176,7 +181,7 @@ def test_br20_roof_costs_must_be_paid_in_full() -> None:
 
 def test_roof_sword_challenge_hurts_with_dice_bones_only() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
-    h = g.s["crown"]
+    h = crown_hero(g)
     g.run([])
     script(g, faces=[4, 4])  # 2 successes, 2 bones
     act(g, h, {"type": "path", "side": "R"})  # SWORD >= 4 fails
@@ -190,7 +195,7 @@ def test_br54_each_hero_runs_alone_crown_first() -> None:
         fr = top(g)
         order.append(fr["hero"])
         act(g, fr["hero"], {"type": "stop"})
-    c = g.s["crown"]
+    c = crown_hero(g)
     assert order == [c, (c + 1) % 3, (c + 2) % 3]
 
 
@@ -198,7 +203,7 @@ def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     g.hero(0).update(coins=8, faceup=["LT27-1"])
     g.s["seats"][0]["hand"] = ["LT03-1"]
-    g.hero(0)["roof"] = 2
+    with_hero(g, 0, roof=2)
     assert g.score_breakdown(0) == {
         "vp_tokens": 5,
         "loot": 3,
@@ -211,7 +216,7 @@ def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
 
 def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
-    g.hero(0)["coins"] = 14
+    with_hero(g, 0, coins=14)
     g.s["seats"][0]["hand"] = ["LT01-1", "LT03-1"]
     while not g.is_over:
         act(g, top(g)["hero"], {"type": "stop"})
@@ -222,7 +227,7 @@ def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
 def test_br52_roof_vp_by_the_last_step_reached() -> None:
     assert C.ROOF_VP == [0, 2, 4, 7, 10]
     g = escape_game(["ST2", "ST2", "ST2", "ST2"])
-    h = g.s["crown"]
+    h = crown_hero(g)
     g.hero(h).update(hearts=10, coins=15)
     for _ in range(4):
         act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts each time
@@ -232,8 +237,8 @@ def test_br52_roof_vp_by_the_last_step_reached() -> None:
 
 def test_br55_coins_count_per_hero_in_the_two_player_game() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
-    g.hero(0)["coins"] = 5
-    g.hero(1)["coins"] = 4
+    with_hero(g, 0, coins=5)
+    with_hero(g, 1, coins=4)
     assert g.breakdown(0)["coins"] == 1 + 1
 
 
@@ -307,11 +312,11 @@ def test_br51_components_are_unlimited() -> None:
         for slot in g.s["board"][col].values():
             slot["locked"] = True
     assert all(not g.enterable(sl) for col in g.s["board"][1:-1] for sl in col.values())
-    assert g.move_options(g.s["crown"])  # the stairs always remain
+    assert g.move_options(crown_hero(g))  # the stairs always remain
     slot = set_card(g, 1, "M4-37")
     slot["wounds"] = 10
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     start_turn(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -331,8 +336,8 @@ def test_game_over_refuses_actions() -> None:
 
 def test_brx5_two_player_gold_coins_go_to_the_poorer_hero() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
-    g.hero(0)["coins"] = 9
-    g.hero(1)["coins"] = 3
+    with_hero(g, 0, coins=9)
+    with_hero(g, 1, coins=3)
     g.s["seats"][0]["hand"] = ["LT01-1"]
     while not g.is_over:
         seat = next(iter(g.waiting_for()))
@@ -343,23 +348,23 @@ def test_brx5_two_player_gold_coins_go_to_the_poorer_hero() -> None:
 def test_brx19_the_afk_move_never_spends_an_optional_extra() -> None:
     g = adventure(3, 2)
     plain_board(g)
-    h = g.s["crown"]
+    h = crown_hero(g)
     others = [x for x in range(3) if x != h]
-    put(g, others[0], 1, space=0)
-    put(g, others[1], 1, space=1)
-    g.s["seats"][g.owner(h)]["hand"] = ["LT12-1"]
+    place(g, others[0], 1, space=0)
+    place(g, others[1], 1, space=1)
+    set_hand(g, h, ["LT12-1"])
     start_turn(g, h)
     assert acts(g, h)[0] == {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"}
     g.apply(SYSTEM, g.deadlines()[0].action)
-    assert g.hero(h)["pos"]["col"] == 2 and g.s["seats"][g.owner(h)]["hand"] == ["LT12-1"]
+    assert g.hero(h)["pos"]["col"] == 2 and hand(g, h) == ["LT12-1"]
 
 
 def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     h = top(g)["hero"]
-    g.hero(h)["faceup"] = ["BZ03-1"]
-    g.hero(h)["hearts"] = 2
-    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1", "LT05-1", "LT13-1"]
+    with_hero(g, h, faceup=["BZ03-1"])
+    with_hero(g, h, hearts=2)
+    set_hand(g, h, ["LT01-1", "LT05-1", "LT13-1"])
     plays = [a for a in acts(g, h) if a["type"] == "play"]
     # no Crafty One (no shared card) and no Reserved Seat (no stairs) on the roof
     assert plays == [{"type": "play", "card": "BZ03-1"}, {"type": "play", "card": "LT01-1"}]
@@ -372,7 +377,7 @@ def test_br40_the_itinerant_merchant_during_the_final_escape() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     h = top(g)["hero"]
     g.hero(h).update(arrows=1, coins=6)
-    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1"]
+    set_hand(g, h, ["LT07-1"])
     assert {"type": "path", "side": "L"} not in acts(g, h)  # pay 3 arrows
     act(g, h, {"type": "play", "card": "LT07-1"})
     assert top(g)["k"] == "trade" and top(g)["merchant"]

@@ -14,15 +14,21 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    clear_stack,
+    crown_hero,
     finish_moves,
     game,
+    hand,
+    loot_on_top,
+    place,
     plain_board,
-    put,
     script,
     set_card,
+    set_hand,
     start_turn,
     top,
     vp,
+    with_hero,
 )
 
 
@@ -53,8 +59,8 @@ def test_br4_the_crown_is_a_random_hero_who_trades_first() -> None:
     crowns = set()
     for seed in range(12):
         g = game(4, seed)
-        crowns.add(g.s["crown"])
-        assert top(g)["k"] == "trade" and top(g)["hero"] == g.s["crown"]
+        crowns.add(crown_hero(g))
+        assert top(g)["k"] == "trade" and top(g)["hero"] == crown_hero(g)
     assert len(crowns) > 1
 
 
@@ -63,8 +69,8 @@ def test_br6_stair_stack_gives_level_k_its_card_and_builds_the_roof_in_order() -
     stack = list(g.s["stairs_stack"])
     assert g.stairs_slot()["card"] == stack[0]
     for h in range(3):
-        put(g, h, g.stairs_col(), space=h + 1)
-    g.s["stack"] = []
+        place(g, h, g.stairs_col(), space=h + 1)
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["roof"] == [stack[0]] and g.s["level"] == 2
@@ -99,7 +105,7 @@ def test_br9_bridges_are_crossed_left_to_right_never_entered() -> None:
     plain_board(g)
     set_card(g, 1, "B1")
     set_card(g, 2, "B2")
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     assert not any(a["col"] in (1, 2) for a in acts(g, h) if a["type"] == "move")
     before = vp(g, h)
@@ -118,8 +124,8 @@ def test_br21_risky_bridge_red_loss_can_kill() -> None:
     g = adventure(3, 5)
     plain_board(g)
     set_card(g, 1, "B6")
-    h = g.s["crown"]
-    g.hero(h)["hearts"] = 1
+    h = crown_hero(g)
+    with_hero(g, h, hearts=1)
     start_turn(g, h)
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
     script(g, coins=[RED])
@@ -138,14 +144,14 @@ def five_player_floors() -> BugRun:
 
 def test_br10_floors_change_only_through_central_cards() -> None:
     g = five_player_floors()
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     moves = [a for a in acts(g, h) if a["type"] == "move"]
     # C -> C across a split column with a bridge on one floor: the mover declares the route
     assert {"type": "move", "col": 2, "floor": "C", "route": "U", "space": 0} in moves
     assert {"type": "move", "col": 2, "floor": "C", "route": "D", "space": 0} in moves
     assert {"type": "move", "col": 3, "floor": "D", "space": 0} in moves
-    put(g, h, 1, "U", 0)
+    place(g, h, 1, "U", 0)
     moves = [a for a in acts(g, h) if a["type"] == "move"]
     assert {"type": "move", "col": 3, "floor": "U", "space": 0} in moves
     assert not any(a["floor"] == "D" for a in moves)
@@ -159,7 +165,7 @@ def test_br10_floors_change_only_through_central_cards() -> None:
 
 def test_br10_the_upper_route_skips_the_lower_bridge() -> None:
     g = five_player_floors()
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     act(g, h, {"type": "move", "col": 2, "floor": "C", "route": "U", "space": 0})
     assert top(g)["k"] == "turn" and top(g)["hero"] != h
@@ -170,7 +176,7 @@ def test_br11_a_completed_quest_cannot_be_entered() -> None:
     plain_board(g)
     set_card(g, 1, "Q13")["locked"] = True
     set_card(g, 2, "M1-01")["defeated"] = True
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     assert not any(a["col"] in (1, 2) for a in acts(g, h) if a["type"] == "move")
 
@@ -179,7 +185,7 @@ def test_br63_straight_from_the_entrance_to_the_stairs() -> None:
     g = adventure(3, 5)
     plain_board(g)
     set_card(g, 2, "B4")
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 1})
     assert top(g)["k"] == "bridge"
@@ -190,23 +196,23 @@ def test_br63_straight_from_the_entrance_to_the_stairs() -> None:
 def test_br48_full_monsters_need_an_optional_extra() -> None:
     g = adventure(3, 5)
     plain_board(g)
-    h = g.s["crown"]
+    h = crown_hero(g)
     others = [x for x in range(3) if x != h]
-    put(g, others[0], 1, space=0)
-    put(g, others[1], 1, space=1)
+    place(g, others[0], 1, space=0)
+    place(g, others[1], 1, space=1)
     start_turn(g, h)
     assert not any(a["col"] == 1 for a in acts(g, h) if a["type"] == "move")
-    g.s["seats"][g.owner(h)]["hand"] = ["LT12-1"]
+    set_hand(g, h, ["LT12-1"])
     extra = {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"}
     assert extra in acts(g, h)
     act(g, h, extra)
     slot = g.slot(1, "C")
     assert len(slot["spaces"]) == 3 and slot["spaces"][2]["hero"] == h
-    assert slot["spaces"][2]["weapon"] == "any" and g.s["seats"][g.owner(h)]["hand"] == []
+    assert slot["spaces"][2]["weapon"] == "any" and hand(g, h) == []
     set_card(g, 2, "Q13")
     g.slot(2, "C")["spaces"][0]["hero"] = others[0]
     g.slot(2, "C")["spaces"][1]["hero"] = others[1]
-    g.s["seats"][g.owner(h)]["hand"] = ["LT12-1"]
+    set_hand(g, h, ["LT12-1"])
     start_turn(g, h)
     assert not any(a.get("extra") and a["col"] == 2 for a in acts(g, h))
 
@@ -214,7 +220,7 @@ def test_br48_full_monsters_need_an_optional_extra() -> None:
 def test_only_one_space_per_weapon_symbol_is_offered() -> None:
     g = adventure(3, 5)
     plain_board(g, "M2-11")  # any, sw, any
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     col1 = [a["space"] for a in acts(g, h) if a["type"] == "move" and a["col"] == 1]
     assert col1 == [0, 1]
@@ -224,7 +230,7 @@ def test_stairs_entry_gains_costs_and_the_crown() -> None:
     g = adventure(3, 5)
     plain_board(g)
     set_card(g, g.stairs_col(), "ST2")  # crown: pay 1h, +2vp, +L, +2a
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
     stairs = [a["space"] for a in acts(g, h) if a["col"] == g.stairs_col()]
     assert stairs == [0, 1, 2, 3]
@@ -236,8 +242,8 @@ def test_br19_a_heart_cost_needs_more_hearts_and_unpayable_spaces_pay_what_they_
     g = adventure(3, 5)
     plain_board(g)
     set_card(g, g.stairs_col(), "ST2")
-    h = g.s["crown"]
-    g.hero(h)["hearts"] = 1
+    h = crown_hero(g)
+    with_hero(g, h, hearts=1)
     start_turn(g, h)
     assert [a["space"] for a in acts(g, h) if a["col"] == g.stairs_col()] == [1, 2, 3]
     # every free space costs something you cannot pay -> any free space, pay what you can
@@ -246,8 +252,8 @@ def test_br19_a_heart_cost_needs_more_hearts_and_unpayable_spaces_pay_what_they_
     set_card(g2, g2.stairs_col(), "ST4")  # crown: pay 3c; S4 free of cost
     h2 = g2.s["crown"]
     others = [x for x in range(3) if x != h2]
-    put(g2, others[0], g2.stairs_col(), space=1)
-    put(g2, others[1], g2.stairs_col(), space=2)
+    place(g2, others[0], g2.stairs_col(), space=1)
+    place(g2, others[1], g2.stairs_col(), space=2)
     g2.stairs_slot()["spaces"][3]["lock"] = True
     g2.hero(h2)["coins"] = 2
     start_turn(g2, h2)
@@ -260,9 +266,9 @@ def test_br70_a_loot_card_can_be_gained_on_the_stairs() -> None:
     g = adventure(3, 5)
     plain_board(g)
     set_card(g, g.stairs_col(), "ST2")
-    h = g.s["crown"]
+    h = crown_hero(g)
     start_turn(g, h)
-    g.s["loot"]["deck"].insert(0, "LT26-1")
+    loot_on_top(g, "LT26-1")
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})
     assert "LT26-1" in g.hero(h)["faceup"]
 
@@ -270,14 +276,14 @@ def test_br70_a_loot_card_can_be_gained_on_the_stairs() -> None:
 def test_br27_waiting_on_the_stairs_pays_the_reward_while_others_are_at_the_entrance() -> None:
     g = adventure(3, 5)
     set_card(g, g.stairs_col(), "ST1")  # wait: 2c
-    h = g.s["crown"]
-    put(g, h, g.stairs_col(), space=1)
-    g.hero(h)["faceup"] = ["BZ02-1"]
-    g.hero(h)["hearts"] = 3
-    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1"]
+    h = crown_hero(g)
+    place(g, h, g.stairs_col(), space=1)
+    with_hero(g, h, faceup=["BZ02-1"])
+    with_hero(g, h, hearts=3)
+    set_hand(g, h, ["LT01-1"])
     start_turn(g, h)
     assert acts(g, h) == [{"type": "wait"}]  # no potion, no Gold Coins on the stairs
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["order"]["next"] = h
     g.run([])
     assert g.hero(h)["coins"] == 7 and top(g)["hero"] != h
@@ -286,11 +292,11 @@ def test_br27_waiting_on_the_stairs_pays_the_reward_while_others_are_at_the_entr
 def test_br23_a_full_stock_turns_a_printed_reward_into_one_vp() -> None:
     g = adventure(3, 5)
     set_card(g, g.stairs_col(), "ST1")
-    h = g.s["crown"]
-    put(g, h, g.stairs_col(), space=1)
-    g.hero(h)["coins"] = 15
+    h = crown_hero(g)
+    place(g, h, g.stairs_col(), space=1)
+    with_hero(g, h, coins=15)
     before = vp(g, h)
-    g.s["stack"] = []
+    clear_stack(g)
     g.s["order"]["next"] = h
     g.run([])
     assert g.hero(h)["coins"] == 15 and vp(g, h) == before + 1
@@ -299,17 +305,17 @@ def test_br23_a_full_stock_turns_a_printed_reward_into_one_vp() -> None:
 def test_br22_caps_cut_gains_but_purchases_are_allowed() -> None:
     g = game(3, 5)
     h = top(g)["hero"]
-    g.hero(h)["hearts"] = 9
+    with_hero(g, h, hearts=9)
     act(g, h, {"type": "buy_hearts"})
     assert g.hero(h)["hearts"] == 10 and g.hero(h)["coins"] == 2
 
 
 def test_br28_an_empty_crown_space_keeps_the_crown() -> None:
     g = adventure(3, 5)
-    crown = g.s["crown"]
+    crown = crown_hero(g)
     for h in range(3):
-        put(g, h, g.stairs_col(), space=h + 1)
-    g.s["stack"] = []
+        place(g, h, g.stairs_col(), space=h + 1)
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["crown"] == crown and g.s["level"] == 2
@@ -317,10 +323,10 @@ def test_br28_an_empty_crown_space_keeps_the_crown() -> None:
 
 def test_the_crown_space_moves_the_crown() -> None:
     g = adventure(3, 5)
-    new = (g.s["crown"] + 1) % 3
+    new = (crown_hero(g) + 1) % 3
     for h in range(3):
-        put(g, h, g.stairs_col(), space=0 if h == new else h + 1)
-    g.s["stack"] = []
+        place(g, h, g.stairs_col(), space=0 if h == new else h + 1)
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["crown"] == new and top(g)["k"] == "trade" and top(g)["hero"] == new
@@ -328,9 +334,9 @@ def test_the_crown_space_moves_the_crown() -> None:
 
 def test_br47_reserved_seat_blocks_others_and_lapses_on_entry() -> None:
     g = adventure(3, 5)
-    h = g.s["crown"]
+    h = crown_hero(g)
     other = (h + 1) % 3
-    g.s["seats"][g.owner(h)]["hand"] = ["LT13-1"]
+    set_hand(g, h, ["LT13-1"])
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "LT13-1", "space": 0})
     assert g.stairs_slot()["spaces"][0]["reserved"] == h
@@ -347,8 +353,8 @@ def test_br65_running_away_keeps_wounds_and_padlocks_a_started_duel() -> None:
     plain_board(g)
     g.slot(1, "C")["wounds"] = 2
     set_card(g, 2, "Q11")
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     start_turn(g, h)
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
     assert g.slot(1, "C")["wounds"] == 2
@@ -364,12 +370,12 @@ def test_br65_running_away_keeps_wounds_and_padlocks_a_started_duel() -> None:
 def test_br24_free_moves_are_mandatory_and_only_moves() -> None:
     g = adventure(3, 5)
     plain_board(g)
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     g.slot(1, "C")["wounds"] = 2
     start_turn(g, h)
-    g.hero(h)["faceup"] = ["BZ02-1"]
-    g.hero(h)["hearts"] = 3
+    with_hero(g, h, faceup=["BZ02-1"])
+    with_hero(g, h, hearts=3)
     script(g, faces=[3, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert top(g)["k"] == "freemove"
@@ -379,11 +385,11 @@ def test_br24_free_moves_are_mandatory_and_only_moves() -> None:
 
 def test_br29_no_card_can_be_played_on_the_stairs() -> None:
     g = adventure(3, 5)
-    h = g.s["crown"]
-    put(g, h, g.stairs_col(), space=1)
-    g.hero(h)["faceup"] = ["BZ01-1", "BZ07-1"]
-    g.hero(h)["hearts"] = 2
-    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1", "LT07-1", "LT13-1", "LT05-1"]
+    h = crown_hero(g)
+    place(g, h, g.stairs_col(), space=1)
+    with_hero(g, h, faceup=["BZ01-1", "BZ07-1"])
+    with_hero(g, h, hearts=2)
+    set_hand(g, h, ["LT01-1", "LT07-1", "LT13-1", "LT05-1"])
     start_turn(g, h)
     assert acts(g, h) == [{"type": "wait"}]
     assert g.play_options(h, "turn") != []  # the same hand off the stairs would be playable
@@ -398,8 +404,8 @@ def test_brx1_heroes_are_dealt_from_the_seed() -> None:
 
 def test_br47_one_reservation_per_hero_and_on_its_team_in_two_player_fights() -> None:
     g = adventure(3, 5)
-    h = g.s["crown"]
-    g.s["seats"][g.owner(h)]["hand"] = ["LT13-1", "LT13-2"]
+    h = crown_hero(g)
+    set_hand(g, h, ["LT13-1", "LT13-2"])
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "LT13-1", "space": 1})
     assert not any(a["type"] == "play" and a["card"] == "LT13-2" for a in acts(g, h))
@@ -414,11 +420,11 @@ def test_lt12_the_optional_extra_space_vanishes_when_its_hero_leaves() -> None:
     # is full again: nobody may walk onto the extra space without playing a card.
     g = adventure(4, 5)
     plain_board(g)
-    h = g.s["crown"]
+    h = crown_hero(g)
     a, b, c = [x for x in range(4) if x != h]
-    put(g, a, 1, space=0)
-    put(g, b, 1, space=1)
-    g.s["seats"][g.owner(h)]["hand"] = ["LT12-1"]
+    place(g, a, 1, space=0)
+    place(g, b, 1, space=1)
+    set_hand(g, h, ["LT12-1"])
     start_turn(g, h)
     act(g, h, {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"})
     assert len(g.slot(1, "C")["spaces"]) == 3

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rules import GAMES
 from rules.bug_run import content as C
 from rules.bug_run.base import CAPS
-from rules.bug_run.engine import BugRun
+from rules.bug_run.engine import FRAME_KINDS, BugRun
 from rules.core import SYSTEM, Rng, random_action, random_playout, replay
 
 ALL_CARDS = Counter(C.all_cards())
@@ -182,3 +182,19 @@ def test_every_listed_action_is_accepted_at_every_step(players: int, mode: str, 
         for a in legal:
             BugRun.from_dict(g.to_dict()).apply(seat, a)
         g.apply(seat, rng.choice(legal))
+
+
+def test_every_frame_kind_is_registered_with_consistent_handlers() -> None:
+    """The frame driver dispatches through FRAME_KINDS alone: a kind that waits lists its
+    options and answers them; every kind pushed in a random game is registered."""
+    for kind, handlers in FRAME_KINDS.items():
+        assert (handlers.options is None) == (handlers.answer is None), kind
+        assert handlers.options is not None or handlers.step is not None, kind
+    game = BugRun.new(4, 5)
+    rng = Rng(5)
+    seen: set[str] = set()
+    while not game.is_over:
+        seen.update(frame["k"] for frame in game.s["stack"])
+        (seat,) = game.waiting_for()
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert seen <= set(FRAME_KINDS) and {"trade", "turn", "move"} <= seen

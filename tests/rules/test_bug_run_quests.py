@@ -8,14 +8,19 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    crown_hero,
     game,
+    loot_on_top,
+    place,
     plain_board,
-    put,
     script,
     set_card,
+    set_loot_deck,
+    set_vp,
     start_turn,
     top,
     vp,
+    with_hero,
 )
 
 
@@ -23,8 +28,8 @@ def on_quest(cid: str, n: int = 3, mode: str = "normal"):  # type: ignore[no-unt
     g = adventure(n, 9, mode)
     plain_board(g)
     set_card(g, 1, cid)
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     start_turn(g, h)
     return g, h
 
@@ -84,7 +89,7 @@ def test_br34_archery_uses_one_die_and_spends_the_arrow_even_on_a_marked_plank()
 
 def test_archery_needs_an_arrow() -> None:
     g, h = on_quest("Q07")
-    g.hero(h)["arrows"] = 0
+    with_hero(g, h, arrows=0)
     assert not any(a["type"] == "quest" for a in acts(g, h))
 
 
@@ -114,7 +119,7 @@ def test_the_vault_marks_each_reward_and_the_last_one_completes_it() -> None:
     assert {"type": "quest", "item": 1} not in acts(g, h)
     act(g, h, {"type": "quest", "item": 2})
     start_turn(g, h)
-    g.s["loot"]["deck"].insert(0, "LT27-1")
+    loot_on_top(g, "LT27-1")
     act(g, h, {"type": "quest", "item": 0})
     assert "LT27-1" in g.hero(h)["faceup"] and g.slot(1, "C")["locked"]
 
@@ -124,14 +129,14 @@ def test_br19_the_booby_trapped_vault_needs_two_hearts_and_costs_one() -> None:
     act(g, h, {"type": "quest", "item": 1})
     assert g.hero(h)["hearts"] == 4 and g.hero(h)["coins"] == 10
     start_turn(g, h)
-    g.hero(h)["hearts"] = 1
+    with_hero(g, h, hearts=1)
     assert not any(a["type"] == "quest" for a in acts(g, h))
 
 
 def test_br26_only_the_acting_hero_is_rewarded_others_just_move() -> None:
     g, h = on_quest("Q01")
     other = (h + 1) % 3
-    put(g, other, 1, space=1)
+    place(g, other, 1, space=1)
     before_other = vp(g, other)
     script(g, coins=[GREEN])
     act(g, h, {"type": "quest"})
@@ -143,7 +148,7 @@ def test_br26_only_the_acting_hero_is_rewarded_others_just_move() -> None:
 
 def test_forcing_fate_chooses_the_result_without_a_toss() -> None:
     g, h = on_quest("Q01")
-    g.hero(h)["faceup"] = ["BZ07-1"]
+    with_hero(g, h, faceup=["BZ07-1"])
     act(g, h, {"type": "quest"})
     assert acts(g, h) == [
         {"type": "toss"},
@@ -157,7 +162,7 @@ def test_forcing_fate_chooses_the_result_without_a_toss() -> None:
 
 def test_br42_second_chance_retosses() -> None:
     g, h = on_quest("Q01")
-    g.hero(h)["faceup"] = ["LT24-1"]
+    with_hero(g, h, faceup=["LT24-1"])
     script(g, coins=[RED, GREEN])
     act(g, h, {"type": "quest"})
     assert acts(g, h) == [{"type": "accept"}, {"type": "retoss", "card": "LT24-1"}]
@@ -168,7 +173,7 @@ def test_br42_second_chance_retosses() -> None:
 
 def test_br58_good_fortune_flips_a_toss_for_two_coins_once() -> None:
     g, h = on_quest("Q01", mode="powers")
-    g.hero(h)["name"] = "grasshopper"
+    with_hero(g, h, name="grasshopper")
     script(g, coins=[RED])
     act(g, h, {"type": "quest"})
     assert acts(g, h) == [{"type": "accept"}, {"type": "good_fortune"}]
@@ -186,8 +191,8 @@ def on_monster(cid: str, n: int = 3, mode: str = "normal"):  # type: ignore[no-u
     g = adventure(n, 9, mode)
     plain_board(g)
     set_card(g, 1, cid)
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     g.slot(1, "C")["wounds"] = C_LIFE[cid] - 1
     start_turn(g, h)
     return g, h
@@ -200,7 +205,7 @@ def test_rulebook_flash_phase_example() -> None:
     # Centipede: 3vp, 3vp, 4c. The defeater picks 3vp, the other 3vp, the defeater the coins.
     g, h = on_monster("M2-15")
     other = (h + 1) % 3
-    put(g, other, 1, space=2)
+    place(g, other, 1, space=2)
     before = vp(g, h), vp(g, other)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -218,7 +223,7 @@ def test_rulebook_flash_phase_example() -> None:
 
 def test_br25_a_lone_defeater_takes_every_item() -> None:
     g, h = on_monster("M2-16")  # L, 2vp, 3c
-    g.s["loot"]["deck"].insert(0, "LT26-1")
+    loot_on_top(g, "LT26-1")
     before = vp(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -229,7 +234,7 @@ def test_br25_a_lone_defeater_takes_every_item() -> None:
 def test_dibs_picks_first_then_the_defeater() -> None:
     g, h = on_monster("M2-15")
     other = (h + 1) % 3
-    put(g, other, 1, space=2)
+    place(g, other, 1, space=2)
     g.s["seats"][g.owner(other)]["hand"] = ["LT11-1"]
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -245,9 +250,9 @@ def test_dibs_picks_first_then_the_defeater() -> None:
 def test_teleportation_moves_first_in_the_flash() -> None:
     g, h = on_monster("M1-01", mode="powers")
     other = (h + 1) % 3
-    g.hero(other)["name"] = "fly"
-    g.hero(h)["name"] = "beetle"
-    put(g, other, 1, space=1)
+    with_hero(g, other, name="fly")
+    with_hero(g, h, name="beetle")
+    place(g, other, 1, space=1)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     while top(g)["k"] == "flash":
@@ -258,8 +263,8 @@ def test_teleportation_moves_first_in_the_flash() -> None:
 
 def test_br61_master_crocheter_draws_two_and_keeps_one() -> None:
     g, h = on_monster("M1-03", mode="powers")  # L, 1vp
-    g.hero(h)["name"] = "spider"
-    g.s["loot"]["deck"][:0] = ["LT26-1", "LT27-1"]
+    with_hero(g, h, name="spider")
+    loot_on_top(g, "LT26-1", "LT27-1")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert acts(g, h) == [{"type": "keep", "card": "LT26-1"}, {"type": "keep", "card": "LT27-1"}]
@@ -271,8 +276,8 @@ def test_br61_master_crocheter_draws_two_and_keeps_one() -> None:
 
 def test_br38_loot_equipment_may_swap_and_the_old_card_is_stored() -> None:
     g, h = on_monster("M1-03")
-    g.hero(h)["sword"] = ["BZ12-1", "BZ16-1"]
-    g.s["loot"]["deck"].insert(0, "LT18-1")
+    with_hero(g, h, sword=["BZ12-1", "BZ16-1"])
+    loot_on_top(g, "LT18-1")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert acts(g, h) == [
@@ -287,7 +292,7 @@ def test_br38_loot_equipment_may_swap_and_the_old_card_is_stored() -> None:
 def test_br36_an_empty_loot_deck_reshuffles_then_gives_one_vp() -> None:
     g, h = on_monster("M1-03")
     g.s["loot"]["discard"] = g.s["loot"]["deck"]
-    g.s["loot"]["deck"] = []
+    set_loot_deck(g, [])
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert len(g.s["loot"]["deck"]) == 31 and g.s["loot"]["discard"] == []
@@ -301,7 +306,7 @@ def test_br36_an_empty_loot_deck_reshuffles_then_gives_one_vp() -> None:
 
 def test_secret_loot_goes_to_the_hand_privately() -> None:
     g, h = on_monster("M1-03")
-    g.s["loot"]["deck"].insert(0, "LT04-1")
+    loot_on_top(g, "LT04-1")
     script(g, faces=[3, 3])
     ev = act(g, h, {"type": "attack", "weapon": "bow"})
     seat = g.owner(h)
@@ -313,7 +318,7 @@ def test_secret_loot_goes_to_the_hand_privately() -> None:
 def test_q09_a_flame_vp_loss_is_announced_without_the_amount() -> None:
     # BR-50: "lost 0 VP" in a public event would tell the table that a VP total is 0.
     g, h = on_quest("Q09")  # 0 successes: lose 1 VP
-    g.s["seats"][g.owner(h)]["vp"] = 0
+    set_vp(g, h, 0)
     script(g, faces=[6])
     ev = act(g, h, {"type": "quest"})
     loss = next(e for e in ev if e.type == "loss")

@@ -1,7 +1,8 @@
 """Helpers for the Bug Run tests: build a state, place heroes and cards, script the dice.
 
-Tests build a real game with ``new()`` and then edit its JSON state directly, so every rule is
-tested through the public ``apply`` / ``legal_actions`` contract.
+Tests build a real game with ``new()`` and then set up a position with the builders below
+(``with_hero``, ``place``, ``set_hand`` ...), so every rule is tested through the public
+``apply`` / ``legal_actions`` contract and the tests do not spell out the state's layout.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def adventure(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
 
 def start_turn(g: BugRun, h: int) -> None:
     """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
-    g.s["stack"] = []
+    clear_stack(g)
     g.begin(h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
     if not g.s["two"]:
         g.s["order"]["next"] = (h + 1) % g.n_heroes()
@@ -77,7 +78,59 @@ def set_card(g: BugRun, col: int, cid: str, floor: str = "C") -> dict[str, Any]:
     return slot
 
 
-def put(g: BugRun, h: int, col: int, floor: str = "C", space: int | None = 0) -> None:
+def crown_hero(g: BugRun) -> int:
+    """The hero holding the crown (the first to act in each phase)."""
+    return int(g.s["crown"])
+
+
+def hand(g: BugRun, h: int) -> list[str]:
+    """The hand of hero ``h``'s player, as the game holds it."""
+    return g.hand(g.owner(h))
+
+
+def set_hand(g: BugRun, h: int, cards: list[str]) -> None:
+    g.s["seats"][g.owner(h)]["hand"] = list(cards)
+
+
+def with_hero(g: BugRun, h: int, **fields: Any) -> dict[str, Any]:
+    """Set hero ``h``'s stocks or zones (``hearts=2``, ``sword=["BZ01-1"]`` ...); unknown
+    names fail, so a typo cannot silently test nothing."""
+    hero = g.hero(h)
+    for name, value in fields.items():
+        assert name in hero, name
+        hero[name] = list(value) if isinstance(value, list) else value
+    return hero
+
+
+def set_vp(g: BugRun, h: int, points: int) -> None:
+    """Set the victory points of hero ``h``'s player (secret in play)."""
+    g.s["seats"][g.owner(h)]["vp"] = points
+
+
+def set_market(g: BugRun, cards: list[str]) -> None:
+    g.s["bazaar"]["market"] = list(cards)
+
+
+def set_loot_deck(g: BugRun, cards: list[str]) -> None:
+    g.s["loot"]["deck"] = list(cards)
+
+
+def loot_on_top(g: BugRun, *cards: str) -> None:
+    """Move ``cards`` to the top of the loot deck, the first one on top (the next drawn)."""
+    deck = g.s["loot"]["deck"]
+    for card in reversed(cards):
+        if card in deck:
+            deck.remove(card)
+        deck.insert(0, card)
+
+
+def clear_stack(g: BugRun) -> None:
+    """Drop every pending decision, so a test can push or begin the one it studies."""
+    g.s["stack"] = []
+
+
+def place(g: BugRun, h: int, col: int, floor: str = "C", space: int | None = 0) -> None:
+    """Stand hero ``h`` on a space of a board card (``space=None``: on the card, no space)."""
     hero = g.hero(h)
     old = hero["pos"]
     if old and old["space"] is not None:

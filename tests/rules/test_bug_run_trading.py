@@ -10,12 +10,16 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    crown_hero,
     game,
+    place,
     plain_board,
-    put,
     script,
+    set_hand,
+    set_market,
     start_turn,
     top,
+    with_hero,
 )
 
 
@@ -26,7 +30,7 @@ def trader(n: int = 3, seed: int = 4):  # type: ignore[no-untyped-def]
 
 def test_buying_a_market_card_pays_its_price_and_lays_it_face_up() -> None:
     g, h = trader()
-    g.s["bazaar"]["market"] = ["BZ07-1", "BZ12-1", "BZ22-1"]
+    set_market(g, ["BZ07-1", "BZ12-1", "BZ22-1"])
     assert {"type": "buy", "card": "BZ22-1"} not in acts(g, h)  # 7 coins
     act(g, h, {"type": "buy", "card": "BZ07-1"})
     assert g.hero(h)["faceup"] == ["BZ07-1"] and g.hero(h)["coins"] == 2
@@ -41,9 +45,9 @@ def test_buying_a_market_card_pays_its_price_and_lays_it_face_up() -> None:
 
 def test_a_full_zone_sells_an_equipped_card_first() -> None:
     g, h = trader()
-    g.hero(h)["sword"] = ["BZ12-1", "LT14-1"]
-    g.hero(h)["coins"] = 4
-    g.s["bazaar"]["market"] = ["BZ18-1", "BZ04-1", "BZ04-2"]  # Sparkling Sword: 5 coins
+    with_hero(g, h, sword=["BZ12-1", "LT14-1"])
+    with_hero(g, h, coins=4)
+    set_market(g, ["BZ18-1", "BZ04-1", "BZ04-2"])  # Sparkling Sword: 5 coins
     opts = [a for a in acts(g, h) if a["type"] == "buy" and a["card"] == "BZ18-1"]
     assert opts == [
         {"type": "buy", "card": "BZ18-1", "replace": "BZ12-1"},
@@ -76,7 +80,7 @@ def test_br37_the_bazaar_reshuffles_then_shows_fewer_cards() -> None:
     g, h = trader()
     g.s["bazaar"]["discard"] = g.s["bazaar"]["deck"]
     g.s["bazaar"]["deck"] = []
-    g.hero(h)["coins"] = 15
+    with_hero(g, h, coins=15)
     act(g, h, {"type": "buy", "card": g.s["bazaar"]["market"][0]})
     act(g, h, {"type": "end_turn"})
     assert len(g.s["bazaar"]["market"]) == 3 and len(g.s["bazaar"]["deck"]) == 28
@@ -100,11 +104,11 @@ def test_the_last_trader_renews_the_whole_market() -> None:
 
 def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> None:
     g, h = trader()
-    g.hero(h)["faceup"] = ["BZ02-1"]
-    g.s["seats"][g.owner(h)]["hand"] = ["LT01-1"]
-    g.hero(h)["hearts"] = 10
+    with_hero(g, h, faceup=["BZ02-1"])
+    set_hand(g, h, ["LT01-1"])
+    with_hero(g, h, hearts=10)
     assert {"type": "play", "card": "BZ02-1"} not in acts(g, h)
-    g.hero(h)["hearts"] = 6
+    with_hero(g, h, hearts=6)
     act(g, h, {"type": "play", "card": "BZ02-1"})
     act(g, h, {"type": "play", "card": "LT01-1"})
     assert g.hero(h)["hearts"] == 9 and g.hero(h)["coins"] == 10
@@ -112,7 +116,7 @@ def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> Non
 
 def test_br39_stored_equipment_can_only_be_sold() -> None:
     g, h = trader()
-    g.hero(h)["stored"] = ["LT20-1"]
+    with_hero(g, h, stored=["LT20-1"])
     mentions = [a for a in acts(g, h) if a.get("card") == "LT20-1" or a.get("replace") == "LT20-1"]
     assert mentions == [{"type": "sell", "card": "LT20-1"}]
 
@@ -120,8 +124,8 @@ def test_br39_stored_equipment_can_only_be_sold() -> None:
 def test_br59_an_armored_hero_stores_a_bought_shield() -> None:
     g = game(3, 4, "powers")
     h = top(g)["hero"]
-    g.hero(h)["name"] = "beetle"
-    g.s["bazaar"]["market"] = ["BZ20-1", "BZ04-1", "BZ04-2"]
+    with_hero(g, h, name="beetle")
+    set_market(g, ["BZ20-1", "BZ04-1", "BZ04-2"])
     act(g, h, {"type": "buy", "card": "BZ20-1"})
     assert g.hero(h)["shield"] == [] and g.hero(h)["stored"] == ["BZ20-1"]
 
@@ -148,13 +152,13 @@ def test_a_rejected_action_changes_nothing() -> None:
 
 def test_br46_the_itinerant_merchant_is_a_private_trading_turn() -> None:
     g = adventure(3, 4)
-    h = g.s["crown"]
-    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1"]
+    h = crown_hero(g)
+    set_hand(g, h, ["LT07-1"])
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "LT07-1"})
     assert top(g)["k"] == "trade" and top(g)["merchant"]
     bought = g.s["bazaar"]["market"][0]
-    g.hero(h)["coins"] = 15
+    with_hero(g, h, coins=15)
     act(g, h, {"type": "buy", "card": bought})
     act(g, h, {"type": "end_turn"})
     assert len(g.s["bazaar"]["market"]) == 3 and top(g)["k"] == "turn" and top(g)["hero"] == h
@@ -163,13 +167,13 @@ def test_br46_the_itinerant_merchant_is_a_private_trading_turn() -> None:
 def test_br45_crafty_one_steals_from_a_hero_on_the_same_card() -> None:
     g = adventure(3, 4)
     plain_board(g)
-    h = g.s["crown"]
+    h = crown_hero(g)
     other = (h + 1) % 3
     far = (h + 2) % 3
-    put(g, h, 1)
-    put(g, other, 1, space=1)
-    put(g, far, 2)
-    g.s["seats"][g.owner(h)]["hand"] = ["LT05-1"]
+    place(g, h, 1)
+    place(g, other, 1, space=1)
+    place(g, far, 2)
+    set_hand(g, h, ["LT05-1"])
     start_turn(g, h)
     plays = [a for a in acts(g, h) if a["type"] == "play"]
     assert plays == [{"type": "play", "card": "LT05-1", "target": other}]
@@ -181,11 +185,11 @@ def test_br45_crafty_one_steals_from_a_hero_on_the_same_card() -> None:
 
 def test_br45_no_crafty_one_on_the_stairs() -> None:
     g = adventure(3, 4)
-    h = g.s["crown"]
+    h = crown_hero(g)
     other = (h + 1) % 3
-    put(g, h, g.stairs_col(), space=1)
-    put(g, other, g.stairs_col(), space=2)
-    g.s["seats"][g.owner(h)]["hand"] = ["LT05-1"]
+    place(g, h, g.stairs_col(), space=1)
+    place(g, other, g.stairs_col(), space=2)
+    set_hand(g, h, ["LT05-1"])
     assert g.crafty_targets(h) == []
 
 
@@ -193,13 +197,13 @@ def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -
     # BR-40: "any time during your turn" includes the trading turn. Played there, the Merchant
     # reveals new bazaar cards for what was bought, so the hero may buy beyond the first three.
     g, h = trader()
-    g.s["seats"][g.owner(h)]["hand"] = ["LT07-1", "LT05-1"]
-    g.hero(h)["coins"] = 15
+    set_hand(g, h, ["LT07-1", "LT05-1"])
+    with_hero(g, h, coins=15)
     plays = [a for a in acts(g, h) if a["type"] == "play"]
     assert plays == [{"type": "play", "card": "LT07-1"}]  # no Crafty One at the entrance
     first = list(g.s["bazaar"]["market"])
     for c in first:
-        g.hero(h)["coins"] = 15
+        with_hero(g, h, coins=15)
         act(g, h, next(a for a in acts(g, h) if a["type"] == "buy" and a["card"] == c))
     assert g.s["bazaar"]["market"] == []
     act(g, h, {"type": "play", "card": "LT07-1"})
@@ -212,7 +216,7 @@ def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -
 
 def test_brx10_selling_a_secret_card_reveals_it() -> None:
     g, h = trader()
-    g.s["seats"][g.owner(h)]["hand"] = ["LT04-1"]
+    set_hand(g, h, ["LT04-1"])
     ev = act(g, h, {"type": "sell", "card": "LT04-1"})
     (sale,) = [e for e in ev if e.type == "sell"]
     assert sale.is_public and sale.data["card"] == "LT04-1"
@@ -223,8 +227,8 @@ def test_look_alike_values_are_stored_canonically() -> None:
     g = adventure(3, 4)
     plain_board(g)
     g.s["board"][1] = {"C": g.make_slot("Q13", 1)}
-    h = g.s["crown"]
-    put(g, h, 1)
+    h = crown_hero(g)
+    place(g, h, 1)
     start_turn(g, h)
     act(g, h, {"type": "quest", "item": True})  # equal to 1 in Python, not in JSON
     assert g.slot(1, "C")["marks"] == [1] and type(g.slot(1, "C")["marks"][0]) is int

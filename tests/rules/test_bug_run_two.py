@@ -6,19 +6,22 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    clear_stack,
+    crown_hero,
     game,
+    place,
     plain_board,
-    put,
     script,
     set_card,
     top,
     vp,
+    with_hero,
 )
 
 
 def test_two_player_trading_opens_with_the_crown_then_alternates() -> None:
     g = game(2, 5)
-    crown = g.s["crown"]
+    crown = crown_hero(g)
     assert top(g)["k"] == "trade" and top(g)["hero"] == crown
     act(g, crown, {"type": "end_turn"})
     other_seat = 1 - g.owner(crown)
@@ -40,11 +43,11 @@ def test_two_player_vp_and_the_hand_are_shared_and_death_costs_shared_vp() -> No
     g = adventure(2, 5)
     plain_board(g)
     set_card(g, 1, "M1-02")
-    h = g.s["crown"]
+    h = crown_hero(g)
     mate = h ^ 1
-    put(g, h, 1)
+    place(g, h, 1)
     g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
-    g.hero(h)["hearts"] = 1
+    with_hero(g, h, hearts=1)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert vp(g, h) == vp(g, mate) == 5
@@ -55,7 +58,7 @@ def test_two_player_fight_teams_are_fixed_by_the_first_hero() -> None:
     g = adventure(2, 5)
     plain_board(g)
     set_card(g, g.stairs_col(), "ST8")
-    h = g.s["crown"]
+    h = crown_hero(g)
     g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})  # bottom
     assert g.s["teams"] == {str(g.owner(h)): "bottom", str(1 - g.owner(h)): "top"}
@@ -68,14 +71,14 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
     g = adventure(2, 5)
     plain_board(g)
     set_card(g, 1, "M3-30")  # Army Ant Column: 3vp 3vp 3vp 2c; life 8
-    h = g.s["crown"]
+    h = crown_hero(g)
     mine = h ^ 1
     opp = [2 * (1 - g.owner(h)), 2 * (1 - g.owner(h)) + 1]
-    put(g, h, 1, space=0)
-    put(g, mine, 1, space=1)
-    put(g, opp[0], 1, space=2)
+    place(g, h, 1, space=0)
+    place(g, mine, 1, space=1)
+    place(g, opp[0], 1, space=2)
     g.slot(1, "C")["spaces"][3]["lock"] = False
-    put(g, opp[1], 1, space=3)
+    place(g, opp[1], 1, space=3)
     g.slot(1, "C")["wounds"] = 7
     g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
     script(g, faces=[3, 3])
@@ -100,8 +103,8 @@ def test_two_player_reset_makes_every_hero_ready_and_the_crown_opens() -> None:
     g = adventure(2, 5)
     g.s["order"]["ready"] = [False, True, False, True]
     for h in range(4):
-        put(g, h, g.stairs_col(), space=h)  # hero 0 takes the crown space
-    g.s["stack"] = []
+        place(g, h, g.stairs_col(), space=h)  # hero 0 takes the crown space
+    clear_stack(g)
     g.s["fought"] = True
     g.run([])
     assert g.s["level"] == 2 and g.s["crown"] == 0

@@ -22,6 +22,7 @@ from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co import components as box
 from rules.bugs_and_co.scoring import breakdown
 from rules.core import Action, Event, Rng, random_playout
+from tests.support.examples import examples
 
 SLUG = "bugs-and-co"
 EXTRA = st.sampled_from(["random", "one-eyed", "three-eyed"])
@@ -206,7 +207,7 @@ def biased_playout(game: BugsAndCo, rng: Rng, trophy_chance: float) -> list[tupl
 
 
 @pytest.mark.parametrize("players", range(2, 9))
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=examples(5), deadline=None)
 @given(
     seed=SEEDS,
     play=SEEDS,
@@ -313,7 +314,7 @@ def aimed_action(game: BugsAndCo, who: int, kind: str, a: int, b: int) -> tuple[
     return seat, {"type": "trophy"}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(players=st.integers(2, 8), seed=SEEDS, extra=EXTRA, moves=MOVES)
 def test_bc_x11_aimed_actions_are_accepted_exactly_when_listed(
     players: int, seed: int, extra: str, moves: list[tuple[int, str, int, int]]
@@ -357,7 +358,7 @@ def test_bc_x11_aimed_actions_are_accepted_exactly_when_listed(
     assert replay(SLUG, players, seed, {"extra_set": extra}, log).to_dict() == game.to_dict()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     counts=st.lists(st.integers(0, 3), min_size=25, max_size=25),
     trophy=st.sampled_from([None, 1, 2, 3]),

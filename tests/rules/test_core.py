@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.core import Event, GameOption, Rng, RuleError
+import rules  # noqa: F401  (registers the games)
+from rules.core import GAMES, Event, GameOption, Rng, RuleError, same_json
 from rules.core.engine import Engine
 
 
@@ -92,3 +93,16 @@ def test_options_and_player_range_are_validated() -> None:
     for bad in (1, 5):
         with pytest.raises(RuleError, match="2 to 4"):
             _Opts.check_players(bad)
+
+
+def test_same_json_tells_look_alikes_apart() -> None:
+    assert same_json({"type": "grab", "token": 1}, {"token": 1, "type": "grab"})
+    assert not same_json({"type": "grab", "token": True}, {"type": "grab", "token": 1})
+    assert not same_json({"type": "grab", "token": 1.0}, {"type": "grab", "token": 1})
+    assert not same_json({"type": "take", "tokens": [1]}, {"type": "take", "tokens": [1, 2]})
+
+
+def test_every_game_checks_legality_in_engine_apply_alone() -> None:
+    for cls in (GAMES[slug] for slug in ("bag-of-bugs", "bugs-and-co", "bug-off", "bug-run")):
+        assert "apply" not in vars(cls), f"{cls.slug} overrides Engine.apply"
+        assert "_apply" in vars(cls) and "refusal" in vars(cls), cls.slug

@@ -1,0 +1,164 @@
+"""No game gets stuck: deadlines and bot moves that fail (the database locked longer than its busy
+timeout) are tried again (P-21), and a table that another process moved on reloads (P-22)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from bot.host.bots import BotPlayers
+from bot.host.host import Host
+from bot.host.table import Table
+from bot.settings import Settings
+from bot.store import Store
+from rules.core import SYSTEM
+from tests.support.leaks import leaks, needles
+from tests.support.wait import until
+
+ALICE, BOB, CAROL = 1, 2, 3
+FAST = {"retry_max_delay": 0.2}
+
+
+@pytest.fixture
+def fast_settings() -> Settings:
+    return Settings(_env_file=None, discord_token="t" * 30, **FAST)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def busy_store(db_url: str) -> AsyncIterator[Store]:
+    """A store that gives up on a locked database after 0.1 s (the bot's default is 10 s)."""
+    store = await Store.open(db_url, busy_timeout=0.1)
+    yield store
+    await store.close()
+
+
+@contextmanager
+def database_locked(db_url: str) -> Iterator[None]:
+    """Another connection holds the SQLite write lock (as another process writing would)."""
+    path = make_url(db_url).database
+    assert path
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
+async def dash(host: Host, *, clock: str = "30", bot: bool = False) -> Table:
+    table = await host.open(
+        "ladybug-dash", guild_id=9, channel_id=600, user_id=ALICE, name="alice",
+        options={"clock": clock},
+    )  # fmt: skip
+    if bot:
+        await host.add_bot(table.id, ALICE)
+    else:
+        await host.join(table.id, BOB, "bob")
+    return await host.start(table.id, ALICE)
+
+
+def to_pick(table: Table) -> int | None:
+    phase_and_seat: int | None = table.running().view(None)["to_pick"]
+    return phase_and_seat
+
+
+async def test_a_deadline_that_fails_on_a_locked_database_fires_once_it_is_free(
+    busy_store: Store, fast_settings: Settings, db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = Host(busy_store, fast_settings)
+    try:
+        table = await dash(host, clock="1")
+        await host.act(table.id, ALICE, {"type": "claim"})  # alice has 1 s to pick
+        assert to_pick(table) == 0
+        with database_locked(db_url):
+            await until(lambda: "database is locked" in caplog.text, what="the deadline failed")
+        # Only the clock can move the game now: its deadline must be tried again.
+        await until(lambda: to_pick(table) == 1, what="the deadline fired after all")
+        log = await busy_store.actions(table.id)
+        assert [a.seat for a in log][-1] == SYSTEM
+        secret = needles("ladybug-dash", [table.running().to_dict()])
+        assert leaks(caplog.text, secret) == []  # the failed statement's parameters stay hidden
+    finally:
+        await host.close()
+
+
+async def test_a_bot_move_that_fails_on_a_locked_database_is_played_once_it_is_free(
+    busy_store: Store, fast_settings: Settings, db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = Host(busy_store, fast_settings)
+    bots = BotPlayers(host, delay=0.2, rng=random.Random(1), max_retry_delay=0.2)
+    host.listeners.append(bots)
+    try:
+        table = await dash(host, bot=True)
+        await until(lambda: to_pick(table) is not None, what="someone claimed")
+        if to_pick(table) == 0:  # alice's pick first; then the bot must pick
+            await host.act(table.id, ALICE, {"type": "pick", "n": 1})
+        with database_locked(db_url):
+            await until(lambda: "could not move" in caplog.text, what="the bot's move failed")
+        await until(lambda: to_pick(table) != 1, what="the bot picked after all")
+    finally:
+        await bots.close()
+        await host.close()
+
+
+@pytest.fixture
+async def two_hosts(
+    db_url: str, settings: Settings, tmp_path: Path
+) -> AsyncIterator[tuple[Host, Host]]:
+    """Two bot processes on one database (what the SQLite lock now refuses, and PostgreSQL
+    could still see during a rolling restart): each has its own tables."""
+    first, second = await Store.open(db_url), await Store.open(db_url, migrate=False)
+    hosts = Host(first, settings), Host(second, settings)
+    yield hosts
+    for host in hosts:
+        await host.close()
+    await first.close()
+    await second.close()
+
+
+async def test_a_table_another_process_moved_on_reloads_and_takes_the_click(
+    two_hosts: tuple[Host, Host],
+) -> None:
+    mine, other = two_hosts
+    table = await dash(mine)
+    await other.act(table.id, BOB, {"type": "cheer"})  # committed behind my table's back
+    for cheers in (2, 3):  # not only the first click after the conflict: every later one
+        outcome = await mine.act(table.id, ALICE, {"type": "cheer"}, turn=1)
+        assert outcome.table is table and table.running().view(None)["cheers"] == cheers
+    record = await mine.store.get_game(table.id)
+    assert record is not None and record.snapshot is not None
+    assert record.snapshot["cheers"] == 3 and record.version == table.game.version
+
+
+async def test_a_stale_tables_deadlines_reload_and_fire_after_the_other_process_stops(
+    two_hosts: tuple[Host, Host],
+) -> None:
+    mine, other = two_hosts
+    table = await dash(mine, clock="1")
+    await mine.act(table.id, ALICE, {"type": "claim"})  # my alarm: alice's pick in 1 s
+    await other.act(table.id, ALICE, {"type": "pick", "n": 3})  # the other process: bob's turn
+    await other.close()  # ... and it stops: only my process can fire bob's deadline
+    await until(lambda: to_pick(table) is None, what="bob's deadline fired in my process")
+    log = await mine.store.actions(table.id)
+    assert [(a.seat, a.action["type"]) for a in log][-2:] == [(0, "pick"), (SYSTEM, "timeout")]
+
+
+async def test_a_start_after_another_process_seated_someone_reloads_the_lobby(
+    two_hosts: tuple[Host, Host], caplog: pytest.LogCaptureFixture
+) -> None:
+    mine, other = two_hosts
+    table = await mine.open("ladybug-dash", guild_id=9, channel_id=601, user_id=ALICE, name="a")
+    await mine.join(table.id, BOB, "bob")
+    await other.join(table.id, CAROL, "carol")  # my lobby still shows two players
+    caplog.set_level(logging.WARNING)
+    await mine.start(table.id, ALICE)
+    assert table.running().players == 3 and table.user_at(2).user_id == CAROL
+    assert "reloading it" in caplog.text
