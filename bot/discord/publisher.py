@@ -67,7 +67,6 @@ class _Frame:
     boards: list[MessageSpec]
     hands: dict[int, MessageSpec] = field(default_factory=dict)
     turn: int = 0
-    waiting: frozenset[int] = frozenset()
     settled: list[tuple[PrivateReply, MessageSpec]] = field(default_factory=list)
     """Private replies whose buttons are used up, each with what it becomes (P-27)."""
     ping: tuple[int, ...] = ()
@@ -87,7 +86,7 @@ class _GameMessages:
     hands_shown: dict[int, tuple[MessageSpec, int]] = field(default_factory=dict)
     dm_closed: set[int] = field(default_factory=set)
     stale_since: dict[str, float] = field(default_factory=dict)
-    """Since when each message (``board``, ``board:1``, ``hand:2``) has waited for an edit."""
+    """Since when each board message (``board``, ``board:1`` …) has waited for an edit."""
     waiting_seen: frozenset[int] = frozenset()
     """The seats the game waited on at the last committed change."""
     ping_due: set[int] = field(default_factory=set)
@@ -98,7 +97,7 @@ class _GameMessages:
     """The seats ``ping_id`` mentions: once the game waits on none of them, it goes."""
     old_pings: list[int] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
-    """Channel messages to send (closed DMs), each without a secret."""
+    """Channel messages to send (DMs closed, a seat handed to a bot), each without a secret."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None
@@ -128,7 +127,9 @@ class Publisher:
                 state.hand_ids[int(kind.split(":", 1)[1])] = record.message_id
             elif kind == "ping":
                 state.ping_id = record.message_id
-        state.waiting_seen = _waiting(table)  # pinged before the restart: not again
+        # Pinged before the restart: not again. That ping names no seat this process knows of,
+        # so the first pass deletes it; the board still says whom the game waits on.
+        state.waiting_seen = _waiting(table)
 
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
@@ -276,7 +277,6 @@ class Publisher:
                 boards,
                 hands,
                 engine.turn,
-                waiting,
                 settled,
                 ping=tuple(table.user_at(s).user_id for s in ping),
                 ping_text=presenter.ping_text(table, ping) if ping else "",
