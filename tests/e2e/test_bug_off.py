@@ -724,7 +724,8 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         assert ready is not None
         active, turn = ready
         other = world.bob if active is world.alice else world.alice
-        await asyncio.sleep(0.2)  # let the board settle: misuse must not edit it
+        # The board shows the committed state (Draw for this turn), and the bot never edits a
+        # board whose picture of the game is unchanged: from here only an action edits it.
         version, edits = record.version, len(game.board.history)
 
         # Draw when it is not your turn; a member who does not play.
@@ -748,7 +749,8 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         taken = next(r for r in both if "You drew" in told(r))
         assert taken.message is not None
         await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=10)
-        await asyncio.sleep(0.2)
+        # The Draw's edit is the first since the misuse, which came before it: none edited.
+        assert len(game.board.history) == edits + 1
         record = await store.get_game(gid)
         assert record is not None and record.snapshot is not None
         assert record.snapshot["step"] == turn + 1 and record.snapshot["phase"] == "choose"
@@ -772,8 +774,9 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         first, *rest = game_buttons(taken.message, turn + 1)
         done = await emu.click(active, taken.message, first)
         assert done.type == DEFERRED_UPDATE and not done.followups
-        await game.ready(turn + 2)
-        await asyncio.sleep(0.2)
+        following = await game.ready(turn + 2)
+        assert following is not None
+        assert len(game.board.history) == edits + 1  # the Place's edit, and no misuse's
         record = await store.get_game(gid)
         assert record is not None
         version, edits = record.version, len(game.board.history)
@@ -797,5 +800,9 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         actions = [(a.seat, a.action["type"]) for a in await store.actions(gid)]
         seat = game.users.index(active)
         assert actions == [(seat, "draw"), (seat, first.label.split()[0].lower())]
+        # A real move after all of that: its edit is the first since the stale clicks.
+        await click(emu, following[0], game.board, "Draw")
+        await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=10)
+        assert len(game.board.history) == edits + 1
     finally:
         await store.close()
