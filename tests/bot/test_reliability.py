@@ -146,9 +146,15 @@ async def test_a_stale_tables_deadlines_reload_and_fire_after_the_other_process_
     await mine.act(table.id, ALICE, {"type": "claim"})  # my alarm: alice's pick in 1 s
     await other.act(table.id, ALICE, {"type": "pick", "n": 3})  # the other process: bob's turn
     await other.close()  # ... and it stops: only my process can fire bob's deadline
-    await until(lambda: to_pick(table) is None, what="bob's deadline fired in my process")
-    log = await mine.store.actions(table.id)
-    assert [(a.seat, a.action["type"]) for a in log][-2:] == [(0, "pick"), (SYSTEM, "timeout")]
+
+    async def timed_out() -> bool:
+        log = [(a.seat, a.action["type"]) for a in await mine.store.actions(table.id)]
+        return log[-2:] == [(0, "pick"), (SYSTEM, "timeout")]
+
+    # Waits on the stored log, not the table: the table shows a move while its commit is still
+    # on the way, so reading the table and then the log could catch it in between.
+    await until(timed_out, what="bob's deadline fired in my process and committed")
+    assert to_pick(table) is None
 
 
 async def test_a_start_after_another_process_seated_someone_reloads_the_lobby(

@@ -617,12 +617,13 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         assert drew.message is not None
         drawn = YOU_DREW.search(drew.message.text())
         assert drawn, drew.message.text()
+        # Taken now: once the clock has placed the card, the reply may lose it at any moment.
+        place = game_buttons(drew.message, 2)[0]
         mine = f"⏰ {user.name} ran out of time:"
         text = await until_text(emu, game.board, mine, timeout=5)
         assert log_line(text, mine).startswith(f"{mine} placed {drawn[1]} ({drawn[1]}×"), text
         # Too late: the reply with that turn's Place buttons loses them (P-27), and a click on
         # one that is gone is refused by Discord and changes nothing.
-        place = game_buttons(drew.message, 2)[0]
         await emu.wait_for(lambda: not drew.message.buttons(), timeout=10)
         assert "Settled" in drew.message.text()
         assert (await emu.click(user, drew.message, place)).stale
