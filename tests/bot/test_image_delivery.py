@@ -84,7 +84,7 @@ async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> N
     fake_bot: Any = SimpleNamespace(
         settings=settings, store=Store(), get_partial_messageable=lambda _id: channel
     )
-    publisher = Publisher(fake_bot)
+    publisher = Publisher(fake_bot, fake_bot.store, settings)
     table = make_table("bug-run", 3, 5, names=["ann", "ben", "cat"])
     # bots get no DMs: only the board is synced here
     table.seats = [dataclasses.replace(s, is_bot=True) for s in table.seats]

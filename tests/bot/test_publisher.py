@@ -67,7 +67,7 @@ def make_publisher(channel: FakeChannel) -> Publisher:
         get_partial_messageable=lambda _id: channel,
         get_user=lambda _id: user,
     )
-    return Publisher(fake_bot)
+    return Publisher(fake_bot, fake_bot.store, settings)
 
 
 @pytest.mark.parametrize("failures", [2, 12])  # 12: longer than the old budget of 5 retries
