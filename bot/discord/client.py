@@ -19,6 +19,7 @@ from ..settings import Settings, SettingsError
 from ..store import Store
 from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
+from ..ui.public_log import PublicLog
 from ..web.server import WebServer
 from .commands import BugsCog
 from .components import DYNAMIC_ITEMS, reaches_an_item
@@ -67,8 +68,10 @@ class BugtableBot(commands.Bot):
             self.settings.database_url, busy_timeout=self.settings.database_busy_timeout
         )
         self.host = Host(self.store, self.settings)
-        self.publisher = Publisher(self, self.store, self.settings)
+        self.public_log = PublicLog()
+        self.publisher = Publisher(self, self.store, self.settings, self.public_log)
         self.edge = Edge(self.host, self.publisher, self.store)
+        self.host.listeners.append(self.public_log)  # the publisher draws its lines on boards
         self.host.listeners.append(self.publisher)
         self.bot_players = BotPlayers(
             self.host,
@@ -131,7 +134,7 @@ class BugtableBot(commands.Bot):
                 table, record.seat, record.action, events, engine.is_over, turn_before, engine.turn
             )
             lines.extend(presenter.log_lines(table, outcome))
-        table.log.extendleft(reversed(lines[-(table.log.maxlen or 40) :]))
+        self.public_log.restore(table.id, lines)
         if engine.to_dict() != table.committed:
             log.error("game %s: replaying its log does not give its stored snapshot", table.id)
 

@@ -32,6 +32,7 @@ from ..settings import Settings
 from ..store import Store
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.presenter import presenter_for
+from ..ui.public_log import PublicLog
 from ..ui.specs import MessageSpec
 from ..web.links import game_url, with_replay_link
 from .images import ImageCache
@@ -103,10 +104,13 @@ class _GameMessages:
 
 class Publisher:
     """The host's listener on the Discord side. ``client`` reaches Discord (channels, members'
-    DMs); ``store`` keeps which messages show which game."""
+    DMs); ``store`` keeps which messages show which game; ``log`` has each game's public log
+    lines, which boards show."""
 
-    def __init__(self, client: discord.Client, store: Store, settings: Settings) -> None:
-        self.client, self.store, self.settings = client, store, settings
+    def __init__(
+        self, client: discord.Client, store: Store, settings: Settings, log: PublicLog
+    ) -> None:
+        self.client, self.store, self.settings, self.log = client, store, settings, log
         self._games: dict[int, _GameMessages] = {}
         self.images = ImageCache()
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
@@ -132,11 +136,7 @@ class Publisher:
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
         presenter = presenter_for(table.slug)
-        if outcome is not None:
-            table.log.extend(presenter.log_lines(table, outcome))
-        while table.seat_changes:  # a seat handed to a bot or taken back: said in the log
-            change = table.seat_changes.pop(0)
-            table.log.append(presenter.seat_line(table, change))
+        for change in table.seat_changes:  # a seat handed to a bot or taken back
             notice = presenter.seat_notice(table, change)
             if notice is not None:
                 self._state(table.id).notices.append(
@@ -214,6 +214,7 @@ class Publisher:
             elif rounds.sent and state.dirty:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
+            self.log.forget(table.id)
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
@@ -253,7 +254,7 @@ class Publisher:
             # Asked before drawing: a board drawn while a cooldown still ran then always has
             # its redraw due, even if the cooldown ends while the board is being drawn.
             refresh_at = None if engine.is_over else presenter.refresh_at(table)
-            boards = presenter.public_boards(table)
+            boards = presenter.public_boards(table, self.log.lines(table.id))
             if engine.is_over and boards:  # a finished game's board links to its replay
                 url = game_url(self.settings, table.game.web_token)
                 boards[0] = with_replay_link(boards[0], url)

@@ -565,6 +565,7 @@ class Host:
                     await maybe
             except Exception:
                 log.exception("listener failed for game %s", table.id)
+        table.seat_changes.clear()  # every listener has heard of them
         if table.status not in ("lobby", "playing"):
             self.tables.pop(table.id, None)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -43,12 +42,11 @@ class Table:
     cleared when the turn changes."""
     paced_until: dict[str, datetime] = field(default_factory=dict)
     """When each pacing gap ends, in wall time: boards show a cooldown until then (P-29)."""
-    log: deque[str] = field(default_factory=lambda: deque(maxlen=40))
-    """Recent public log lines (rebuilt from the action log after a restart)."""
     clock_strikes: dict[int, int] = field(default_factory=dict)
     """By seat: how many of its clocks in a row ran out with nobody acting (P-31)."""
     seat_changes: list[SeatChange] = field(default_factory=list)
-    """Seats handed to a bot or taken back since the listeners last looked (they say so)."""
+    """Seats handed to a bot or taken back since the listeners were last told (they say so);
+    cleared once every listener has been told."""
 
     @property
     def id(self) -> int:

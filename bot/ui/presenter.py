@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -42,19 +43,20 @@ class Presenter:
     colour: ClassVar[int] = 0x5B8C3A
 
     # -- public --------------------------------------------------------------------------
-    def public_boards(self, table: Table) -> list[MessageSpec]:
+    def public_boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         """What the channel shows: ``boards()``, and under a finished game's final board the
-        **Rematch** button, added here once for every game rather than in each ``final()``."""
-        boards = self.boards(table)
+        **Rematch** button, added here once for every game rather than in each ``final()``.
+        ``log`` is the game's public log (``PublicLog.lines``), oldest first."""
+        boards = self.boards(table, log)
         if not boards or not table.running().is_over:
             return boards
         return [with_button(boards[0], REMATCH_BUTTON), *boards[1:]]
 
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         """The public messages of a running or finished game, in channel order."""
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         view = engine.view(None)
         lines = [f"**{k}**: {_short(v)}" for k, v in view.items() if k not in ("players",)]
         names = table.names()
@@ -75,16 +77,16 @@ class Presenter:
         embed = EmbedSpec(
             title=table.title,
             description="\n".join(lines)[:3000],
-            fields=(Field("Players", players or "—"), *self._log_field(table)),
+            fields=(Field("Players", players or "—"), *self._log_field(log)),
             colour=self.colour,
         )
         return [MessageSpec(embed=embed, rows=tuple(chunk_buttons(buttons)))]
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        log = list(table.log)[-8:]
-        return (Field("Log", "\n".join(log)[:1000]),) if log else ()
+    def _log_field(self, log: Sequence[str]) -> tuple[Field, ...]:
+        newest = list(log)[-8:]
+        return (Field("Log", "\n".join(newest)[:1000]),) if newest else ()
 
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         """The results: score table with breakdowns and the winners."""
         engine = table.running()
         names = table.names()
@@ -105,7 +107,7 @@ class Presenter:
         embed = EmbedSpec(
             title=f"{table.title} — game over",
             description=f"**{won}** {verb}!",
-            fields=(*fields[:20], *self._log_field(table)),
+            fields=(*fields[:20], *self._log_field(log)),
             colour=self.colour,
         )
         return MessageSpec(embed=embed)

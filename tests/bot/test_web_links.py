@@ -18,6 +18,7 @@ from bot.discord.render import view_of
 from bot.host.host import Host
 from bot.settings import Settings, SettingsError
 from bot.store import Store
+from bot.ui.public_log import PublicLog
 from bot.ui.specs import ButtonSpec, MessageSpec
 from bot.web.links import REPLAY_LABEL, game_url, with_replay_link
 from bot.web.server import WebServer
@@ -54,7 +55,7 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     table = make_table("bug-off", 2)
     table.game = dataclasses.replace(table.game, web_token="T" * 22)
     assert "Watch: http://127.0.0.1:8080/games/" + "T" * 22 in status_text(settings, table, None)
-    publisher = Publisher(cast(Any, None), cast(Any, None), settings)
+    publisher = Publisher(cast(Any, None), cast(Any, None), settings, PublicLog())
     boards = (await publisher._render(table)).boards
     assert not any(b.url for spec in boards for b in spec.buttons())  # not while playing
     engine = table.running()

@@ -147,17 +147,21 @@ class BagOfBugsPresenter(Presenter):
     colour = 0x9C6B30
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         view = engine.view(None)
         choice = view["choice"]
         actions = engine.legal_actions(choice["seat"]) if choice is not None else []
-        return [self._board(table, view, actions)]
+        return [self._board(table, view, actions, log)]
 
     def _board(
-        self, table: Table, view: Mapping[str, Any], actions: list[dict[str, Any]]
+        self,
+        table: Table,
+        view: Mapping[str, Any],
+        actions: list[dict[str, Any]],
+        log: Sequence[str],
     ) -> MessageSpec:
         raw = table.names()
         names = [esc(n) for n in raw]
@@ -214,7 +218,7 @@ class BagOfBugsPresenter(Presenter):
             if notes:
                 value += "\n" + " · ".join(notes)
             fields.append(Field(clip(head, 256), value, inline=True))
-        fields += self._log_fields(table)
+        fields += self._log_fields(log)
 
         rows: list[Row] = [tuple(_grab_buttons(view, raw))]
         if drawing:
@@ -237,10 +241,10 @@ class BagOfBugsPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=tuple(rows))
 
-    def _log_fields(self, table: Table) -> list[Field]:
+    def _log_fields(self, log: Sequence[str]) -> list[Field]:
         """This turn's lines, and the previous turn's (the newest that fit when there are many)."""
         turns: list[list[str]] = [[]]
-        for line in table.log:
+        for line in log:
             if line.startswith(TURN_MARK):
                 turns.append([])
             else:
@@ -268,7 +272,7 @@ class BagOfBugsPresenter(Presenter):
         return self.cooldown_until(table, "draw")
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         view = engine.view(None)
         raw = table.names()
@@ -298,7 +302,7 @@ class BagOfBugsPresenter(Presenter):
                     _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
                 )
             )
-        turns = [f for f in self._log_fields(table) if f.name == "This turn"]
+        turns = [f for f in self._log_fields(log) if f.name == "This turn"]
         fields += [Field("Final turn", f.value) for f in turns]
         embed = EmbedSpec(
             title=f"{TITLE} — game over",

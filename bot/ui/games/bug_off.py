@@ -60,13 +60,13 @@ class BugOffPresenter(Presenter):
     colour = 0xD9472B
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
-        return [self._board(table, engine.view(None))]
+            return [self.final(table, log)]
+        return [self._board(table, engine.view(None), log)]
 
-    def _board(self, table: Table, view: Mapping[str, Any]) -> MessageSpec:
+    def _board(self, table: Table, view: Mapping[str, Any], log: Sequence[str]) -> MessageSpec:
         names = [esc(n) for n in table.names()]
         active = view["active"]
         choosing = view["phase"] == "choose"
@@ -105,7 +105,7 @@ class BugOffPresenter(Presenter):
         embed = EmbedSpec(
             title=TITLE,
             description="\n".join(lines),
-            fields=(*fields, *self._log_field(table)),
+            fields=(*fields, *self._log_field(log)),
             footer="Draw on your turn · My hand shows your cards privately",
             colour=self.colour,
         )
@@ -114,15 +114,15 @@ class BugOffPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=((draw, HAND_BUTTON),))
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        text = newest_lines(table.log, LOG_LINES)
+    def _log_field(self, log: Sequence[str]) -> tuple[Field, ...]:
+        text = newest_lines(log, LOG_LINES)
         return (Field("Log", text),) if text else ()
 
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: your turn, press **Draw**."
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         view = engine.view(None)
         final = view["final"]
@@ -159,7 +159,7 @@ class BugOffPresenter(Presenter):
         embed = EmbedSpec(
             title=f"{TITLE} — game over",
             description=clip("\n".join(lines), 4000),
-            fields=(*fields, *self._log_field(table)),
+            fields=(*fields, *self._log_field(log)),
             footer="Points piles are listed in BUG OFF order, the tie-break order",
             colour=self.colour,
         )

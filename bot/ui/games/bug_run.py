@@ -375,10 +375,10 @@ class BugRunPresenter(Presenter):
     colour = 0x7A4FBF
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         public = engine.view(None)
         names = table.names()
         describer = Describer(public, names)
@@ -396,7 +396,7 @@ class BugRunPresenter(Presenter):
         if public.get("flash") is not None:
             lines.append(f"⚡ Flash Phase: {describer.hero(public['flash'])}")
         fields = [*self._hero_fields(public, names), self._market_field(public)]
-        fields += list(self._log_field(table))
+        fields += list(self._log_field(log))
         embed = EmbedSpec(
             title=f"{TITLE} — level {public['level']} of 4 · {PHASE_WORD[public['phase']]}",
             description=clip("\n".join(lines), 4000),
@@ -549,12 +549,12 @@ class BugRunPresenter(Presenter):
         lines.append("Basic equipment (sword or bow +2) · 3 🪙 · 3 ❤️ or 2 🏹 · 3 🪙")
         return Field("🛒 Bazaar", clip("\n".join(lines), FIELD_MAX))
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        text = newest_lines(table.log, LOG_LINES)
+    def _log_field(self, log: Sequence[str]) -> tuple[Field, ...]:
+        text = newest_lines(log, LOG_LINES)
         return (Field("Log", text),) if text else ()
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         public = engine.view(None)
         names = table.names()
@@ -586,7 +586,7 @@ class BugRunPresenter(Presenter):
         embed = EmbedSpec(
             title=f"{TITLE} — game over",
             description=f"🏁 {won} {verb} with **{max(scores)}** VP!",
-            fields=(*fields, *self._log_field(table)),
+            fields=(*fields, *self._log_field(log)),
             colour=self.colour,
         )
         return MessageSpec(embed=embed, image=self.image(table, public))

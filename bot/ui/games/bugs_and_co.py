@@ -4,7 +4,7 @@ What may be shown where (RULINGS §2, BC-8, BC-9, BC-17, BC-X8):
 
 - the board reads only ``view(None)`` (which slots hold a tile, who holds a tile from which
   slot, hand *counts*, trophies), ``table.names()``, ``table.timers`` (the persisted deadlines,
-  shown as Discord timestamps) and ``table.log``; it never names a symbol, so it cannot show a
+  shown as Discord timestamps) and the public log; it never names a symbol, so it cannot show a
   held, kept or removed tile;
 - log lines read only public events and ``table.names()``: after a restart the host replays the
   action log through ``log_lines`` while the table's engine already holds the *final* state, so
@@ -105,15 +105,15 @@ class BugsAndCoPresenter(Presenter):
     colour = 0x2E9E5B
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         view = engine.view(None)
         names = table.names()
         pages = pages_for(len(view["slots"]))
         tiles = self._tile_buttons(view, names)
-        first = self._status(table, view, names, pages)
+        first = self._status(table, view, names, pages, log)
         first_rows: list[Row] = [(self._trophy_button(view), HAND_BUTTON)]
         first_rows += chunk_buttons(tiles[pages[0].start : pages[0].stop], PER_ROW)
         out = [MessageSpec(embed=first, rows=tuple(first_rows))]
@@ -124,7 +124,12 @@ class BugsAndCoPresenter(Presenter):
         return out
 
     def _status(
-        self, table: Table, view: Mapping[str, Any], names: Sequence[str], pages: list[range]
+        self,
+        table: Table,
+        view: Mapping[str, Any],
+        names: Sequence[str],
+        pages: list[range],
+        log: Sequence[str],
     ) -> EmbedSpec:
         phase = view["phase"]
         slots = len(view["slots"])
@@ -167,7 +172,7 @@ class BugsAndCoPresenter(Presenter):
         if view["extra_set"]:
             lines.append(f"🐛 Sets: two-eyed + {view['extra_set']}")
         fields = [Field("Players", self._players(view, names))]
-        fields += list(self._log_field(table))
+        fields += list(self._log_field(log))
         if len(pages) > 1:
             rest = ", ".join(f"{p.start + 1}–{p.stop}" for p in pages[1:])
             footer = f"Slots {pages[0].start + 1}–{pages[0].stop} below · {rest} further down"
@@ -241,15 +246,15 @@ class BugsAndCoPresenter(Presenter):
             )
         return out
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        text = newest_lines(table.log, LOG_LINES)
+    def _log_field(self, log: Sequence[str]) -> tuple[Field, ...]:
+        text = newest_lines(log, LOG_LINES)
         return (Field("Log", text),) if text else ()
 
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: 1, 2, 3… play!"
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         result: Mapping[str, Any] = engine.view(None)["result"]
         raw = table.names()
@@ -273,11 +278,11 @@ class BugsAndCoPresenter(Presenter):
                 clip(symbol_counts(removed) or "—", FIELD_MAX),
             )
         )
-        log = list(self._log_field(table))
+        log_fields = list(self._log_field(log))
         embed = EmbedSpec(
             title=f"{TITLE} — game over",
             description="\n".join(lines),
-            fields=tuple(fields + log),
+            fields=tuple(fields + log_fields),
             footer="Trios +3 each · every other kept tile −1 · plus the trophy",
             colour=self.colour,
         )
