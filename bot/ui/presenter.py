@@ -16,8 +16,9 @@ from typing import Any, ClassVar
 from rules.core import SYSTEM, Event
 
 from ..host.table import Outcome, SeatChange, Table
+from .results import ranked, results_screen, standing, win_verb
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
-from .text import esc
+from .text import esc, newest_lines
 
 HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
 REMATCH_BUTTON = ButtonSpec("Rematch", host="rematch", emoji="🔁", style=Style.SUCCESS)
@@ -41,6 +42,8 @@ class Presenter:
 
     slug: ClassVar[str] = "*"
     colour: ClassVar[int] = 0x5B8C3A
+    board_log_lines: ClassVar[int] = 8
+    """The newest public log lines a board shows (as many as fit in one field)."""
 
     # -- public --------------------------------------------------------------------------
     def public_boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
@@ -83,34 +86,29 @@ class Presenter:
         return [MessageSpec(embed=embed, rows=tuple(chunk_buttons(buttons)))]
 
     def _log_field(self, log: Sequence[str]) -> tuple[Field, ...]:
-        newest = list(log)[-8:]
-        return (Field("Log", "\n".join(newest)[:1000]),) if newest else ()
+        """The board's "Log" field: the newest lines that fit, or nothing before the first."""
+        text = newest_lines(log, self.board_log_lines)
+        return (Field("Log", text),) if text else ()
 
     def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         """The results: score table with breakdowns and the winners."""
         engine = table.running()
         names = table.names()
+        scores = engine.scores()
         winners = engine.winners()
-        order = sorted(range(engine.players), key=lambda s: (s not in winners, -engine.scores()[s]))
         fields = []
-        for seat in order:
+        for seat in ranked(scores, winners)[:20]:
             parts = engine.score_breakdown(seat)
             detail = ", ".join(f"{k} {v}" for k, v in parts.items() if k != "total")
-            crown = "🏆 " if seat in winners else ""
-            fields.append(
-                Field(
-                    f"{crown}{names[seat]} — {engine.scores()[seat]}", detail or "—", inline=False
-                )
-            )
+            fields.append(standing(names[seat], seat in winners, str(scores[seat]), detail or "—"))
         won = " and ".join(names[s] for s in winners) or "nobody"
-        verb = "share the win" if len(winners) > 1 else "wins"
-        embed = EmbedSpec(
-            title=f"{table.title} — game over",
-            description=f"**{won}** {verb}!",
-            fields=(*fields[:20], *self._log_field(log)),
+        return results_screen(
+            table.title,
+            f"**{won}** {win_verb(winners)}!",
+            fields,
+            log=self._log_field(log),
             colour=self.colour,
         )
-        return MessageSpec(embed=embed)
 
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
         """Public log lines for an outcome (only public events may appear here)."""

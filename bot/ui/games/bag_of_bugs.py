@@ -26,6 +26,7 @@ from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
 from ..presenter import Presenter, register_presenter
+from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import (
     ButtonSpec,
     EmbedSpec,
@@ -279,39 +280,31 @@ class BagOfBugsPresenter(Presenter):
         names = [esc(n) for n in raw]
         scores: list[int] = view["scores"]
         winners: list[int] = view["winners"]
-        best = max(scores)
-        won = _join([f"**{names[s]}**" for s in winners])
-        if len(winners) > 1:
-            headline = f"🏆 {won} share the win with **{plural(best, 'point')}**!"
-        else:
-            headline = f"🏆 {won} wins with **{plural(best, 'point')}**!"
         lines = [
-            headline,
+            headline(names, winners, f"**{plural(max(scores), 'point')}**"),
             f"🪨 All {view['pairs_needed']} Rock pairs were set aside after "
             f"{plural(view['turn_number'], 'turn')}.",
             "",
             f"Scoring: {SCORING_LEGEND}",
         ]
-        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        fields = []
-        for seat in ranked:
-            crown = "🏆 " if seat in winners else ""
-            fields.append(
-                Field(
-                    clip(f"{crown}{raw[seat]} — {plural(scores[seat], 'point')}", 256),
-                    _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
-                )
+        fields = [
+            standing(
+                raw[seat],
+                seat in winners,
+                plural(scores[seat], "point"),
+                _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
             )
+            for seat in ranked(scores, winners)
+        ]
         turns = [f for f in self._log_fields(log) if f.name == "This turn"]
-        fields += [Field("Final turn", f.value) for f in turns]
-        embed = EmbedSpec(
-            title=f"{TITLE} — game over",
-            description="\n".join(lines),
-            fields=tuple(fields),
+        return results_screen(
+            TITLE,
+            "\n".join(lines),
+            fields,
+            log=[Field("Final turn", f.value) for f in turns],
             footer=LEGEND,
             colour=self.colour,
         )
-        return MessageSpec(embed=embed)
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
@@ -495,12 +488,6 @@ def _breakdown_text(collection: Mapping[str, int], parts: Mapping[str, int]) -> 
     return f"{colours}\n{extras}"
 
 
-def _join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items) or "nobody"
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 # -- the log -----------------------------------------------------------------------------------
 
 
@@ -569,8 +556,8 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
             lines.append(f"{TURN_MARK}{d['turn_number']}: **{names[d['drawer']]}** draws")
         elif event.type == "game_over":
             winners = d["winners"]
-            won = _join([f"**{names[s]}**" for s in winners])
-            verb = "share the win" if len(winners) > 1 else "wins"
+            won = join_and([f"**{names[s]}**" for s in winners])
+            verb = win_verb(winners)
             lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
     return [clip(line, LINE_MAX) for line in lines]
 

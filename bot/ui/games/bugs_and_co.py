@@ -34,8 +34,9 @@ from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
 from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
-from ..text import FIELD_MAX, LINE_MAX, clip, esc, newest_lines, plural
+from ..text import FIELD_MAX, LINE_MAX, clip, esc, plural
 
 SLUG: Final = "bugs-and-co"
 TITLE: Final = "🐞 Bugs & Co"
@@ -44,21 +45,13 @@ ROWS_PER_MESSAGE: Final = 5
 FIRST_PAGE_TILES: Final = PER_ROW * (ROWS_PER_MESSAGE - 1)
 """The first message gives one row to the Trophy and My hand buttons."""
 PAGE_TILES: Final = PER_ROW * ROWS_PER_MESSAGE
-LOG_LINES: Final = 8
 REFRESH_SECONDS: Final = 2.5
 """How often a running countdown is redrawn (Discord allows about five edits per 5 s)."""
-EMBED_MAX: Final = 6000
 LABEL_NAME: Final = 24
 FACE_DOWN: Final = "🂠"
 TROPHY_ACTION: Final[dict[str, Any]] = {"type": "trophy"}
 EYES: Final = {1: "👁", 2: "👁👁", 3: "👁👁👁"}
 EYES_WORD: Final = {1: "one-eyed", 2: "two-eyed", 3: "three-eyed"}
-
-
-def join_and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items) or "nobody"
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def trophy_list(values: Sequence[int]) -> str:
@@ -103,6 +96,7 @@ def pages_for(slots: int) -> list[range]:
 class BugsAndCoPresenter(Presenter):
     slug = SLUG
     colour = 0x2E9E5B
+    board_log_lines = 8
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
@@ -246,10 +240,6 @@ class BugsAndCoPresenter(Presenter):
             )
         return out
 
-    def _log_field(self, log: Sequence[str]) -> tuple[Field, ...]:
-        text = newest_lines(log, LOG_LINES)
-        return (Field("Log", text),) if text else ()
-
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: 1, 2, 3… play!"
 
@@ -261,16 +251,14 @@ class BugsAndCoPresenter(Presenter):
         names = [esc(n) for n in raw]
         scores: list[int] = result["scores"]
         winners: list[int] = result["winners"]
-        best = max(scores)
-        won = join_and([f"**{names[s]}**" for s in winners])
-        verb = "share the win" if len(winners) > 1 else "wins"
         why = "the 15-minute limit" if result["why"] == "cap" else "the countdown"
         lines = [
-            f"🏆 {won} {verb} with **{plural(best, 'point')}**!",
+            headline(names, winners, f"**{plural(max(scores), 'point')}**"),
             f"🛑 STOP was called by {why}. Every hand is revealed below.",
         ]
-        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        fields = [self._hand_field(raw[s], s in winners, result, s) for s in ranked]
+        fields = [
+            self._hand_field(raw[s], s in winners, result, s) for s in ranked(scores, winners)
+        ]
         removed: list[int] = result["removed"]
         fields.append(
             Field(
@@ -278,23 +266,14 @@ class BugsAndCoPresenter(Presenter):
                 clip(symbol_counts(removed) or "—", FIELD_MAX),
             )
         )
-        log_fields = list(self._log_field(log))
-        embed = EmbedSpec(
-            title=f"{TITLE} — game over",
-            description="\n".join(lines),
-            fields=tuple(fields + log_fields),
+        return results_screen(
+            TITLE,
+            "\n".join(lines),
+            fields,
+            log=self._log_field(log),
             footer="Trios +3 each · every other kept tile −1 · plus the trophy",
             colour=self.colour,
         )
-        if _embed_size(embed) > EMBED_MAX:
-            embed = EmbedSpec(
-                title=embed.title,
-                description=embed.description,
-                fields=tuple(fields),
-                footer=embed.footer,
-                colour=self.colour,
-            )
-        return MessageSpec(embed=embed)
 
     def _hand_field(self, name: str, winner: bool, result: Mapping[str, Any], seat: int) -> Field:
         parts: Mapping[str, int] = result["breakdowns"][seat]
@@ -303,8 +282,6 @@ class BugsAndCoPresenter(Presenter):
         counts = Counter(hand)
         trios = sorted(s for s, n in counts.items() if n == 3)
         others = [s for s in hand if counts[s] != 3]
-        crown = "🏆 " if winner else ""
-        title = clip(f"{crown}{name} — {plural(parts['total'], 'point')}", 256)
         if not hand:
             kept = "No tiles kept."
         else:
@@ -316,7 +293,7 @@ class BugsAndCoPresenter(Presenter):
             )
         trophy_text = f"Trophy: +{trophy}" if trophy is not None else "Trophy: none"
         value = f"{kept}\n{trophy_text} · {plural(len(hand), 'tile')} kept"
-        return Field(title, clip(value, FIELD_MAX))
+        return standing(name, winner, plural(parts["total"], "point"), clip(value, FIELD_MAX))
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
@@ -434,12 +411,6 @@ def _signed(n: int) -> str:
     return f"−{-n}" if n < 0 else f"+{n}"
 
 
-def _embed_size(embed: EmbedSpec) -> int:
-    parts = [embed.title or "", embed.description or "", embed.footer or ""]
-    parts += [p for f in embed.fields for p in (f.name, f.value)]
-    return sum(len(p) for p in parts)
-
-
 def _trophy_reply(seat: int, events: Iterable[Event]) -> str:
     lines: list[str] = []
     for event in events:
@@ -509,7 +480,7 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
         elif kind == "game_over":
             winners: list[int] = d["winners"]
             won = join_and([f"**{names[s]}**" for s in winners])
-            verb = "share the win" if len(winners) > 1 else "wins"
+            verb = win_verb(winners)
             lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
     return [clip(line, LINE_MAX) for line in lines]
 
