@@ -14,11 +14,11 @@ import discord
 
 from rules.core import RuleError
 
-from ..host.errors import HostError, NotInGuild, NotSeated, StaleButton
+from ..host.errors import HostError, NotInGuild, StaleButton
 from ..host.host import Host
 from ..host.table import Table
 from ..store import Store
-from ..store.errors import StoreError
+from ..store.errors import NotSeated, StoreError
 from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
@@ -218,7 +218,7 @@ class Edge:
         table = await self.host.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise NotSeated()
+            raise NotSeated(game_id, interaction.user.id, playing=True)
         async with table.lock:
             engine = table.running()
             spec = presenter_for(table.slug).my_hand(table, seat)

@@ -9,8 +9,9 @@ from typing import Any, Literal
 
 from rules.core import SYSTEM, Engine, Event
 
+from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
-from .errors import NotSeated, NotStarted
+from .errors import NotStarted
 
 SeatChangeWhy = Literal["left", "clock", "back"]
 
@@ -73,7 +74,7 @@ class Table:
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
         if seat is None:
-            raise NotSeated()
+            raise NotSeated(self.id, user_id, playing=True)
         return seat
 
     def confirmed(self) -> list[SeatRecord]:

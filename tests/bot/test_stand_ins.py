@@ -9,11 +9,11 @@ import random
 import pytest
 
 from bot.host.bots import BotPlayers
-from bot.host.errors import NotAway, NotSeated, SeatAway
+from bot.host.errors import NotAway, SeatAway
 from bot.host.host import Host
 from bot.host.table import Outcome, SeatChange, Table
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import NotSeated, Store
 
 from .conftest import FakeClock
 
