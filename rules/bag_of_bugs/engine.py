@@ -326,6 +326,29 @@ class BagOfBugs(Engine):
     def score_breakdown(self, seat: int) -> dict[str, int]:
         return scoring.breakdowns(self.table.collections)[seat]
 
+    def score_preview(self, seat: int, action: Action) -> int:
+        """``seat``'s running score once the open choice is settled with ``action``.
+
+        Counts what the answer itself moves (tokens taken, a token given, the leftovers), not
+        what it sets off later (a Wind taken is given away by a further choice). Presenters
+        label each option with it instead of re-implementing scoring; the game is unchanged.
+        """
+        listed = self._listed(action, self.legal_actions(seat))
+        if listed is None or listed["type"] not in _CHOICE_TYPES:
+            raise RuleError("Only an option of your open choice has a preview.", code="no_preview")
+        choice = self.table.choice
+        assert choice is not None
+        trial = Table.from_dict(self.table.to_dict())
+        events: list[Event] = []
+        kind = listed["type"]
+        if kind == "take":
+            flow.take(trial, seat, choice.grab, dict(listed["tokens"]), flow.CHOSEN, events)
+        elif kind == "give":
+            flow.give(trial, str(listed["token"]), flow.CHOSEN, events)
+        else:
+            flow.leftovers(trial, kind, flow.CHOSEN, events)
+        return scoring.totals(trial.collections)[seat]
+
     def winners(self) -> list[int]:
         return scoring.best(self.scores()) if self.is_over else []
 

@@ -833,3 +833,89 @@ def test_pool_order_marks_a_rock_pair_and_survives_a_snapshot(rig: Rig) -> None:
 
 def test_reveals_are_paced_by_the_host_setting() -> None:
     assert BagOfBugs.pacing == {"draw": "bag_min_gap", "auto_draw": "bag_min_gap"}
+
+
+# -- score previews (for the presenter's option labels) -------------------------------------
+def _expected_preview(e: BagOfBugs, seat: int, action: dict[str, Any]) -> int:
+    """The chooser's score once the answer's own tokens have moved, worked out by hand."""
+    collections = [dict(c) for c in e.table.collections]
+    moved: dict[str, int] = {}
+    if action["type"] == "take":
+        moved = action["tokens"]
+    elif action["type"] == "take_all":
+        moved = e.table.pool
+    elif action["type"] == "give":
+        token = action["token"]
+        collections[seat][token] -= 1
+        left = collections[(seat + 1) % e.players]
+        left[token] = left.get(token, 0) + 1
+    for token, n in moved.items():
+        if token not in ("wind", "rock"):
+            collections[seat][token] = collections[seat].get(token, 0) + n
+    return scoring.totals(collections)[seat]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_score_preview_is_the_choosers_score_after_each_option(players: int) -> None:
+    previews = 0
+    for seed in range(12):
+        e = BagOfBugs.new(players, seed)
+        rng = Rng(seed + 100)
+        while not e.is_over:
+            choice = e.table.choice
+            if choice is not None:
+                before = json.dumps(e.to_dict())
+                for action in e.legal_actions(choice.seat):
+                    expected = _expected_preview(e, choice.seat, action)
+                    assert e.score_preview(choice.seat, action) == expected, action
+                    previews += 1
+                assert json.dumps(e.to_dict()) == before  # a preview changes nothing
+            seat, action = _any_move(e, rng)
+            e.apply(seat, action)
+    assert previews > 100
+
+
+def _any_move(e: BagOfBugs, rng: Rng) -> tuple[int, dict[str, Any]]:
+    movers = [s for s in range(e.players) if e.legal_actions(s)]
+    if not movers:
+        return SYSTEM, e.deadlines()[0].action
+    seat = rng.choice(movers)
+    return seat, rng.choice(e.legal_actions(seat))
+
+
+def test_score_preview_of_a_take_with_a_wind_counts_the_take_only(rig: Rig) -> None:
+    e = game(3)
+    e.table.collections = [{}, {"c1": 2}, {}]
+    rig("wind", "c1", "rock", "larva", "rock")  # the 2nd Rock stops the draw
+    draw(e)
+    grab(e, 1, 4)
+    draw_out(e)
+    choice = e.table.choice
+    assert choice is not None and choice.kind == "take" and choice.seat == 1
+    previews = {
+        json.dumps(a["tokens"], sort_keys=True): e.score_preview(1, a) for a in e.legal_actions(1)
+    }
+    # c1 + larva: 3rd c1 (3 → 6) and a Larva (+3); a Wind scores nothing until it is given away
+    assert previews == {
+        '{"c1": 1, "larva": 1}': 9,
+        '{"c1": 1, "wind": 1}': 6,
+        '{"larva": 1, "wind": 1}': 6,
+    }
+
+
+def test_score_preview_is_only_for_an_option_of_the_open_choice(rig: Rig) -> None:
+    e = game(3)
+    with pytest.raises(RuleError) as info:
+        e.score_preview(0, {"type": "draw"})  # legal, but not an answer to a choice
+    assert info.value.code == "no_preview"
+    rig("c1", "c2", "rock", "c3", "rock")
+    draw(e)
+    grab(e, 1, 4)
+    draw_out(e)
+    choice = e.table.choice
+    assert choice is not None and choice.seat == 1
+    option = e.legal_actions(1)[0]
+    for seat, action in ((2, option), (1, {**option, "step": choice.step - 1})):
+        with pytest.raises(RuleError) as info:
+            e.score_preview(seat, action)
+        assert info.value.code == "no_preview"
