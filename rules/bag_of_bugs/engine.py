@@ -40,10 +40,9 @@ from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, Table
 from .tokens import SETUPS, Counts
 from .view import public_view, seat_view
 
-IDLE_DRAW_SECONDS = 8.0
-CHOICE_SECONDS = 30.0
 IDLE_DRAW_SETTING = "bag_idle_draw"
 CHOICE_SETTING = "bag_choice"
+"""BB-22: the idle Drawer and open-choice clocks; their lengths are only ever host settings."""
 PACING_SETTING = "bag_min_gap"
 
 _CHOICE_TYPES = {"take": TAKE, "give": GIVE, "take_all": LEFTOVER, "return_all": LEFTOVER}
@@ -157,7 +156,6 @@ class BagOfBugs(Engine):
                         "turn_number": table.turn_number,
                         "reveal": table.revealed + 1,
                     },
-                    seconds=IDLE_DRAW_SECONDS,
                     setting=IDLE_DRAW_SETTING,
                     seats=frozenset([table.drawer]),
                 )
@@ -167,7 +165,6 @@ class BagOfBugs(Engine):
                 Deadline(
                     key=f"choice:{table.choice.step}",
                     action={"type": "timeout", "step": table.choice.step},
-                    seconds=CHOICE_SECONDS,
                     setting=CHOICE_SETTING,
                     seats=frozenset([table.choice.seat]),
                 )

@@ -35,8 +35,8 @@ from .cards import COLOURS, Counts
 from .state import CHOOSE, DRAW, Table
 from .view import build_view
 
-TURN_SECONDS = 60.0
 TURN_SETTING = "bugoff_turn"
+"""BO-17: the turn clock; its length is only ever the host setting (60 s by default)."""
 
 FIRST_OPTION = "first_player"
 RANDOM_FIRST = "random"
@@ -176,7 +176,6 @@ class BugOff(Engine):
             Deadline(
                 key=f"{TURN_SETTING}:{self.table.step}",
                 action={"type": "timeout", "turn": self.table.step},
-                seconds=TURN_SECONDS,
                 setting=TURN_SETTING,
                 seats=frozenset({self.table.active}),
             )

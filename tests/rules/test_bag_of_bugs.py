@@ -603,7 +603,8 @@ def test_running_scores_and_breakdown_during_play(rig: Rig) -> None:
 def test_bb22_idle_drawer_auto_reveal_restarts_after_every_reveal(rig: Rig) -> None:
     e = game(4, drawer=2)
     (d,) = e.deadlines()
-    assert (d.key, d.seconds, d.setting, d.seats) == ("draw:1:0", 8.0, "bag_idle_draw", {2})
+    # the delay is the host's setting alone (8 s by default): the engine keeps no copy of it
+    assert (d.key, d.seconds, d.setting, d.seats) == ("draw:1:0", None, "bag_idle_draw", {2})
     assert d.action == {"type": "auto_draw", "turn_number": 1, "reveal": 1}
     rig("c1", "larva")
     events = e.apply(SYSTEM, d.action)
@@ -627,7 +628,7 @@ def test_bb22_choice_timeout_picks_a_random_legal_option(rig: Rig) -> None:
     (d,) = e.deadlines()
     assert (d.key, d.seconds, d.setting, d.seats) == (
         f"choice:{e.table.step}",
-        30.0,
+        None,
         "bag_choice",
         {1},
     )

@@ -466,7 +466,8 @@ def test_bo17_choice_is_mandatory_and_the_clock_is_offered() -> None:
     rejects(game, 0, {"type": "draw"}, "already_drawn")
     assert game.waiting_for() == {0}
     (deadline,) = game.deadlines()
-    assert deadline.setting == "bugoff_turn" and deadline.seconds == 60
+    # the clock's length is the host's setting alone (60 s by default), not an engine number
+    assert deadline.setting == "bugoff_turn" and deadline.seconds is None
     assert deadline.seats == frozenset({0})
     assert deadline.action == {"type": "timeout", "turn": game.turn}
     assert deadline.key == f"bugoff_turn:{game.turn}"
