@@ -105,6 +105,9 @@ class Table:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
+        phase = str(data["phase"])
+        if phase not in PHASES:
+            raise ValueError(f"unknown Bug Off! phase {phase!r}")
         players = int(data["players"])
         piles = zip(data["hands"], data["tableaux"], data["points"], strict=True)
         return cls(
@@ -118,7 +121,7 @@ class Table:
             bug_offs=[str(c) for c in data["bug_offs"]],
             first=int(data["first"]),
             active=int(data["active"]),
-            phase=str(data["phase"]),
+            phase=phase,
             drawn=None if data["drawn"] is None else str(data["drawn"]),
             step=int(data["step"]),
             setup_returns=int(data["setup_returns"]),

@@ -788,6 +788,14 @@ def test_snapshot_round_trip_mid_choice(rig: Rig) -> None:
         ev.to_dict() for ev in e.apply(1, action)
     ]
     assert copy.to_dict() == e.to_dict()
+    # a snapshot naming a phase, stage or question the game does not have is refused
+    for broken in (
+        {"phase": "drawing"},
+        {"stage": "wind"},
+        {"choice": {**snap["choice"], "kind": "x"}},
+    ):
+        with pytest.raises(ValueError, match="unknown Bag of Bugs"):
+            BagOfBugs.from_dict({**snap, **broken})
 
 
 # -- display order and pacing ----------------------------------------------------------------

@@ -667,6 +667,8 @@ def test_snapshot_round_trips_and_rejects_other_games() -> None:
     assert clone.to_dict() == game.to_dict()
     with pytest.raises(ValueError):
         BugOff.from_dict({**game.to_dict(), "slug": "bug-run"})
+    with pytest.raises(ValueError, match="phase 'drawing'"):
+        BugOff.from_dict({**game.to_dict(), "phase": "drawing"})
 
 
 def test_every_listed_action_is_accepted_on_a_copy() -> None:
