@@ -163,7 +163,8 @@ class BugOff(Engine):
             return []
         if self.table.phase == DRAW:
             return [{"type": "draw"}]
-        held = [c for c in COLOURS if self.table.hands[seat][c] > 0]
+        hand = self.table.seats[seat].hand
+        held = [c for c in COLOURS if hand[c] > 0]
         return [{"type": "place", "colour": c} for c in held] + [
             {"type": "score", "colour": c} for c in held
         ]
@@ -204,7 +205,7 @@ class BugOff(Engine):
         self._check_seat(seat)
         if not self.is_over:
             return {"total": self.scores()[seat]}
-        return scoring.breakdown(self.table.points[seat], self.table.bug_offs)
+        return scoring.breakdown(self.table.seats[seat].points, self.table.bug_offs)
 
     # -- play -------------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
