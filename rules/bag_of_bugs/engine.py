@@ -146,6 +146,8 @@ class BagOfBugs(Engine):
         return frozenset()
 
     def deadlines(self) -> list[Deadline]:
+        """BB-22: the idle Drawer's next reveal, or the open choice's timeout; how long each
+        waits is the host's ``bag_idle_draw`` / ``bag_choice`` setting (8 s / 30 s by default)."""
         table = self.table
         if table.phase == DRAW:
             return [

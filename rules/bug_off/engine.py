@@ -170,7 +170,8 @@ class BugOff(Engine):
         ]
 
     def deadlines(self) -> list[Deadline]:
-        """BO-17: one clock per step (60 s to draw, then a fresh 60 s to place or score)."""
+        """BO-17: one clock per step (to draw, then a fresh one to place or score), as long
+        as the host's ``bugoff_turn`` setting says (60 s by default)."""
         if self.is_over:
             return []
         return [
