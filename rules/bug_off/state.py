@@ -67,6 +67,7 @@ class Table:
 
     @property
     def hands(self) -> list[Counts]:
+        """Each seat's own hand dict, in a fresh list: change a pile in place or via ``seats``."""
         return [seat.hand for seat in self.seats]
 
     @property
