@@ -65,12 +65,13 @@ def scramble(
         if seat == keep:
             continue
         for zone in zones:
-            size = sum(zone[seat].values())
-            zone[seat] = dict.fromkeys(COLOURS, 0)
+            pile = zone[seat]  # the engine's own dict: redrawn in place
+            size = sum(pile.values())
+            pile.update(dict.fromkeys(COLOURS, 0))
             for _ in range(size):
-                zone[seat][rng.choice(COLOURS)] += 1
+                pile[rng.choice(COLOURS)] += 1
         if seat == other.active and other.drawn is not None:
-            other.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
+            other.table.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
     return other
 
 

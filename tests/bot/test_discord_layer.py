@@ -32,6 +32,7 @@ from bot.ui.lobby import lobby_message
 from bot.ui.options import RULE_CODE, chosen_in_words, words_for
 from bot.ui.presenter import presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectOption, SelectSpec
+from rules.core import SYSTEM, Rng, get_game
 from rules.core.engine import GameOption
 from tests.support.tables import act, make_table
 
@@ -213,6 +214,36 @@ def test_timer_settings_override_engine_defaults() -> None:
     assert settings.timer_seconds("bugoff_turn", 60) == 5
     assert settings.timer_seconds(None, 10.0) == 10.0
     assert settings.timer_seconds("unknown_setting", 30) == 30
+    # a platform timer that leaves its delay to the setting alone needs the bot to have it
+    assert settings.timer_seconds("bugoff_turn", None) == 5
+    with pytest.raises(SettingsError, match="unknown_setting"):
+        settings.timer_seconds("unknown_setting", None)
+
+
+@pytest.mark.parametrize("slug", ["bag-of-bugs", "bug-off", "bugs-and-co", "bug-run"])
+def test_every_deadline_without_seconds_names_a_setting_the_bot_has(slug: str) -> None:
+    """An engine may leave a platform timer's delay to the host setting alone; the bot must
+    then have that setting, or the timer could not be scheduled."""
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    engine = get_game(slug).new(get_game(slug).min_players, 3)
+    rng = Rng(3)
+    named: set[str] = set()
+    for _ in range(300):
+        if engine.is_over:
+            break
+        for deadline in engine.deadlines():
+            if deadline.seconds is None:
+                assert deadline.setting is not None
+                named.add(deadline.setting)
+                assert settings.deadline_seconds(deadline.setting, None) > 0
+        movers = [s for s in range(engine.players) if engine.legal_actions(s)]
+        if movers:
+            seat = rng.choice(movers)
+            engine.apply(seat, rng.choice(engine.legal_actions(seat)))
+        else:
+            engine.apply(SYSTEM, engine.deadlines()[0].action)
+    if slug in ("bag-of-bugs", "bug-off"):
+        assert named  # these engines do leave their clocks to the settings
 
 
 def test_the_timer_scale_multiplies_every_deadline_and_nothing_else() -> None:

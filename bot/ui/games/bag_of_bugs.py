@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from rules.bag_of_bugs import scoring
-from rules.bag_of_bugs.tokens import COLLECTABLE, COLOURS
+from rules.bag_of_bugs import BagOfBugs
+from rules.bag_of_bugs.tokens import COLOURS
 from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
@@ -232,7 +232,7 @@ class BagOfBugsPresenter(Presenter):
             )
             rows.append((draw,))
         elif choice is not None:
-            rows += _choice_rows(choice, actions, view, raw)
+            rows += _choice_rows(choice, actions, _bag_of_bugs(table), raw)
         embed = EmbedSpec(
             title=TITLE,
             description="\n".join(lines),
@@ -413,7 +413,7 @@ def _grab_buttons(view: Mapping[str, Any], raw: Sequence[str]) -> list[ButtonSpe
 def _choice_rows(
     choice: Mapping[str, Any],
     actions: list[dict[str, Any]],
-    view: Mapping[str, Any],
+    engine: BagOfBugs,
     raw: Sequence[str],
 ) -> list[Row]:
     """Exactly the chooser's legal actions: a row of buttons, or menus of 25 options each."""
@@ -433,12 +433,19 @@ def _choice_rows(
             SelectOption(
                 clip(_action_label(a), OPTION_MAX),
                 a,
-                description=clip(_score_preview(view, seat, a), OPTION_MAX),
+                description=clip(_score_preview(engine, seat, a), OPTION_MAX),
             )
             for a in chunk
         )
         rows.append(SelectSpec(placeholder, options))
     return rows
+
+
+def _bag_of_bugs(table: Table) -> BagOfBugs:
+    """The table's running engine, typed: the score previews are this game's own."""
+    engine = table.running()
+    assert isinstance(engine, BagOfBugs), engine
+    return engine
 
 
 def _leftover_button(action: dict[str, Any]) -> ButtonSpec:
@@ -456,22 +463,13 @@ def _action_label(action: Mapping[str, Any]) -> str:
     return str(action["type"]).replace("_", " ")
 
 
-def _score_preview(view: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> str:
+def _score_preview(engine: BagOfBugs, seat: int, action: Mapping[str, Any]) -> str:
     """What the choice does to the chooser's running score (a Wind's give-away comes after)."""
-    collections = [dict(c) for c in view["collections"]]
-    if action["type"] == "take":
-        for token, n in action["tokens"].items():
-            if token in COLLECTABLE:
-                collections[seat][token] = collections[seat].get(token, 0) + n
-        wind = " · then give 1 token away (💨)" if "wind" in action["tokens"] else ""
-    else:
-        token = action["token"]
-        collections[seat][token] -= 1
-        receiver = (seat + 1) % len(collections)
-        collections[receiver][token] = collections[receiver].get(token, 0) + 1
-        wind = ""
-    before = view["scores"][seat]
-    after = scoring.totals(collections)[seat]
+    wind = ""
+    if action["type"] == "take" and "wind" in action["tokens"]:
+        wind = " · then give 1 token away (💨)"
+    before = engine.scores()[seat]
+    after = engine.score_preview(seat, dict(action))
     return f"score {before} → {after}{wind}"
 
 
