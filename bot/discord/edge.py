@@ -172,10 +172,7 @@ class Edge:
             message_id = sent.id
         else:
             await interaction.response.send_message(ephemeral=True, **kwargs)
-        publisher = self.publisher
-        publisher.replies.track(table.id, PrivateReply(interaction, message_id, seat, spec, turn))
-        if publisher.replies.pending(table.id):
-            publisher.mark_dirty(table)  # the game may have moved on while this was sent
+        self.publisher.track_reply(table, PrivateReply(interaction, message_id, seat, spec, turn))
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         host, user = self.host, interaction.user

@@ -464,6 +464,13 @@ class Publisher:
         rounds.sent += 1
         await self.store.set_message(table.id, "ping", channel.id, message.id)
 
+    def track_reply(self, table: Table, reply: PrivateReply) -> None:
+        """Keep a private reply with buttons until they are used up (P-27); redraw at once if
+        the game moved on while it was being sent."""
+        self.replies.track(table.id, reply)
+        if self.replies.pending(table.id):
+            self.mark_dirty(table)
+
     def board_message_id(self, game_id: int) -> int | None:
         return self._state(game_id).board_ids.get("board")
 
