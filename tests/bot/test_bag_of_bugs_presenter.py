@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -58,8 +58,8 @@ def engine_of(table: Table) -> BagOfBugs:
     return engine
 
 
-def board_of(table: Table) -> MessageSpec:
-    boards = PRESENTER.boards(table)
+def board_of(table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    boards = PRESENTER.boards(table, log)
     assert len(boards) == 1
     return boards[0]
 
@@ -96,9 +96,9 @@ def desc(spec: MessageSpec) -> str:
     return spec.embed.description or ""
 
 
-def play(table: Table, seed: int) -> Iterator[Outcome]:
-    """Random legal play (any waiting seat), timers firing now and then; logs like the
-    publisher does."""
+def play(table: Table, seed: int, log: list[str] | None = None) -> Iterator[Outcome]:
+    """Random legal play (any waiting seat), timers firing now and then; adds to ``log`` what
+    the public log would show."""
     rng = random.Random(seed)
     engine = engine_of(table)
     while not engine.is_over:
@@ -108,7 +108,8 @@ def play(table: Table, seed: int) -> Iterator[Outcome]:
         else:
             seat = rng.choice(sorted(engine.waiting_for()))
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
-        table.log.extend(PRESENTER.log_lines(table, outcome))
+        if log is not None:
+            log.extend(PRESENTER.log_lines(table, outcome))
         yield outcome
 
 
@@ -123,15 +124,12 @@ def draw(table: Table, n: int = 1) -> list[str]:
     for _ in range(n):
         outcome = act(table, engine_of(table).table.drawer, {"type": "draw"})
         lines += PRESENTER.log_lines(table, outcome)
-        table.log.extend(PRESENTER.log_lines(table, outcome))
     return lines
 
 
 def do(table: Table, seat: int, action: dict[str, Any]) -> list[str]:
     outcome = act(table, seat, action)
-    lines = PRESENTER.log_lines(table, outcome)
-    table.log.extend(lines)
-    return lines
+    return PRESENTER.log_lines(table, outcome)
 
 
 def step(table: Table) -> int:
@@ -152,8 +150,9 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
     table = make_table(SLUG, players, seed=seed, names=LONG_NAMES[:players])
     engine = engine_of(table)
     choices = selects = 0
-    for outcome in play(table, seed):
-        board = board_of(table)
+    log: list[str] = []
+    for outcome in play(table, seed, log):
+        board = board_of(table, log)
         check_limits(board, engine.turn)
         reply = PRESENTER.reply(table, outcome)
         if reply is not None:
@@ -172,8 +171,8 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
         else:
             assert choice_actions(board) == []
     assert engine.is_over and choices > 5
-    check_limits(PRESENTER.final(table), engine.turn)
-    assert table.log
+    check_limits(PRESENTER.final(table, log), engine.turn)
+    assert log
 
 
 @pytest.mark.parametrize(("grab", "options", "menus"), [(5, 56, 3), (4, 28, 2)])
@@ -225,11 +224,11 @@ def test_board_mid_draw_shows_the_pool_in_order_and_who_took_each_grab(rig: Rig)
     assert "press **Draw**" in desc(board) and "**Revealed 0 / 8:** nothing yet" in desc(board)
 
     rig("c1", "rock", "larva", "c1", "c2", "rock")
-    draw(table, 2)
-    do(table, 2, {"type": "grab", "token": 3})
-    draw(table)
-    do(table, 0, {"type": "grab", "token": 1})
-    board = board_of(table)
+    log = draw(table, 2)
+    log += do(table, 2, {"type": "grab", "token": 3})
+    log += draw(table)
+    log += do(table, 0, {"type": "grab", "token": 1})
+    board = board_of(table, log)
     grabs = grab_row(board)
     assert [b.label for b in grabs] == [
         "① ann",
@@ -253,8 +252,8 @@ def test_board_mid_draw_shows_the_pool_in_order_and_who_took_each_grab(rig: Rig)
 
     # the draw stops at the 2nd Rock: every Grab token closes, the takers stay on them, Draw
     # goes away; ① took a Red at once, ③ (no two identical left) must choose
-    draw(table, 3)
-    board = board_of(table)
+    log += draw(table, 3)
+    board = board_of(table, log)
     assert all(b.disabled for b in grab_row(board))
     assert [b.label for b in grab_row(board)][::2] == ["① ann", "③ cy", "⑤ 3 different"]
     assert not any(b.action == {"type": "draw"} for b in board.buttons())
@@ -323,9 +322,9 @@ def test_board_during_a_wind_give_away(rig: Rig) -> None:
 def test_names_are_escaped_on_the_board_and_plain_on_buttons(rig: Rig) -> None:
     table = scripted_table(3, names=["a_b*", "c|d", "e~f"])
     rig("c1")
-    draw(table)
-    do(table, 1, {"type": "grab", "token": 2})
-    board = board_of(table)
+    log = draw(table)
+    log += do(table, 1, {"type": "grab", "token": 2})
+    board = board_of(table, log)
     assert "🎒 **a\\_b\\*** holds the bag" in desc(board)
     assert grab_row(board)[1].label == "② c|d"
     assert field(board, "This turn") == "✋ **c\\|d** grabbed ② after 1 token"
@@ -422,12 +421,12 @@ def test_log_lines_depend_only_on_events_and_names() -> None:
 
 def test_the_board_shows_this_turn_and_the_previous_turn_apart() -> None:
     table = make_table(SLUG, 3, seed=2)
-    table.log.extend(["old 1", "🎒 Turn 2: x draws", "a", "b", "🎒 Turn 3: y draws", "c"])
-    board = board_of(table)
+    log = ["old 1", "🎒 Turn 2: x draws", "a", "b", "🎒 Turn 3: y draws", "c"]
+    board = board_of(table, log)
     assert field(board, "Previous turn") == "a\nb"
     assert field(board, "This turn") == "c"
-    table.log.append("🎒 Turn 4: z draws")
-    board = board_of(table)
+    log.append("🎒 Turn 4: z draws")
+    board = board_of(table, log)
     assert field(board, "Previous turn") == "c"
     assert board.embed is not None and "This turn" not in [f.name for f in board.embed.fields]
 
@@ -479,8 +478,11 @@ def finished(collections: list[dict[str, int]], names: list[str]) -> Table:
     t.phase = "over"
     t.pairs = t.setup.pairs_needed
     t.turn_number = 12
-    table.log.extend(["🎒 Turn 12: x draws", "🏁 Game over: somebody wins."])
     return table
+
+
+FINAL_LOG = ("🎒 Turn 12: x draws", "🏁 Game over: somebody wins.")
+"""The public log of every ``finished`` table."""
 
 
 def test_final_board_shows_the_breakdown_and_the_winner() -> None:
@@ -493,8 +495,8 @@ def test_final_board_shows_the_breakdown_and_the_winner() -> None:
         ],
         ["ann", "bob", "cy"],
     )
-    final = PRESENTER.final(table)
-    assert PRESENTER.boards(table) == [final]
+    final = PRESENTER.final(table, FINAL_LOG)
+    assert PRESENTER.boards(table, FINAL_LOG) == [final]
     check_limits(final, 0)
     assert final.rows == ()
     assert final.embed is not None

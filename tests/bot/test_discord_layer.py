@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 import tests.support.testgame  # noqa: F401
 from bot.discord.client import BugtableBot
@@ -17,8 +18,14 @@ from bot.discord.codec import (
     game_button_id,
     host_button_id,
 )
-from bot.discord.commands import build_group
-from bot.discord.components import GameButton, GameSelect, HostButton
+from bot.discord.commands import BugsCog
+from bot.discord.components import (
+    GAME_BUTTON,
+    HOST_BUTTON,
+    GameButton,
+    GameSelect,
+    HostButton,
+)
 from bot.discord.render import edit_kwargs, send_kwargs, view_of
 from bot.settings import Settings, SettingsError
 from bot.ui.lobby import lobby_message
@@ -34,13 +41,13 @@ def test_game_button_ids_round_trip_and_respect_the_limit() -> None:
     action = {"type": "grab", "token": 3}
     custom_id = game_button_id(12345, 77, action)
     assert custom_id == 'g:12345:77:{"token":3,"type":"grab"}'
-    match = GameButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    match = GAME_BUTTON.fullmatch(custom_id)
     assert match and decode_action(match["payload"]) == action and match["turn"] == "77"
     with pytest.raises(CodecError):
         game_button_id(1, 1, {"type": "x" * 100})
     with pytest.raises(CodecError):
         decode_action("[1]")
-    assert HostButton.__discord_ui_compiled_template__.fullmatch(host_button_id(5, "join"))
+    assert HOST_BUTTON.fullmatch(host_button_id(5, "join"))
     with pytest.raises(CodecError):
         host_button_id(5, "explode")
 
@@ -112,9 +119,17 @@ def test_generic_reply_shows_only_the_actors_private_events() -> None:
     assert reply is not None and reply.content == "you picked: n 2"
 
 
-def test_slash_commands_offer_every_game_and_its_options() -> None:
+def bugs_group() -> tuple[app_commands.Group, BugtableBot]:
+    """The `/bugs` group as the bot declares it (its dependencies are not needed to declare)."""
     bot = BugtableBot(Settings(_env_file=None, discord_token="t" * 30))  # type: ignore[call-arg]
-    group = build_group(bot)
+    unused: Any = None
+    cog = BugsCog(host=unused, store=unused, settings=unused, edge=unused, publisher=unused)
+    assert cog.app_command is not None
+    return cog.app_command, bot
+
+
+def test_slash_commands_offer_every_game_and_its_options() -> None:
+    group, bot = bugs_group()
     payload = group.to_dict(bot.tree)
     subs = {c["name"]: c for c in payload["options"]}
     assert set(subs) >= {"new", "join", "leave", "start", "cancel", "status", "hand", "rules"}
@@ -141,8 +156,8 @@ def test_slash_commands_offer_every_game_and_its_options() -> None:
 
 
 def test_no_command_text_shows_an_internal_rule_code() -> None:
-    bot = BugtableBot(Settings(_env_file=None, discord_token="t" * 30))  # type: ignore[call-arg]
-    payload = build_group(bot).to_dict(bot.tree)
+    group, bot = bugs_group()
+    payload = group.to_dict(bot.tree)
     texts: list[str] = []
 
     def walk(node: dict[str, Any]) -> None:

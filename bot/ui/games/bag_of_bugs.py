@@ -26,6 +26,7 @@ from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
 from ..presenter import Presenter, register_presenter
+from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import (
     ButtonSpec,
     EmbedSpec,
@@ -147,17 +148,21 @@ class BagOfBugsPresenter(Presenter):
     colour = 0x9C6B30
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         view = engine.view(None)
         choice = view["choice"]
         actions = engine.legal_actions(choice["seat"]) if choice is not None else []
-        return [self._board(table, view, actions)]
+        return [self._board(table, view, actions, log)]
 
     def _board(
-        self, table: Table, view: Mapping[str, Any], actions: list[dict[str, Any]]
+        self,
+        table: Table,
+        view: Mapping[str, Any],
+        actions: list[dict[str, Any]],
+        log: Sequence[str],
     ) -> MessageSpec:
         raw = table.names()
         names = [esc(n) for n in raw]
@@ -214,7 +219,7 @@ class BagOfBugsPresenter(Presenter):
             if notes:
                 value += "\n" + " · ".join(notes)
             fields.append(Field(clip(head, 256), value, inline=True))
-        fields += self._log_fields(table)
+        fields += self._log_fields(log)
 
         rows: list[Row] = [tuple(_grab_buttons(view, raw))]
         if drawing:
@@ -237,10 +242,10 @@ class BagOfBugsPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=tuple(rows))
 
-    def _log_fields(self, table: Table) -> list[Field]:
+    def _log_fields(self, log: Sequence[str]) -> list[Field]:
         """This turn's lines, and the previous turn's (the newest that fit when there are many)."""
         turns: list[list[str]] = [[]]
-        for line in table.log:
+        for line in log:
             if line.startswith(TURN_MARK):
                 turns.append([])
             else:
@@ -268,46 +273,38 @@ class BagOfBugsPresenter(Presenter):
         return self.cooldown_until(table, "draw")
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         view = engine.view(None)
         raw = table.names()
         names = [esc(n) for n in raw]
         scores: list[int] = view["scores"]
         winners: list[int] = view["winners"]
-        best = max(scores)
-        won = _join([f"**{names[s]}**" for s in winners])
-        if len(winners) > 1:
-            headline = f"🏆 {won} share the win with **{plural(best, 'point')}**!"
-        else:
-            headline = f"🏆 {won} wins with **{plural(best, 'point')}**!"
         lines = [
-            headline,
+            headline(names, winners, f"**{plural(max(scores), 'point')}**"),
             f"🪨 All {view['pairs_needed']} Rock pairs were set aside after "
             f"{plural(view['turn_number'], 'turn')}.",
             "",
             f"Scoring: {SCORING_LEGEND}",
         ]
-        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        fields = []
-        for seat in ranked:
-            crown = "🏆 " if seat in winners else ""
-            fields.append(
-                Field(
-                    clip(f"{crown}{raw[seat]} — {plural(scores[seat], 'point')}", 256),
-                    _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
-                )
+        fields = [
+            standing(
+                raw[seat],
+                seat in winners,
+                plural(scores[seat], "point"),
+                _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
             )
-        turns = [f for f in self._log_fields(table) if f.name == "This turn"]
-        fields += [Field("Final turn", f.value) for f in turns]
-        embed = EmbedSpec(
-            title=f"{TITLE} — game over",
-            description="\n".join(lines),
-            fields=tuple(fields),
+            for seat in ranked(scores, winners)
+        ]
+        turns = [f for f in self._log_fields(log) if f.name == "This turn"]
+        return results_screen(
+            TITLE,
+            "\n".join(lines),
+            fields,
+            log=[Field("Final turn", f.value) for f in turns],
             footer=LEGEND,
             colour=self.colour,
         )
-        return MessageSpec(embed=embed)
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
@@ -489,12 +486,6 @@ def _breakdown_text(collection: Mapping[str, int], parts: Mapping[str, int]) -> 
     return f"{colours}\n{extras}"
 
 
-def _join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items) or "nobody"
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 # -- the log -----------------------------------------------------------------------------------
 
 
@@ -563,8 +554,8 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
             lines.append(f"{TURN_MARK}{d['turn_number']}: **{names[d['drawer']]}** draws")
         elif event.type == "game_over":
             winners = d["winners"]
-            won = _join([f"**{names[s]}**" for s in winners])
-            verb = "share the win" if len(winners) > 1 else "wins"
+            won = join_and([f"**{names[s]}**" for s in winners])
+            verb = win_verb(winners)
             lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
     return [clip(line, LINE_MAX) for line in lines]
 
