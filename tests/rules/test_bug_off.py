@@ -80,7 +80,7 @@ def play_bug_offs(game: BugOff, *colours: str) -> None:
 
 def rigged(players: int = 3, seed: int = 1, active: int = 0) -> BugOff:
     game = BugOff.new(players, seed)
-    game.table.first = game.table.active = active
+    game.state.first = game.state.active = active
     return game
 
 
@@ -138,8 +138,8 @@ def test_bo2_drawn_card_makes_four_and_may_be_the_one_played() -> None:
 
 def test_bo3_bug_off_dealt_in_setup_goes_back_until_a_bug_card_comes() -> None:
     game = rigged()
-    game.table.deck = [bug_off(c) for c in COLOURS] + ["green"]
-    assert play.deal_bug(game.table) == "green"
+    game.state.deck = [bug_off(c) for c in COLOURS] + ["green"]
+    assert play.deal_bug(game.state) == "green"
     assert sorted(game.deck) == sorted(bug_off(c) for c in COLOURS)
     assert game.setup_returns >= 6  # every BUG OFF above the green came back at least once
 
