@@ -208,6 +208,21 @@ class BugOff(Engine):
             return {"total": self.scores()[seat]}
         return scoring.breakdown(self.state.seats[seat].points, self.state.bug_offs)
 
+    def score_preview(self, seat: int, action: Action) -> dict[int, int]:
+        """Who would gain what if ``seat`` played ``action`` (a listed score) now: seat -> cards
+        moved to its points pile, in seat order, gaining seats only (BO-5/BO-6).
+
+        Face-up cards are public, so this is no secret; presenters show it instead of
+        re-implementing the rule. The game is unchanged."""
+        listed = self._listed(action, self.legal_actions(seat))
+        if listed is None or listed["type"] != "score":
+            raise RuleError("Only a score you may make now has a preview.", code="no_preview")
+        trial = GameState.from_dict(self.state.to_dict(self.slug))
+        events: list[Event] = []
+        play.score(trial, seat, str(listed["colour"]), events)
+        (scored,) = (e for e in events if e.type == "scored")
+        return {int(g["seat"]): int(g["count"]) for g in scored.data["gains"]}
+
     # -- play -------------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """A listed action: a player's draw, place or score, or the clock's timeout."""

@@ -211,6 +211,50 @@ def test_bo5_score_also_scores_the_active_players_own_tableau() -> None:
     assert_conserved(game)
 
 
+def test_bo5_score_preview_is_what_the_score_then_moves_and_changes_nothing() -> None:
+    game = rigged()
+    give_hand(game, 0, "red", "green", "purple")
+    put(game, "tableaux", 0, "red", 2)
+    put(game, "tableaux", 2, "red", 1)
+    put(game, "tableaux", 1, "green", 3)
+    stack(game, "yellow")
+    game.apply(0, {"type": "draw"})
+    before = snapshot(game)
+    previews = {
+        c: game.score_preview(0, {"type": "score", "colour": c})
+        for c in ("red", "green", "purple", "yellow")
+    }
+    assert previews == {"red": {0: 2, 2: 1}, "green": {1: 3}, "purple": {}, "yellow": {}}
+    assert list(previews["red"]) == [0, 2]  # seat order
+    assert snapshot(game) == before
+    for c, preview in previews.items():
+        trial = copy(game)
+        gains = trial.apply(0, {"type": "score", "colour": c})[0].data["gains"]
+        assert {g["seat"]: g["count"] for g in gains} == preview
+
+
+def test_score_preview_is_only_for_a_score_the_seat_may_make_now() -> None:
+    game = rigged()
+    give_hand(game, 0, "red", "green", "green")
+    stack(game, "yellow")
+    for seat, action in (
+        (0, {"type": "score", "colour": "red"}),  # not drawn yet
+        (0, {"type": "draw"}),
+    ):
+        with pytest.raises(RuleError) as info:
+            game.score_preview(seat, action)
+        assert info.value.code == "no_preview"
+    game.apply(0, {"type": "draw"})
+    for seat, action in (
+        (1, {"type": "score", "colour": "red"}),  # not their turn
+        (0, {"type": "score", "colour": "blue"}),  # not in hand
+        (0, {"type": "place", "colour": "red"}),
+    ):
+        with pytest.raises(RuleError) as info:
+            game.score_preview(seat, action)
+        assert info.value.code == "no_preview"
+
+
 def test_bo6_the_played_score_card_is_scored_by_nobody() -> None:
     game = rigged()
     give_hand(game, 0, "red", "green", "green")
