@@ -45,9 +45,9 @@ START_SECONDS: Final = 3.0
 """The rulebook's "counts to three out loud" before anyone may touch a tile."""
 FINAL_SECONDS: Final = 10.0
 """BC-14: "10, 9, … 1, STOP!" from the last trophy; a rule, so no setting overrides it."""
-LIVE_CAP_SECONDS: Final = 900.0
 LIVE_CAP_SETTING: Final = "bco_live_cap"
-"""BC-15: platform hard cap on LIVE so a game nobody ends cannot stall a channel."""
+"""BC-15: platform hard cap on LIVE so a game nobody ends cannot stall a channel; its length is
+only ever the host setting (900 s by default)."""
 
 START_KEY: Final = "bco:start"
 CAP_KEY: Final = "bco:cap"
@@ -179,9 +179,7 @@ class BugsAndCo(Engine):
             return [Deadline(START_KEY, {"type": act.START}, START_SECONDS)]
         if self.state.phase == LIVE:
             stop = {"type": act.STOP, "why": STOP_CAP}
-            return [
-                Deadline(CAP_KEY, stop, LIVE_CAP_SECONDS, LIVE_CAP_SETTING, frozenset(self.playing))
-            ]
+            return [Deadline(CAP_KEY, stop, None, LIVE_CAP_SETTING, frozenset(self.playing))]
         if self.state.phase == FINAL_COUNT:
             stop = {"type": act.STOP, "why": STOP_COUNTDOWN}
             return [Deadline(FINAL_KEY, stop, FINAL_SECONDS, None, frozenset(self.playing))]
