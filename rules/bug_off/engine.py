@@ -69,7 +69,7 @@ class BugOff(Engine):
         self.players = state.players
         self.seed = state.seed
 
-    # -- the table's fields, as the views, presenters and tests read them ------------------
+    # -- the state's fields, as the views, presenters and tests read them ------------------
     @property
     def rng(self) -> Rng:
         return self.state.rng

@@ -81,7 +81,7 @@ class BugsAndCo(Engine):
         self.players = state.players
         self.seed = state.seed
 
-    # -- the table's fields, as the views and tests read them ------------------------------
+    # -- the state's fields, as the views and tests read them ------------------------------
     @property
     def chosen_options(self) -> dict[str, str]:
         return self.state.options
