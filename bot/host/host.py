@@ -6,6 +6,7 @@ Every change to a game takes that game's lock, checks, applies, commits, and onl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -33,7 +34,7 @@ from .errors import (
     UnknownGame,
 )
 from .table import Outcome, SeatChange, SeatChangeWhy, Table
-from .timers import TimerScheduler, utcnow
+from .timers import Sleep, TimerScheduler, utcnow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -55,6 +56,7 @@ class Host:
         *,
         clock: Callable[[], datetime] = utcnow,
         monotonic: Callable[[], float] = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -62,7 +64,9 @@ class Host:
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
-        self.scheduler = TimerScheduler(self.fire_timer, clock, max_delay=settings.retry_max_delay)
+        self.scheduler = TimerScheduler(
+            self.fire_timer, clock, max_delay=settings.retry_max_delay, sleep=sleep
+        )
 
     # -- loading -----------------------------------------------------------------------------
     async def restore(self) -> list[Table]:
