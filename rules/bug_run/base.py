@@ -15,8 +15,8 @@ from typing import Any
 
 from ..core import Event, Rng
 from . import content as C
+from .state import ZONES, Frame, GameState, Hero, TurnOrder
 
-Frame = dict[str, Any]
 Action = dict[str, Any]
 
 
@@ -50,26 +50,31 @@ def parse(item: str) -> tuple[str, int]:
 class Base:
     """State access, stocks, cards and the frame driver (mixed into the engine)."""
 
-    s: dict[str, Any]
+    s: GameState
     rng: Rng
     players: int
     seed: int
 
     # -- small accessors ----------------------------------------------------------------------
-    def hero(self, h: int) -> dict[str, Any]:
-        return self.s["heroes"][h]
+    def turn_order(self) -> TurnOrder:
+        """The current phase's turn order (set by every phase start)."""
+        assert self.s.order is not None, "no phase has started"
+        return self.s.order
+
+    def hero(self, h: int) -> Hero:
+        return self.s.heroes[h]
 
     def owner(self, h: int) -> int:
-        return int(self.s["heroes"][h]["seat"])
+        return int(self.s.heroes[h].seat)
 
     def name(self, h: int) -> str:
-        return str(self.s["heroes"][h]["name"])
+        return str(self.s.heroes[h].name)
 
     def has_power(self, h: int, power: str) -> bool:
-        return self.s["mode"] == "powers" and C.POWERS[self.name(h)] == power
+        return self.s.mode == "powers" and C.POWERS[self.name(h)] == power
 
     def n_heroes(self) -> int:
-        return len(self.s["heroes"])
+        return len(self.s.heroes)
 
     def clockwise(self, start: int) -> list[int]:
         """Every hero, clockwise from ``start`` (hero index order is seat order)."""
@@ -77,57 +82,55 @@ class Base:
         return [(start + k) % n for k in range(n)]
 
     def hand(self, seat: int) -> list[str]:
-        return self.s["seats"][seat]["hand"]
+        return self.s.seats[seat].hand
 
     def find_in_hand(self, seat: int, effect: str) -> list[str]:
         return [c for c in self.hand(seat) if C.card(c)["effect"] == effect]
 
     def find_faceup(self, h: int, effect: str) -> list[str]:
-        return [c for c in self.hero(h)["faceup"] if C.card(c)["effect"] == effect]
+        return [c for c in self.hero(h).faceup if C.card(c)["effect"] == effect]
 
     # -- stocks ---------------------------------------------------------------------------------
     def gain(self, h: int, stock: str, amount: int) -> int:
         """Add to a capped stock; what overflows the cap is lost (BR-22). Returns the gain."""
         hero = self.hero(h)
-        before = hero[stock]
-        hero[stock] = min(CAPS[stock], before + amount)
-        return int(hero[stock] - before)
+        before = hero.stock(stock)
+        hero.set_stock(stock, min(CAPS[stock], before + amount))
+        return hero.stock(stock) - before
 
     def vp(self, seat: int) -> int:
-        return int(self.s["seats"][seat]["vp"])
+        return int(self.s.seats[seat].vp)
 
     def gain_vp(self, seat: int, amount: int) -> None:
-        self.s["seats"][seat]["vp"] += amount
+        self.s.seats[seat].vp += amount
 
     def lose(self, h: int, stock: str, amount: int, ev: list[Event]) -> int:
         """A loss takes what there is (BR-21); hearts reaching 0 kill the hero (BR-18)."""
         hero = self.hero(h)
-        taken = min(hero[stock], amount)
-        hero[stock] -= taken
-        if stock == "hearts" and hero["hearts"] <= 0:
+        taken = min(hero.stock(stock), amount)
+        hero.set_stock(stock, hero.stock(stock) - taken)
+        if stock == "hearts" and hero.hearts <= 0:
             self.death(h, ev)
         return int(taken)
 
     def lose_vp(self, seat: int, amount: int) -> int:
-        vp = self.s["seats"][seat]
-        taken = min(vp["vp"], amount)
-        vp["vp"] -= taken
+        vp = self.s.seats[seat]
+        taken = min(vp.vp, amount)
+        vp.vp -= taken
         return int(taken)
 
     def damage(self, h: int, amount: int, ev: list[Event]) -> None:
         hero = self.hero(h)
-        hero["hearts"] -= amount
-        if hero["hearts"] <= 0:
+        hero.hearts -= amount
+        if hero.hearts <= 0:
             self.death(h, ev)
 
     def death(self, h: int, ev: list[Event]) -> None:
         seat = self.owner(h)
         lost = self.lose_vp(seat, 5)
-        self.hero(h)["hearts"] = START["hearts"]
+        self.hero(h).hearts = START["hearts"]
         ev.append(Event.public("death", hero=h, name=self.name(h)))
-        ev.append(
-            Event.private(seat, "vp_lost", hero=h, amount=lost, vp=self.s["seats"][seat]["vp"])
-        )
+        ev.append(Event.private(seat, "vp_lost", hero=h, amount=lost, vp=self.s.seats[seat].vp))
 
     def grant_item(self, h: int, item: str, ev: list[Event], *, printed: bool = True) -> bool:
         """Apply one reward item to hero ``h``. Returns True when it is a loot draw to do.
@@ -153,7 +156,7 @@ class Base:
             lost = self.lose(h, stock, -amount, ev)
             ev.append(Event.public("loss", hero=h, item=item, **{stock: lost}))
             return False
-        if printed and self.hero(h)[stock] >= CAPS[stock]:
+        if printed and self.hero(h).stock(stock) >= CAPS[stock]:
             self.gain_vp(seat, 1)
             ev.append(Event.public("gain", hero=h, item=item, vp=1, at_max=stock))
             return False
@@ -163,16 +166,16 @@ class Base:
 
     # -- decks ----------------------------------------------------------------------------------
     def draw_bazaar(self) -> str | None:
-        baz = self.s["bazaar"]
-        if not baz["deck"] and baz["discard"]:
-            baz["deck"] = baz["discard"]
-            baz["discard"] = []
-            self.rng.shuffle(baz["deck"])
-        return baz["deck"].pop(0) if baz["deck"] else None
+        baz = self.s.bazaar
+        if not baz.deck and baz.discard:
+            baz.deck = baz.discard
+            baz.discard = []
+            self.rng.shuffle(baz.deck)
+        return baz.deck.pop(0) if baz.deck else None
 
     def refill_market(self) -> list[str]:
         new = []
-        market = self.s["bazaar"]["market"]
+        market = self.s.bazaar.market
         while len(market) < 3:
             c = self.draw_bazaar()
             if c is None:
@@ -182,28 +185,28 @@ class Base:
         return new
 
     def draw_loot(self) -> str | None:
-        loot = self.s["loot"]
-        if not loot["deck"] and loot["discard"]:
-            loot["deck"] = loot["discard"]
-            loot["discard"] = []
-            self.rng.shuffle(loot["deck"])
-        return loot["deck"].pop(0) if loot["deck"] else None
+        loot = self.s.loot
+        if not loot.deck and loot.discard:
+            loot.deck = loot.discard
+            loot.discard = []
+            self.rng.shuffle(loot.deck)
+        return loot.deck.pop(0) if loot.deck else None
 
     def discard(self, c: str) -> None:
         """A used or sold card goes back where it came from."""
         if c.startswith("BZ"):
-            self.s["bazaar"]["discard"].append(c)
+            self.s.bazaar.discard.append(c)
         elif c.startswith("LT"):
-            self.s["loot"]["discard"].append(c)
+            self.s.loot.discard.append(c)
         else:
-            self.s["basics"].append(c)
-            self.s["basic_side"].pop(c, None)
-        self.s["markers"].pop(c, None)
+            self.s.basics.append(c)
+            self.s.basic_side.pop(c, None)
+        self.s.markers.pop(c, None)
 
     def zone_of(self, c: str) -> str:
         d = C.card(c)
         if d["zone"] == "either":
-            return str(self.s["basic_side"][c])
+            return str(self.s.basic_side[c])
         return str(d["zone"])
 
     def zone_limit(self, zone: str) -> int:
@@ -215,9 +218,9 @@ class Base:
     def remove_card(self, h: int, c: str) -> None:
         """Take card ``c`` from wherever hero ``h`` (or its player's hand) holds it."""
         hero = self.hero(h)
-        for key in ("sword", "bow", "shield", "stored", "faceup"):
-            if c in hero[key]:
-                hero[key].remove(c)
+        for zone in ZONES:
+            if c in hero.zone(zone):
+                hero.zone(zone).remove(c)
                 return
         self.hand(self.owner(h)).remove(c)
 
@@ -226,15 +229,15 @@ class Base:
         frame.setdefault("wait", False)
         if "seat" not in frame and "hero" in frame:
             frame["seat"] = self.owner(frame["hero"])
-        self.s["stack"].append(frame)
+        self.s.stack.append(frame)
 
     def pop(self, result: Any = None) -> None:
-        self.s["stack"].pop()
-        if self.s["stack"]:
-            self.s["stack"][-1]["ret"] = result
+        self.s.stack.pop()
+        if self.s.stack:
+            self.s.stack[-1]["ret"] = result
 
     def top(self) -> Frame | None:
-        return self.s["stack"][-1] if self.s["stack"] else None
+        return self.s.stack[-1] if self.s.stack else None
 
     def run(self, events: list[Event]) -> None:
         """Step frames until a decision with a real choice is pending or the game is over.
@@ -244,7 +247,7 @@ class Base:
         for _ in range(100_000):
             frame = self.top()
             if frame is None:
-                if self.s["phase"] == "over":
+                if self.s.phase == "over":
                     return
                 self.schedule(events)
                 continue
@@ -254,7 +257,7 @@ class Base:
                     raise RuntimeError(f"bug-run: frame {frame['k']} waits with no option")
                 if len(options) > 1:
                     return
-                self.s["serial"] += 1
+                self.s.serial += 1
                 frame["wait"] = False
                 self.answer_frame(frame, options[0], events)
                 continue

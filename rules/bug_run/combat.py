@@ -64,19 +64,19 @@ class CombatMixin(TradingMixin):
             chances = self.most_used_first(self.find_faceup(h, "second_chance"))
             if chances:
                 out.append({"type": "retoss", "card": chances[0]})
-        if self.has_power(h, "good_fortune") and not fr["gf"] and self.hero(h)["coins"] >= 2:
+        if self.has_power(h, "good_fortune") and not fr["gf"] and self.hero(h).coins >= 2:
             out.append({"type": "good_fortune"})
         return out
 
     def most_used_first(self, cards: list[str]) -> list[str]:
         """Copies of a marker card, the most used first: spending its markers first keeps the
         untouched copies sellable and loses nothing (every copy gives the same 3 uses)."""
-        marks = self.s["markers"]
+        marks = self.s.markers
         return sorted(cards, key=lambda c: -int(marks.get(c, 0)))
 
     def use_marker(self, h: int, c: str) -> None:
         """One marker per use; the third marker discards the card (BR-42)."""
-        marks = self.s["markers"]
+        marks = self.s.markers
         marks[c] = marks.get(c, 0) + 1
         if marks[c] >= 3:
             self.remove_card(h, c)
@@ -101,7 +101,7 @@ class CombatMixin(TradingMixin):
             self.do_toss(fr, ev)
             fr["wait"] = True
         else:  # good fortune (BR-58)
-            self.hero(h)["coins"] -= 2
+            self.hero(h).coins -= 2
             fr["result"] = "red" if fr["result"] == "green" else "green"
             fr["gf"] = True
             ev.append(Event.public("good_fortune", hero=h, result=fr["result"]))
@@ -189,28 +189,28 @@ class CombatMixin(TradingMixin):
 
     # -- attack ---------------------------------------------------------------------------------
     def attack_frame(self, h: int, weapon: str, need: int | None = None) -> Frame:
-        pos = self.hero(h)["pos"] or {"col": None, "floor": None}
+        pos = self.hero(h).pos
         return {
             "k": "attack",
             "hero": h,
             "weapon": weapon,
             "need": need,
             "stage": "pay",
-            "col": pos["col"],
-            "floor": pos["floor"],
+            "col": pos.col if pos else None,
+            "floor": pos.floor if pos else None,
             "potions": 0,
             "corrosion": False,
         }
 
     def zone_bonus(self, h: int, zone: str) -> int:
-        return sum(int(C.card(c)["bonus"]) for c in self.hero(h)[zone])
+        return sum(int(C.card(c)["bonus"]) for c in self.hero(h).zone(zone))
 
     def attack_total(self, h: int, weapon: str, succ: int, extra: int) -> int:
         """4.6 step 3: nothing without a dice success; else dice + zone + potions + Frenzy."""
         if succ == 0:
             return 0
         total = succ + self.zone_bonus(h, weapon) + extra
-        if weapon == "sword" and self.has_power(h, "fierce_frenzy") and self.hero(h)["hearts"] <= 3:
+        if weapon == "sword" and self.has_power(h, "fierce_frenzy") and self.hero(h).hearts <= 3:
             total += 2
         return total
 
@@ -219,7 +219,7 @@ class CombatMixin(TradingMixin):
         st = fr["stage"]
         if st == "pay":
             if fr["weapon"] == "bow":
-                self.hero(h)["arrows"] -= 1
+                self.hero(h).arrows -= 1
             ev.append(Event.public("attack", hero=h, weapon=fr["weapon"], need=fr["need"]))
             fr["stage"] = "pre"
             fr["wait"] = True
@@ -269,7 +269,7 @@ class CombatMixin(TradingMixin):
         out = []
         if w != "bw":
             out.append("sword")
-        if w != "sw" and int(fr.get("arrows0", 1)) >= 1 and self.hero(h)["arrows"] >= 1:
+        if w != "sw" and int(fr.get("arrows0", 1)) >= 1 and self.hero(h).arrows >= 1:
             out.append("bow")
         return out
 
@@ -292,7 +292,7 @@ class CombatMixin(TradingMixin):
         elif t in ("no_shield", "metal_shield"):
             dmg = fr["dmg"]
             if t == "metal_shield":
-                self.hero(h)["coins"] -= 1
+                self.hero(h).coins -= 1
                 dmg -= 1
                 ev.append(Event.public("shield", hero=h, kind="metal", blocked=1))
             self.take_damage(fr, dmg, ev)
@@ -314,10 +314,10 @@ class CombatMixin(TradingMixin):
         bone_base = 0
         if fr["need"] is None:
             slot = self.slot(fr["col"], fr["floor"])
-            m = C.MONSTERS[slot["card"]]
+            m = C.MONSTERS[slot.card_id()]
             shield = max(0, m["shield"] - (2 if fr["corrosion"] else 0))
             wounds = max(0, total - shield)
-            slot["wounds"] = min(m["life"], slot["wounds"] + wounds)
+            slot.wounds = min(m["life"], slot.wounds + wounds)
             ev.append(
                 Event.public(
                     "strike",
@@ -325,8 +325,8 @@ class CombatMixin(TradingMixin):
                     total=total,
                     shield=shield,
                     wounds=wounds,
-                    monster=slot["card"],
-                    monster_wounds=slot["wounds"],
+                    monster=slot.card,
+                    monster_wounds=slot.wounds,
                 )
             )
             if wounds >= 1:
@@ -340,8 +340,8 @@ class CombatMixin(TradingMixin):
 
     def equipment_awards(self, h: int, zone: str, ev: list[Event]) -> None:
         """BR-16: every card of the used zone pays its award when the attack wounds."""
-        coins = sum(int(C.card(c).get("award_coins", 0)) for c in self.hero(h)[zone])
-        vp = sum(int(C.card(c).get("award_vp", 0)) for c in self.hero(h)[zone])
+        coins = sum(int(C.card(c).get("award_coins", 0)) for c in self.hero(h).zone(zone))
+        vp = sum(int(C.card(c).get("award_vp", 0)) for c in self.hero(h).zone(zone))
         if coins or vp:
             got = self.gain(h, "coins", coins)
             self.gain_vp(self.owner(h), vp)
@@ -352,8 +352,8 @@ class CombatMixin(TradingMixin):
         h = fr["hero"]
         hero = self.hero(h)
         ev.append(Event.public("strike_back", hero=h, damage=dmg))
-        if hero["shield"]:
-            kind = C.card(hero["shield"][0])["shield"]
+        if hero.shield:
+            kind = C.card(hero.shield[0])["shield"]
             if kind == "golden":
                 dmg -= 1
                 ev.append(Event.public("shield", hero=h, kind="golden", blocked=1))
@@ -364,7 +364,7 @@ class CombatMixin(TradingMixin):
                 fr["stage"] = "wooden"
                 self.push(self.toss_frame(h, True, "shield"))
                 return
-            elif hero["coins"] >= 1 and dmg >= 1:
+            elif hero.coins >= 1 and dmg >= 1:
                 fr["dmg"] = dmg
                 fr["stage"] = "metal"
                 fr["wait"] = True
@@ -374,7 +374,7 @@ class CombatMixin(TradingMixin):
     def take_damage(self, fr: Frame, dmg: int, ev: list[Event]) -> None:
         h = fr["hero"]
         fr["stage"] = "after"
-        if self.has_power(h, "armored_exoskeleton") and self.hero(h)["hearts"] >= 6:
+        if self.has_power(h, "armored_exoskeleton") and self.hero(h).hearts >= 6:
             dmg = min(dmg, 1)
         if dmg > 0:
             ev.append(Event.public("hurt", hero=h, hearts=dmg))
@@ -386,9 +386,9 @@ class CombatMixin(TradingMixin):
             self.pop(fr["total"] >= fr["need"])
             return
         slot = self.slot(fr["col"], fr["floor"])
-        if slot["wounds"] >= C.MONSTERS[slot["card"]]["life"]:
-            slot["defeated"] = True
-            ev.append(Event.public("defeated", hero=h, monster=slot["card"]))
+        if slot.wounds >= C.MONSTERS[slot.card_id()]["life"]:
+            slot.defeated = True
+            ev.append(Event.public("defeated", hero=h, monster=slot.card))
             fr["stage"] = "flashed"
             self.push(
                 {

@@ -26,6 +26,7 @@ from . import content as C
 from .base import START, Action, Frame, FrameKind
 from .board import QUEST_KINDS
 from .escape import EscapeMixin
+from .state import Bazaar, GameState, Hero, LootDecks, SeatState, TurnOrder
 
 TURN_SECONDS = 90.0
 EQUIP_KEYS = ("sword", "bow", "shield", "stored", "faceup")
@@ -78,11 +79,11 @@ class BugRun(EscapeMixin, Engine):
         GameOption("mode", "Play with hero powers or without.", ("normal", "powers"), "normal"),
     )
 
-    def __init__(self, state: dict[str, Any]) -> None:
+    def __init__(self, state: GameState) -> None:
         self.s = state
-        self.players = int(state["players"])
-        self.seed = int(state["seed"])
-        self.rng = Rng.from_state(state["rng"])
+        self.players = state.players
+        self.seed = state.seed
+        self.rng = Rng.from_state(state.rng)
 
     # -- setup ----------------------------------------------------------------------------------
     @classmethod
@@ -94,23 +95,23 @@ class BugRun(EscapeMixin, Engine):
         names = [h["name"] for h in C.HEROES]
         rng.shuffle(names)
         n_heroes = 4 if two else players
-        heroes: list[dict[str, Any]] = []
-        for i in range(n_heroes):
-            seat = i // 2 if two else i
-            heroes.append(
-                {
-                    "name": names[i],
-                    "seat": seat,
-                    **START,
-                    "sword": [],
-                    "bow": [],
-                    "shield": [],
-                    "stored": [],
-                    "faceup": [],
-                    "pos": None,
-                    "roof": None,
-                }
+        heroes = [
+            Hero(
+                name=names[i],
+                seat=i // 2 if two else i,
+                hearts=START["hearts"],
+                arrows=START["arrows"],
+                coins=START["coins"],
+                sword=[],
+                bow=[],
+                shield=[],
+                stored=[],
+                faceup=[],
+                pos=None,
+                roof=None,
             )
+            for i in range(n_heroes)
+        ]
         bazaar = list(C.BAZAAR_CARDS)
         rng.shuffle(bazaar)
         loot = list(C.LOOT_CARDS)
@@ -125,39 +126,39 @@ class BugRun(EscapeMixin, Engine):
             monsters.append(deck)
         stairs = sorted(C.STAIRS)
         rng.shuffle(stairs)
-        state: dict[str, Any] = {
-            "players": players,
-            "seed": seed,
-            "mode": opts["mode"],
-            "two": two,
-            "serial": 0,
-            "level": 1,
-            "phase": "setup",
-            "level_card": level_card,
-            "heroes": heroes,
-            "seats": [{"vp": 10 if two else 5, "hand": []} for _ in range(players)],
-            "crown": rng.below(n_heroes),
-            "bazaar": {"deck": bazaar, "market": [], "discard": []},
-            "basics": list(C.BASIC_CARDS),
-            "basic_side": {},
-            "loot": {"deck": loot, "discard": []},
-            "limbo": [],
-            "explore": explore,
-            "monsters": monsters,
-            "stairs_stack": stairs[:4],
-            "stairs_out": stairs[4:],
-            "roof": [],
-            "boxed": [],
-            "board": [],
-            "teams": {},
-            "markers": {},
-            "flash": None,
-            "order": {},
-            "fought": False,
-            "escape_queue": [],
-            "stack": [],
-            "rng": [],
-        }
+        state = GameState(
+            players=players,
+            seed=seed,
+            mode=opts["mode"],
+            two=two,
+            serial=0,
+            level=1,
+            phase="setup",
+            level_card=level_card,
+            heroes=heroes,
+            seats=[SeatState(vp=10 if two else 5, hand=[]) for _ in range(players)],
+            crown=rng.below(n_heroes),
+            bazaar=Bazaar(deck=bazaar, market=[], discard=[]),
+            basics=list(C.BASIC_CARDS),
+            basic_side={},
+            loot=LootDecks(deck=loot, discard=[]),
+            limbo=[],
+            explore=explore,
+            monsters=monsters,
+            stairs_stack=stairs[:4],
+            stairs_out=stairs[4:],
+            roof=[],
+            boxed=[],
+            board=[],
+            teams={},
+            markers={},
+            flash=None,
+            order=None,
+            fought=False,
+            escape_queue=[],
+            stack=[],
+            rng=[],
+        )
         game = cls.__new__(cls)
         game.s = state
         game.players = players
@@ -173,53 +174,51 @@ class BugRun(EscapeMixin, Engine):
     # -- phases and turn order ------------------------------------------------------------------
     def start_phase(self, phase: str, events: list[Event]) -> None:
         state = self.s
-        state["phase"] = phase
-        crown = state["crown"]
-        state["order"] = {
-            "next": crown,
-            "left": self.n_heroes(),
-            "forced": crown,
-            "ready": [True] * self.n_heroes(),
-            "seat": self.owner(crown),
-        }
-        state["fought"] = False
-        events.append(Event.public("phase", phase=phase, level=state["level"], crown=crown))
+        state.phase = phase
+        crown = state.crown
+        state.order = TurnOrder(
+            next=crown,
+            left=self.n_heroes(),
+            forced=crown,
+            ready=[True] * self.n_heroes(),
+            seat=self.owner(crown),
+        )
+        state.fought = False
+        events.append(Event.public("phase", phase=phase, level=state.level, crown=crown))
 
     def next_hero(self) -> int | None:
         """The hero to activate, or None when a 2p player must choose (an activate frame)."""
-        order = self.s["order"]
-        if not self.s["two"]:
-            hero = int(order["next"])
-            order["next"] = (hero + 1) % self.n_heroes()
+        order = self.turn_order()
+        if not self.s.two:
+            hero = int(order.next)
+            order.next = (hero + 1) % self.n_heroes()
             return hero
-        if order["forced"] is not None:
-            hero = int(order["forced"])
-            order["forced"] = None
+        if order.forced is not None:
+            hero = int(order.forced)
+            order.forced = None
             self.mark_used(hero)
             return hero
-        ready = [
-            hero for hero in range(4) if order["ready"][hero] and self.owner(hero) == order["seat"]
-        ]
+        ready = [hero for hero in range(4) if order.ready[hero] and self.owner(hero) == order.seat]
         if len(ready) == 1:
             self.mark_used(ready[0])
             return ready[0]
-        self.push({"k": "activate", "seat": order["seat"], "wait": True})
+        self.push({"k": "activate", "seat": order.seat, "wait": True})
         return None
 
     def mark_used(self, hero: int) -> None:
-        order = self.s["order"]
-        order["ready"][hero] = False
-        order["seat"] = 1 - self.owner(hero)
-        if not any(order["ready"]):
-            order["ready"] = [True] * 4
-            order["seat"] = self.owner(self.s["crown"])
+        order = self.turn_order()
+        order.ready[hero] = False
+        order.seat = 1 - self.owner(hero)
+        if not any(order.ready):
+            order.ready = [True] * 4
+            order.seat = self.owner(self.s.crown)
 
     def opts_activate(self, frame: Frame) -> list[Action]:
-        order = self.s["order"]
+        order = self.turn_order()
         return [
             {"type": "activate", "hero": hero}
             for hero in range(4)
-            if order["ready"][hero] and self.owner(hero) == frame["seat"]
+            if order.ready[hero] and self.owner(hero) == frame["seat"]
         ]
 
     def answer_activate(self, frame: Frame, action: Action, events: list[Event]) -> None:
@@ -229,53 +228,53 @@ class BugRun(EscapeMixin, Engine):
         self.begin(action["hero"], events)
 
     def begin(self, hero: int, events: list[Event]) -> None:
-        phase = self.s["phase"]
+        phase = self.s.phase
         if phase == "trading":
-            self.s["order"]["left"] -= 1
+            self.turn_order().left -= 1
             events.append(Event.public("trade_turn", hero=hero))
             self.push({"k": "trade", "hero": hero, "merchant": False, "wait": True})
         else:
             events.append(Event.public("turn", hero=hero))
             # 4.6 / L245: a bow attack needs an arrow at the start of the turn (BR-64)
-            arrows0 = int(self.hero(hero)["arrows"])
+            arrows0 = int(self.hero(hero).arrows)
             self.push(
                 {"k": "turn", "hero": hero, "stage": "choose", "wait": True, "arrows0": arrows0}
             )
 
     def schedule(self, events: list[Event]) -> None:
         state = self.s
-        phase = state["phase"]
+        phase = state.phase
         if phase == "trading":
-            if state["order"]["left"] <= 0:
-                baz = state["bazaar"]
-                baz["discard"].extend(baz["market"])
-                baz["market"] = []
+            if self.turn_order().left <= 0:
+                baz = state.bazaar
+                baz.discard.extend(baz.market)
+                baz.market = []
                 new = self.refill_market()
                 events.append(Event.public("market_renewed", market=new))
                 self.start_phase("adventure", events)
                 return
         elif phase == "adventure":
             if all(self.on_stairs(hero) for hero in range(self.n_heroes())):
-                if self.stairs_card()["type"] == "fight" and not state["fought"]:
-                    state["fought"] = True
+                if self.stairs_card()["type"] == "fight" and not state.fought:
+                    state.fought = True
                     self.push(self.fight_frame())
                 else:
                     self.reset_level(events)
                 return
         elif phase == "escape":
-            if state["escape_queue"]:
-                hero = state["escape_queue"].pop(0)
+            if state.escape_queue:
+                hero = state.escape_queue.pop(0)
                 self.push({"k": "escape", "hero": hero, "reached": 0, "stage": "start"})
             else:
                 self.cash_gold_coins(events)
-                state["phase"] = "over"
+                state.phase = "over"
                 events.append(
                     Event.public("game_over", scores=self.scores(), winners=self.winners())
                 )
             return
-        hero = self.next_hero()
-        if hero is not None:
-            self.begin(hero, events)
+        chosen = self.next_hero()
+        if chosen is not None:
+            self.begin(chosen, events)
 
     # -- the adventure turn ---------------------------------------------------------------------
     def opts_turn(self, frame: Frame) -> list[Action]:
@@ -284,13 +283,13 @@ class BugRun(EscapeMixin, Engine):
             return [{"type": "wait"}]
         out = self.move_options(hero)
         slot = self.here(hero)
-        if slot["kind"] == "monster":
+        if slot.kind == "monster":
             weapon = self.space_weapon(hero)
             if weapon != "bw":
                 out.append({"type": "attack", "weapon": "sword"})
             if weapon != "sw" and self.bow_ready(frame):
                 out.append({"type": "attack", "weapon": "bow"})
-        elif slot["kind"] in QUEST_KINDS and not slot["locked"]:
+        elif slot.kind in QUEST_KINDS and not slot.locked:
             out += self.quest_options(hero, slot)
         return out + self.play_options(hero, "turn")
 
@@ -298,7 +297,7 @@ class BugRun(EscapeMixin, Engine):
         """4.6 step 0: arrows >= 1 at the start of the turn (arrows gained during the turn, e.g.
         from an Itinerant Merchant or a Crafty One, do not count), and one arrow to pay now."""
         hero = self.hero(frame["hero"])
-        return int(frame.get("arrows0", hero["arrows"])) >= 1 and hero["arrows"] >= 1
+        return int(frame.get("arrows0", hero.arrows)) >= 1 and hero.arrows >= 1
 
     def step_turn(self, frame: Frame, events: list[Event]) -> None:
         if frame["stage"] == "choose":
@@ -328,7 +327,7 @@ class BugRun(EscapeMixin, Engine):
     # -- contract -------------------------------------------------------------------------------
     def deciding(self) -> tuple[int, Frame] | None:
         frame = self.top()
-        if frame is None or not frame["wait"] or self.s["phase"] == "over":
+        if frame is None or not frame["wait"] or self.s.phase == "over":
             return None
         return int(frame["seat"]), frame
 
@@ -344,7 +343,7 @@ class BugRun(EscapeMixin, Engine):
 
     @property
     def turn(self) -> int:
-        return int(self.s["serial"])
+        return int(self.s.serial)
 
     def deadlines(self) -> list[Deadline]:
         decision = self.deciding()
@@ -352,8 +351,8 @@ class BugRun(EscapeMixin, Engine):
             return []
         return [
             Deadline(
-                key=f"bug-run:afk:{self.s['serial']}",
-                action={"type": "afk", "turn": self.s["serial"]},
+                key=f"bug-run:afk:{self.s.serial}",
+                action={"type": "afk", "turn": self.s.serial},
                 seconds=TURN_SECONDS,
                 setting="bugrun_turn",
                 seats=frozenset({decision[0]}),
@@ -374,7 +373,7 @@ class BugRun(EscapeMixin, Engine):
             action = self.default_action(frame)
             events.append(Event.public("afk", seat=who, action=action["type"]))
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
-        self.s["serial"] += 1
+        self.s.serial += 1
         frame["wait"] = False
         self.answer_frame(frame, action, events)
         self.run(events)
@@ -418,7 +417,7 @@ class BugRun(EscapeMixin, Engine):
     # -- the end --------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return bool(self.s["phase"] == "over")
+        return bool(self.s.phase == "over")
 
     def frame_kind(self, kind: str) -> FrameKind:
         return FRAME_KINDS[kind]
@@ -438,31 +437,40 @@ class BugRun(EscapeMixin, Engine):
 
     # -- persistence ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        self.s["rng"] = self.rng.state()
-        return json.loads(json.dumps(self.s))
+        self.s.rng = self.rng.state()
+        return self.s.to_dict()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        return cls(json.loads(json.dumps(dict(data))))
+        return cls(GameState.from_dict(dict(data)))
 
     # -- views ----------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         s = self.s
         heroes: list[dict[str, Any]] = []
-        for h, hero in enumerate(s["heroes"]):
-            v = {k: hero[k] for k in ("name", "seat", "hearts", "arrows", "coins", "roof")}
-            v.update({k: list(hero[k]) for k in ("sword", "bow", "shield", "stored", "faceup")})
+        ready = s.order.ready if s.order is not None else [True] * self.n_heroes()
+        for h, hero in enumerate(s.heroes):
+            v: dict[str, Any] = {
+                "name": hero.name,
+                "seat": hero.seat,
+                "hearts": hero.hearts,
+                "arrows": hero.arrows,
+                "coins": hero.coins,
+                "roof": hero.roof,
+            }
+            v.update({zone: list(hero.zone(zone)) for zone in EQUIP_KEYS})
             v["index"] = h
-            v["power"] = C.POWERS[hero["name"]] if s["mode"] == "powers" else None
-            v["pos"] = dict(hero["pos"]) if hero["pos"] else None
-            v["ready"] = bool(s["order"].get("ready", [True] * 6)[h]) if s["two"] else None
+            v["power"] = C.POWERS[hero.name] if s.mode == "powers" else None
+            pos = hero.pos
+            v["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
+            v["ready"] = bool(ready[h]) if s.two else None
             heroes.append(v)
         seats = []
-        for i, st in enumerate(s["seats"]):
-            row: dict[str, Any] = {"seat": i, "hand_size": len(st["hand"])}
+        for i, seat_state in enumerate(s.seats):
+            row: dict[str, Any] = {"seat": i, "hand_size": len(seat_state.hand)}
             row["heroes"] = [h for h in range(self.n_heroes()) if self.owner(h) == i]
             if seat == i:
-                row["vp"] = st["vp"]
+                row["vp"] = seat_state.vp
             seats.append(row)
         active = None
         d = self.deciding()
@@ -488,45 +496,45 @@ class BugRun(EscapeMixin, Engine):
                 active["items"] = list(fr.get("items", []))
         out: dict[str, Any] = {
             "game": self.slug,
-            "phase": s["phase"],
-            "level": s["level"],
-            "mode": s["mode"],
+            "phase": s.phase,
+            "level": s.level,
+            "mode": s.mode,
             "players": self.players,
             "turn": self.turn,
-            "crown": s["crown"],
-            "flash": s["flash"],
-            "level_card": s["level_card"],
+            "crown": s.crown,
+            "flash": s.flash,
+            "level_card": s.level_card,
             "side": "small" if self.small_game() else "large",
-            "stairs": s["board"][-1]["C"]["card"] if s["board"] else None,
-            "roof": list(s["roof"]),
+            "stairs": s.board[-1]["C"].card if s.board else None,
+            "roof": list(s.roof),
             "market": self.market(),
             "decks": {
-                "bazaar": len(s["bazaar"]["deck"]),
-                "bazaar_discard": len(s["bazaar"]["discard"]),
-                "basics": len(s["basics"]),
-                "loot": len(s["loot"]["deck"]),
-                "loot_discard": len(s["loot"]["discard"]),
-                "exploration": len(s["explore"]),
+                "bazaar": len(s.bazaar.deck),
+                "bazaar_discard": len(s.bazaar.discard),
+                "basics": len(s.basics),
+                "loot": len(s.loot.deck),
+                "loot_discard": len(s.loot.discard),
+                "exploration": len(s.explore),
             },
-            "markers": dict(s["markers"]),
+            "markers": dict(s.markers),
             "heroes": heroes,
             "seats": seats,
-            "board": self.board_view() if s["board"] else [],
-            "teams": dict(s["teams"]),
+            "board": self.board_view() if s.board else [],
+            "teams": dict(s.teams),
             "active": active,
         }
         shown = [*out["market"], *(c for v in heroes for k in EQUIP_KEYS for c in v[k])]
         out["names"] = {c: C.card_name(c) for c in shown}
-        out["roof_paths"] = [C.STAIRS[c]["roof"] for c in s["roof"]]
+        out["roof_paths"] = [C.STAIRS[c]["roof"] for c in s.roof]
         if seat is not None and 0 <= seat < self.players:
             you: dict[str, Any] = {
                 "seat": seat,
-                "vp": s["seats"][seat]["vp"],
-                "hand": list(s["seats"][seat]["hand"]),
+                "vp": s.seats[seat].vp,
+                "hand": list(s.seats[seat].hand),
                 "options": self.legal_actions(seat),
             }
             if d is not None and d[0] == seat and d[1]["k"] == "loot" and d[1]["stage"] == "keep":
-                you["loot_choice"] = list(s["limbo"])
+                you["loot_choice"] = list(s.limbo)
             you["names"] = {c: C.card_name(c) for c in [*you["hand"], *you.get("loot_choice", [])]}
             if self.is_over:
                 you["score"] = self.breakdown(seat)

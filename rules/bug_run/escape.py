@@ -16,7 +16,7 @@ class EscapeMixin(StairsMixin):
     """Each hero runs the roof alone, crown first (BR-54); stopping is always allowed (BR-53)."""
 
     def roof_path(self, step: int, side: str) -> dict[str, Any]:
-        card = C.STAIRS[self.s["roof"][step]]
+        card = C.STAIRS[self.s.roof[step]]
         return card["roof"][0 if side == "L" else 1]
 
     def can_attempt(self, h: int, path: dict[str, Any]) -> bool:
@@ -25,12 +25,12 @@ class EscapeMixin(StairsMixin):
             for item in path["cost"]:
                 kind, amount = parse(item)
                 stock = STOCKS[kind]
-                have = hero[stock] - (1 if stock == "hearts" else 0)  # BR-19
+                have = hero.stock(stock) - (1 if stock == "hearts" else 0)  # BR-19
                 if have < amount:
                     return False
             return True
         kind = path["challenge"][0]
-        return kind != "bow" or hero["arrows"] >= 1
+        return kind != "bow" or hero.arrows >= 1
 
     def opts_escape(self, fr: Frame) -> list[Action]:
         h = fr["hero"]
@@ -77,7 +77,8 @@ class EscapeMixin(StairsMixin):
             if "cost" in path:
                 for item in path["cost"]:
                     kind, amount = parse(item)
-                    self.hero(h)[STOCKS[kind]] -= amount
+                    stock = STOCKS[kind]
+                    self.hero(h).set_stock(stock, self.hero(h).stock(stock) - amount)
                 fr["reached"] += 1
                 fr["stage"] = "choose"
                 ev.append(Event.public("roof_step", hero=h, step=fr["reached"], success=True))
@@ -91,7 +92,7 @@ class EscapeMixin(StairsMixin):
 
     def finish_escape(self, fr: Frame, ev: list[Event]) -> None:
         h = fr["hero"]
-        self.hero(h)["roof"] = fr["reached"]
+        self.hero(h).roof = fr["reached"]
         ev.append(
             Event.public("escape_end", hero=h, reached=fr["reached"], vp=C.ROOF_VP[fr["reached"]])
         )
@@ -103,7 +104,7 @@ class EscapeMixin(StairsMixin):
         for seat in range(self.players):
             for c in self.find_in_hand(seat, "gold_coins"):
                 mine = [h for h in range(self.n_heroes()) if self.owner(h) == seat]
-                h = min(mine, key=lambda x: (self.hero(x)["coins"], x))
+                h = min(mine, key=lambda x: (self.hero(x).coins, x))
                 self.hand(seat).remove(c)
                 self.discard(c)
                 got = self.gain(h, "coins", int(C.card(c)["coins"]))
@@ -114,13 +115,13 @@ class EscapeMixin(StairsMixin):
         loot = sum(
             int(C.card(c)["vp"])
             for h in mine
-            for c in self.hero(h)["faceup"]
+            for c in self.hero(h).faceup
             if C.card(c)["effect"] == "trinket"
         )
         show = sum(int(C.card(c)["vp"]) for c in self.find_in_hand(seat, "show_off"))
-        roof = sum(C.ROOF_VP[self.hero(h)["roof"] or 0] for h in mine)
-        coins = sum(int(self.hero(h)["coins"]) // 3 for h in mine)
-        vp = int(self.s["seats"][seat]["vp"])
+        roof = sum(C.ROOF_VP[self.hero(h).roof or 0] for h in mine)
+        coins = sum(int(self.hero(h).coins) // 3 for h in mine)
+        vp = int(self.s.seats[seat].vp)
         total = vp + loot + show + roof + coins
         return {
             "vp_tokens": vp,

@@ -15,13 +15,13 @@ class FlashMixin(QuestMixin):
         h = fr["hero"]
         st = fr["stage"]
         if st == "start":
-            self.s["flash"] = h
+            self.s.flash = h
             on = [x for x in self.clockwise(h) if x in self.heroes_on(fr["col"], fr["floor"])]
             fr["on"] = on
             ev.append(Event.public("flash", hero=h, heroes=on))
             if fr["monster"]:
                 slot = self.slot(fr["col"], fr["floor"])
-                fr["items"] = list(C.MONSTERS[slot["card"]]["rewards"])
+                fr["items"] = list(C.MONSTERS[slot.card_id()]["rewards"])
                 seats: list[int] = []
                 for x in on:
                     seat = self.owner(x)
@@ -48,14 +48,14 @@ class FlashMixin(QuestMixin):
                 x = fr["movers"].pop(0)
                 self.push({"k": "freemove", "hero": x, "wait": True, "stage": "choose"})
                 return
-            self.s["flash"] = None
+            self.s.flash = None
             ev.append(Event.public("flash_end", hero=h))
             self.pop()
 
     def move_order(self, fr: Frame) -> list[int]:
         """The defeater, then clockwise; 2p alternates players starting with the opponent."""
         on: list[int] = fr["on"]
-        if not self.s["two"]:
+        if not self.s.two:
             return on
         h = on[0]
         mine = [x for x in on if self.owner(x) == self.owner(h)]
@@ -80,7 +80,7 @@ class FlashMixin(QuestMixin):
         if fr["dibs"]:
             picker = fr["dibs"].pop(0)
             fr["pickers"] = [picker]
-        elif not self.s["two"]:
+        elif not self.s.two:
             fr["pickers"] = [on[fr["turn"] % len(on)]]
             fr["turn"] += 1
         else:

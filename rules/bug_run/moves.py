@@ -6,6 +6,7 @@ from ..core import Event
 from . import content as C
 from .base import Action, Frame, parse
 from .combat import CombatMixin
+from .state import Position, Space
 
 
 class MoveMixin(CombatMixin):
@@ -25,28 +26,28 @@ class MoveMixin(CombatMixin):
         }
 
     def leave(self, h: int, ev: list[Event]) -> None:
-        pos = self.hero(h)["pos"]
+        pos = self.hero(h).position()
         slot = self.here(h)
-        if pos["space"] is not None:
-            i = pos["space"]
-            slot["spaces"][i]["hero"] = None
-            if slot["spaces"][i]["extra"]:
+        if pos.space is not None:
+            i = pos.space
+            slot.spaces[i].hero = None
+            if slot.spaces[i].extra:
                 # LT12: the extra space exists only while its hero stands on it
-                del slot["spaces"][i]
-                for x in self.heroes_on(pos["col"], pos["floor"]):
-                    sp = self.hero(x)["pos"]["space"]
+                del slot.spaces[i]
+                for x in self.heroes_on(pos.col, pos.floor):
+                    sp = self.hero(x).position().space
                     if x != h and sp is not None and sp > i:
-                        self.hero(x)["pos"]["space"] = sp - 1
-        if slot["kind"] == "duel" and not slot["locked"]:
-            slot["locked"] = True  # BR-65 / rulebook: leaving a Duel padlocks it
-            ev.append(Event.public("padlock", card=slot["card"], why="duel_left"))
+                        self.hero(x).position().space = sp - 1
+        if slot.kind == "duel" and not slot.locked:
+            slot.locked = True  # BR-65 / rulebook: leaving a Duel padlocks it
+            ev.append(Event.public("padlock", card=slot.card, why="duel_left"))
 
     def step_move(self, fr: Frame, ev: list[Event]) -> None:
         h = fr["hero"]
         st = fr["stage"]
         if st == "start":
-            pos = self.hero(h)["pos"]
-            c0, f0 = pos["col"], pos["floor"]
+            pos = self.hero(h).position()
+            c0, f0 = pos.col, pos.floor
             cd, fd = fr["to"]["col"], fr["to"]["floor"]
             route = f0 if f0 != "C" else fd if fd != "C" else (fr["route"] or "U")
             fr["bridges"] = self.bridges_between(c0, cd, route)
@@ -55,15 +56,13 @@ class MoveMixin(CombatMixin):
             if fr["extra"] is not None:
                 self.remove_card(h, fr["extra"])
                 self.discard(fr["extra"])
-                slot["spaces"].append(
-                    {"weapon": "any", "lock": False, "hero": None, "reserved": None, "extra": True}
-                )
-                fr["space"] = len(slot["spaces"]) - 1
+                slot.spaces.append(Space("any", False, extra=True))
+                fr["space"] = len(slot.spaces) - 1
                 ev.append(
                     Event.public("play", hero=h, card=fr["extra"], name=C.card_name(fr["extra"]))
                 )
-            slot["spaces"][fr["space"]]["hero"] = h
-            self.hero(h)["pos"] = {"col": cd, "floor": fd, "space": fr["space"]}
+            slot.spaces[fr["space"]].hero = h
+            self.hero(h).pos = Position(cd, fd, fr["space"])
             ev.append(
                 Event.public(
                     "move",
@@ -71,12 +70,12 @@ class MoveMixin(CombatMixin):
                     col=cd,
                     floor=fd,
                     space=fr["space"],
-                    card=slot["card"],
-                    name=C.card_name(slot["card"]),
+                    card=slot.card,
+                    name=C.card_name(slot.card_id()),
                     bridges=[b[0] for b in fr["bridges"]],
                 )
             )
-            if slot["kind"] == "stairs":
+            if slot.kind == "stairs":
                 self.enter_stairs(h, fr["space"], ev)
             fr["stage"] = "bridges"
         elif st == "bridges":
@@ -87,7 +86,7 @@ class MoveMixin(CombatMixin):
                     {
                         "k": "bridge",
                         "hero": h,
-                        "card": self.slot(col, floor)["card"],
+                        "card": self.slot(col, floor).card,
                         "stage": "choose",
                         "wait": True,
                     }
@@ -96,27 +95,27 @@ class MoveMixin(CombatMixin):
                 fr["stage"] = "arrive"
         elif st == "arrive":
             fr["stage"] = "end"
-            if self.here(h)["kind"] == "stairs":
+            if self.here(h).kind == "stairs":
                 self.stairs_entry_effects(h, fr["space"], ev)
         else:
             self.pop()
 
     def enter_stairs(self, h: int, space: int, ev: list[Event]) -> None:
         """Reservations lapse on entry (BR-47); the first 2p hero on a Fight card fixes teams."""
-        for sp in self.stairs_slot()["spaces"]:
-            if sp["reserved"] == h:
-                sp["reserved"] = None
+        for sp in self.stairs_slot().spaces:
+            if sp.reserved == h:
+                sp.reserved = None
         card = self.stairs_card()
-        teams = self.s["teams"]
-        if card["type"] == "fight" and self.s["two"] and not teams:
+        teams = self.s.teams
+        if card["type"] == "fight" and self.s.two and not teams:
             mine = self.stair_team(space) or "top"
             other = "bottom" if mine == "top" else "top"
             teams[str(self.owner(h))] = mine
             teams[str(1 - self.owner(h))] = other
-            for sp_i, sp in enumerate(self.stairs_slot()["spaces"]):
-                r = sp["reserved"]
+            for sp_i, sp in enumerate(self.stairs_slot().spaces):
+                r = sp.reserved
                 if r is not None and self.stair_team(sp_i) != teams[str(self.owner(r))]:
-                    sp["reserved"] = None
+                    sp.reserved = None
             ev.append(Event.public("teams", teams=dict(teams)))
 
     def stairs_entry_effects(self, h: int, space: int, ev: list[Event]) -> None:
@@ -131,8 +130,8 @@ class MoveMixin(CombatMixin):
                 continue
             stock = {"h": "hearts", "c": "coins", "a": "arrows"}[kind]
             floor = 1 if stock == "hearts" else 0
-            paid = max(0, min(-amount, hero[stock] - floor))
-            hero[stock] -= paid
+            paid = max(0, min(-amount, hero.stock(stock) - floor))
+            hero.set_stock(stock, hero.stock(stock) - paid)
             ev.append(Event.public("pay", hero=h, stock=stock, amount=paid, why="stairs"))
         if self.stairs_card()["spaces"][space]["crown"]:
             ev.append(Event.public("crown_space", hero=h))
@@ -195,7 +194,7 @@ class MoveMixin(CombatMixin):
                 ev.append(Event.public("gain", hero=h, item="L", vp=1, loot_empty=True))
                 self.pop()
                 return
-            self.s["limbo"] = drawn
+            self.s.limbo = drawn
             if len(drawn) == 2:
                 ev.append(Event.private(self.owner(h), "loot_choice", hero=h, cards=list(drawn)))
                 fr["stage"] = "keep"
@@ -210,38 +209,38 @@ class MoveMixin(CombatMixin):
 
     def opts_loot(self, fr: Frame) -> list[Action]:
         if fr["stage"] == "keep":
-            return [{"type": "keep", "card": c} for c in self.s["limbo"]]
+            return [{"type": "keep", "card": c} for c in self.s.limbo]
         hero = self.hero(fr["hero"])
         zone = self.zone_of(fr["card"])
-        if len(hero[zone]) < self.zone_limit(zone):
+        if len(hero.zone(zone)) < self.zone_limit(zone):
             equip: list[Action] = [{"type": "equip"}]
         else:
-            equip = [{"type": "equip", "replace": r} for r in hero[zone]]
+            equip = [{"type": "equip", "replace": r} for r in hero.zone(zone)]
         return [*equip, {"type": "store"}]
 
     def answer_loot(self, fr: Frame, a: Action, ev: list[Event]) -> None:
         h = fr["hero"]
         hero = self.hero(h)
         if a["type"] == "keep":
-            for c in self.s["limbo"]:
+            for c in self.s.limbo:
                 if c != a["card"]:
-                    self.s["loot"]["deck"].append(c)  # BR-61: the other to the bottom
-            self.s["limbo"] = [a["card"]]
+                    self.s.loot.deck.append(c)  # BR-61: the other to the bottom
+            self.s.limbo = [a["card"]]
             fr["card"] = a["card"]
             fr["stage"] = "place"
             return
         c = fr["card"]
-        self.s["limbo"] = []
+        self.s.limbo = []
         fr["stage"] = "end"
         if a["type"] == "store":
-            hero["stored"].append(c)
+            hero.stored.append(c)
             ev.append(Event.public("loot_store", hero=h, card=c, name=C.card_name(c)))
             return
         zone = self.zone_of(c)
         if "replace" in a:
-            hero[zone].remove(a["replace"])
-            hero["stored"].append(a["replace"])  # BR-38
-        hero[zone].append(c)
+            hero.zone(zone).remove(a["replace"])
+            hero.stored.append(a["replace"])  # BR-38
+        hero.zone(zone).append(c)
         ev.append(
             Event.public(
                 "loot_equip", hero=h, card=c, name=C.card_name(c), replaced=a.get("replace")
@@ -258,15 +257,15 @@ class MoveMixin(CombatMixin):
             fr["wait"] = True
             ev.append(Event.public("loot", hero=h, card=c, name=d["name"]))
             return
-        self.s["limbo"] = []
+        self.s.limbo = []
         fr["stage"] = "end"
         if d["type"] == "secret":
             self.hand(seat).append(c)
             ev.append(Event.public("loot_secret", hero=h, hand_size=len(self.hand(seat))))
             ev.append(Event.private(seat, "loot_secret_card", hero=h, card=c, name=d["name"]))
         elif d["type"] == "equipment":
-            self.hero(h)["stored"].append(c)
+            self.hero(h).stored.append(c)
             ev.append(Event.public("loot_store", hero=h, card=c, name=d["name"]))
         else:
-            self.hero(h)["faceup"].append(c)
+            self.hero(h).faceup.append(c)
             ev.append(Event.public("loot", hero=h, card=c, name=d["name"]))

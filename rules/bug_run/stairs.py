@@ -13,11 +13,11 @@ class StairsMixin(FlashMixin):
 
     def fight_frame(self) -> Frame:
         slot = self.stairs_slot()
-        crown = self.s["crown"]
+        crown = self.s.crown
         choosers = []
         for h in self.clockwise(crown):
-            sp = self.hero(h)["pos"]["space"]
-            if slot["spaces"][sp]["weapon"] == "any":
+            sp = self.space_of(h)
+            if slot.spaces[sp].weapon == "any":
                 choosers.append(h)
         return {"k": "fight", "stage": "choose", "choosers": choosers, "weapons": {}, "seat": -1}
 
@@ -38,15 +38,15 @@ class StairsMixin(FlashMixin):
         ev.append(Event.public("fight_weapon", hero=h, weapon=a["weapon"]))
 
     def fight_weapon(self, fr: Frame, h: int) -> str:
-        w = self.stairs_slot()["spaces"][self.hero(h)["pos"]["space"]]["weapon"]
+        w = self.stairs_slot().spaces[self.space_of(h)].weapon
         return {"sw": "sword", "bw": "bow"}.get(w) or str(fr["weapons"][str(h)])
 
     def resolve_fight(self, fr: Frame, ev: list[Event]) -> None:
         """BR-30..32: roll, sum per team, reroll ties, split the reward among the winners."""
         card = self.stairs_card()
         teams: dict[str, list[int]] = {"top": [], "bottom": []}
-        for h in self.clockwise(self.s["crown"]):
-            sp = self.hero(h)["pos"]["space"]
+        for h in self.clockwise(self.s.crown):
+            sp = self.hero(h).position().space
             teams[card["spaces"][sp]["team"]].append(h)
         winners: list[int]
         if not teams["top"] or not teams["bottom"]:
@@ -86,27 +86,27 @@ class StairsMixin(FlashMixin):
         """RESET(l): crown to the crown space's hero, stairs to the roof, level put away."""
         s = self.s
         slot = self.stairs_slot()
-        for sp, d in zip(slot["spaces"], self.stairs_card()["spaces"], strict=True):
-            if d["crown"] and sp["hero"] is not None:
-                s["crown"] = sp["hero"]
-        s["roof"].append(slot["card"])
-        for col in s["board"][1:-1]:
+        for sp, d in zip(slot.spaces, self.stairs_card()["spaces"], strict=True):
+            if d["crown"] and sp.hero is not None:
+                s.crown = sp.hero
+        s.roof.append(slot.card_id())
+        for col in s.board[1:-1]:
             for sl in col.values():
-                if sl["card"] is not None:
-                    s["boxed"].append(sl["card"])
-        level = s["level"]
-        s["boxed"].extend(s["monsters"][level - 1])
-        s["monsters"][level - 1] = []
-        s["board"] = []
-        ev.append(Event.public("level_end", level=level, crown=s["crown"], roof=list(s["roof"])))
+                if sl.card is not None:
+                    s.boxed.append(sl.card)
+        level = s.level
+        s.boxed.extend(s.monsters[level - 1])
+        s.monsters[level - 1] = []
+        s.board = []
+        ev.append(Event.public("level_end", level=level, crown=s.crown, roof=list(s.roof)))
         if level < 4:
-            s["level"] = level + 1
+            s.level = level + 1
             self.build_level(level + 1, ev)
             self.start_phase("trading", ev)
         else:
-            s["escape_queue"] = self.clockwise(s["crown"])
+            s.escape_queue = self.clockwise(s.crown)
             for h in range(self.n_heroes()):
-                self.hero(h)["pos"] = None
+                self.hero(h).pos = None
             self.start_phase("escape", ev)
 
     def stair_wait_items(self) -> list[str]:

@@ -19,35 +19,35 @@ class TradingMixin(BoardMixin):
     ) -> list[Action]:
         """Buy actions for equipment: room in the zone, or sell one equipped card first (BR-22)."""
         hero = self.hero(h)
-        coins = hero["coins"]
-        if not equip or len(hero[zone]) < self.zone_limit(zone):
+        coins = hero.coins
+        if not equip or len(hero.zone(zone)) < self.zone_limit(zone):
             return [base] if coins >= price else []
         if coins + 1 < price:
             return []
-        return [base | {"replace": r} for r in hero[zone]]
+        return [base | {"replace": r} for r in hero.zone(zone)]
 
     def sellable(self, h: int) -> list[str]:
         hero = self.hero(h)
-        cards = [c for k in ("sword", "bow", "shield", "stored", "faceup") for c in hero[k]]
+        cards = hero.cards()
         cards += self.hand(self.owner(h))
-        return [c for c in cards if not self.s["markers"].get(c)]
+        return [c for c in cards if not self.s.markers.get(c)]
 
     def opts_trade(self, fr: Frame) -> list[Action]:
         h = fr["hero"]
         hero = self.hero(h)
         out: list[Action] = [{"type": "end_turn"}]
-        for c in self.s["bazaar"]["market"]:
+        for c in self.s.bazaar.market:
             d = C.card(c)
             base: Action = {"type": "buy", "card": c}
             if d["effect"] == "equipment":
                 out += self.zone_actions(h, base, d["zone"], d["price"], self.can_equip(h, c))
-            elif hero["coins"] >= d["price"]:
+            elif hero.coins >= d["price"]:
                 out.append(base)
-        if self.s["basics"]:
+        if self.s.basics:
             for side in ("sword", "bow"):
                 base = {"type": "buy_basic", "side": side}
                 out += self.zone_actions(h, base, side, SET_PRICE, True)
-        if hero["coins"] >= SET_PRICE:
+        if hero.coins >= SET_PRICE:
             out += [{"type": "buy_hearts"}, {"type": "buy_arrows"}]
         out += [{"type": "sell", "card": c} for c in self.sellable(h)]
         out += self.play_options(h, "merchant" if fr["merchant"] else "trade")
@@ -58,9 +58,9 @@ class TradingMixin(BoardMixin):
         if replace is not None:
             self.sell(h, replace, ev)
         if self.can_equip(h, c):
-            hero[self.zone_of(c)].append(c)
+            hero.zone(self.zone_of(c)).append(c)
         else:
-            hero["stored"].append(c)
+            hero.stored.append(c)
 
     def sell(self, h: int, c: str, ev: list[Event]) -> None:
         self.remove_card(h, c)
@@ -83,26 +83,26 @@ class TradingMixin(BoardMixin):
             d = C.card(c)
             if "replace" in a:
                 self.sell(h, a["replace"], ev)
-            hero["coins"] -= d["price"]
-            self.s["bazaar"]["market"].remove(c)
+            hero.coins -= d["price"]
+            self.s.bazaar.market.remove(c)
             ev.append(Event.public("buy", hero=h, card=c, name=d["name"], price=d["price"]))
             if d["effect"] == "equipment":
                 self.place_equipment(h, c, None, ev)
             else:
-                hero["faceup"].append(c)
+                hero.faceup.append(c)
         elif t == "buy_basic":
             if "replace" in a:
                 self.sell(h, a["replace"], ev)
-            c = self.s["basics"].pop(0)
-            self.s["basic_side"][c] = a["side"]
-            hero["coins"] -= SET_PRICE
-            hero[a["side"]].append(c)
+            c = self.s.basics.pop(0)
+            self.s.basic_side[c] = a["side"]
+            hero.coins -= SET_PRICE
+            hero.zone(a["side"]).append(c)
             ev.append(
                 Event.public("buy", hero=h, card=c, name=f"Basic {a['side']}", price=SET_PRICE)
             )
         elif t in ("buy_hearts", "buy_arrows"):
             stock, n = ("hearts", 3) if t == "buy_hearts" else ("arrows", 2)
-            hero["coins"] -= SET_PRICE
+            hero.coins -= SET_PRICE
             got = self.gain(h, stock, n)
             ev.append(Event.public("buy_stock", hero=h, stock=stock, amount=got, price=SET_PRICE))
         elif t == "sell":
@@ -111,7 +111,7 @@ class TradingMixin(BoardMixin):
             self.answer_play(fr, a, ev)
 
     def market(self) -> list[str]:
-        return list(self.s["bazaar"]["market"])
+        return list(self.s.bazaar.market)
 
     # -- card plays -----------------------------------------------------------------------------
     def play_options(self, h: int, where: str) -> list[Action]:
@@ -128,20 +128,20 @@ class TradingMixin(BoardMixin):
                 seen.add(key)
                 out.append(act)
 
-        for c in hero["faceup"]:
+        for c in hero.faceup:
             eff = C.card(c)["effect"]
-            if eff in ("potion", "full_potion") and hero["hearts"] < 10:
+            if eff in ("potion", "full_potion") and hero.hearts < 10:
                 once(c, {"type": "play", "card": c})
         for c in self.hand(seat):
             eff = C.card(c)["effect"]
-            if (eff == "gold_coins" and hero["coins"] < 15) or (
+            if (eff == "gold_coins" and hero.coins < 15) or (
                 eff == "merchant" and where != "merchant"
             ):
                 once(c, {"type": "play", "card": c})
             elif eff == "crafty" and where == "turn":
                 for t in self.crafty_targets(h):
                     once(c, {"type": "play", "card": c, "target": t})
-            elif eff == "reserved_seat" and where != "escape" and self.s["board"]:
+            elif eff == "reserved_seat" and where != "escape" and self.s.board:
                 for i in self.reservable(h):
                     once(c, {"type": "play", "card": c, "space": i})
         return out
@@ -150,27 +150,27 @@ class TradingMixin(BoardMixin):
         """Stairs spaces hero ``h`` may reserve (BR-47): one reservation per hero, and in a
         2p fight whose teams are fixed only on its own team, so every hero keeps a space."""
         slot = self.stairs_slot()
-        if any(sp["reserved"] == h for sp in slot["spaces"]):
+        if any(sp.reserved == h for sp in slot.spaces):
             return []
-        team = self.s["teams"].get(str(self.owner(h)))
+        team = self.s.teams.get(str(self.owner(h)))
         return [
             i
-            for i, sp in enumerate(slot["spaces"])
-            if sp["hero"] is None
-            and not sp["lock"]
-            and sp["reserved"] is None
+            for i, sp in enumerate(slot.spaces)
+            if sp.hero is None
+            and not sp.lock
+            and sp.reserved is None
             and (team is None or self.stair_team(i) == team)
         ]
 
     def crafty_targets(self, h: int) -> list[int]:
         """Heroes on the same monster or quest card (BR-45); opponents only in 2p (4.10)."""
         slot = self.here(h)
-        if slot["kind"] in ("entrance", "stairs"):
+        if slot.kind in ("entrance", "stairs"):
             return []
-        pos = self.hero(h)["pos"]
+        pos = self.hero(h).position()
         return [
             t
-            for t in self.heroes_on(pos["col"], pos["floor"])
+            for t in self.heroes_on(pos.col, pos.floor)
             if t != h and self.owner(t) != self.owner(h)
         ]
 
@@ -184,13 +184,13 @@ class TradingMixin(BoardMixin):
         self.discard(c)
         ev.append(Event.public("play", hero=h, card=c, name=d["name"]))
         if eff == "full_potion":
-            hero["hearts"] = 10
+            hero.hearts = 10
         elif eff == "potion":
             self.gain(h, "hearts", d["hearts"])
         elif eff == "gold_coins":
             self.gain(h, "coins", d["coins"])
         elif eff == "reserved_seat":
-            self.stairs_slot()["spaces"][a["space"]]["reserved"] = h
+            self.stairs_slot().spaces[a["space"]].reserved = h
         elif eff == "merchant":
             fr["wait"] = False
             self.push({"k": "trade", "hero": h, "merchant": True, "wait": True})
@@ -219,8 +219,8 @@ class TradingMixin(BoardMixin):
         amount = int(fr["ret"]["successes"]) + int(d["plus"])
         stock = d["steal"]
         target = self.hero(fr["target"])
-        taken = min(target[stock], amount)
-        target[stock] -= taken
+        taken = min(target.stock(stock), amount)
+        target.set_stock(stock, target.stock(stock) - taken)
         got = self.gain(fr["hero"], stock, taken)
         ev.append(
             Event.public(

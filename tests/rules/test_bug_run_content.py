@@ -53,9 +53,9 @@ def test_br62_no_level_card_can_run_a_deck_dry() -> None:
             assert explore <= 24
     # and a built level with an empty deck leaves the slot empty instead of failing
     g = game(3, 2)
-    g.s["explore"] = []
+    g.s.explore = []
     g.build_level(2, [])
-    kinds = {sl["kind"] for col in g.s["board"][1:-1] for sl in col.values()}
+    kinds = {sl.kind for col in g.s.board[1:-1] for sl in col.values()}
     assert "empty" in kinds and kinds <= {"monster", "empty"}
 
 
@@ -93,5 +93,5 @@ def test_br71_every_stairs_card_has_a_waiting_reward() -> None:
 def test_br69_the_exploration_deck_shows_only_its_size() -> None:
     g = adventure(3, 4)
     view = g.view(None)
-    assert view["decks"]["exploration"] == len(g.s["explore"])
-    assert not any(c in str(view) for c in g.s["explore"])
+    assert view["decks"]["exploration"] == len(g.s.explore)
+    assert not any(c in str(view) for c in g.s.explore)

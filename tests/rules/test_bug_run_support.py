@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.bug_run.engine import BugRun
+from rules.bug_run.state import Hero, Position, Slot
 from rules.core import Rng
 
 
@@ -52,7 +53,7 @@ def script(g: BugRun, faces: list[int] | None = None, coins: list[bool] | None =
 
 
 def to_adventure(g: BugRun) -> BugRun:
-    while g.s["phase"] == "trading":
+    while g.s.phase == "trading":
         seat = next(iter(g.waiting_for()))
         acts = g.legal_actions(seat)
         a = next((x for x in acts if x["type"] == "activate"), {"type": "end_turn"})
@@ -68,19 +69,19 @@ def start_turn(g: BugRun, h: int) -> None:
     """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
     clear_stack(g)
     g.begin(h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
-    if not g.s["two"]:
-        g.s["order"]["next"] = (h + 1) % g.n_heroes()
+    if not g.s.two:
+        g.s.order.next = (h + 1) % g.n_heroes()
 
 
-def set_card(g: BugRun, col: int, cid: str, floor: str = "C") -> dict[str, Any]:
-    slot = g.make_slot(cid, g.s["level"])
-    g.s["board"][col][floor] = slot
+def set_card(g: BugRun, col: int, cid: str, floor: str = "C") -> Slot:
+    slot = g.make_slot(cid, g.s.level)
+    g.s.board[col][floor] = slot
     return slot
 
 
 def crown_hero(g: BugRun) -> int:
     """The hero holding the crown (the first to act in each phase)."""
-    return int(g.s["crown"])
+    return int(g.s.crown)
 
 
 def hand(g: BugRun, h: int) -> list[str]:
@@ -89,35 +90,35 @@ def hand(g: BugRun, h: int) -> list[str]:
 
 
 def set_hand(g: BugRun, h: int, cards: list[str]) -> None:
-    g.s["seats"][g.owner(h)]["hand"] = list(cards)
+    g.s.seats[g.owner(h)].hand = list(cards)
 
 
-def with_hero(g: BugRun, h: int, **fields: Any) -> dict[str, Any]:
+def with_hero(g: BugRun, h: int, **fields: Any) -> Hero:
     """Set hero ``h``'s stocks or zones (``hearts=2``, ``sword=["BZ01-1"]`` ...); unknown
     names fail, so a typo cannot silently test nothing."""
     hero = g.hero(h)
     for name, value in fields.items():
-        assert name in hero, name
-        hero[name] = list(value) if isinstance(value, list) else value
+        assert hasattr(hero, name), name
+        setattr(hero, name, list(value) if isinstance(value, list) else value)
     return hero
 
 
 def set_vp(g: BugRun, h: int, points: int) -> None:
     """Set the victory points of hero ``h``'s player (secret in play)."""
-    g.s["seats"][g.owner(h)]["vp"] = points
+    g.s.seats[g.owner(h)].vp = points
 
 
 def set_market(g: BugRun, cards: list[str]) -> None:
-    g.s["bazaar"]["market"] = list(cards)
+    g.s.bazaar.market = list(cards)
 
 
 def set_loot_deck(g: BugRun, cards: list[str]) -> None:
-    g.s["loot"]["deck"] = list(cards)
+    g.s.loot.deck = list(cards)
 
 
 def loot_on_top(g: BugRun, *cards: str) -> None:
     """Move ``cards`` to the top of the loot deck, the first one on top (the next drawn)."""
-    deck = g.s["loot"]["deck"]
+    deck = g.s.loot.deck
     for card in reversed(cards):
         if card in deck:
             deck.remove(card)
@@ -126,18 +127,18 @@ def loot_on_top(g: BugRun, *cards: str) -> None:
 
 def clear_stack(g: BugRun) -> None:
     """Drop every pending decision, so a test can push or begin the one it studies."""
-    g.s["stack"] = []
+    g.s.stack = []
 
 
 def place(g: BugRun, h: int, col: int, floor: str = "C", space: int | None = 0) -> None:
     """Stand hero ``h`` on a space of a board card (``space=None``: on the card, no space)."""
     hero = g.hero(h)
-    old = hero["pos"]
-    if old and old["space"] is not None:
-        g.slot(old["col"], old["floor"])["spaces"][old["space"]]["hero"] = None
+    old = hero.pos
+    if old and old.space is not None:
+        g.slot(old.col, old.floor).spaces[old.space].hero = None
     if space is not None:
-        g.slot(col, floor)["spaces"][space]["hero"] = h
-    hero["pos"] = {"col": col, "floor": floor, "space": space}
+        g.slot(col, floor).spaces[space].hero = h
+    hero.pos = Position(col, floor, space)
 
 
 def act(g: BugRun, h: int, action: dict[str, Any]) -> list[Any]:
@@ -155,7 +156,7 @@ def acts(g: BugRun, h: int) -> list[dict[str, Any]]:
 
 
 def vp(g: BugRun, h: int) -> int:
-    return int(g.s["seats"][g.owner(h)]["vp"])
+    return int(g.s.seats[g.owner(h)].vp)
 
 
 def test_script_rng_serves_scripted_values_first() -> None:
@@ -168,14 +169,14 @@ def test_script_rng_serves_scripted_values_first() -> None:
 
 def test_adventure_helper_reaches_the_first_adventure_turn() -> None:
     g = adventure(4, 5)
-    assert g.s["phase"] == "adventure" and top(g)["k"] == "turn"
-    assert top(g)["hero"] == g.s["crown"]
+    assert g.s.phase == "adventure" and top(g)["k"] == "turn"
+    assert top(g)["hero"] == g.s.crown
 
 
 def plain_board(g: BugRun, cid: str = "M1-01") -> None:
     """Every card between the entrance and the stairs becomes a fresh copy of ``cid``."""
     for col in range(1, g.stairs_col()):
-        g.s["board"][col] = {"C": g.make_slot(cid, g.s["level"])}
+        g.s.board[col] = {"C": g.make_slot(cid, g.s.level)}
 
 
 def finish_moves(g: BugRun) -> None:
