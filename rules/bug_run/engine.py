@@ -1,7 +1,9 @@
 """The Bug Run engine: setup, phases and turn order, the contract methods and the views.
 
-Flows live in the mixins (trading, combat, moves, quests, flash, stairs, escape); this module
-decides who acts next and exposes the engine contract (DESIGN.md §2).
+The rules live in modules named after the rulebook's sections (turns, trading, moving, combat,
+chance, quests, loot, flash, stairs, escape, scoring, cards, board), as functions over the
+``Run`` context (context.py); the frame driver (driver.py) dispatches a frame to its kind's
+handlers. This module deals the game and exposes the engine contract (DESIGN.md §2).
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from ..core import (
     explain,
     register,
 )
+from . import board, driver, scoring, turns
 from . import content as C
-from .base import START, Action, Frame, FrameKind
-from .board import QUEST_KINDS
-from .escape import EscapeMixin
-from .state import Bazaar, GameState, Hero, LootDecks, SeatState, TurnOrder
+from .context import Action, Run
+from .state import Bazaar, Frame, GameState, Hero, LootDecks, SeatState
+from .stocks import START
 
 TURN_SECONDS = 90.0
 EQUIP_KEYS = ("sword", "bow", "shield", "stored", "faceup")
@@ -42,7 +44,7 @@ PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
 
 
 @register
-class BugRun(EscapeMixin, Engine):
+class BugRun(Run, Engine):
     """Bug Run for 2-6 players (2p: two heroes each, hero i belongs to seat i // 2).
 
     Exactly one seat decides at any time (``waiting_for``); its decision is the top frame of a
@@ -166,176 +168,24 @@ class BugRun(EscapeMixin, Engine):
         game.rng = rng
         ev: list[Event] = []
         game.refill_market()
-        game.build_level(1, ev)
-        game.start_phase("trading", ev)
+        board.build_level(game, 1, ev)
+        turns.start_phase(game, "trading", ev)
         game.run(ev)
         return game
 
-    # -- phases and turn order ------------------------------------------------------------------
-    def start_phase(self, phase: str, events: list[Event]) -> None:
-        state = self.s
-        state.phase = phase
-        crown = state.crown
-        state.order = TurnOrder(
-            next=crown,
-            left=self.n_heroes(),
-            forced=crown,
-            ready=[True] * self.n_heroes(),
-            seat=self.owner(crown),
-        )
-        state.fought = False
-        events.append(Event.public("phase", phase=phase, level=state.level, crown=crown))
-
-    def next_hero(self) -> int | None:
-        """The hero to activate, or None when a 2p player must choose (an activate frame)."""
-        order = self.turn_order()
-        if not self.s.two:
-            hero = int(order.next)
-            order.next = (hero + 1) % self.n_heroes()
-            return hero
-        if order.forced is not None:
-            hero = int(order.forced)
-            order.forced = None
-            self.mark_used(hero)
-            return hero
-        ready = [hero for hero in range(4) if order.ready[hero] and self.owner(hero) == order.seat]
-        if len(ready) == 1:
-            self.mark_used(ready[0])
-            return ready[0]
-        self.push({"k": "activate", "seat": order.seat, "wait": True})
-        return None
-
-    def mark_used(self, hero: int) -> None:
-        order = self.turn_order()
-        order.ready[hero] = False
-        order.seat = 1 - self.owner(hero)
-        if not any(order.ready):
-            order.ready = [True] * 4
-            order.seat = self.owner(self.s.crown)
-
-    def opts_activate(self, frame: Frame) -> list[Action]:
-        order = self.turn_order()
-        return [
-            {"type": "activate", "hero": hero}
-            for hero in range(4)
-            if order.ready[hero] and self.owner(hero) == frame["seat"]
-        ]
-
-    def answer_activate(self, frame: Frame, action: Action, events: list[Event]) -> None:
-        self.pop()
-        self.mark_used(action["hero"])
-        events.append(Event.public("activate", hero=action["hero"]))
-        self.begin(action["hero"], events)
-
-    def begin(self, hero: int, events: list[Event]) -> None:
-        phase = self.s.phase
-        if phase == "trading":
-            self.turn_order().left -= 1
-            events.append(Event.public("trade_turn", hero=hero))
-            self.push({"k": "trade", "hero": hero, "merchant": False, "wait": True})
-        else:
-            events.append(Event.public("turn", hero=hero))
-            # 4.6 / L245: a bow attack needs an arrow at the start of the turn (BR-64)
-            arrows0 = int(self.hero(hero).arrows)
-            self.push(
-                {"k": "turn", "hero": hero, "stage": "choose", "wait": True, "arrows0": arrows0}
-            )
-
-    def schedule(self, events: list[Event]) -> None:
-        state = self.s
-        phase = state.phase
-        if phase == "trading":
-            if self.turn_order().left <= 0:
-                baz = state.bazaar
-                baz.discard.extend(baz.market)
-                baz.market = []
-                new = self.refill_market()
-                events.append(Event.public("market_renewed", market=new))
-                self.start_phase("adventure", events)
-                return
-        elif phase == "adventure":
-            if all(self.on_stairs(hero) for hero in range(self.n_heroes())):
-                if self.stairs_card()["type"] == "fight" and not state.fought:
-                    state.fought = True
-                    self.push(self.fight_frame())
-                else:
-                    self.reset_level(events)
-                return
-        elif phase == "escape":
-            if state.escape_queue:
-                hero = state.escape_queue.pop(0)
-                self.push({"k": "escape", "hero": hero, "reached": 0, "stage": "start"})
-            else:
-                self.cash_gold_coins(events)
-                state.phase = "over"
-                events.append(
-                    Event.public("game_over", scores=self.scores(), winners=self.winners())
-                )
-            return
-        chosen = self.next_hero()
-        if chosen is not None:
-            self.begin(chosen, events)
-
-    # -- the adventure turn ---------------------------------------------------------------------
-    def opts_turn(self, frame: Frame) -> list[Action]:
-        hero = frame["hero"]
-        if self.on_stairs(hero):
-            return [{"type": "wait"}]
-        out = self.move_options(hero)
-        slot = self.here(hero)
-        if slot.kind == "monster":
-            weapon = self.space_weapon(hero)
-            if weapon != "bw":
-                out.append({"type": "attack", "weapon": "sword"})
-            if weapon != "sw" and self.bow_ready(frame):
-                out.append({"type": "attack", "weapon": "bow"})
-        elif slot.kind in QUEST_KINDS and not slot.locked:
-            out += self.quest_options(hero, slot)
-        return out + self.play_options(hero, "turn")
-
-    def bow_ready(self, frame: Frame) -> bool:
-        """4.6 step 0: arrows >= 1 at the start of the turn (arrows gained during the turn, e.g.
-        from an Itinerant Merchant or a Crafty One, do not count), and one arrow to pay now."""
-        hero = self.hero(frame["hero"])
-        return int(frame.get("arrows0", hero.arrows)) >= 1 and hero.arrows >= 1
-
-    def step_turn(self, frame: Frame, events: list[Event]) -> None:
-        if frame["stage"] == "choose":
-            frame["wait"] = True
-        else:
-            self.pop()
-
-    def answer_turn(self, frame: Frame, action: Action, events: list[Event]) -> None:
-        hero = frame["hero"]
-        kind = action["type"]
-        if kind == "play":
-            self.answer_play(frame, action, events)
-            return
-        frame["stage"] = "done"
-        if kind == "move":
-            self.push(self.move_frame(hero, action))
-        elif kind == "attack":
-            self.push(
-                self.attack_frame(hero, action["weapon"]) | {"arrows0": frame.get("arrows0", 1)}
-            )
-        elif kind == "quest":
-            self.push(self.quest_frame(hero, action))
-        else:
-            events.append(Event.public("wait", hero=hero))
-            self.push({"k": "reward", "hero": hero, "items": self.stair_wait_items(), "i": 0})
-
     # -- contract -------------------------------------------------------------------------------
     def deciding(self) -> tuple[int, Frame] | None:
-        frame = self.top()
-        if frame is None or not frame["wait"] or self.s.phase == "over":
-            return None
-        return int(frame["seat"]), frame
+        return driver.deciding(self)
+
+    def run(self, events: list[Event]) -> None:
+        """Step the game on until a player has a real choice (or the game is over)."""
+        driver.settle(self, events)
 
     def legal_actions(self, seat: int) -> list[Action]:
         decision = self.deciding()
         if decision is None or decision[0] != seat:
             return []
-        return self.frame_options(decision[1])
+        return driver.frame_options(self, decision[1])
 
     def waiting_for(self) -> frozenset[int]:
         decision = self.deciding()
@@ -375,14 +225,14 @@ class BugRun(EscapeMixin, Engine):
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
         self.s.serial += 1
         frame["wait"] = False
-        self.answer_frame(frame, action, events)
+        driver.answer_frame(self, frame, action, events)
         self.run(events)
         return events
 
     def default_action(self, frame: Frame) -> Action:
         """The AFK choice (BR-X19): the first legal option, which every frame lists as its safe
         default; a move never spends a card (Optional Extra) on the player's behalf."""
-        opts = self.frame_options(frame)
+        opts = driver.frame_options(self, frame)
         if frame["k"] in ("turn", "freemove"):
             for option in opts:
                 if option["type"] == "wait" or (option["type"] == "move" and "extra" not in option):
@@ -410,7 +260,7 @@ class BugRun(EscapeMixin, Engine):
             )
         if frame["k"] == "turn" and kind == "move":
             raise RuleError("You cannot move there.", code="bad_move")
-        if kind not in {option["type"] for option in self.frame_options(frame)}:
+        if kind not in {option["type"] for option in driver.frame_options(self, frame)}:
             raise RuleError("You cannot do that now.", code="wrong_step")
         raise RuleError("That choice is not allowed now.", code="illegal")
 
@@ -419,21 +269,14 @@ class BugRun(EscapeMixin, Engine):
     def is_over(self) -> bool:
         return bool(self.s.phase == "over")
 
-    def frame_kind(self, kind: str) -> FrameKind:
-        return FRAME_KINDS[kind]
-
     def scores(self) -> list[int]:
-        return [self.breakdown(seat)["total"] for seat in range(self.players)]
+        return scoring.scores(self)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
-        return self.breakdown(seat)
+        return scoring.breakdown(self, seat)
 
     def winners(self) -> list[int]:
-        if not self.is_over:
-            return []
-        scores = self.scores()
-        best = max(scores)
-        return [seat for seat, sc in enumerate(scores) if sc == best]
+        return scoring.winners(self)
 
     # -- persistence ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -519,7 +362,7 @@ class BugRun(EscapeMixin, Engine):
             "markers": dict(s.markers),
             "heroes": heroes,
             "seats": seats,
-            "board": self.board_view() if s.board else [],
+            "board": board.board_view(self) if s.board else [],
             "teams": dict(s.teams),
             "active": active,
         }
@@ -537,31 +380,9 @@ class BugRun(EscapeMixin, Engine):
                 you["loot_choice"] = list(s.limbo)
             you["names"] = {c: C.card_name(c) for c in [*you["hand"], *you.get("loot_choice", [])]}
             if self.is_over:
-                you["score"] = self.breakdown(seat)
+                you["score"] = scoring.breakdown(self, seat)
             out["you"] = you
         if self.is_over:
-            out["scores"] = [self.breakdown(i) for i in range(self.players)]
+            out["scores"] = [scoring.breakdown(self, i) for i in range(self.players)]
             out["winners"] = self.winners()
         return out
-
-
-FRAME_KINDS: dict[str, FrameKind] = {
-    "activate": FrameKind(options=BugRun.opts_activate, answer=BugRun.answer_activate),
-    "attack": FrameKind(BugRun.opts_attack, BugRun.answer_attack, BugRun.step_attack),
-    "bridge": FrameKind(BugRun.opts_bridge, BugRun.answer_bridge, BugRun.step_bridge),
-    "crafty": FrameKind(step=BugRun.step_crafty),
-    "escape": FrameKind(BugRun.opts_escape, BugRun.answer_escape, BugRun.step_escape),
-    "fight": FrameKind(BugRun.opts_fight, BugRun.answer_fight, BugRun.step_fight),
-    "flash": FrameKind(BugRun.opts_flash, BugRun.answer_flash, BugRun.step_flash),
-    "freemove": FrameKind(BugRun.opts_freemove, BugRun.answer_freemove, BugRun.step_freemove),
-    "loot": FrameKind(BugRun.opts_loot, BugRun.answer_loot, BugRun.step_loot),
-    "move": FrameKind(step=BugRun.step_move),
-    "quest": FrameKind(step=BugRun.step_quest),
-    "reward": FrameKind(step=BugRun.step_reward),
-    "roll": FrameKind(BugRun.opts_roll, BugRun.answer_roll, BugRun.step_roll),
-    "toss": FrameKind(BugRun.opts_toss, BugRun.answer_toss, BugRun.step_toss),
-    "trade": FrameKind(BugRun.opts_trade, BugRun.answer_trade, BugRun.step_trade),
-    "turn": FrameKind(BugRun.opts_turn, BugRun.answer_turn, BugRun.step_turn),
-}
-"""Every frame kind Bug Run pushes, with its handlers (options, answer, step): the frame
-driver's only dispatch table."""

@@ -1,130 +1,133 @@
-"""The Flash Phase (§4.7): Dibs!, reward picks and the mandatory free moves."""
+"""Defeated Monster: Flash Phase (§4.7): Dibs!, reward picks and the mandatory free moves.
+
+Monster rewards are shared by pick; then everyone on the card moves for free.
+"""
 
 from __future__ import annotations
 
 from ..core import Event
 from . import content as C
-from .base import Action, Frame
-from .quests import QuestMixin
+from .context import Action, Frame, Run
 
 
-class FlashMixin(QuestMixin):
-    """Monster rewards are shared by pick; then everyone on the card moves for free."""
-
-    def step_flash(self, fr: Frame, ev: list[Event]) -> None:
-        h = fr["hero"]
-        st = fr["stage"]
-        if st == "start":
-            self.s.flash = h
-            on = [x for x in self.clockwise(h) if x in self.heroes_on(fr["col"], fr["floor"])]
-            fr["on"] = on
-            ev.append(Event.public("flash", hero=h, heroes=on))
-            if fr["monster"]:
-                slot = self.slot(fr["col"], fr["floor"])
-                fr["items"] = list(C.MONSTERS[slot.card_id()]["rewards"])
-                seats: list[int] = []
-                for x in on:
-                    seat = self.owner(x)
-                    if len(on) > 1 and seat not in seats and self.find_in_hand(seat, "dibs"):
-                        seats.append(seat)
-                fr.update(asks=seats, dibs=[], picks={}, turn=0, stage="dibs")
-            else:
-                fr["stage"] = "moves"
-        elif st == "dibs":
-            if fr["asks"]:
-                fr["seat"] = fr["asks"][0]
-                fr["wait"] = True
-                return
-            fr["stage"] = "picks"
-        elif st == "picks":
-            self.next_pick(fr, ev)
-        elif st == "moves":
-            order = [x for x in fr["on"] if self.has_power(x, "teleportation")]
-            order += [x for x in self.move_order(fr) if x not in order]
-            fr["movers"] = order
-            fr["stage"] = "moving"
-        elif st == "moving":
-            if fr["movers"]:
-                x = fr["movers"].pop(0)
-                self.push({"k": "freemove", "hero": x, "wait": True, "stage": "choose"})
-                return
-            self.s.flash = None
-            ev.append(Event.public("flash_end", hero=h))
-            self.pop()
-
-    def move_order(self, fr: Frame) -> list[int]:
-        """The defeater, then clockwise; 2p alternates players starting with the opponent."""
-        on: list[int] = fr["on"]
-        if not self.s.two:
-            return on
-        h = on[0]
-        mine = [x for x in on if self.owner(x) == self.owner(h)]
-        theirs = [x for x in on if self.owner(x) != self.owner(h)]
-        out = [mine.pop(0)]
-        while mine or theirs:
-            if theirs:
-                out.append(theirs.pop(0))
-            if mine:
-                out.append(mine.pop(0))
-        return out
-
-    def next_pick(self, fr: Frame, ev: list[Event]) -> None:
-        if not fr["items"]:
-            fr["stage"] = "moves"
-            return
-        on: list[int] = fr["on"]
-        if len(on) == 1 and not fr["dibs"]:
-            items, fr["items"] = fr["items"], []
-            self.push({"k": "reward", "hero": on[0], "items": items, "i": 0})
-            return
-        if fr["dibs"]:
-            picker = fr["dibs"].pop(0)
-            fr["pickers"] = [picker]
-        elif not self.s.two:
-            fr["pickers"] = [on[fr["turn"] % len(on)]]
-            fr["turn"] += 1
+def step_flash(g: Run, fr: Frame, ev: list[Event]) -> None:
+    h = fr["hero"]
+    st = fr["stage"]
+    if st == "start":
+        g.s.flash = h
+        on = [x for x in g.clockwise(h) if x in g.heroes_on(fr["col"], fr["floor"])]
+        fr["on"] = on
+        ev.append(Event.public("flash", hero=h, heroes=on))
+        if fr["monster"]:
+            slot = g.slot(fr["col"], fr["floor"])
+            fr["items"] = list(C.MONSTERS[slot.card_id()]["rewards"])
+            seats: list[int] = []
+            for x in on:
+                seat = g.owner(x)
+                if len(on) > 1 and seat not in seats and g.find_in_hand(seat, "dibs"):
+                    seats.append(seat)
+            fr.update(asks=seats, dibs=[], picks={}, turn=0, stage="dibs")
         else:
-            seats = [self.owner(on[0])]
-            seats += [s for s in (0, 1) if s not in seats]
-            seats = [s for s in seats if any(self.owner(x) == s for x in on)]
-            seat = seats[fr["turn"] % len(seats)]
-            fr["turn"] += 1
-            mine = [x for x in on if self.owner(x) == seat]
-            if fr["turn"] == 1:
-                mine = [on[0]]  # the defeater takes its player's first pick
-            low = min(fr["picks"].get(str(x), 0) for x in mine)
-            fr["pickers"] = [x for x in mine if fr["picks"].get(str(x), 0) == low]
-        fr["seat"] = self.owner(fr["pickers"][0])
-        fr["wait"] = True
-
-    def opts_flash(self, fr: Frame) -> list[Action]:
-        if fr["stage"] == "dibs":
-            seat = fr["asks"][0]
-            card = self.find_in_hand(seat, "dibs")[0]
-            mine = [x for x in fr["on"] if self.owner(x) == seat]
-            return [{"type": "pass"}] + [{"type": "dibs", "card": card, "hero": x} for x in mine]
-        out: list[Action] = []
-        items = list(dict.fromkeys(fr["items"]))
-        for x in fr["pickers"]:
-            for item in items:
-                act: Action = {"type": "pick", "item": item}
-                if len(fr["pickers"]) > 1:
-                    act["hero"] = x
-                out.append(act)
-        return out
-
-    def answer_flash(self, fr: Frame, a: Action, ev: list[Event]) -> None:
-        if fr["stage"] == "dibs":
-            fr["asks"].pop(0)
-            if a["type"] == "dibs":
-                x = a["hero"]
-                self.remove_card(x, a["card"])
-                self.discard(a["card"])
-                fr["dibs"].append(x)
-                ev.append(Event.public("dibs", hero=x, card=a["card"]))
+            fr["stage"] = "moves"
+    elif st == "dibs":
+        if fr["asks"]:
+            fr["seat"] = fr["asks"][0]
+            fr["wait"] = True
             return
-        x = a.get("hero", fr["pickers"][0])
-        fr["items"].remove(a["item"])
-        fr["picks"][str(x)] = fr["picks"].get(str(x), 0) + 1
-        ev.append(Event.public("pick", hero=x, item=a["item"]))
-        self.push({"k": "reward", "hero": x, "items": [a["item"]], "i": 0})
+        fr["stage"] = "picks"
+    elif st == "picks":
+        next_pick(g, fr, ev)
+    elif st == "moves":
+        order = [x for x in fr["on"] if g.has_power(x, "teleportation")]
+        order += [x for x in move_order(g, fr) if x not in order]
+        fr["movers"] = order
+        fr["stage"] = "moving"
+    elif st == "moving":
+        if fr["movers"]:
+            x = fr["movers"].pop(0)
+            g.push({"k": "freemove", "hero": x, "wait": True, "stage": "choose"})
+            return
+        g.s.flash = None
+        ev.append(Event.public("flash_end", hero=h))
+        g.pop()
+
+
+def move_order(g: Run, fr: Frame) -> list[int]:
+    """The defeater, then clockwise; 2p alternates players starting with the opponent."""
+    on: list[int] = fr["on"]
+    if not g.s.two:
+        return on
+    h = on[0]
+    mine = [x for x in on if g.owner(x) == g.owner(h)]
+    theirs = [x for x in on if g.owner(x) != g.owner(h)]
+    out = [mine.pop(0)]
+    while mine or theirs:
+        if theirs:
+            out.append(theirs.pop(0))
+        if mine:
+            out.append(mine.pop(0))
+    return out
+
+
+def next_pick(g: Run, fr: Frame, ev: list[Event]) -> None:
+    if not fr["items"]:
+        fr["stage"] = "moves"
+        return
+    on: list[int] = fr["on"]
+    if len(on) == 1 and not fr["dibs"]:
+        items, fr["items"] = fr["items"], []
+        g.push({"k": "reward", "hero": on[0], "items": items, "i": 0})
+        return
+    if fr["dibs"]:
+        picker = fr["dibs"].pop(0)
+        fr["pickers"] = [picker]
+    elif not g.s.two:
+        fr["pickers"] = [on[fr["turn"] % len(on)]]
+        fr["turn"] += 1
+    else:
+        seats = [g.owner(on[0])]
+        seats += [s for s in (0, 1) if s not in seats]
+        seats = [s for s in seats if any(g.owner(x) == s for x in on)]
+        seat = seats[fr["turn"] % len(seats)]
+        fr["turn"] += 1
+        mine = [x for x in on if g.owner(x) == seat]
+        if fr["turn"] == 1:
+            mine = [on[0]]  # the defeater takes its player's first pick
+        low = min(fr["picks"].get(str(x), 0) for x in mine)
+        fr["pickers"] = [x for x in mine if fr["picks"].get(str(x), 0) == low]
+    fr["seat"] = g.owner(fr["pickers"][0])
+    fr["wait"] = True
+
+
+def options_flash(g: Run, fr: Frame) -> list[Action]:
+    if fr["stage"] == "dibs":
+        seat = fr["asks"][0]
+        card = g.find_in_hand(seat, "dibs")[0]
+        mine = [x for x in fr["on"] if g.owner(x) == seat]
+        return [{"type": "pass"}] + [{"type": "dibs", "card": card, "hero": x} for x in mine]
+    out: list[Action] = []
+    items = list(dict.fromkeys(fr["items"]))
+    for x in fr["pickers"]:
+        for item in items:
+            act: Action = {"type": "pick", "item": item}
+            if len(fr["pickers"]) > 1:
+                act["hero"] = x
+            out.append(act)
+    return out
+
+
+def answer_flash(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
+    if fr["stage"] == "dibs":
+        fr["asks"].pop(0)
+        if a["type"] == "dibs":
+            x = a["hero"]
+            g.remove_card(x, a["card"])
+            g.discard(a["card"])
+            fr["dibs"].append(x)
+            ev.append(Event.public("dibs", hero=x, card=a["card"]))
+        return
+    x = a.get("hero", fr["pickers"][0])
+    fr["items"].remove(a["item"])
+    fr["picks"][str(x)] = fr["picks"].get(str(x), 0) + 1
+    ev.append(Event.public("pick", hero=x, item=a["item"]))
+    g.push({"k": "reward", "hero": x, "items": [a["item"]], "i": 0})

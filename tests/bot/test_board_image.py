@@ -28,6 +28,7 @@ from bot.ui.images.bug_run import (
     render_board,
     render_with_fingerprint,
 )
+from rules.bug_run import board
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
 from rules.bug_run.state import Hero, Position, Space
@@ -103,7 +104,7 @@ def boards_with(players: int, cards: list[str]) -> Iterator[BugRun]:
         for k, (col, floor) in enumerate(middle_slots(g)):
             if not todo:
                 break
-            slot = g.make_slot(todo.pop(0), g.s.level)
+            slot = board.make_slot(g, todo.pop(0), g.s.level)
             g.s.board[col][floor] = slot
             if slot.spaces and k < g.n_heroes():
                 place(g, k, col, floor, 0)
@@ -130,7 +131,7 @@ def test_every_stairs_card_renders(players: int) -> None:
     prints = set()
     for cid in sorted(C.STAIRS):
         g = BugRun.new(players, 1)
-        g.s.board[-1]["C"] = g.make_slot(cid, 1)
+        g.s.board[-1]["C"] = board.make_slot(g, cid, 1)
         place(g, 0, len(g.s.board) - 1, "C", 1)
         view = g.view(None)
         check_png(render_board(view, NAMES), players)
@@ -149,7 +150,7 @@ def test_every_level_card_line_renders_on_both_sides() -> None:
                 g.s.monsters[level - 1] = sorted(
                     m for m, d in C.MONSTERS.items() if d["level"] == level
                 )
-                g.build_level(level, [])
+                board.build_level(g, level, [])
                 check_png(render_board(g.view(None), NAMES), players)
 
 
@@ -161,7 +162,7 @@ def showcase(mode: str = "normal") -> BugRun:
     slots = middle_slots(g)
     cards = ["M3-22", "Q16", "B6", "Q10", "M2-13", "Q01", "Q08", "M4-31"]
     for (col, floor), cid in zip(slots, cards, strict=False):
-        g.s.board[col][floor] = g.make_slot(cid, 1)
+        g.s.board[col][floor] = board.make_slot(g, cid, 1)
     by_card = {g.slot(c, f).card: (c, f) for c, f in slots}
     g.slot(*by_card["M3-22"]).wounds = 3
     g.slot(*by_card["Q16"]).marks = [0, 2]
@@ -173,7 +174,7 @@ def showcase(mode: str = "normal") -> BugRun:
     crowded = g.slot(*by_card["M4-31"])
     crowded.spaces.append(Space("any", False, extra=True))
     stairs = len(g.s.board) - 1
-    g.s.board[stairs]["C"] = g.make_slot("ST8", 1)
+    g.s.board[stairs]["C"] = board.make_slot(g, "ST8", 1)
     g.slot(stairs, "C").spaces[3].reserved = 2
     place(g, 0, *by_card["M3-22"], 0)
     place(g, 1, *by_card["M2-13"], 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.bug_run import trading
 from rules.core import RuleError
 
 from .test_bug_run_support import (
@@ -281,7 +282,7 @@ def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
     h = crown_hero(g)
     with_hero(g, h, faceup=["BZ08-1", "BZ08-2"])
     g.s.markers["BZ08-1"] = 1
-    assert g.sellable(h) == ["BZ08-2"]
+    assert trading.sellable(g, h) == ["BZ08-2"]
 
 
 def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rules.bug_run import board
 from rules.bug_run import content as C
-from rules.bug_run.combat import dice_stats
+from rules.bug_run.chance import dice_stats
 
 from .test_bug_run_support import adventure, game
 
@@ -54,7 +55,7 @@ def test_br62_no_level_card_can_run_a_deck_dry() -> None:
     # and a built level with an empty deck leaves the slot empty instead of failing
     g = game(3, 2)
     g.s.explore = []
-    g.build_level(2, [])
+    board.build_level(g, 2, [])
     kinds = {sl.kind for col in g.s.board[1:-1] for sl in col.values()}
     assert "empty" in kinds and kinds <= {"monster", "empty"}
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from rules.bug_run import board, escape, scoring
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
 from rules.core import SYSTEM, RuleError
@@ -140,7 +141,7 @@ def test_rulebook_final_escape_example() -> None:
     script(g, faces=[1, 6])
     act(g, h, {"type": "path", "side": "L"})  # BOW >= 4 fails
     assert hero.roof == 3 and hero.arrows == 0
-    assert g.breakdown(g.owner(h))["escape"] == 7
+    assert scoring.breakdown(g, g.owner(h))["escape"] == 7
     assert top(g)["hero"] == (h + 1) % 3
 
 
@@ -164,7 +165,7 @@ def test_br53_stopping_is_always_allowed() -> None:
     g.run([])
     act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts
     act(g, h, {"type": "stop"})
-    assert g.hero(h).roof == 1 and g.breakdown(g.owner(h))["escape"] == 2
+    assert g.hero(h).roof == 1 and scoring.breakdown(g, g.owner(h))["escape"] == 2
 
 
 def test_br20_roof_costs_must_be_paid_in_full() -> None:
@@ -173,7 +174,7 @@ def test_br20_roof_costs_must_be_paid_in_full() -> None:
     with_hero(g, h, hearts=2, coins=2)
     clear_stack(g)
     g.s.escape_queue = [h]
-    assert g.can_attempt(h, g.roof_path(0, "R")) is False  # pay 3 coins
+    assert escape.can_attempt(g, h, escape.roof_path(g, 0, "R")) is False  # pay 3 coins
     g.run([])  # stopping is the only choice left: taken at once
     assert g.hero(h).roof == 0 and g.is_over
 
@@ -231,14 +232,14 @@ def test_br52_roof_vp_by_the_last_step_reached() -> None:
     for _ in range(4):
         act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts each time
     assert g.hero(h).roof == 4 and g.hero(h).hearts == 2
-    assert g.breakdown(g.owner(h))["escape"] == 10
+    assert scoring.breakdown(g, g.owner(h))["escape"] == 10
 
 
 def test_br55_coins_count_per_hero_in_the_two_player_game() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
     with_hero(g, 0, coins=5)
     with_hero(g, 1, coins=4)
-    assert g.breakdown(0)["coins"] == 1 + 1
+    assert scoring.breakdown(g, 0)["coins"] == 1 + 1
 
 
 def test_br56_ties_are_shared() -> None:
@@ -310,8 +311,8 @@ def test_br51_components_are_unlimited() -> None:
     for col in range(1, g.stairs_col()):
         for slot in g.s.board[col].values():
             slot.locked = True
-    assert all(not g.enterable(sl) for col in g.s.board[1:-1] for sl in col.values())
-    assert g.move_options(crown_hero(g))  # the stairs always remain
+    assert all(not board.enterable(g, sl) for col in g.s.board[1:-1] for sl in col.values())
+    assert board.move_options(g, crown_hero(g))  # the stairs always remain
     slot = set_card(g, 1, "M4-37")
     slot.wounds = 10
     h = crown_hero(g)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.bug_run import board, cards
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
 from rules.bug_run.state import Position
@@ -83,7 +84,7 @@ def test_br7_lines_fill_left_to_right_upper_before_lower() -> None:
     g.s.level_card = "LV1"
     g.s.monsters[1] = [f"M2-{i}" for i in range(11, 21)]
     g.s.explore = sorted(C.EXPLORATION)
-    g.build_level(2, [])
+    board.build_level(g, 2, [])
     # LV1 5-6 side, level 2: M/M | ? | M/? | M/M | ?/M | M
     cols = g.s.board
     assert cols[1]["U"].card == "M2-11" and cols[1]["D"].card == "M2-12"
@@ -137,9 +138,9 @@ def test_br21_risky_bridge_red_loss_can_kill() -> None:
 def five_player_floors() -> BugRun:
     g = adventure(5, 6)
     for col in range(1, g.stairs_col()):
-        g.s.board[col] = {"C": g.make_slot("M1-01", 1)}
-    g.s.board[1] = {"U": g.make_slot("M1-03", 1), "D": g.make_slot("B1", 1)}
-    g.s.board[3] = {"U": g.make_slot("M1-05", 1), "D": g.make_slot("M1-06", 1)}
+        g.s.board[col] = {"C": board.make_slot(g, "M1-01", 1)}
+    g.s.board[1] = {"U": board.make_slot(g, "M1-03", 1), "D": board.make_slot(g, "B1", 1)}
+    g.s.board[3] = {"U": board.make_slot(g, "M1-05", 1), "D": board.make_slot(g, "M1-06", 1)}
     return g
 
 
@@ -393,7 +394,7 @@ def test_br29_no_card_can_be_played_on_the_stairs() -> None:
     set_hand(g, h, ["LT01-1", "LT07-1", "LT13-1", "LT05-1"])
     start_turn(g, h)
     assert acts(g, h) == [{"type": "wait"}]
-    assert g.play_options(h, "turn") != []  # the same hand off the stairs would be playable
+    assert cards.play_options(g, h, "turn") != []  # the same hand off the stairs would be playable
 
 
 def test_brx1_heroes_are_dealt_from_the_seed() -> None:
@@ -413,7 +414,7 @@ def test_br47_one_reservation_per_hero_and_on_its_team_in_two_player_fights() ->
     g2 = adventure(2, 5)
     set_card(g2, g2.stairs_col(), "ST8")
     g2.s.teams = {"0": "top", "1": "bottom"}
-    assert g2.reservable(0) == [0, 1] and g2.reservable(2) == [2, 3]
+    assert cards.reservable(g2, 0) == [0, 1] and cards.reservable(g2, 2) == [2, 3]
 
 
 def test_lt12_the_optional_extra_space_vanishes_when_its_hero_leaves() -> None:

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from rules import GAMES
 from rules.bug_run import content as C
-from rules.bug_run.base import CAPS
-from rules.bug_run.engine import FRAME_KINDS, BugRun
+from rules.bug_run.driver import FRAME_KINDS
+from rules.bug_run.engine import BugRun
+from rules.bug_run.stocks import CAPS
 from rules.core import SYSTEM, Rng, random_action, random_playout, replay
 
 ALL_CARDS = Counter(C.all_cards())

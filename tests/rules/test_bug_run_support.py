@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.bug_run import board, turns
 from rules.bug_run.engine import BugRun
 from rules.bug_run.state import Hero, Position, Slot
 from rules.core import Rng
@@ -68,13 +69,13 @@ def adventure(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
 def start_turn(g: BugRun, h: int) -> None:
     """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
     clear_stack(g)
-    g.begin(h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
+    turns.begin(g, h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
     if not g.s.two:
         g.s.order.next = (h + 1) % g.n_heroes()
 
 
 def set_card(g: BugRun, col: int, cid: str, floor: str = "C") -> Slot:
-    slot = g.make_slot(cid, g.s.level)
+    slot = board.make_slot(g, cid, g.s.level)
     g.s.board[col][floor] = slot
     return slot
 
@@ -176,7 +177,7 @@ def test_adventure_helper_reaches_the_first_adventure_turn() -> None:
 def plain_board(g: BugRun, cid: str = "M1-01") -> None:
     """Every card between the entrance and the stairs becomes a fresh copy of ``cid``."""
     for col in range(1, g.stairs_col()):
-        g.s.board[col] = {"C": g.make_slot(cid, g.s.level)}
+        g.s.board[col] = {"C": board.make_slot(g, cid, g.s.level)}
 
 
 def finish_moves(g: BugRun) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.bug_run import board, cards
 from rules.core import RuleError
 
 from .test_bug_run_support import (
@@ -190,7 +191,7 @@ def test_br45_no_crafty_one_on_the_stairs() -> None:
     place(g, h, g.stairs_col(), space=1)
     place(g, other, g.stairs_col(), space=2)
     set_hand(g, h, ["LT05-1"])
-    assert g.crafty_targets(h) == []
+    assert cards.crafty_targets(g, h) == []
 
 
 def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -> None:
@@ -226,7 +227,7 @@ def test_brx10_selling_a_secret_card_reveals_it() -> None:
 def test_look_alike_values_are_stored_canonically() -> None:
     g = adventure(3, 4)
     plain_board(g)
-    g.s.board[1] = {"C": g.make_slot("Q13", 1)}
+    g.s.board[1] = {"C": board.make_slot(g, "Q13", 1)}
     h = crown_hero(g)
     place(g, h, 1)
     start_turn(g, h)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.bug_run import board
+
 from .test_bug_run_support import (
     act,
     acts,
@@ -63,8 +65,8 @@ def test_two_player_fight_teams_are_fixed_by_the_first_hero() -> None:
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})  # bottom
     assert g.s.teams == {str(g.owner(h)): "bottom", str(1 - g.owner(h)): "top"}
     opp = 2 * (1 - g.owner(h))
-    assert sorted(g.stair_spaces_for(opp)) == [0, 1]
-    assert sorted(g.stair_spaces_for(h ^ 1)) == [3]
+    assert sorted(board.stair_spaces_for(g, opp)) == [0, 1]
+    assert sorted(board.stair_spaces_for(g, h ^ 1)) == [3]
 
 
 def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:

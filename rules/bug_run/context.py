@@ -1,0 +1,216 @@
+"""The game being played, as every Bug Run rule module sees it: state, dice and small look-ups.
+
+``Run`` holds the typed state and the random generator and answers the questions every section
+of the rules asks (whose hero, which card is where, what is in a hand), keeps the decks and
+the stack of pending frames. The rules themselves live in the modules named after the
+rulebook's sections, as functions taking the ``Run``.
+
+The game is a stack of frames (a trading turn, a move, an attack, a toss ...). A frame either
+waits for one seat's decision (its options are exactly the legal actions) or steps on by itself,
+pushing child frames whose results come back in ``ret``. Keeping the whole stack inside the JSON
+state makes snapshots and replay trivial, and since ``apply`` accepts only an action listed by
+the waiting frame, a rejected action is refused before anything is touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Event, Rng
+from . import content as C
+from .state import ZONES, Frame, GameState, Hero, Slot, TurnOrder
+
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FrameKind:
+    """What one kind of frame does, registered by kind (``FRAME_KINDS`` in driver.py).
+
+    Each handler takes the ``Run`` first. ``options`` lists a waiting frame's choices (exactly
+    its legal actions), ``answer`` plays the chosen one, ``step`` moves a frame on by itself.
+    A kind that never waits has no ``options``/``answer``; one that only waits has no ``step``.
+    """
+
+    options: Callable[[Run, Frame], list[Action]] | None = None
+    answer: Callable[[Run, Frame, Action, list[Event]], None] | None = None
+    step: Callable[[Run, Frame, list[Event]], None] | None = None
+
+
+class Run:
+    """The state and the generator of one game, with the look-ups every rule module shares."""
+
+    s: GameState
+    rng: Rng
+    players: int
+    seed: int
+
+    def turn_order(self) -> TurnOrder:
+        """The current phase's turn order (set by every phase start)."""
+        assert self.s.order is not None, "no phase has started"
+        return self.s.order
+
+    def hero(self, h: int) -> Hero:
+        return self.s.heroes[h]
+
+    def owner(self, h: int) -> int:
+        return int(self.s.heroes[h].seat)
+
+    def name(self, h: int) -> str:
+        return str(self.s.heroes[h].name)
+
+    def has_power(self, h: int, power: str) -> bool:
+        return self.s.mode == "powers" and C.POWERS[self.name(h)] == power
+
+    def n_heroes(self) -> int:
+        return len(self.s.heroes)
+
+    def clockwise(self, start: int) -> list[int]:
+        """Every hero, clockwise from ``start`` (hero index order is seat order)."""
+        n = self.n_heroes()
+        return [(start + k) % n for k in range(n)]
+
+    def hand(self, seat: int) -> list[str]:
+        return self.s.seats[seat].hand
+
+    def find_in_hand(self, seat: int, effect: str) -> list[str]:
+        return [c for c in self.hand(seat) if C.card(c)["effect"] == effect]
+
+    def find_faceup(self, h: int, effect: str) -> list[str]:
+        return [c for c in self.hero(h).faceup if C.card(c)["effect"] == effect]
+
+    def vp(self, seat: int) -> int:
+        return int(self.s.seats[seat].vp)
+
+    def gain_vp(self, seat: int, amount: int) -> None:
+        self.s.seats[seat].vp += amount
+
+    def lose_vp(self, seat: int, amount: int) -> int:
+        vp = self.s.seats[seat]
+        taken = min(vp.vp, amount)
+        vp.vp -= taken
+        return int(taken)
+
+    def zone_of(self, c: str) -> str:
+        d = C.card(c)
+        if d["zone"] == "either":
+            return str(self.s.basic_side[c])
+        return str(d["zone"])
+
+    def zone_limit(self, zone: str) -> int:
+        return 1 if zone == "shield" else 2
+
+    def can_equip(self, h: int, c: str) -> bool:
+        return not (self.zone_of(c) == "shield" and self.has_power(h, "armored_exoskeleton"))
+
+    def remove_card(self, h: int, c: str) -> None:
+        """Take card ``c`` from wherever hero ``h`` (or its player's hand) holds it."""
+        hero = self.hero(h)
+        for zone in ZONES:
+            if c in hero.zone(zone):
+                hero.zone(zone).remove(c)
+                return
+        self.hand(self.owner(h)).remove(c)
+
+    def discard(self, c: str) -> None:
+        """A used or sold card goes back where it came from."""
+        if c.startswith("BZ"):
+            self.s.bazaar.discard.append(c)
+        elif c.startswith("LT"):
+            self.s.loot.discard.append(c)
+        else:
+            self.s.basics.append(c)
+            self.s.basic_side.pop(c, None)
+        self.s.markers.pop(c, None)
+
+    def draw_bazaar(self) -> str | None:
+        baz = self.s.bazaar
+        if not baz.deck and baz.discard:
+            baz.deck = baz.discard
+            baz.discard = []
+            self.rng.shuffle(baz.deck)
+        return baz.deck.pop(0) if baz.deck else None
+
+    def refill_market(self) -> list[str]:
+        new = []
+        market = self.s.bazaar.market
+        while len(market) < 3:
+            c = self.draw_bazaar()
+            if c is None:
+                break
+            market.append(c)
+            new.append(c)
+        return new
+
+    def draw_loot(self) -> str | None:
+        loot = self.s.loot
+        if not loot.deck and loot.discard:
+            loot.deck = loot.discard
+            loot.discard = []
+            self.rng.shuffle(loot.deck)
+        return loot.deck.pop(0) if loot.deck else None
+
+    def market(self) -> list[str]:
+        return list(self.s.bazaar.market)
+
+    def push(self, frame: Frame) -> None:
+        frame.setdefault("wait", False)
+        if "seat" not in frame and "hero" in frame:
+            frame["seat"] = self.owner(frame["hero"])
+        self.s.stack.append(frame)
+
+    def pop(self, result: Any = None) -> None:
+        self.s.stack.pop()
+        if self.s.stack:
+            self.s.stack[-1]["ret"] = result
+
+    def top(self) -> Frame | None:
+        return self.s.stack[-1] if self.s.stack else None
+
+    def small_game(self) -> bool:
+        return int(self.s.players) < 5
+
+    def stairs_col(self) -> int:
+        return len(self.s.board) - 1
+
+    def stairs_slot(self) -> Slot:
+        return self.s.board[-1]["C"]
+
+    def stairs_card(self) -> dict[str, Any]:
+        card = self.stairs_slot().card
+        assert card is not None, "the stairs column always holds a stairs card"
+        return C.STAIRS[card]
+
+    def slot(self, col: int, floor: str) -> Slot:
+        return self.s.board[col][floor]
+
+    def here(self, h: int) -> Slot:
+        pos = self.hero(h).position()
+        return self.slot(pos.col, pos.floor)
+
+    def on_stairs(self, h: int) -> bool:
+        return int(self.hero(h).position().col) == self.stairs_col()
+
+    def at_entrance(self, h: int) -> bool:
+        return int(self.hero(h).position().col) == 0
+
+    def heroes_on(self, col: int, floor: str) -> list[int]:
+        return [
+            h
+            for h in range(self.n_heroes())
+            if self.hero(h).position().col == col and self.hero(h).position().floor == floor
+        ]
+
+    def space_of(self, h: int) -> int:
+        """The space hero ``h`` stands on (asked only of a hero standing on one)."""
+        space = self.hero(h).position().space
+        assert space is not None, "the hero stands on no space"
+        return space
+
+    def space_weapon(self, h: int) -> str:
+        pos = self.hero(h).position()
+        if pos.space is None:
+            return "any"
+        return str(self.here(h).spaces[pos.space].weapon)
