@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..core import Event
 from . import board, stocks
 from . import content as C
-from .context import Action, Frame, Run
+from .context import Action, Run
+from .frames import CraftyFrame, EscapeFrame, RollFrame, TradeFrame, TurnFrame
 
 
 def play_options(g: Run, h: int, where: str) -> list[Action]:
@@ -66,8 +67,10 @@ def crafty_targets(g: Run, h: int) -> list[int]:
     return [t for t in g.heroes_on(pos.col, pos.floor) if t != h and g.owner(t) != g.owner(h)]
 
 
-def answer_play(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
-    h = fr["hero"]
+def answer_play(
+    g: Run, fr: TradeFrame | TurnFrame | EscapeFrame, a: Action, ev: list[Event]
+) -> None:
+    h = fr.hero
     hero = g.hero(h)
     c = a["card"]
     d = C.card(c)
@@ -84,40 +87,37 @@ def answer_play(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
     elif eff == "reserved_seat":
         g.stairs_slot().spaces[a["space"]].reserved = h
     elif eff == "merchant":
-        fr["wait"] = False
-        g.push({"k": "trade", "hero": h, "merchant": True, "wait": True})
+        fr.wait = False
+        g.push(TradeFrame(hero=h, merchant=True, wait=True))
     elif eff == "crafty":
-        fr["wait"] = False
-        g.push({"k": "crafty", "hero": h, "target": a["target"], "card": c, "stage": "roll"})
+        fr.wait = False
+        g.push(CraftyFrame(hero=h, target=a["target"], card=c, stage="roll"))
 
 
-def step_crafty(g: Run, fr: Frame, ev: list[Event]) -> None:
-    if fr["stage"] == "roll":
-        fr["stage"] = "steal"
+def step_crafty(g: Run, fr: CraftyFrame, ev: list[Event]) -> None:
+    if fr.stage == "roll":
+        fr.stage = "steal"
         g.push(
-            {
-                "k": "roll",
-                "hero": fr["hero"],
-                "n": 1,
-                "cards": True,
-                "bravery": False,
-                "why": "crafty",
-                "dice": [],
-                "courage": False,
-                "braved": False,
-            }
+            RollFrame(
+                hero=fr.hero,
+                n=1,
+                cards=True,
+                bravery=False,
+                why="crafty",
+                dice=[],
+                courage=False,
+                braved=False,
+            )
         )
         return
-    d = C.card(fr["card"])
-    amount = int(fr["ret"]["successes"]) + int(d["plus"])
+    d = C.card(fr.card)
+    amount = int(fr.ret["successes"]) + int(d["plus"])
     stock = d["steal"]
-    target = g.hero(fr["target"])
+    target = g.hero(fr.target)
     taken = min(target.stock(stock), amount)
     target.set_stock(stock, target.stock(stock) - taken)
-    got = stocks.gain(g, fr["hero"], stock, taken)
+    got = stocks.gain(g, fr.hero, stock, taken)
     ev.append(
-        Event.public(
-            "steal", hero=fr["hero"], target=fr["target"], stock=stock, taken=taken, kept=got
-        )
+        Event.public("steal", hero=fr.hero, target=fr.target, stock=stock, taken=taken, kept=got)
     )
     g.pop()

@@ -16,17 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..core import Event, Rng
 from . import content as C
-from .state import ZONES, Frame, GameState, Hero, Slot, TurnOrder
+from .frames import Frame
+from .state import ZONES, GameState, Hero, Slot, TurnOrder
 
 Action = dict[str, Any]
+F = TypeVar("F", bound=Frame)
 
 
 @dataclass(frozen=True)
-class FrameKind:
+class FrameKind(Generic[F]):
     """What one kind of frame does, registered by kind (``FRAME_KINDS`` in driver.py).
 
     Each handler takes the ``Run`` first. ``options`` lists a waiting frame's choices (exactly
@@ -34,9 +36,9 @@ class FrameKind:
     A kind that never waits has no ``options``/``answer``; one that only waits has no ``step``.
     """
 
-    options: Callable[[Run, Frame], list[Action]] | None = None
-    answer: Callable[[Run, Frame, Action, list[Event]], None] | None = None
-    step: Callable[[Run, Frame, list[Event]], None] | None = None
+    options: Callable[[Run, F], list[Action]] | None = None
+    answer: Callable[[Run, F, Action, list[Event]], None] | None = None
+    step: Callable[[Run, F, list[Event]], None] | None = None
 
 
 class Run:
@@ -156,15 +158,16 @@ class Run:
         return list(self.s.bazaar.market)
 
     def push(self, frame: Frame) -> None:
-        frame.setdefault("wait", False)
-        if "seat" not in frame and "hero" in frame:
-            frame["seat"] = self.owner(frame["hero"])
+        """Put ``frame`` on top; a hero's frame is its owner's decision."""
+        hero = getattr(frame, "hero", None)
+        if frame.seat < 0 and hero is not None:
+            frame.seat = self.owner(hero)
         self.s.stack.append(frame)
 
     def pop(self, result: Any = None) -> None:
         self.s.stack.pop()
         if self.s.stack:
-            self.s.stack[-1]["ret"] = result
+            self.s.stack[-1].ret = result
 
     def top(self) -> Frame | None:
         return self.s.stack[-1] if self.s.stack else None

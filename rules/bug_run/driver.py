@@ -18,7 +18,9 @@ from . import (
     turns,
 )
 from .context import Action, FrameKind, Run
-from .state import Frame
+from .frames import (
+    Frame,
+)
 
 FRAME_KINDS: dict[str, FrameKind] = {
     "activate": FrameKind(options=turns.options_activate, answer=turns.answer_activate),
@@ -54,42 +56,42 @@ def settle(g: Run, events: list[Event]) -> None:
                 return
             turns.schedule(g, events)
             continue
-        if frame["wait"]:
+        if frame.wait:
             options = frame_options(g, frame)
             if not options:
-                raise RuntimeError(f"bug-run: frame {frame['k']} waits with no option")
+                raise RuntimeError(f"bug-run: frame {frame.kind} waits with no option")
             if len(options) > 1:
                 return
             g.s.serial += 1
-            frame["wait"] = False
+            frame.wait = False
             answer_frame(g, frame, options[0], events)
             continue
-        step = FRAME_KINDS[frame["k"]].step
+        step = FRAME_KINDS[frame.kind].step
         if step is None:
-            raise RuntimeError(f"bug-run: frame {frame['k']} cannot step on by itself")
+            raise RuntimeError(f"bug-run: frame {frame.kind} cannot step on by itself")
         step(g, frame, events)
     raise RuntimeError("bug-run: the frame driver did not settle")
 
 
 def frame_options(g: Run, frame: Frame) -> list[Action]:
     """The waiting frame's choices, which are exactly the legal actions of its seat."""
-    options = FRAME_KINDS[frame["k"]].options
+    options = FRAME_KINDS[frame.kind].options
     if options is None:
-        raise RuntimeError(f"bug-run: frame {frame['k']} never waits for a decision")
+        raise RuntimeError(f"bug-run: frame {frame.kind} never waits for a decision")
     return options(g, frame)
 
 
 def answer_frame(g: Run, frame: Frame, action: Action, events: list[Event]) -> None:
     """Play a decision listed by ``frame_options(frame)``."""
-    answer = FRAME_KINDS[frame["k"]].answer
+    answer = FRAME_KINDS[frame.kind].answer
     if answer is None:
-        raise RuntimeError(f"bug-run: frame {frame['k']} never waits for a decision")
+        raise RuntimeError(f"bug-run: frame {frame.kind} never waits for a decision")
     answer(g, frame, action, events)
 
 
 def deciding(g: Run) -> tuple[int, Frame] | None:
     """The seat that decides now and its frame, or None (the game is over)."""
     frame = g.top()
-    if frame is None or not frame["wait"] or g.s.phase == "over":
+    if frame is None or not frame.wait or g.s.phase == "over":
         return None
-    return int(frame["seat"]), frame
+    return int(frame.seat), frame

@@ -27,7 +27,8 @@ from ..core import (
 from . import board, driver, scoring, turns
 from . import content as C
 from .context import Action, Run
-from .state import Bazaar, Frame, GameState, Hero, LootDecks, SeatState
+from .frames import Frame, LootFrame
+from .state import Bazaar, GameState, Hero, LootDecks, SeatState
 from .stocks import START
 
 TURN_SECONDS = 90.0
@@ -224,7 +225,7 @@ class BugRun(Run, Engine):
             events.append(Event.public("afk", seat=who, action=action["type"]))
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
         self.s.serial += 1
-        frame["wait"] = False
+        frame.wait = False
         driver.answer_frame(self, frame, action, events)
         self.run(events)
         return events
@@ -233,7 +234,7 @@ class BugRun(Run, Engine):
         """The AFK choice (BR-X19): the first legal option, which every frame lists as its safe
         default; a move never spends a card (Optional Extra) on the player's behalf."""
         opts = driver.frame_options(self, frame)
-        if frame["k"] in ("turn", "freemove"):
+        if frame.kind in ("turn", "freemove"):
             for option in opts:
                 if option["type"] == "wait" or (option["type"] == "move" and "extra" not in option):
                     return option
@@ -254,11 +255,11 @@ class BugRun(Run, Engine):
             raise RuleError("That timer is no longer running.", code="no_deadline")
         if seat != who:
             raise RuleError("It is not your turn.", code="not_your_turn")
-        if frame["k"] == "trade" and kind in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
+        if frame.kind == "trade" and kind in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
             raise RuleError(
                 "You cannot buy that (price, stock or equipment zone).", code="cant_afford"
             )
-        if frame["k"] == "turn" and kind == "move":
+        if frame.kind == "turn" and kind == "move":
             raise RuleError("You cannot move there.", code="bad_move")
         if kind not in {option["type"] for option in driver.frame_options(self, frame)}:
             raise RuleError("You cannot do that now.", code="wrong_step")
@@ -318,7 +319,7 @@ class BugRun(Run, Engine):
         active = None
         d = self.deciding()
         if d is not None:
-            fr = d[1]
+            fr = d[1].to_dict()  # the frame as stored: only fields that are set
             active = {
                 "seat": d[0],
                 "hero": fr.get("hero"),
@@ -376,7 +377,12 @@ class BugRun(Run, Engine):
                 "hand": list(s.seats[seat].hand),
                 "options": self.legal_actions(seat),
             }
-            if d is not None and d[0] == seat and d[1]["k"] == "loot" and d[1]["stage"] == "keep":
+            if (
+                d is not None
+                and d[0] == seat
+                and isinstance(d[1], LootFrame)
+                and d[1].stage == "keep"
+            ):
                 you["loot_choice"] = list(s.limbo)
             you["names"] = {c: C.card_name(c) for c in [*you["hand"], *you.get("loot_choice", [])]}
             if self.is_over:

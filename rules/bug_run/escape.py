@@ -10,7 +10,10 @@ from typing import Any
 from ..core import Event
 from . import cards, chance, combat
 from . import content as C
-from .context import Action, Frame, Run
+from .context import Action, Run
+from .frames import (
+    EscapeFrame,
+)
 from .stocks import parse
 
 STOCKS = {"h": "hearts", "c": "coins", "a": "arrows"}
@@ -35,71 +38,67 @@ def can_attempt(g: Run, h: int, path: dict[str, Any]) -> bool:
     return kind != "bow" or hero.arrows >= 1
 
 
-def options_escape(g: Run, fr: Frame) -> list[Action]:
-    h = fr["hero"]
+def options_escape(g: Run, fr: EscapeFrame) -> list[Action]:
+    h = fr.hero
     out: list[Action] = [{"type": "stop"}]
     for side in ("L", "R"):
-        if can_attempt(g, h, roof_path(g, fr["reached"], side)):
+        if can_attempt(g, h, roof_path(g, fr.reached, side)):
             out.append({"type": "path", "side": side})
     return out + cards.play_options(g, h, "escape")
 
 
-def step_escape(g: Run, fr: Frame, ev: list[Event]) -> None:
-    h = fr["hero"]
-    st = fr["stage"]
+def step_escape(g: Run, fr: EscapeFrame, ev: list[Event]) -> None:
+    h = fr.hero
+    st = fr.stage
     if st == "start":
         ev.append(Event.public("escape_start", hero=h))
-        fr["stage"] = "choose"
+        fr.stage = "choose"
     if st in ("start", "choose"):
-        if fr["reached"] >= 4:
+        if fr.reached >= 4:
             finish_escape(g, fr, ev)
         else:
-            fr["wait"] = True
+            fr.wait = True
     elif st == "challenge":
-        ok = fr["ret"] is True or fr["ret"] == "green"
-        ev.append(Event.public("roof_step", hero=h, step=fr["reached"] + 1, success=ok))
+        ok = fr.ret is True or fr.ret == "green"
+        ev.append(Event.public("roof_step", hero=h, step=fr.reached + 1, success=ok))
         if ok:
-            fr["reached"] += 1
-            fr["stage"] = "choose"
+            fr.reached += 1
+            fr.stage = "choose"
         else:
             finish_escape(g, fr, ev)
 
 
-def answer_escape(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
-    h = fr["hero"]
+def answer_escape(g: Run, fr: EscapeFrame, a: Action, ev: list[Event]) -> None:
+    h = fr.hero
     t = a["type"]
     if t == "stop":
         finish_escape(g, fr, ev)
     elif t == "play":
-        fr["stage"] = "choose"
+        fr.stage = "choose"
         cards.answer_play(g, fr, a, ev)
-        fr["wait"] = False
+        fr.wait = False
     else:
-        path = roof_path(g, fr["reached"], a["side"])
-        ev.append(
-            Event.public("roof_path", hero=h, step=fr["reached"] + 1, side=a["side"], path=path)
-        )
+        path = roof_path(g, fr.reached, a["side"])
+        ev.append(Event.public("roof_path", hero=h, step=fr.reached + 1, side=a["side"], path=path))
         if "cost" in path:
             for item in path["cost"]:
                 kind, amount = parse(item)
                 stock = STOCKS[kind]
                 g.hero(h).set_stock(stock, g.hero(h).stock(stock) - amount)
-            fr["reached"] += 1
-            fr["stage"] = "choose"
-            ev.append(Event.public("roof_step", hero=h, step=fr["reached"], success=True))
+            fr.reached += 1
+            fr.stage = "choose"
+            ev.append(Event.public("roof_step", hero=h, step=fr.reached, success=True))
             return
         kind, need = path["challenge"]
-        fr["stage"] = "challenge"
+        fr.stage = "challenge"
         if kind == "flip":
             g.push(chance.toss_frame(g, h, True, "roof"))
         else:
             g.push(combat.attack_frame(g, h, kind, int(need)))
 
 
-def finish_escape(g: Run, fr: Frame, ev: list[Event]) -> None:
-    h = fr["hero"]
-    g.hero(h).roof = fr["reached"]
-    ev.append(
-        Event.public("escape_end", hero=h, reached=fr["reached"], vp=C.ROOF_VP[fr["reached"]])
-    )
+def finish_escape(g: Run, fr: EscapeFrame, ev: list[Event]) -> None:
+    h = fr.hero
+    g.hero(h).roof = fr.reached
+    ev.append(Event.public("escape_end", hero=h, reached=fr.reached, vp=C.ROOF_VP[fr.reached]))
     g.pop()

@@ -6,23 +6,28 @@ from __future__ import annotations
 from ..core import Event
 from . import board, chance
 from . import content as C
-from .context import Action, Frame, Run
+from .context import Action, Run
+from .frames import (
+    BridgeFrame,
+    FreeMoveFrame,
+    MoveFrame,
+    RewardFrame,
+)
 from .state import Position, Space
 from .stocks import parse
 
 
-def move_frame(g: Run, h: int, a: Action) -> Frame:
-    return {
-        "k": "move",
-        "hero": h,
-        "to": {"col": a["col"], "floor": a["floor"]},
-        "space": a.get("space"),
-        "route": a.get("route"),
-        "extra": a.get("extra"),
-        "stage": "start",
-        "bridges": [],
-        "i": 0,
-    }
+def move_frame(g: Run, h: int, a: Action) -> MoveFrame:
+    return MoveFrame(
+        hero=h,
+        to={"col": a["col"], "floor": a["floor"]},
+        space=a.get("space"),
+        route=a.get("route"),
+        extra=a.get("extra"),
+        stage="start",
+        bridges=[],
+        i=0,
+    )
 
 
 def leave(g: Run, h: int, ev: list[Event]) -> None:
@@ -43,59 +48,54 @@ def leave(g: Run, h: int, ev: list[Event]) -> None:
         ev.append(Event.public("padlock", card=slot.card, why="duel_left"))
 
 
-def step_move(g: Run, fr: Frame, ev: list[Event]) -> None:
-    h = fr["hero"]
-    st = fr["stage"]
+def step_move(g: Run, fr: MoveFrame, ev: list[Event]) -> None:
+    h = fr.hero
+    st = fr.stage
     if st == "start":
         pos = g.hero(h).position()
         c0, f0 = pos.col, pos.floor
-        cd, fd = fr["to"]["col"], fr["to"]["floor"]
-        route = f0 if f0 != "C" else fd if fd != "C" else (fr["route"] or "U")
-        fr["bridges"] = board.bridges_between(g, c0, cd, route)
+        cd, fd = fr.to["col"], fr.to["floor"]
+        route = f0 if f0 != "C" else fd if fd != "C" else (fr.route or "U")
+        fr.bridges = board.bridges_between(g, c0, cd, route)
         leave(g, h, ev)
         slot = g.slot(cd, fd)
-        if fr["extra"] is not None:
-            g.remove_card(h, fr["extra"])
-            g.discard(fr["extra"])
+        if fr.extra is not None:
+            g.remove_card(h, fr.extra)
+            g.discard(fr.extra)
             slot.spaces.append(Space("any", False, extra=True))
-            fr["space"] = len(slot.spaces) - 1
-            ev.append(Event.public("play", hero=h, card=fr["extra"], name=C.card_name(fr["extra"])))
-        slot.spaces[fr["space"]].hero = h
-        g.hero(h).pos = Position(cd, fd, fr["space"])
+            fr.space = len(slot.spaces) - 1
+            ev.append(Event.public("play", hero=h, card=fr.extra, name=C.card_name(fr.extra)))
+        space = fr.target_space()
+        slot.spaces[space].hero = h
+        g.hero(h).pos = Position(cd, fd, space)
         ev.append(
             Event.public(
                 "move",
                 hero=h,
                 col=cd,
                 floor=fd,
-                space=fr["space"],
+                space=fr.space,
                 card=slot.card,
                 name=C.card_name(slot.card_id()),
-                bridges=[b[0] for b in fr["bridges"]],
+                bridges=[b[0] for b in fr.bridges],
             )
         )
         if slot.kind == "stairs":
-            enter_stairs(g, h, fr["space"], ev)
-        fr["stage"] = "bridges"
+            enter_stairs(g, h, space, ev)
+        fr.stage = "bridges"
     elif st == "bridges":
-        if fr["i"] < len(fr["bridges"]):
-            col, floor = fr["bridges"][fr["i"]]
-            fr["i"] += 1
+        if fr.i < len(fr.bridges):
+            col, floor = fr.bridges[fr.i]
+            fr.i += 1
             g.push(
-                {
-                    "k": "bridge",
-                    "hero": h,
-                    "card": g.slot(col, floor).card,
-                    "stage": "choose",
-                    "wait": True,
-                }
+                BridgeFrame(hero=h, card=g.slot(col, floor).card_id(), stage="choose", wait=True)
             )
         else:
-            fr["stage"] = "arrive"
+            fr.stage = "arrive"
     elif st == "arrive":
-        fr["stage"] = "end"
+        fr.stage = "end"
         if g.here(h).kind == "stairs":
-            stairs_entry_effects(g, h, fr["space"], ev)
+            stairs_entry_effects(g, h, fr.target_space(), ev)
     else:
         g.pop()
 
@@ -137,43 +137,43 @@ def stairs_entry_effects(g: Run, h: int, space: int, ev: list[Event]) -> None:
     if g.stairs_card()["spaces"][space]["crown"]:
         ev.append(Event.public("crown_space", hero=h))
     if gains:
-        g.push({"k": "reward", "hero": h, "items": gains, "i": 0})
+        g.push(RewardFrame(hero=h, items=gains, i=0))
 
 
-def options_bridge(g: Run, fr: Frame) -> list[Action]:
+def options_bridge(g: Run, fr: BridgeFrame) -> list[Action]:
     return [{"type": "bridge", "mode": "stable"}, {"type": "bridge", "mode": "risky"}]
 
 
-def answer_bridge(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
-    h = fr["hero"]
-    b = C.BRIDGES[fr["card"]]
-    ev.append(Event.public("bridge", hero=h, card=fr["card"], name=b["name"], mode=a["mode"]))
+def answer_bridge(g: Run, fr: BridgeFrame, a: Action, ev: list[Event]) -> None:
+    h = fr.hero
+    b = C.BRIDGES[fr.card]
+    ev.append(Event.public("bridge", hero=h, card=fr.card, name=b["name"], mode=a["mode"]))
     if a["mode"] == "stable":
-        fr["stage"] = "end"
-        g.push({"k": "reward", "hero": h, "items": list(b["stable"]), "i": 0})
+        fr.stage = "end"
+        g.push(RewardFrame(hero=h, items=list(b["stable"]), i=0))
     else:
-        fr["stage"] = "risky"
+        fr.stage = "risky"
         g.push(chance.toss_frame(g, h, True, "bridge"))
 
 
-def step_bridge(g: Run, fr: Frame, ev: list[Event]) -> None:
-    if fr["stage"] == "risky":
-        fr["stage"] = "end"
-        items = C.BRIDGES[fr["card"]][fr["ret"]]
+def step_bridge(g: Run, fr: BridgeFrame, ev: list[Event]) -> None:
+    if fr.stage == "risky":
+        fr.stage = "end"
+        items = C.BRIDGES[fr.card][fr.ret]
         if items:
-            g.push({"k": "reward", "hero": fr["hero"], "items": list(items), "i": 0})
+            g.push(RewardFrame(hero=fr.hero, items=list(items), i=0))
         return
     g.pop()
 
 
-def options_freemove(g: Run, fr: Frame) -> list[Action]:
-    return board.move_options(g, fr["hero"])
+def options_freemove(g: Run, fr: FreeMoveFrame) -> list[Action]:
+    return board.move_options(g, fr.hero)
 
 
-def answer_freemove(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
-    fr["stage"] = "end"
-    g.push(move_frame(g, fr["hero"], a))
+def answer_freemove(g: Run, fr: FreeMoveFrame, a: Action, ev: list[Event]) -> None:
+    fr.stage = "end"
+    g.push(move_frame(g, fr.hero, a))
 
 
-def step_freemove(g: Run, fr: Frame, ev: list[Event]) -> None:
+def step_freemove(g: Run, fr: FreeMoveFrame, ev: list[Event]) -> None:
     g.pop()

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from ..core import Event
 from . import board, chance, combat, stocks, turns
-from .context import Action, Frame, Run
+from .context import Action, Run
+from .frames import (
+    FightFrame,
+)
 from .stocks import parse
 
 
-def fight_frame(g: Run) -> Frame:
+def fight_frame(g: Run) -> FightFrame:
     slot = g.stairs_slot()
     crown = g.s.crown
     choosers = []
@@ -16,34 +19,34 @@ def fight_frame(g: Run) -> Frame:
         sp = g.space_of(h)
         if slot.spaces[sp].weapon == "any":
             choosers.append(h)
-    return {"k": "fight", "stage": "choose", "choosers": choosers, "weapons": {}, "seat": -1}
+    return FightFrame(stage="choose", choosers=choosers, weapons={}, seat=-1)
 
 
-def step_fight(g: Run, fr: Frame, ev: list[Event]) -> None:
-    if fr["choosers"]:
-        fr["seat"] = g.owner(fr["choosers"][0])
-        fr["wait"] = True
+def step_fight(g: Run, fr: FightFrame, ev: list[Event]) -> None:
+    if fr.choosers:
+        fr.seat = g.owner(fr.choosers[0])
+        fr.wait = True
         return
     resolve_fight(g, fr, ev)
     g.pop()
 
 
-def options_fight(g: Run, fr: Frame) -> list[Action]:
+def options_fight(g: Run, fr: FightFrame) -> list[Action]:
     return [{"type": "fight_weapon", "weapon": w} for w in ("sword", "bow")]
 
 
-def answer_fight(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
-    h = fr["choosers"].pop(0)
-    fr["weapons"][str(h)] = a["weapon"]
+def answer_fight(g: Run, fr: FightFrame, a: Action, ev: list[Event]) -> None:
+    h = fr.choosers.pop(0)
+    fr.weapons[str(h)] = a["weapon"]
     ev.append(Event.public("fight_weapon", hero=h, weapon=a["weapon"]))
 
 
-def fight_weapon(g: Run, fr: Frame, h: int) -> str:
+def fight_weapon(g: Run, fr: FightFrame, h: int) -> str:
     w = g.stairs_slot().spaces[g.space_of(h)].weapon
-    return {"sw": "sword", "bw": "bow"}.get(w) or str(fr["weapons"][str(h)])
+    return {"sw": "sword", "bw": "bow"}.get(w) or str(fr.weapons[str(h)])
 
 
-def resolve_fight(g: Run, fr: Frame, ev: list[Event]) -> None:
+def resolve_fight(g: Run, fr: FightFrame, ev: list[Event]) -> None:
     """BR-30..32: roll, sum per team, reroll ties, split the reward among the winners."""
     card = g.stairs_card()
     teams: dict[str, list[int]] = {"top": [], "bottom": []}

@@ -3,7 +3,7 @@
 ``to_dict()`` writes exactly the JSON snapshot the engine has always stored (same keys, same
 key order), because stored games are replayed and their snapshots compared byte for byte; so
 each dataclass declares its fields in snapshot order and ``from_dict`` reads that layout back.
-Pending decisions (the frame stack) stay plain JSON frames here: the frame driver owns them.
+Pending decisions (the frame stack) are typed frames (frames.py), written the same way.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, cast
 
-Frame = dict[str, Any]
-"""One pending step of the game (a trade turn, a move, a toss ...), keyed by ``"k"``."""
+from .frames import Frame
 
 Column = dict[str, "Slot"]
 """One board column: ``"C"`` (central) or ``"U"`` and ``"D"`` (upper and lower, 5-6 side)."""
@@ -24,6 +23,8 @@ ZONES = ("sword", "bow", "shield", "stored", "faceup")
 
 def _plain(value: Any) -> Any:
     """A dataclass (fields in declaration order), list or dict as plain JSON data."""
+    if isinstance(value, Frame):
+        return value.to_dict()
     if hasattr(value, "__dataclass_fields__"):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, list):
@@ -306,6 +307,6 @@ class GameState:
             order=TurnOrder.from_dict(d["order"]) if d["order"] else None,
             fought=d["fought"],
             escape_queue=d["escape_queue"],
-            stack=d["stack"],
+            stack=[Frame.from_dict(frame) for frame in d["stack"]],
             rng=d["rng"],
         )

@@ -6,7 +6,10 @@ from __future__ import annotations
 from ..core import Event
 from . import cards, stocks
 from . import content as C
-from .context import Action, Frame, Run
+from .context import Action, Run
+from .frames import (
+    TradeFrame,
+)
 
 SET_PRICE = 3
 
@@ -29,8 +32,8 @@ def sellable(g: Run, h: int) -> list[str]:
     return [c for c in cards if not g.s.markers.get(c)]
 
 
-def options_trade(g: Run, fr: Frame) -> list[Action]:
-    h = fr["hero"]
+def options_trade(g: Run, fr: TradeFrame) -> list[Action]:
+    h = fr.hero
     hero = g.hero(h)
     out: list[Action] = [{"type": "end_turn"}]
     for c in g.s.bazaar.market:
@@ -47,7 +50,7 @@ def options_trade(g: Run, fr: Frame) -> list[Action]:
     if hero.coins >= SET_PRICE:
         out += [{"type": "buy_hearts"}, {"type": "buy_arrows"}]
     out += [{"type": "sell", "card": c} for c in sellable(g, h)]
-    out += cards.play_options(g, h, "merchant" if fr["merchant"] else "trade")
+    out += cards.play_options(g, h, "merchant" if fr.merchant else "trade")
     return out
 
 
@@ -68,13 +71,13 @@ def sell(g: Run, h: int, c: str, ev: list[Event]) -> None:
     ev.append(Event.public("sell", hero=h, card=c, name=C.card_name(c), coins=got))
 
 
-def answer_trade(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
-    h = fr["hero"]
+def answer_trade(g: Run, fr: TradeFrame, a: Action, ev: list[Event]) -> None:
+    h = fr.hero
     hero = g.hero(h)
     t = a["type"]
-    fr["wait"] = True
+    fr.wait = True
     if t == "end_turn":
-        fr["wait"] = False
+        fr.wait = False
         new = g.refill_market()
         ev.append(Event.public("trade_end", hero=h, revealed=new, market=g.market()))
         g.pop()
@@ -109,5 +112,5 @@ def answer_trade(g: Run, fr: Frame, a: Action, ev: list[Event]) -> None:
         cards.answer_play(g, fr, a, ev)
 
 
-def step_trade(g: Run, fr: Frame, ev: list[Event]) -> None:
-    fr["wait"] = True
+def step_trade(g: Run, fr: TradeFrame, ev: list[Event]) -> None:
+    fr.wait = True

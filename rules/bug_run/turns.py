@@ -6,7 +6,14 @@ from __future__ import annotations
 from ..core import Event
 from . import board, cards, combat, moving, quests, scoring, stairs
 from .board import QUEST_KINDS
-from .context import Action, Frame, Run
+from .context import Action, Run
+from .frames import (
+    ActivateFrame,
+    EscapeFrame,
+    RewardFrame,
+    TradeFrame,
+    TurnFrame,
+)
 from .state import TurnOrder
 
 
@@ -41,7 +48,7 @@ def next_hero(g: Run) -> int | None:
     if len(ready) == 1:
         mark_used(g, ready[0])
         return ready[0]
-    g.push({"k": "activate", "seat": order.seat, "wait": True})
+    g.push(ActivateFrame(seat=order.seat, wait=True))
     return None
 
 
@@ -54,16 +61,16 @@ def mark_used(g: Run, hero: int) -> None:
         order.seat = g.owner(g.s.crown)
 
 
-def options_activate(g: Run, frame: Frame) -> list[Action]:
+def options_activate(g: Run, frame: ActivateFrame) -> list[Action]:
     order = g.turn_order()
     return [
         {"type": "activate", "hero": hero}
         for hero in range(4)
-        if order.ready[hero] and g.owner(hero) == frame["seat"]
+        if order.ready[hero] and g.owner(hero) == frame.seat
     ]
 
 
-def answer_activate(g: Run, frame: Frame, action: Action, events: list[Event]) -> None:
+def answer_activate(g: Run, frame: ActivateFrame, action: Action, events: list[Event]) -> None:
     g.pop()
     mark_used(g, action["hero"])
     events.append(Event.public("activate", hero=action["hero"]))
@@ -75,12 +82,12 @@ def begin(g: Run, hero: int, events: list[Event]) -> None:
     if phase == "trading":
         g.turn_order().left -= 1
         events.append(Event.public("trade_turn", hero=hero))
-        g.push({"k": "trade", "hero": hero, "merchant": False, "wait": True})
+        g.push(TradeFrame(hero=hero, merchant=False, wait=True))
     else:
         events.append(Event.public("turn", hero=hero))
         # 4.6 / L245: a bow attack needs an arrow at the start of the turn (BR-64)
         arrows0 = int(g.hero(hero).arrows)
-        g.push({"k": "turn", "hero": hero, "stage": "choose", "wait": True, "arrows0": arrows0})
+        g.push(TurnFrame(hero=hero, stage="choose", wait=True, arrows0=arrows0))
 
 
 def schedule(g: Run, events: list[Event]) -> None:
@@ -106,7 +113,7 @@ def schedule(g: Run, events: list[Event]) -> None:
     elif phase == "escape":
         if state.escape_queue:
             hero = state.escape_queue.pop(0)
-            g.push({"k": "escape", "hero": hero, "reached": 0, "stage": "start"})
+            g.push(EscapeFrame(hero=hero, reached=0, stage="start"))
         else:
             scoring.cash_gold_coins(g, events)
             state.phase = "over"
@@ -119,8 +126,8 @@ def schedule(g: Run, events: list[Event]) -> None:
         begin(g, chosen, events)
 
 
-def options_turn(g: Run, frame: Frame) -> list[Action]:
-    hero = frame["hero"]
+def options_turn(g: Run, frame: TurnFrame) -> list[Action]:
+    hero = frame.hero
     if g.on_stairs(hero):
         return [{"type": "wait"}]
     out = board.move_options(g, hero)
@@ -136,35 +143,36 @@ def options_turn(g: Run, frame: Frame) -> list[Action]:
     return out + cards.play_options(g, hero, "turn")
 
 
-def bow_ready(g: Run, frame: Frame) -> bool:
+def bow_ready(g: Run, frame: TurnFrame) -> bool:
     """4.6 step 0: arrows >= 1 at the start of the turn (arrows gained during the turn, e.g.
     from an Itinerant Merchant or a Crafty One, do not count), and one arrow to pay now."""
-    hero = g.hero(frame["hero"])
-    return int(frame.get("arrows0", hero.arrows)) >= 1 and hero.arrows >= 1
+    hero = g.hero(frame.hero)
+    arrows0 = hero.arrows if frame.arrows0 is None else frame.arrows0
+    return arrows0 >= 1 and hero.arrows >= 1
 
 
-def step_turn(g: Run, frame: Frame, events: list[Event]) -> None:
-    if frame["stage"] == "choose":
-        frame["wait"] = True
+def step_turn(g: Run, frame: TurnFrame, events: list[Event]) -> None:
+    if frame.stage == "choose":
+        frame.wait = True
     else:
         g.pop()
 
 
-def answer_turn(g: Run, frame: Frame, action: Action, events: list[Event]) -> None:
-    hero = frame["hero"]
+def answer_turn(g: Run, frame: TurnFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.hero
     kind = action["type"]
     if kind == "play":
         cards.answer_play(g, frame, action, events)
         return
-    frame["stage"] = "done"
+    frame.stage = "done"
     if kind == "move":
         g.push(moving.move_frame(g, hero, action))
     elif kind == "attack":
-        g.push(
-            combat.attack_frame(g, hero, action["weapon"]) | {"arrows0": frame.get("arrows0", 1)}
-        )
+        attack = combat.attack_frame(g, hero, action["weapon"])
+        attack.arrows0 = 1 if frame.arrows0 is None else frame.arrows0
+        g.push(attack)
     elif kind == "quest":
         g.push(quests.quest_frame(g, hero, action))
     else:
         events.append(Event.public("wait", hero=hero))
-        g.push({"k": "reward", "hero": hero, "items": stairs.stair_wait_items(g), "i": 0})
+        g.push(RewardFrame(hero=hero, items=stairs.stair_wait_items(g), i=0))

@@ -195,7 +195,7 @@ def test_every_frame_kind_is_registered_with_consistent_handlers() -> None:
     rng = Rng(5)
     seen: set[str] = set()
     while not game.is_over:
-        seen.update(frame["k"] for frame in game.s.stack)
+        seen.update(frame.kind for frame in game.s.stack)
         (seat,) = game.waiting_for()
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert seen <= set(FRAME_KINDS) and {"trade", "turn", "move"} <= seen

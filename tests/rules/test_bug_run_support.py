@@ -147,9 +147,10 @@ def act(g: BugRun, h: int, action: dict[str, Any]) -> list[Any]:
 
 
 def top(g: BugRun) -> dict[str, Any]:
+    """The pending frame as its snapshot reads (``"k"`` is its kind)."""
     fr = g.top()
     assert fr is not None
-    return fr
+    return fr.to_dict()
 
 
 def acts(g: BugRun, h: int) -> list[dict[str, Any]]:

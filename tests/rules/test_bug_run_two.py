@@ -15,6 +15,7 @@ from .test_bug_run_support import (
     plain_board,
     script,
     set_card,
+    start_turn,
     top,
     vp,
     with_hero,
@@ -48,7 +49,7 @@ def test_two_player_vp_and_the_hand_are_shared_and_death_costs_shared_vp() -> No
     h = crown_hero(g)
     mate = h ^ 1
     place(g, h, 1)
-    g.s.stack = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    start_turn(g, h)
     with_hero(g, h, hearts=1)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -61,7 +62,7 @@ def test_two_player_fight_teams_are_fixed_by_the_first_hero() -> None:
     plain_board(g)
     set_card(g, g.stairs_col(), "ST8")
     h = crown_hero(g)
-    g.s.stack = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    start_turn(g, h)
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})  # bottom
     assert g.s.teams == {str(g.owner(h)): "bottom", str(1 - g.owner(h)): "top"}
     opp = 2 * (1 - g.owner(h))
@@ -82,7 +83,7 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
     g.slot(1, "C").spaces[3].lock = False
     place(g, opp[1], 1, space=3)
     g.slot(1, "C").wounds = 7
-    g.s.stack = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    start_turn(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert acts(g, h) == [{"type": "pick", "item": "3vp"}, {"type": "pick", "item": "2c"}]
@@ -98,7 +99,7 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
     assert g.hero(h).coins == 7
     # BR-X4: free moves: the defeater, then alternating players starting with the opponent
     assert top(g)["k"] == "freemove" and top(g)["hero"] == h
-    assert g.s.stack[-2]["movers"] == [opp[0], mine, opp[1]]
+    assert g.s.stack[-2].to_dict()["movers"] == [opp[0], mine, opp[1]]
 
 
 def test_two_player_reset_makes_every_hero_ready_and_the_crown_opens() -> None:

@@ -19,8 +19,9 @@ def test_the_active_decision_shows_its_public_details() -> None:
             frame = game.top()
             assert frame is not None
             for key in PUBLIC_FRAME_KEYS.get(active["prompt"], ()):
-                if frame.get(key) is not None:
-                    assert active[key] == frame[key]
+                value = getattr(frame, key)
+                if value is not None:
+                    assert active[key] == value
                     met.add(f"{active['prompt']}.{key}")
             if active["prompt"] == "roll":
                 assert len(active["dice"]) == active["n"] and all(
