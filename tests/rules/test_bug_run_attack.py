@@ -11,17 +11,21 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    bought_as,
     crown_hero,
     place,
     plain_board,
     script,
     set_card,
     set_hand,
+    set_markers,
+    set_seat,
     set_vp,
     start_turn,
     top,
     vp,
     with_hero,
+    wound,
 )
 
 
@@ -40,7 +44,7 @@ def test_rulebook_sword_attack_example() -> None:
     g, h = setup("M1-02")
     hero = g.hero(h)
     hero.sword = ["BZ14-1", "BASIC-1"]  # Golden Sword (2): +1 and 2 coins; Basic: +2
-    g.s.basic_side["BASIC-1"] = "sword"
+    bought_as(g, "BASIC-1", "sword")
     script(g, faces=[4, 1])  # star+bone, star: 2 successes, 1 bone
     before_vp = vp(g, h)
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
@@ -108,7 +112,7 @@ def test_br14_metal_shield_is_an_optional_coin() -> None:
     act(g, h, {"type": "metal_shield"})
     assert g.hero(h).coins == 4 and g.hero(h).hearts == 5 - 1
     g2, h2 = setup("M1-02")
-    g2.hero(h2).shield = ["BZ21-1"]
+    with_hero(g2, h2, shield=["BZ21-1"])
     script(g2, faces=[5, 6])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
     act(g2, h2, {"type": "no_shield"})
@@ -123,7 +127,7 @@ def test_br15_bonuses_need_a_dice_success_and_the_right_zone() -> None:
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 0
     g2, h2 = setup("M1-01")
-    g2.hero(h2).sword = ["BZ12-1"]
+    with_hero(g2, h2, sword=["BZ12-1"])
     script(g2, faces=[1, 6])
     ev = act(g2, h2, {"type": "attack", "weapon": "bow"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 1
@@ -137,7 +141,7 @@ def test_br16_awards_need_a_wound() -> None:
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert g.hero(h).coins == 5 and vp(g, h) == before
     g2, h2 = setup("M2-12")
-    g2.hero(h2).sword = ["BZ18-1"]
+    with_hero(g2, h2, sword=["BZ18-1"])
     script(g2, faces=[3, 3])
     before = vp(g2, h2)
     act(g2, h2, {"type": "attack", "weapon": "sword"})
@@ -148,7 +152,8 @@ def test_br16_awards_need_a_wound() -> None:
 def test_br17_overkill_is_ignored() -> None:
     g, h = setup("M1-01")  # life 3
     with_hero(g, h, sword=["BASIC-1", "BASIC-2"])
-    g.s.basic_side.update({"BASIC-1": "sword", "BASIC-2": "sword"})
+    bought_as(g, "BASIC-1", "sword")
+    bought_as(g, "BASIC-2", "sword")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert g.slot(1, "C").wounds == 3 and g.slot(1, "C").defeated
@@ -158,7 +163,7 @@ def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> 
     g, h = setup("M1-02")
     with_hero(g, h, hearts=2)
     set_vp(g, h, 7)
-    g.slot(1, "C").wounds = 3
+    wound(g, 1, 3)
     script(g, faces=[4, 4])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert any(e.type == "death" for e in ev)
@@ -216,7 +221,7 @@ def test_br41_energy_boost_is_a_full_new_attack() -> None:
 def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
     g, h = setup("M1-02")
     seat = g.owner(h)
-    g.s.seats[seat].hand = ["LT09-1", "LT08-1"]
+    set_seat(g, seat, hand=["LT09-1", "LT08-1"])
     script(g, faces=[5, 4])
     act(g, h, {"type": "attack", "weapon": "sword"})
     opts = acts(g, h)
@@ -228,7 +233,7 @@ def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
     assert g.slot(1, "C").wounds == 1 + 2 - 1
     assert g.hero(h).hearts == 5  # no bones left -> no strike back
     g2, h2 = setup("M1-02")
-    g2.s.seats[g2.owner(h2)].hand = ["LT08-1"]
+    set_hand(g2, h2, ["LT08-1"])
     script(g2, faces=[5, 1])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
     assert g2.hero(h2).hearts == 5 - 2  # one bone: no bravery offered, resolved at once
@@ -264,7 +269,7 @@ def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
 def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -> None:
     g, h = setup("M1-01")
     with_hero(g, h, faceup=["BZ10-1"])
-    g.s.markers["BZ10-1"] = 2
+    set_markers(g, "BZ10-1", 2)
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})  # nothing to play before: rolls at once
     opts = acts(g, h)
@@ -281,7 +286,7 @@ def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
     g = adventure(3, 7)
     h = crown_hero(g)
     with_hero(g, h, faceup=["BZ08-1", "BZ08-2"])
-    g.s.markers["BZ08-1"] = 1
+    set_markers(g, "BZ08-1", 1)
     assert trading.sellable(g, h) == ["BZ08-2"]
 
 
@@ -346,7 +351,7 @@ def test_sword_only_space_forces_the_sword() -> None:
 
 def test_br66_after_a_kill_and_the_flash_the_next_hero_plays() -> None:
     g, h = setup("M1-01")
-    g.slot(1, "C").wounds = 2
+    wound(g, 1, 2)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert top(g)["k"] == "freemove"
@@ -386,9 +391,9 @@ def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
     assert {"type": "attack", "weapon": "bow"} in acts(g, h)
     # a bow-only space with no arrow at the start of the turn: move, whatever is gained later
     g2, h2 = setup("M1-04", space=1)
-    g2.hero(h2).arrows = 0
+    with_hero(g2, h2, arrows=0)
     start_turn(g2, h2)
-    g2.hero(h2).arrows = 3  # (as if gained by a card during this turn)
+    with_hero(g2, h2, arrows=3)  # (as if gained by a card during this turn)
     assert not [a for a in acts(g2, h2) if a["type"] == "attack"]
 
 
@@ -422,7 +427,7 @@ def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
 def test_br42_the_most_used_copy_takes_the_marker() -> None:
     g, h = setup("M1-02")
     with_hero(g, h, faceup=["BZ09-1", "BZ09-2"])
-    g.s.markers["BZ09-2"] = 1
+    set_markers(g, "BZ09-2", 1)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     rerolls = [a for a in acts(g, h) if a["type"] == "reroll"]
@@ -440,7 +445,7 @@ def test_br41_energy_boost_chooses_the_weapon_again() -> None:
     act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
     assert g.hero(h).arrows == 3 and g.hero(h).hearts == 5  # a bow: bones ignored
     g2, h2 = setup("M1-02", space=1)  # Garden Shrew: sword-only space
-    g2.hero(h2).faceup = ["BZ11-1"]
+    with_hero(g2, h2, faceup=["BZ11-1"])
     script(g2, faces=[6, 6])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
     assert acts(g2, h2) == [

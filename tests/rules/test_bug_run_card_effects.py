@@ -10,6 +10,7 @@ from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    bought_as,
     crown_hero,
     hand,
     loot_on_top,
@@ -62,7 +63,7 @@ def test_4_12_8_each_weapon_card_adds_its_successes_and_pays_its_awards(
 ) -> None:
     g, h = on_card("M2-14")  # Pitcher Plant: shield 0, life 6
     if card.startswith("BASIC"):
-        g.s.basic_side[card] = zone
+        bought_as(g, card, zone)
     with_hero(g, h, **{zone: [card]})
     before = vp(g, h)
     script(g, faces=[1, 6])  # 1 success, no bone
@@ -73,7 +74,7 @@ def test_4_12_8_each_weapon_card_adds_its_successes_and_pays_its_awards(
     # the other weapon gets nothing from this card
     g2, h2 = on_card("M2-14")
     if card.startswith("BASIC"):
-        g2.s.basic_side[card] = zone
+        bought_as(g2, card, zone)
     with_hero(g2, h2, **{zone: [card]})
     script(g2, faces=[1, 6])
     other = "bow" if zone == "sword" else "sword"

@@ -8,7 +8,11 @@ from rules.bug_run import board
 from rules.bug_run import content as C
 from rules.bug_run.chance import dice_stats
 
-from .test_bug_run_support import adventure, game
+from .test_bug_run_support import (
+    adventure,
+    game,
+    set_level_decks,
+)
 
 
 def test_content_counts_match_the_component_list() -> None:
@@ -54,7 +58,7 @@ def test_br62_no_level_card_can_run_a_deck_dry() -> None:
             assert explore <= 24
     # and a built level with an empty deck leaves the slot empty instead of failing
     g = game(3, 2)
-    g.s.explore = []
+    set_level_decks(g, explore=[])
     board.build_level(g, 2, [])
     kinds = {sl.kind for col in g.s.board[1:-1] for sl in col.values()}
     assert "empty" in kinds and kinds <= {"monster", "empty"}

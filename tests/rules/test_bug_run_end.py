@@ -22,10 +22,15 @@ from .test_bug_run_support import (
     hand,
     place,
     plain_board,
+    queue_escape,
     script,
     set_card,
+    set_crown,
     set_hand,
+    set_seat,
+    set_space,
     start_turn,
+    to_roof,
     top,
     vp,
     with_hero,
@@ -34,7 +39,7 @@ from .test_bug_run_support import (
 
 def fight(card: str, spaces: dict[int, int], mode: str = "normal") -> BugRun:
     g = adventure(3, 3, mode)
-    g.s.crown = 0
+    set_crown(g, 0)
     set_card(g, g.stairs_col(), card)
     for h, sp in spaces.items():
         place(g, h, g.stairs_col(), space=sp)
@@ -97,7 +102,7 @@ def test_fight_ties_are_rerolled() -> None:
 
 def test_br32_an_empty_team_loses_without_a_roll() -> None:
     g = fight("ST9", {0: 0, 1: 1, 2: 4})
-    g.stairs_slot().spaces[4].lock = False
+    set_space(g, g.stairs_col(), 4, lock=False)
     faces = [1, 1, 1, 1]
     script(g, faces=faces)
     before = [g.hero(h).coins for h in range(3)]
@@ -113,14 +118,10 @@ def test_br32_an_empty_team_loses_without_a_roll() -> None:
 
 def escape_game(roof: list[str], n: int = 3) -> BugRun:
     g = game(n, 6)
-    g.s.roof = list(roof)
-    g.s.board = []
-    g.s.phase = "escape"
-    g.s.level = 4
-    g.s.escape_queue = g.clockwise(crown_hero(g))
+    to_roof(g, roof, g.clockwise(crown_hero(g)))
     clear_stack(g)
     for h in range(g.n_heroes()):
-        g.hero(h).pos = None
+        with_hero(g, h, pos=None)
     g.run([])
     return g
 
@@ -173,7 +174,7 @@ def test_br20_roof_costs_must_be_paid_in_full() -> None:
     h = crown_hero(g)
     with_hero(g, h, hearts=2, coins=2)
     clear_stack(g)
-    g.s.escape_queue = [h]
+    queue_escape(g, [h])
     assert escape.can_attempt(g, h, escape.roof_path(g, 0, "R")) is False  # pay 3 coins
     g.run([])  # stopping is the only choice left: taken at once
     assert g.hero(h).roof == 0 and g.is_over
@@ -202,7 +203,7 @@ def test_br54_each_hero_runs_alone_crown_first() -> None:
 def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     with_hero(g, 0, coins=8, faceup=["LT27-1"])
-    g.s.seats[0].hand = ["LT03-1"]
+    set_seat(g, 0, hand=["LT03-1"])
     with_hero(g, 0, roof=2)
     assert g.score_breakdown(0) == {
         "vp_tokens": 5,
@@ -217,7 +218,7 @@ def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
 def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     with_hero(g, 0, coins=14)
-    g.s.seats[0].hand = ["LT01-1", "LT03-1"]
+    set_seat(g, 0, hand=["LT01-1", "LT03-1"])
     while not g.is_over:
         act(g, top(g)["hero"], {"type": "stop"})
     assert g.hero(0).coins == 15 and g.s.seats[0].hand == ["LT03-1"]
@@ -247,11 +248,10 @@ def test_br56_ties_are_shared() -> None:
     while not g.is_over:
         act(g, top(g)["hero"], {"type": "stop"})
     for seat in range(3):
-        g.s.seats[seat].vp = 5
-        g.s.seats[seat].hand = []
+        set_seat(g, seat, vp=5, hand=[])
         with_hero(g, seat, coins=3, faceup=[])
     assert g.scores() == [6, 6, 6] and g.winners() == [0, 1, 2]
-    g.s.seats[1].vp = 9
+    set_seat(g, 1, vp=9)
     assert g.winners() == [1]
 
 
@@ -264,7 +264,7 @@ def test_br68_the_starting_vp_are_real_tokens() -> None:
 
 def test_br50_views_hide_other_players_vp_and_secret_loot() -> None:
     g = adventure(4, 2)
-    g.s.seats[1].hand = ["LT04-1", "LT11-2"]
+    set_seat(g, 1, hand=["LT04-1", "LT11-2"])
     for seat in (0, 2, 3, None):
         view = g.view(seat)
         text = json.dumps(view)
@@ -338,7 +338,7 @@ def test_brx5_two_player_gold_coins_go_to_the_poorer_hero() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
     with_hero(g, 0, coins=9)
     with_hero(g, 1, coins=3)
-    g.s.seats[0].hand = ["LT01-1"]
+    set_seat(g, 0, hand=["LT01-1"])
     while not g.is_over:
         seat = next(iter(g.waiting_for()))
         g.apply(seat, {"type": "stop"})

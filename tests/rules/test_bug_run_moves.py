@@ -22,15 +22,22 @@ from .test_bug_run_support import (
     game,
     hand,
     loot_on_top,
+    next_clockwise,
     place,
     plain_board,
     script,
     set_card,
+    set_column,
     set_hand,
+    set_level_decks,
+    set_space,
+    set_teams,
+    stairs_fought,
     start_turn,
     top,
     vp,
     with_hero,
+    wound,
 )
 
 
@@ -73,7 +80,7 @@ def test_br6_stair_stack_gives_level_k_its_card_and_builds_the_roof_in_order() -
     for h in range(3):
         place(g, h, g.stairs_col(), space=h + 1)
     clear_stack(g)
-    g.s.fought = True
+    stairs_fought(g)
     g.run([])
     assert g.s.roof == [stack[0]] and g.s.level == 2
     assert g.stairs_slot().card == stack[1]
@@ -81,9 +88,8 @@ def test_br6_stair_stack_gives_level_k_its_card_and_builds_the_roof_in_order() -
 
 def test_br7_lines_fill_left_to_right_upper_before_lower() -> None:
     g = game(5, 4)
-    g.s.level_card = "LV1"
-    g.s.monsters[1] = [f"M2-{i}" for i in range(11, 21)]
-    g.s.explore = sorted(C.EXPLORATION)
+    monsters = [f"M2-{i}" for i in range(11, 21)]
+    set_level_decks(g, level_card="LV1", monsters={2: monsters}, explore=sorted(C.EXPLORATION))
     board.build_level(g, 2, [])
     # LV1 5-6 side, level 2: M/M | ? | M/? | M/M | ?/M | M
     cols = g.s.board
@@ -138,9 +144,9 @@ def test_br21_risky_bridge_red_loss_can_kill() -> None:
 def five_player_floors() -> BugRun:
     g = adventure(5, 6)
     for col in range(1, g.stairs_col()):
-        g.s.board[col] = {"C": board.make_slot(g, "M1-01", 1)}
-    g.s.board[1] = {"U": board.make_slot(g, "M1-03", 1), "D": board.make_slot(g, "B1", 1)}
-    g.s.board[3] = {"U": board.make_slot(g, "M1-05", 1), "D": board.make_slot(g, "M1-06", 1)}
+        set_column(g, col, "M1-01")
+    set_column(g, 1, "M1-03", "B1")
+    set_column(g, 3, "M1-05", "M1-06")
     return g
 
 
@@ -212,8 +218,8 @@ def test_br48_full_monsters_need_an_optional_extra() -> None:
     assert len(slot.spaces) == 3 and slot.spaces[2].hero == h
     assert slot.spaces[2].weapon == "any" and hand(g, h) == []
     set_card(g, 2, "Q13")
-    g.slot(2, "C").spaces[0].hero = others[0]
-    g.slot(2, "C").spaces[1].hero = others[1]
+    set_space(g, 2, 0, occupant=others[0])
+    set_space(g, 2, 1, occupant=others[1])
     set_hand(g, h, ["LT12-1"])
     start_turn(g, h)
     assert not any(a.get("extra") and a["col"] == 2 for a in acts(g, h))
@@ -256,8 +262,8 @@ def test_br19_a_heart_cost_needs_more_hearts_and_unpayable_spaces_pay_what_they_
     others = [x for x in range(3) if x != h2]
     place(g2, others[0], g2.stairs_col(), space=1)
     place(g2, others[1], g2.stairs_col(), space=2)
-    g2.stairs_slot().spaces[3].lock = True
-    g2.hero(h2).coins = 2
+    set_space(g2, g2.stairs_col(), 3, lock=True)
+    with_hero(g2, h2, coins=2)
     start_turn(g2, h2)
     assert [a["space"] for a in acts(g2, h2) if a["col"] == g2.stairs_col()] == [0]
     act(g2, h2, {"type": "move", "col": g2.stairs_col(), "floor": "C", "space": 0})
@@ -286,7 +292,7 @@ def test_br27_waiting_on_the_stairs_pays_the_reward_while_others_are_at_the_entr
     start_turn(g, h)
     assert acts(g, h) == [{"type": "wait"}]  # no potion, no Gold Coins on the stairs
     clear_stack(g)
-    g.s.order.next = h
+    next_clockwise(g, h)
     g.run([])
     assert g.hero(h).coins == 7 and top(g)["hero"] != h
 
@@ -299,7 +305,7 @@ def test_br23_a_full_stock_turns_a_printed_reward_into_one_vp() -> None:
     with_hero(g, h, coins=15)
     before = vp(g, h)
     clear_stack(g)
-    g.s.order.next = h
+    next_clockwise(g, h)
     g.run([])
     assert g.hero(h).coins == 15 and vp(g, h) == before + 1
 
@@ -318,7 +324,7 @@ def test_br28_an_empty_crown_space_keeps_the_crown() -> None:
     for h in range(3):
         place(g, h, g.stairs_col(), space=h + 1)
     clear_stack(g)
-    g.s.fought = True
+    stairs_fought(g)
     g.run([])
     assert g.s.crown == crown and g.s.level == 2
 
@@ -329,7 +335,7 @@ def test_the_crown_space_moves_the_crown() -> None:
     for h in range(3):
         place(g, h, g.stairs_col(), space=0 if h == new else h + 1)
     clear_stack(g)
-    g.s.fought = True
+    stairs_fought(g)
     g.run([])
     assert g.s.crown == new and top(g)["k"] == "trade" and top(g)["hero"] == new
 
@@ -353,7 +359,7 @@ def test_br47_reserved_seat_blocks_others_and_lapses_on_entry() -> None:
 def test_br65_running_away_keeps_wounds_and_padlocks_a_started_duel() -> None:
     g = adventure(3, 5)
     plain_board(g)
-    g.slot(1, "C").wounds = 2
+    wound(g, 1, 2)
     set_card(g, 2, "Q11")
     h = crown_hero(g)
     place(g, h, 1)
@@ -374,7 +380,7 @@ def test_br24_free_moves_are_mandatory_and_only_moves() -> None:
     plain_board(g)
     h = crown_hero(g)
     place(g, h, 1)
-    g.slot(1, "C").wounds = 2
+    wound(g, 1, 2)
     start_turn(g, h)
     with_hero(g, h, faceup=["BZ02-1"])
     with_hero(g, h, hearts=3)
@@ -413,7 +419,7 @@ def test_br47_one_reservation_per_hero_and_on_its_team_in_two_player_fights() ->
     assert not any(a["type"] == "play" and a["card"] == "LT13-2" for a in acts(g, h))
     g2 = adventure(2, 5)
     set_card(g2, g2.stairs_col(), "ST8")
-    g2.s.teams = {"0": "top", "1": "bottom"}
+    set_teams(g2, {0: "top", 1: "bottom"})
     assert cards.reservable(g2, 0) == [0, 1] and cards.reservable(g2, 2) == [2, 3]
 
 

@@ -9,18 +9,21 @@ from .test_bug_run_support import (
     acts,
     adventure,
     crown_hero,
+    deck_to_discard,
     game,
     loot_on_top,
     place,
     plain_board,
     script,
     set_card,
+    set_hand,
     set_loot_deck,
     set_vp,
     start_turn,
     top,
     vp,
     with_hero,
+    wound,
 )
 
 
@@ -193,7 +196,7 @@ def on_monster(cid: str, n: int = 3, mode: str = "normal"):  # type: ignore[no-u
     set_card(g, 1, cid)
     h = crown_hero(g)
     place(g, h, 1)
-    g.slot(1, "C").wounds = C_LIFE[cid] - 1
+    wound(g, 1, C_LIFE[cid] - 1)
     start_turn(g, h)
     return g, h
 
@@ -235,7 +238,7 @@ def test_dibs_picks_first_then_the_defeater() -> None:
     g, h = on_monster("M2-15")
     other = (h + 1) % 3
     place(g, other, 1, space=2)
-    g.s.seats[g.owner(other)].hand = ["LT11-1"]
+    set_hand(g, other, ["LT11-1"])
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert g.waiting_for() == {g.owner(other)}
@@ -291,13 +294,12 @@ def test_br38_loot_equipment_may_swap_and_the_old_card_is_stored() -> None:
 
 def test_br36_an_empty_loot_deck_reshuffles_then_gives_one_vp() -> None:
     g, h = on_monster("M1-03")
-    g.s.loot.discard = g.s.loot.deck
-    set_loot_deck(g, [])
+    deck_to_discard(g, "loot")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert len(g.s.loot.deck) == 31 and g.s.loot.discard == []
     g2, h2 = on_monster("M1-03")
-    g2.s.loot.deck = []
+    set_loot_deck(g2, [])
     before = vp(g2, h2)
     script(g2, faces=[3, 3])
     act(g2, h2, {"type": "attack", "weapon": "bow"})

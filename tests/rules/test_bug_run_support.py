@@ -126,6 +126,123 @@ def loot_on_top(g: BugRun, *cards: str) -> None:
         deck.insert(0, card)
 
 
+def set_seat(g: BugRun, seat: int, *, vp: int | None = None, hand: list[str] | None = None) -> None:
+    """Set a player's secret VP total or hand (by seat: in 2p a seat has two heroes)."""
+    if vp is not None:
+        g.s.seats[seat].vp = vp
+    if hand is not None:
+        g.s.seats[seat].hand = list(hand)
+
+
+def set_markers(g: BugRun, card: str, markers: int) -> None:
+    """Put ``markers`` use markers on a marker card (BR-42: the third discards it)."""
+    g.s.markers[card] = markers
+
+
+def bought_as(g: BugRun, card: str, zone: str) -> None:
+    """Record that a basic equipment card was bought for ``zone`` (its sword or bow side)."""
+    g.s.basic_side[card] = zone
+
+
+def set_basics(g: BugRun, cards: list[str]) -> None:
+    g.s.basics = list(cards)
+
+
+def set_bazaar_deck(g: BugRun, cards: list[str]) -> None:
+    g.s.bazaar.deck = list(cards)
+
+
+def deck_to_discard(g: BugRun, deck: str) -> None:
+    """Move the whole ``"bazaar"`` or ``"loot"`` deck onto its discard pile (a reshuffle is due)."""
+    pile = g.s.bazaar if deck == "bazaar" else g.s.loot
+    pile.discard, pile.deck = pile.deck, []
+
+
+def set_level_decks(
+    g: BugRun,
+    *,
+    level_card: str | None = None,
+    monsters: dict[int, list[str]] | None = None,
+    explore: list[str] | None = None,
+) -> None:
+    """Choose the level card, a level's monster deck (by level 1-4) or the exploration pile."""
+    if level_card is not None:
+        g.s.level_card = level_card
+    for level, deck in (monsters or {}).items():
+        g.s.monsters[level - 1] = list(deck)
+    if explore is not None:
+        g.s.explore = list(explore)
+
+
+def set_column(g: BugRun, col: int, *cards: str) -> None:
+    """Lay fresh cards in a board column: one card central, two cards upper then lower."""
+    floors = ("C",) if len(cards) == 1 else ("U", "D")
+    g.s.board[col] = {
+        floor: board.make_slot(g, card, g.s.level)
+        for floor, card in zip(floors, cards, strict=True)
+    }
+
+
+def wound(g: BugRun, col: int, wounds: int, floor: str = "C") -> None:
+    """Put ``wounds`` wound tokens on the monster at (col, floor)."""
+    g.slot(col, floor).wounds = wounds
+
+
+def set_space(
+    g: BugRun,
+    col: int,
+    space: int,
+    floor: str = "C",
+    *,
+    lock: bool | None = None,
+    occupant: int | None = None,
+) -> None:
+    """Padlock or free a space, or mark it taken by hero ``occupant`` (who stays where it is)."""
+    target = g.slot(col, floor).spaces[space]
+    if lock is not None:
+        target.lock = lock
+    if occupant is not None:
+        target.hero = occupant
+
+
+def set_crown(g: BugRun, h: int) -> None:
+    g.s.crown = h
+
+
+def next_clockwise(g: BugRun, h: int) -> None:
+    """Make hero ``h`` the next to act (3-6 players: the turn passes clockwise)."""
+    g.turn_order().next = h
+
+
+def set_ready(g: BugRun, ready: list[bool]) -> None:
+    """2p: which heroes have not acted yet this round."""
+    g.turn_order().ready = list(ready)
+
+
+def stairs_fought(g: BugRun) -> None:
+    """Count this level's stairs fight as done, so everyone on the stairs resets the level."""
+    g.s.fought = True
+
+
+def set_teams(g: BugRun, teams: dict[int, str]) -> None:
+    """2p: fix the fight teams by seat (``"top"`` or ``"bottom"``)."""
+    g.s.teams = {str(seat): team for seat, team in teams.items()}
+
+
+def to_roof(g: BugRun, roof: list[str], queue: list[int]) -> None:
+    """Jump to the Final Escape: the level put away, ``roof`` laid, heroes ``queue`` to run."""
+    g.s.roof = list(roof)
+    g.s.board = []
+    g.s.phase = "escape"
+    g.s.level = 4
+    g.s.escape_queue = list(queue)
+
+
+def queue_escape(g: BugRun, queue: list[int]) -> None:
+    """The heroes still to run the roof, in order."""
+    g.s.escape_queue = list(queue)
+
+
 def clear_stack(g: BugRun) -> None:
     """Drop every pending decision, so a test can push or begin the one it studies."""
     g.s.stack = []

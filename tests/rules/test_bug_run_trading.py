@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.bug_run import board, cards
+from rules.bug_run import cards
 from rules.core import RuleError
 
 from .test_bug_run_support import (
@@ -12,10 +12,14 @@ from .test_bug_run_support import (
     acts,
     adventure,
     crown_hero,
+    deck_to_discard,
     game,
     place,
     plain_board,
     script,
+    set_basics,
+    set_bazaar_deck,
+    set_column,
     set_hand,
     set_market,
     start_turn,
@@ -66,7 +70,7 @@ def test_basic_equipment_side_is_fixed_and_sold_basics_return() -> None:
     assert g.s.basic_side[c] == "bow" and g.hero(h).coins == 2 and len(g.s.basics) == 15
     act(g, h, {"type": "sell", "card": c})
     assert g.hero(h).bow == [] and g.hero(h).coins == 3 and c in g.s.basics
-    g.s.basics = []
+    set_basics(g, [])
     assert not any(a["type"] == "buy_basic" for a in acts(g, h))
 
 
@@ -79,15 +83,14 @@ def test_hearts_and_arrows_sets() -> None:
 
 def test_br37_the_bazaar_reshuffles_then_shows_fewer_cards() -> None:
     g, h = trader()
-    g.s.bazaar.discard = g.s.bazaar.deck
-    g.s.bazaar.deck = []
+    deck_to_discard(g, "bazaar")
     with_hero(g, h, coins=15)
     act(g, h, {"type": "buy", "card": g.s.bazaar.market[0]})
     act(g, h, {"type": "end_turn"})
     assert len(g.s.bazaar.market) == 3 and len(g.s.bazaar.deck) == 28
     g2, h2 = trader()
-    g2.s.bazaar.deck = []
-    g2.hero(h2).coins = 15
+    set_bazaar_deck(g2, [])
+    with_hero(g2, h2, coins=15)
     act(g2, h2, {"type": "buy", "card": g2.s.bazaar.market[0]})
     act(g2, h2, {"type": "end_turn"})
     assert len(g2.s.bazaar.market) == 2
@@ -227,7 +230,7 @@ def test_brx10_selling_a_secret_card_reveals_it() -> None:
 def test_look_alike_values_are_stored_canonically() -> None:
     g = adventure(3, 4)
     plain_board(g)
-    g.s.board[1] = {"C": board.make_slot(g, "Q13", 1)}
+    set_column(g, 1, "Q13")
     h = crown_hero(g)
     place(g, h, 1)
     start_turn(g, h)

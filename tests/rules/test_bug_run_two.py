@@ -15,10 +15,14 @@ from .test_bug_run_support import (
     plain_board,
     script,
     set_card,
+    set_ready,
+    set_space,
+    stairs_fought,
     start_turn,
     top,
     vp,
     with_hero,
+    wound,
 )
 
 
@@ -80,9 +84,9 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
     place(g, h, 1, space=0)
     place(g, mine, 1, space=1)
     place(g, opp[0], 1, space=2)
-    g.slot(1, "C").spaces[3].lock = False
+    set_space(g, 1, 3, lock=False)
     place(g, opp[1], 1, space=3)
-    g.slot(1, "C").wounds = 7
+    wound(g, 1, 7)
     start_turn(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
@@ -104,11 +108,11 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
 
 def test_two_player_reset_makes_every_hero_ready_and_the_crown_opens() -> None:
     g = adventure(2, 5)
-    g.s.order.ready = [False, True, False, True]
+    set_ready(g, [False, True, False, True])
     for h in range(4):
         place(g, h, g.stairs_col(), space=h)  # hero 0 takes the crown space
     clear_stack(g)
-    g.s.fought = True
+    stairs_fought(g)
     g.run([])
     assert g.s.level == 2 and g.s.crown == 0
     # the crown hero trades first and is the only used hero of the new round
