@@ -23,8 +23,8 @@ def _spaces(printed: list[dict[str, Any]], lock56: bool) -> list[Space]:
     return [Space(x["weapon"], bool(x["five_six"] and lock56)) for x in printed]
 
 
-def make_slot(g: Run, cid: str | None, level: int) -> Slot:
-    lock56 = g.small_game()
+def make_slot(game: Run, cid: str | None, level: int) -> Slot:
+    lock56 = game.small_game()
     slot = Slot(cid, 0, False, False, [], 0, "empty", [])
     if cid is None:
         pass
@@ -45,13 +45,13 @@ def make_slot(g: Run, cid: str | None, level: int) -> Slot:
     return slot
 
 
-def build_level(g: Run, level: int, ev: list[Event]) -> None:
+def build_level(game: Run, level: int, events: list[Event]) -> None:
     """Lay out line ``level`` of the level card (BR-7 order) and put every hero at the entrance."""
-    s = g.s
-    side = "small" if g.small_game() else "large"
+    s = game.s
+    side = "small" if game.small_game() else "large"
     line = C.LEVELS[s.level_card][side][level - 1]
     deck = s.monsters[level - 1]
-    entrance = make_slot(g, None, level)
+    entrance = make_slot(game, None, level)
     entrance.kind = "entrance"
     cols: list[Column] = [{"C": entrance}]
     for col in line:
@@ -60,25 +60,27 @@ def build_level(g: Run, level: int, ev: list[Event]) -> None:
             pile = deck if cell == "M" else s.explore
             drawn.append(pile.pop(0) if pile else None)  # BR-62 fallback: an empty slot
         if len(col) == 1:
-            cols.append({"C": make_slot(g, drawn[0], level)})
+            cols.append({"C": make_slot(game, drawn[0], level)})
         else:
-            cols.append({"U": make_slot(g, drawn[0], level), "D": make_slot(g, drawn[1], level)})
-    cols.append({"C": make_slot(g, s.stairs_stack[level - 1], level)})
+            cols.append(
+                {"U": make_slot(game, drawn[0], level), "D": make_slot(game, drawn[1], level)}
+            )
+    cols.append({"C": make_slot(game, s.stairs_stack[level - 1], level)})
     s.board = cols
     s.teams = {}
-    for h in range(g.n_heroes()):
-        g.hero(h).pos = Position(0, "C", None)
-    ev.append(Event.public("level_built", level=level, board=board_view(g)))
+    for hero in range(game.n_heroes()):
+        game.hero(hero).pos = Position(0, "C", None)
+    events.append(Event.public("level_built", level=level, board=board_view(game)))
 
 
-def board_view(g: Run) -> list[dict[str, Any]]:
+def board_view(game: Run) -> list[dict[str, Any]]:
     out = []
-    for cols in g.s.board:
-        out.append({f: slot_view(g, slot) for f, slot in cols.items()})
+    for cols in game.s.board:
+        out.append({f: slot_view(game, slot) for f, slot in cols.items()})
     return out
 
 
-def slot_view(g: Run, slot: Slot) -> dict[str, Any]:
+def slot_view(game: Run, slot: Slot) -> dict[str, Any]:
     # ``marks`` is the slot's own list, not a copy: the recorded games' "level_built" events
     # were stored with that sharing (a later mark shows in an earlier event's board), and
     # stored games must replay to the same JSON.
@@ -93,84 +95,84 @@ def slot_view(g: Run, slot: Slot) -> dict[str, Any]:
     }
     cid = slot.card
     v["name"] = C.card_name(cid) if cid else None
-    v["spaces"] = [sp.to_dict() for sp in slot.spaces]
+    v["spaces"] = [space.to_dict() for space in slot.spaces]
     info = C.MONSTERS.get(cid) or C.EXPLORATION.get(cid) or C.STAIRS.get(cid) if cid else None
     v["info"] = dict(info) if info else None
     return v
 
 
-def bridges_between(g: Run, c0: int, cd: int, route: str | None) -> list[list[Any]]:
+def bridges_between(game: Run, c0: int, cd: int, route: str | None) -> list[list[Any]]:
     out: list[list[Any]] = []
-    for c in range(c0 + 1, cd):
-        column = g.s.board[c]
+    for card in range(c0 + 1, cd):
+        column = game.s.board[card]
         floor = "C" if "C" in column else route
         if floor is not None and column[floor].kind == "bridge":
-            out.append([c, floor])
+            out.append([card, floor])
     return out
 
 
-def enterable(g: Run, slot: Slot) -> bool:
+def enterable(game: Run, slot: Slot) -> bool:
     if slot.kind in ("bridge", "entrance", "empty"):
         return False
     return not slot.defeated and not slot.locked
 
 
-def free_spaces(g: Run, slot: Slot, h: int) -> list[int]:
+def free_spaces(game: Run, slot: Slot, hero: int) -> list[int]:
     return [
         i
-        for i, sp in enumerate(slot.spaces)
-        if sp.hero is None and not sp.lock and sp.reserved in (None, h)
+        for i, space in enumerate(slot.spaces)
+        if space.hero is None and not space.lock and space.reserved in (None, hero)
     ]
 
 
-def stair_entry_cost_ok(g: Run, h: int, entry: list[str]) -> bool:
-    hero = g.hero(h)
+def stair_entry_cost_ok(game: Run, hero: int, entry: list[str]) -> bool:
+    sheet = game.hero(hero)
     for item in entry:
         kind, amount = parse(item)
         if amount >= 0 or kind == "L":
             continue
         need = -amount
-        if kind == "h" and hero.hearts <= need:
+        if kind == "h" and sheet.hearts <= need:
             return False
-        if kind == "c" and hero.coins < need:
+        if kind == "c" and sheet.coins < need:
             return False
-        if kind == "a" and hero.arrows < need:
+        if kind == "a" and sheet.arrows < need:
             return False
     return True
 
 
-def stair_team(g: Run, i: int) -> str | None:
-    return g.stairs_card()["spaces"][i]["team"]
+def stair_team(game: Run, i: int) -> str | None:
+    return game.stairs_card()["spaces"][i]["team"]
 
 
-def stair_spaces_for(g: Run, h: int) -> list[int]:
+def stair_spaces_for(game: Run, hero: int) -> list[int]:
     """Free stairs spaces hero ``h`` may take: team rule (2p fights), then affordability (4.8)."""
-    slot = g.stairs_slot()
-    card = g.stairs_card()
-    free = free_spaces(g, slot, h)
-    teams = g.s.teams
-    if card["type"] == "fight" and str(g.owner(h)) in teams:
-        free = [i for i in free if stair_team(g, i) == teams[str(g.owner(h))]]
-    payable = [i for i in free if stair_entry_cost_ok(g, h, card["spaces"][i]["entry"])]
+    slot = game.stairs_slot()
+    card = game.stairs_card()
+    free = free_spaces(game, slot, hero)
+    teams = game.s.teams
+    if card["type"] == "fight" and str(game.owner(hero)) in teams:
+        free = [i for i in free if stair_team(game, i) == teams[str(game.owner(hero))]]
+    payable = [i for i in free if stair_entry_cost_ok(game, hero, card["spaces"][i]["entry"])]
     return payable or free
 
 
-def move_options(g: Run, h: int, *, cards: bool = True) -> list[Action]:
+def move_options(game: Run, hero: int, *, cards: bool = True) -> list[Action]:
     """Every legal move of hero ``h`` (4.4), nearest card first (the AFK default)."""
-    pos = g.hero(h).position()
+    pos = game.hero(hero).position()
     c0, f0 = int(pos.col), str(pos.floor)
-    board = g.s.board
-    extra = g.find_in_hand(g.owner(h), "extra") if cards else []
+    board = game.s.board
+    extra = game.find_in_hand(game.owner(hero), "extra") if cards else []
     out: list[Action] = []
-    for c in range(c0 + 1, len(board)):
-        for fd, slot in board[c].items():
-            if not (f0 == "C" or fd == "C" or f0 == fd) or not enterable(g, slot):
+    for card in range(c0 + 1, len(board)):
+        for fd, slot in board[card].items():
+            if not (f0 == "C" or fd == "C" or f0 == fd) or not enterable(game, slot):
                 continue
             if slot.kind == "stairs":
-                spaces = stair_spaces_for(g, h)
+                spaces = stair_spaces_for(game, hero)
             else:
                 spaces, seen = [], set()
-                for i in free_spaces(g, slot, h):
+                for i in free_spaces(game, slot, hero):
                     w = slot.spaces[i].weapon
                     if w not in seen:
                         seen.add(w)
@@ -180,12 +182,12 @@ def move_options(g: Run, h: int, *, cards: bool = True) -> list[Action]:
                 routes = [f0]
             elif fd != "C":
                 routes = [fd]
-            elif bridges_between(g, c0, c, "U") != bridges_between(g, c0, c, "D"):
+            elif bridges_between(game, c0, card, "U") != bridges_between(game, c0, card, "D"):
                 routes = ["U", "D"]
             else:
                 routes = [None]
             for route in routes:
-                base: Action = {"type": "move", "col": c, "floor": fd}
+                base: Action = {"type": "move", "col": card, "floor": fd}
                 if route is not None and f0 == "C" and fd == "C":
                     base["route"] = route
                 for i in spaces:

@@ -10,96 +10,102 @@ from .context import Action, Run
 from .frames import CraftyFrame, EscapeFrame, RollFrame, TradeFrame, TurnFrame
 
 
-def play_options(g: Run, h: int, where: str) -> list[Action]:
+def play_options(game: Run, hero: int, where: str) -> list[Action]:
     """Cards hero ``h`` may play now (BR-40): ``where`` is trade, merchant (the private
     trading turn of an Itinerant Merchant), turn or escape."""
-    hero = g.hero(h)
-    seat = g.owner(h)
+    sheet = game.hero(hero)
+    seat = game.owner(hero)
     out: list[Action] = []
     seen: set[str] = set()
 
-    def once(c: str, act: Action) -> None:
-        key = c.rsplit("-", 1)[0] + repr(sorted(act.items()))
+    def once(card: str, act: Action) -> None:
+        key = card.rsplit("-", 1)[0] + repr(sorted(act.items()))
         if key not in seen:
             seen.add(key)
             out.append(act)
 
-    for c in hero.faceup:
-        eff = C.card(c)["effect"]
-        if eff in ("potion", "full_potion") and hero.hearts < 10:
-            once(c, {"type": "play", "card": c})
-    for c in g.hand(seat):
-        eff = C.card(c)["effect"]
-        if (eff == "gold_coins" and hero.coins < 15) or (eff == "merchant" and where != "merchant"):
-            once(c, {"type": "play", "card": c})
+    for card in sheet.faceup:
+        eff = C.card(card)["effect"]
+        if eff in ("potion", "full_potion") and sheet.hearts < 10:
+            once(card, {"type": "play", "card": card})
+    for card in game.hand(seat):
+        eff = C.card(card)["effect"]
+        if (eff == "gold_coins" and sheet.coins < 15) or (
+            eff == "merchant" and where != "merchant"
+        ):
+            once(card, {"type": "play", "card": card})
         elif eff == "crafty" and where == "turn":
-            for t in crafty_targets(g, h):
-                once(c, {"type": "play", "card": c, "target": t})
-        elif eff == "reserved_seat" and where != "escape" and g.s.board:
-            for i in reservable(g, h):
-                once(c, {"type": "play", "card": c, "space": i})
+            for t in crafty_targets(game, hero):
+                once(card, {"type": "play", "card": card, "target": t})
+        elif eff == "reserved_seat" and where != "escape" and game.s.board:
+            for i in reservable(game, hero):
+                once(card, {"type": "play", "card": card, "space": i})
     return out
 
 
-def reservable(g: Run, h: int) -> list[int]:
+def reservable(game: Run, hero: int) -> list[int]:
     """Stairs spaces hero ``h`` may reserve (BR-47): one reservation per hero, and in a
     2p fight whose teams are fixed only on its own team, so every hero keeps a space."""
-    slot = g.stairs_slot()
-    if any(sp.reserved == h for sp in slot.spaces):
+    slot = game.stairs_slot()
+    if any(space.reserved == hero for space in slot.spaces):
         return []
-    team = g.s.teams.get(str(g.owner(h)))
+    team = game.s.teams.get(str(game.owner(hero)))
     return [
         i
-        for i, sp in enumerate(slot.spaces)
-        if sp.hero is None
-        and not sp.lock
-        and sp.reserved is None
-        and (team is None or board.stair_team(g, i) == team)
+        for i, space in enumerate(slot.spaces)
+        if space.hero is None
+        and not space.lock
+        and space.reserved is None
+        and (team is None or board.stair_team(game, i) == team)
     ]
 
 
-def crafty_targets(g: Run, h: int) -> list[int]:
+def crafty_targets(game: Run, hero: int) -> list[int]:
     """Heroes on the same monster or quest card (BR-45); opponents only in 2p (4.10)."""
-    slot = g.here(h)
+    slot = game.here(hero)
     if slot.kind in ("entrance", "stairs"):
         return []
-    pos = g.hero(h).position()
-    return [t for t in g.heroes_on(pos.col, pos.floor) if t != h and g.owner(t) != g.owner(h)]
+    pos = game.hero(hero).position()
+    return [
+        t
+        for t in game.heroes_on(pos.col, pos.floor)
+        if t != hero and game.owner(t) != game.owner(hero)
+    ]
 
 
 def answer_play(
-    g: Run, fr: TradeFrame | TurnFrame | EscapeFrame, a: Action, ev: list[Event]
+    game: Run, frame: TradeFrame | TurnFrame | EscapeFrame, action: Action, events: list[Event]
 ) -> None:
-    h = fr.hero
-    hero = g.hero(h)
-    c = a["card"]
-    d = C.card(c)
-    eff = d["effect"]
-    g.remove_card(h, c)
-    g.discard(c)
-    ev.append(Event.public("play", hero=h, card=c, name=d["name"]))
+    hero = frame.hero
+    sheet = game.hero(hero)
+    card = action["card"]
+    info = C.card(card)
+    eff = info["effect"]
+    game.remove_card(hero, card)
+    game.discard(card)
+    events.append(Event.public("play", hero=hero, card=card, name=info["name"]))
     if eff == "full_potion":
-        hero.hearts = 10
+        sheet.hearts = 10
     elif eff == "potion":
-        stocks.gain(g, h, "hearts", d["hearts"])
+        stocks.gain(game, hero, "hearts", info["hearts"])
     elif eff == "gold_coins":
-        stocks.gain(g, h, "coins", d["coins"])
+        stocks.gain(game, hero, "coins", info["coins"])
     elif eff == "reserved_seat":
-        g.stairs_slot().spaces[a["space"]].reserved = h
+        game.stairs_slot().spaces[action["space"]].reserved = hero
     elif eff == "merchant":
-        fr.wait = False
-        g.push(TradeFrame(hero=h, merchant=True, wait=True))
+        frame.wait = False
+        game.push(TradeFrame(hero=hero, merchant=True, wait=True))
     elif eff == "crafty":
-        fr.wait = False
-        g.push(CraftyFrame(hero=h, target=a["target"], card=c, stage="roll"))
+        frame.wait = False
+        game.push(CraftyFrame(hero=hero, target=action["target"], card=card, stage="roll"))
 
 
-def step_crafty(g: Run, fr: CraftyFrame, ev: list[Event]) -> None:
-    if fr.stage == "roll":
-        fr.stage = "steal"
-        g.push(
+def step_crafty(game: Run, frame: CraftyFrame, events: list[Event]) -> None:
+    if frame.stage == "roll":
+        frame.stage = "steal"
+        game.push(
             RollFrame(
-                hero=fr.hero,
+                hero=frame.hero,
                 n=1,
                 cards=True,
                 bravery=False,
@@ -110,14 +116,16 @@ def step_crafty(g: Run, fr: CraftyFrame, ev: list[Event]) -> None:
             )
         )
         return
-    d = C.card(fr.card)
-    amount = int(fr.ret["successes"]) + int(d["plus"])
-    stock = d["steal"]
-    target = g.hero(fr.target)
+    info = C.card(frame.card)
+    amount = int(frame.ret["successes"]) + int(info["plus"])
+    stock = info["steal"]
+    target = game.hero(frame.target)
     taken = min(target.stock(stock), amount)
     target.set_stock(stock, target.stock(stock) - taken)
-    got = stocks.gain(g, fr.hero, stock, taken)
-    ev.append(
-        Event.public("steal", hero=fr.hero, target=fr.target, stock=stock, taken=taken, kept=got)
+    got = stocks.gain(game, frame.hero, stock, taken)
+    events.append(
+        Event.public(
+            "steal", hero=frame.hero, target=frame.target, stock=stock, taken=taken, kept=got
+        )
     )
-    g.pop()
+    game.pop()

@@ -26,151 +26,153 @@ def dice_stats(dice: list[int], courage: bool = False) -> tuple[int, int, int]:
     return succ, bones, white
 
 
-def toss_frame(g: Run, h: int, cards: bool, why: str) -> TossFrame:
-    return TossFrame(hero=h, cards=cards, why=why, stage="pre", result=None, gf=False)
+def toss_frame(game: Run, hero: int, cards: bool, why: str) -> TossFrame:
+    return TossFrame(hero=hero, cards=cards, why=why, stage="pre", result=None, gf=False)
 
 
-def step_toss(g: Run, fr: TossFrame, ev: list[Event]) -> None:
-    if fr.stage == "pre" and not (fr.cards and g.find_faceup(fr.hero, "forcing_fate")):
-        do_toss(g, fr, ev)
-    fr.wait = True
+def step_toss(game: Run, frame: TossFrame, events: list[Event]) -> None:
+    if frame.stage == "pre" and not (frame.cards and game.find_faceup(frame.hero, "forcing_fate")):
+        do_toss(game, frame, events)
+    frame.wait = True
 
 
-def do_toss(g: Run, fr: TossFrame, ev: list[Event]) -> None:
-    fr.result = "green" if g.rng.coin() else "red"
-    fr.stage = "post"
-    fr.gf = False
-    ev.append(Event.public("toss", hero=fr.hero, why=fr.why, result=fr.result))
+def do_toss(game: Run, frame: TossFrame, events: list[Event]) -> None:
+    frame.result = "green" if game.rng.coin() else "red"
+    frame.stage = "post"
+    frame.gf = False
+    events.append(Event.public("toss", hero=frame.hero, why=frame.why, result=frame.result))
 
 
-def options_toss(g: Run, fr: TossFrame) -> list[Action]:
-    h = fr.hero
-    if fr.stage == "pre":
-        c = g.find_faceup(h, "forcing_fate")[0]
+def options_toss(game: Run, frame: TossFrame) -> list[Action]:
+    hero = frame.hero
+    if frame.stage == "pre":
+        card = game.find_faceup(hero, "forcing_fate")[0]
         return [{"type": "toss"}] + [
-            {"type": "force", "card": c, "result": r} for r in ("green", "red")
+            {"type": "force", "card": card, "result": r} for r in ("green", "red")
         ]
     out: list[Action] = [{"type": "accept"}]
-    if fr.cards:
-        chances = most_used_first(g, g.find_faceup(h, "second_chance"))
+    if frame.cards:
+        chances = most_used_first(game, game.find_faceup(hero, "second_chance"))
         if chances:
             out.append({"type": "retoss", "card": chances[0]})
-    if g.has_power(h, "good_fortune") and not fr.gf and g.hero(h).coins >= 2:
+    if game.has_power(hero, "good_fortune") and not frame.gf and game.hero(hero).coins >= 2:
         out.append({"type": "good_fortune"})
     return out
 
 
-def answer_toss(g: Run, fr: TossFrame, a: Action, ev: list[Event]) -> None:
-    h = fr.hero
-    t = a["type"]
+def answer_toss(game: Run, frame: TossFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.hero
+    t = action["type"]
     if t == "toss":
-        do_toss(g, fr, ev)
-        fr.wait = True
+        do_toss(game, frame, events)
+        frame.wait = True
     elif t == "force":
-        g.remove_card(h, a["card"])
-        g.discard(a["card"])
-        ev.append(Event.public("forcing_fate", hero=h, why=fr.why, result=a["result"]))
-        g.pop(a["result"])
+        game.remove_card(hero, action["card"])
+        game.discard(action["card"])
+        events.append(
+            Event.public("forcing_fate", hero=hero, why=frame.why, result=action["result"])
+        )
+        game.pop(action["result"])
     elif t == "accept":
-        g.pop(fr.result)
+        game.pop(frame.result)
     elif t == "retoss":
-        use_marker(g, h, a["card"])
-        ev.append(Event.public("second_chance", hero=h, card=a["card"]))
-        do_toss(g, fr, ev)
-        fr.wait = True
+        use_marker(game, hero, action["card"])
+        events.append(Event.public("second_chance", hero=hero, card=action["card"]))
+        do_toss(game, frame, events)
+        frame.wait = True
     else:  # good fortune (BR-58)
-        g.hero(h).coins -= 2
-        fr.result = "red" if fr.result == "green" else "green"
-        fr.gf = True
-        ev.append(Event.public("good_fortune", hero=h, result=fr.result))
-        fr.wait = True
+        game.hero(hero).coins -= 2
+        frame.result = "red" if frame.result == "green" else "green"
+        frame.gf = True
+        events.append(Event.public("good_fortune", hero=hero, result=frame.result))
+        frame.wait = True
 
 
-def roll_frame(g: Run, h: int, n: int, cards: bool, bravery: bool, why: str) -> RollFrame:
+def roll_frame(game: Run, hero: int, n: int, cards: bool, bravery: bool, why: str) -> RollFrame:
     return RollFrame(
-        hero=h, n=n, cards=cards, bravery=bravery, why=why, dice=[], courage=False, braved=False
+        hero=hero, n=n, cards=cards, bravery=bravery, why=why, dice=[], courage=False, braved=False
     )
 
 
-def roll_dice(g: Run, n: int) -> list[int]:
-    return [g.rng.randint(1, 6) for _ in range(n)]
+def roll_dice(game: Run, n: int) -> list[int]:
+    return [game.rng.randint(1, 6) for _ in range(n)]
 
 
-def step_roll(g: Run, fr: RollFrame, ev: list[Event]) -> None:
-    fr.dice = roll_dice(g, fr.n)
-    ev.append(Event.public("roll", hero=fr.hero, why=fr.why, dice=list(fr.dice)))
-    fr.wait = True
+def step_roll(game: Run, frame: RollFrame, events: list[Event]) -> None:
+    frame.dice = roll_dice(game, frame.n)
+    events.append(Event.public("roll", hero=frame.hero, why=frame.why, dice=list(frame.dice)))
+    frame.wait = True
 
 
-def options_roll(g: Run, fr: RollFrame) -> list[Action]:
-    h = fr.hero
+def options_roll(game: Run, frame: RollFrame) -> list[Action]:
+    hero = frame.hero
     out: list[Action] = [{"type": "keep"}]
-    if not fr.cards or fr.courage:
+    if not frame.cards or frame.courage:
         return out  # no cards, or Act of Bravery (courage) already fixed these dice (BR-X27)
     seen: set[str] = set()
-    for c in most_used_first(g, g.find_faceup(h, "reroll")):
-        kind = C.card(c)["id"]
+    for card in most_used_first(game, game.find_faceup(hero, "reroll")):
+        kind = C.card(card)["id"]
         if kind in seen:
             continue
         seen.add(kind)
         faces: set[int] = set()
-        for i, f in enumerate(fr.dice):
+        for i, f in enumerate(frame.dice):
             if f not in faces:
                 faces.add(f)
-                out.append({"type": "reroll", "card": c, "dice": [i]})
-        if C.card(c)["dice"] == 2 and fr.n == 2:
-            out.append({"type": "reroll", "card": c, "dice": [0, 1]})
-    _, bones, _ = dice_stats(fr.dice, fr.courage)
-    if fr.bravery and not fr.braved and bones == 2:
+                out.append({"type": "reroll", "card": card, "dice": [i]})
+        if C.card(card)["dice"] == 2 and frame.n == 2:
+            out.append({"type": "reroll", "card": card, "dice": [0, 1]})
+    _, bones, _ = dice_stats(frame.dice, frame.courage)
+    if frame.bravery and not frame.braved and bones == 2:
         variants: set[str] = set()
-        for c in g.find_in_hand(g.owner(h), "bravery"):
-            v = C.card(c)["variant"]
+        for card in game.find_in_hand(game.owner(hero), "bravery"):
+            v = C.card(card)["variant"]
             if v not in variants:
                 variants.add(v)
-                out.append({"type": "bravery", "card": c})
+                out.append({"type": "bravery", "card": card})
     return out
 
 
-def answer_roll(g: Run, fr: RollFrame, a: Action, ev: list[Event]) -> None:
-    h = fr.hero
-    t = a["type"]
-    fr.wait = True
+def answer_roll(game: Run, frame: RollFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.hero
+    t = action["type"]
+    frame.wait = True
     if t == "keep":
-        fr.wait = False
-        succ, bones, white = dice_stats(fr.dice, fr.courage)
-        if white and g.has_power(h, "tireless_archer"):
-            got = stocks.gain(g, h, "arrows", white)
-            ev.append(Event.public("tireless_archer", hero=h, arrows=got))
-        g.pop({"dice": fr.dice, "successes": succ, "bones": bones, "courage": fr.courage})
+        frame.wait = False
+        succ, bones, white = dice_stats(frame.dice, frame.courage)
+        if white and game.has_power(hero, "tireless_archer"):
+            got = stocks.gain(game, hero, "arrows", white)
+            events.append(Event.public("tireless_archer", hero=hero, arrows=got))
+        game.pop({"dice": frame.dice, "successes": succ, "bones": bones, "courage": frame.courage})
     elif t == "reroll":
-        use_marker(g, h, a["card"])
-        for i in a["dice"]:
-            fr.dice[i] = g.rng.randint(1, 6)
-        ev.append(Event.public("reroll", hero=h, card=a["card"], dice=list(fr.dice)))
+        use_marker(game, hero, action["card"])
+        for i in action["dice"]:
+            frame.dice[i] = game.rng.randint(1, 6)
+        events.append(Event.public("reroll", hero=hero, card=action["card"], dice=list(frame.dice)))
     else:
-        c = a["card"]
-        g.remove_card(h, c)
-        g.discard(c)
-        fr.braved = True
-        if C.card(c)["variant"] == "courage":
-            fr.courage = True
+        card = action["card"]
+        game.remove_card(hero, card)
+        game.discard(card)
+        frame.braved = True
+        if C.card(card)["variant"] == "courage":
+            frame.courage = True
         else:
-            stocks.gain(g, h, "coins", 3)
-            g.gain_vp(g.owner(h), 2)
-        ev.append(Event.public("bravery", hero=h, card=c, name=C.card(c)["name"]))
+            stocks.gain(game, hero, "coins", 3)
+            game.gain_vp(game.owner(hero), 2)
+        events.append(Event.public("bravery", hero=hero, card=card, name=C.card(card)["name"]))
 
 
-def most_used_first(g: Run, cards: list[str]) -> list[str]:
+def most_used_first(game: Run, cards: list[str]) -> list[str]:
     """Copies of a marker card, the most used first: spending its markers first keeps the
     untouched copies sellable and loses nothing (every copy gives the same 3 uses)."""
-    marks = g.s.markers
-    return sorted(cards, key=lambda c: -int(marks.get(c, 0)))
+    marks = game.s.markers
+    return sorted(cards, key=lambda card: -int(marks.get(card, 0)))
 
 
-def use_marker(g: Run, h: int, c: str) -> None:
+def use_marker(game: Run, hero: int, card: str) -> None:
     """One marker per use; the third marker discards the card (BR-42)."""
-    marks = g.s.markers
-    marks[c] = marks.get(c, 0) + 1
-    if marks[c] >= 3:
-        g.remove_card(h, c)
-        g.discard(c)
+    marks = game.s.markers
+    marks[card] = marks.get(card, 0) + 1
+    if marks[card] >= 3:
+        game.remove_card(hero, card)
+        game.discard(card)

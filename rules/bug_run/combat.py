@@ -15,10 +15,10 @@ from .frames import (
 )
 
 
-def attack_frame(g: Run, h: int, weapon: str, need: int | None = None) -> AttackFrame:
-    pos = g.hero(h).pos
+def attack_frame(game: Run, hero: int, weapon: str, need: int | None = None) -> AttackFrame:
+    pos = game.hero(hero).pos
     return AttackFrame(
-        hero=h,
+        hero=hero,
         weapon=weapon,
         need=need,
         stage="pay",
@@ -29,130 +29,137 @@ def attack_frame(g: Run, h: int, weapon: str, need: int | None = None) -> Attack
     )
 
 
-def zone_bonus(g: Run, h: int, zone: str) -> int:
-    return sum(int(C.card(c)["bonus"]) for c in g.hero(h).zone(zone))
+def zone_bonus(game: Run, hero: int, zone: str) -> int:
+    return sum(int(C.card(card)["bonus"]) for card in game.hero(hero).zone(zone))
 
 
-def attack_total(g: Run, h: int, weapon: str, succ: int, extra: int) -> int:
+def attack_total(game: Run, hero: int, weapon: str, succ: int, extra: int) -> int:
     """4.6 step 3: nothing without a dice success; else dice + zone + potions + Frenzy."""
     if succ == 0:
         return 0
-    total = succ + zone_bonus(g, h, weapon) + extra
-    if weapon == "sword" and g.has_power(h, "fierce_frenzy") and g.hero(h).hearts <= 3:
+    total = succ + zone_bonus(game, hero, weapon) + extra
+    if weapon == "sword" and game.has_power(hero, "fierce_frenzy") and game.hero(hero).hearts <= 3:
         total += 2
     return total
 
 
-def step_attack(g: Run, fr: AttackFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    st = fr.stage
-    if st == "pay":
-        if fr.weapon == "bow":
-            g.hero(h).arrows -= 1
-        ev.append(Event.public("attack", hero=h, weapon=fr.weapon, need=fr.need))
-        fr.stage = "pre"
-        fr.wait = True
-    elif st == "resolve":
-        resolve_attack(g, fr, ev)
-    elif st == "after":
-        after_attack(g, fr, ev)
-    elif st == "wooden":
-        green = fr.ret == "green"
-        ev.append(
-            Event.public("shield", hero=h, kind="wooden", result=fr.ret, blocked=1 if green else 0)
+def step_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    stage = frame.stage
+    if stage == "pay":
+        if frame.weapon == "bow":
+            game.hero(hero).arrows -= 1
+        events.append(Event.public("attack", hero=hero, weapon=frame.weapon, need=frame.need))
+        frame.stage = "pre"
+        frame.wait = True
+    elif stage == "resolve":
+        resolve_attack(game, frame, events)
+    elif stage == "after":
+        after_attack(game, frame, events)
+    elif stage == "wooden":
+        green = frame.ret == "green"
+        events.append(
+            Event.public(
+                "shield", hero=hero, kind="wooden", result=frame.ret, blocked=1 if green else 0
+            )
         )
-        take_damage(g, fr, fr.damage() - (1 if green else 0), ev)
+        take_damage(game, frame, frame.damage() - (1 if green else 0), events)
     else:  # "flashed": the Flash Phase is over
-        g.pop()
+        game.pop()
 
 
-def options_attack(g: Run, fr: AttackFrame) -> list[Action]:
-    h = fr.hero
-    if fr.stage == "pre":
+def options_attack(game: Run, frame: AttackFrame) -> list[Action]:
+    hero = frame.hero
+    if frame.stage == "pre":
         out: list[Action] = [{"type": "roll"}]
         seen: set[str] = set()
-        for c in g.find_faceup(h, "strength"):
-            d = C.card(c)
-            if d["weapon"] in ("any", fr.weapon) and d["id"] not in seen:
-                seen.add(d["id"])
-                out.append({"type": "potion", "card": c})
-        if fr.need is None and not fr.corrosion:
-            corr = g.find_in_hand(g.owner(h), "corrosion")
+        for card in game.find_faceup(hero, "strength"):
+            info = C.card(card)
+            if info["weapon"] in ("any", frame.weapon) and info["id"] not in seen:
+                seen.add(info["id"])
+                out.append({"type": "potion", "card": card})
+        if frame.need is None and not frame.corrosion:
+            corr = game.find_in_hand(game.owner(hero), "corrosion")
             if corr:
                 out.append({"type": "corrosion", "card": corr[0]})
         return out
-    if fr.stage == "metal":
+    if frame.stage == "metal":
         return [{"type": "no_shield"}, {"type": "metal_shield"}]
-    c = g.find_faceup(h, "energy_boost")[0]
+    card = game.find_faceup(hero, "energy_boost")[0]
     return [{"type": "end_attack"}] + [
-        {"type": "energy_boost", "card": c, "weapon": w} for w in boost_weapons(g, fr)
+        {"type": "energy_boost", "card": card, "weapon": w} for w in boost_weapons(game, frame)
     ]
 
 
-def boost_weapons(g: Run, fr: AttackFrame) -> list[str]:
+def boost_weapons(game: Run, frame: AttackFrame) -> list[str]:
     """Energy Boost is a whole new ATTACK (4.6 step 7, BR-41): the weapon is chosen again
     (the space's symbol still forces it) and a bow needs an arrow to pay now and one at the
     start of the turn."""
-    h = fr.hero
-    w = g.space_weapon(h)
+    hero = frame.hero
+    w = game.space_weapon(hero)
     out = []
     if w != "bw":
         out.append("sword")
-    if w != "sw" and fr.start_arrows() >= 1 and g.hero(h).arrows >= 1:
+    if w != "sw" and frame.start_arrows() >= 1 and game.hero(hero).arrows >= 1:
         out.append("bow")
     return out
 
 
-def answer_attack(g: Run, fr: AttackFrame, a: Action, ev: list[Event]) -> None:
-    h = fr.hero
-    t = a["type"]
+def answer_attack(game: Run, frame: AttackFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.hero
+    t = action["type"]
     if t in ("potion", "corrosion"):
-        c = a["card"]
-        g.remove_card(h, c)
-        g.discard(c)
-        ev.append(Event.public("play", hero=h, card=c, name=C.card(c)["name"]))
+        card = action["card"]
+        game.remove_card(hero, card)
+        game.discard(card)
+        events.append(Event.public("play", hero=hero, card=card, name=C.card(card)["name"]))
         if t == "potion":
-            fr.potions += int(C.card(c)["bonus"])
+            frame.potions += int(C.card(card)["bonus"])
         else:
-            fr.corrosion = True
-        fr.wait = True
+            frame.corrosion = True
+        frame.wait = True
     elif t == "roll":
-        fr.stage = "resolve"
-        g.push(chance.roll_frame(g, h, 2, True, True, "attack"))
+        frame.stage = "resolve"
+        game.push(chance.roll_frame(game, hero, 2, True, True, "attack"))
     elif t in ("no_shield", "metal_shield"):
-        dmg = fr.damage()
+        dmg = frame.damage()
         if t == "metal_shield":
-            g.hero(h).coins -= 1
+            game.hero(hero).coins -= 1
             dmg -= 1
-            ev.append(Event.public("shield", hero=h, kind="metal", blocked=1))
-        take_damage(g, fr, dmg, ev)
+            events.append(Event.public("shield", hero=hero, kind="metal", blocked=1))
+        take_damage(game, frame, dmg, events)
     elif t == "end_attack":
-        g.pop()
+        game.pop()
     else:  # Energy Boost (BR-41): a full new attack in the same action
-        g.remove_card(h, a["card"])
-        g.discard(a["card"])
-        ev.append(Event.public("energy_boost", hero=h, card=a["card"]))
-        fr.stage, fr.weapon, fr.potions, fr.corrosion = "pay", a["weapon"], 0, False
+        game.remove_card(hero, action["card"])
+        game.discard(action["card"])
+        events.append(Event.public("energy_boost", hero=hero, card=action["card"]))
+        frame.stage, frame.weapon, frame.potions, frame.corrosion = (
+            "pay",
+            action["weapon"],
+            0,
+            False,
+        )
 
 
-def resolve_attack(g: Run, fr: AttackFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    roll: dict[str, Any] = fr.ret
+def resolve_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    roll: dict[str, Any] = frame.ret
     succ, bones = int(roll["successes"]), int(roll["bones"])
-    weapon = fr.weapon
-    total = attack_total(g, h, weapon, succ, fr.potions)
-    fr.total = total
+    weapon = frame.weapon
+    total = attack_total(game, hero, weapon, succ, frame.potions)
+    frame.total = total
     bone_base = 0
-    if fr.need is None:
-        slot = g.slot(*fr.monster_at())
+    if frame.need is None:
+        slot = game.slot(*frame.monster_at())
         m = C.MONSTERS[slot.card_id()]
-        shield = max(0, m["shield"] - (2 if fr.corrosion else 0))
+        shield = max(0, m["shield"] - (2 if frame.corrosion else 0))
         wounds = max(0, total - shield)
         slot.wounds = min(m["life"], slot.wounds + wounds)
-        ev.append(
+        events.append(
             Event.public(
                 "strike",
-                hero=h,
+                hero=hero,
                 total=total,
                 shield=shield,
                 wounds=wounds,
@@ -161,82 +168,82 @@ def resolve_attack(g: Run, fr: AttackFrame, ev: list[Event]) -> None:
             )
         )
         if wounds >= 1:
-            equipment_awards(g, h, weapon, ev)
+            equipment_awards(game, hero, weapon, events)
         bone_base = int(m["bones"])
     else:
-        ev.append(Event.public("roof_attack", hero=h, total=total, need=fr.need))
-    fr.stage = "after"
+        events.append(Event.public("roof_attack", hero=hero, total=total, need=frame.need))
+    frame.stage = "after"
     if weapon == "sword" and bones >= 1:
-        strike_back(g, fr, bones + bone_base, ev)
+        strike_back(game, frame, bones + bone_base, events)
 
 
-def equipment_awards(g: Run, h: int, zone: str, ev: list[Event]) -> None:
+def equipment_awards(game: Run, hero: int, zone: str, events: list[Event]) -> None:
     """BR-16: every card of the used zone pays its award when the attack wounds."""
-    coins = sum(int(C.card(c).get("award_coins", 0)) for c in g.hero(h).zone(zone))
-    vp = sum(int(C.card(c).get("award_vp", 0)) for c in g.hero(h).zone(zone))
+    coins = sum(int(C.card(card).get("award_coins", 0)) for card in game.hero(hero).zone(zone))
+    vp = sum(int(C.card(card).get("award_vp", 0)) for card in game.hero(hero).zone(zone))
     if coins or vp:
-        got = stocks.gain(g, h, "coins", coins)
-        g.gain_vp(g.owner(h), vp)
-        ev.append(Event.public("award", hero=h, coins=got, vp=vp))
+        got = stocks.gain(game, hero, "coins", coins)
+        game.gain_vp(game.owner(hero), vp)
+        events.append(Event.public("award", hero=hero, coins=got, vp=vp))
 
 
-def strike_back(g: Run, fr: AttackFrame, dmg: int, ev: list[Event]) -> None:
+def strike_back(game: Run, frame: AttackFrame, dmg: int, events: list[Event]) -> None:
     """4.6 step 6 / BR-14: one shield use, then Armored Exoskeleton, then the loss."""
-    h = fr.hero
-    hero = g.hero(h)
-    ev.append(Event.public("strike_back", hero=h, damage=dmg))
-    if hero.shield:
-        kind = C.card(hero.shield[0])["shield"]
+    hero = frame.hero
+    sheet = game.hero(hero)
+    events.append(Event.public("strike_back", hero=hero, damage=dmg))
+    if sheet.shield:
+        kind = C.card(sheet.shield[0])["shield"]
         if kind == "golden":
             dmg -= 1
-            ev.append(Event.public("shield", hero=h, kind="golden", blocked=1))
+            events.append(Event.public("shield", hero=hero, kind="golden", blocked=1))
         elif kind == "wooden":
             # an ordinary toss of the hero's counter: Forcing Fate, Second Chance and Good
             # Fortune apply to it like to any other toss (BR-42, BR-58)
-            fr.dmg = dmg
-            fr.stage = "wooden"
-            g.push(chance.toss_frame(g, h, True, "shield"))
+            frame.dmg = dmg
+            frame.stage = "wooden"
+            game.push(chance.toss_frame(game, hero, True, "shield"))
             return
-        elif hero.coins >= 1 and dmg >= 1:
-            fr.dmg = dmg
-            fr.stage = "metal"
-            fr.wait = True
+        elif sheet.coins >= 1 and dmg >= 1:
+            frame.dmg = dmg
+            frame.stage = "metal"
+            frame.wait = True
             return
-    take_damage(g, fr, dmg, ev)
+    take_damage(game, frame, dmg, events)
 
 
-def take_damage(g: Run, fr: AttackFrame, dmg: int, ev: list[Event]) -> None:
-    h = fr.hero
-    fr.stage = "after"
-    if g.has_power(h, "armored_exoskeleton") and g.hero(h).hearts >= 6:
+def take_damage(game: Run, frame: AttackFrame, dmg: int, events: list[Event]) -> None:
+    hero = frame.hero
+    frame.stage = "after"
+    if game.has_power(hero, "armored_exoskeleton") and game.hero(hero).hearts >= 6:
         dmg = min(dmg, 1)
     if dmg > 0:
-        ev.append(Event.public("hurt", hero=h, hearts=dmg))
-        stocks.damage(g, h, dmg, ev)
+        events.append(Event.public("hurt", hero=hero, hearts=dmg))
+        stocks.damage(game, hero, dmg, events)
 
 
-def total_of(fr: AttackFrame) -> int:
+def total_of(frame: AttackFrame) -> int:
     """The attack total, known once the dice are resolved."""
-    assert fr.total is not None, "the attack is not resolved yet"
-    return fr.total
+    assert frame.total is not None, "the attack is not resolved yet"
+    return frame.total
 
 
-def after_attack(g: Run, fr: AttackFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    if fr.need is not None:
-        g.pop(total_of(fr) >= fr.need)
+def after_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    if frame.need is not None:
+        game.pop(total_of(frame) >= frame.need)
         return
-    col, floor = fr.monster_at()
-    slot = g.slot(col, floor)
+    col, floor = frame.monster_at()
+    slot = game.slot(col, floor)
     if slot.wounds >= C.MONSTERS[slot.card_id()]["life"]:
         slot.defeated = True
-        ev.append(Event.public("defeated", hero=h, monster=slot.card))
-        fr.stage = "flashed"
-        g.push(FlashFrame(hero=h, col=col, floor=floor, monster=True, stage="start"))
+        events.append(Event.public("defeated", hero=hero, monster=slot.card))
+        frame.stage = "flashed"
+        game.push(FlashFrame(hero=hero, col=col, floor=floor, monster=True, stage="start"))
         return
-    boost = g.find_faceup(h, "energy_boost")
-    if boost and boost_weapons(g, fr):
-        fr.stage = "energy"
-        fr.wait = True
+    boost = game.find_faceup(hero, "energy_boost")
+    if boost and boost_weapons(game, frame):
+        frame.stage = "energy"
+        frame.wait = True
         return
-    g.pop()
+    game.pop()

@@ -54,17 +54,17 @@ class Run:
         assert self.s.order is not None, "no phase has started"
         return self.s.order
 
-    def hero(self, h: int) -> Hero:
-        return self.s.heroes[h]
+    def hero(self, hero: int) -> Hero:
+        return self.s.heroes[hero]
 
-    def owner(self, h: int) -> int:
-        return int(self.s.heroes[h].seat)
+    def owner(self, hero: int) -> int:
+        return int(self.s.heroes[hero].seat)
 
-    def name(self, h: int) -> str:
-        return str(self.s.heroes[h].name)
+    def name(self, hero: int) -> str:
+        return str(self.s.heroes[hero].name)
 
-    def has_power(self, h: int, power: str) -> bool:
-        return self.s.mode == "powers" and C.POWERS[self.name(h)] == power
+    def has_power(self, hero: int, power: str) -> bool:
+        return self.s.mode == "powers" and C.POWERS[self.name(hero)] == power
 
     def n_heroes(self) -> int:
         return len(self.s.heroes)
@@ -78,10 +78,10 @@ class Run:
         return self.s.seats[seat].hand
 
     def find_in_hand(self, seat: int, effect: str) -> list[str]:
-        return [c for c in self.hand(seat) if C.card(c)["effect"] == effect]
+        return [card for card in self.hand(seat) if C.card(card)["effect"] == effect]
 
-    def find_faceup(self, h: int, effect: str) -> list[str]:
-        return [c for c in self.hero(h).faceup if C.card(c)["effect"] == effect]
+    def find_faceup(self, hero: int, effect: str) -> list[str]:
+        return [card for card in self.hero(hero).faceup if C.card(card)["effect"] == effect]
 
     def vp(self, seat: int) -> int:
         return int(self.s.seats[seat].vp)
@@ -95,37 +95,37 @@ class Run:
         vp.vp -= taken
         return int(taken)
 
-    def zone_of(self, c: str) -> str:
-        d = C.card(c)
-        if d["zone"] == "either":
-            return str(self.s.basic_side[c])
-        return str(d["zone"])
+    def zone_of(self, card: str) -> str:
+        info = C.card(card)
+        if info["zone"] == "either":
+            return str(self.s.basic_side[card])
+        return str(info["zone"])
 
     def zone_limit(self, zone: str) -> int:
         return 1 if zone == "shield" else 2
 
-    def can_equip(self, h: int, c: str) -> bool:
-        return not (self.zone_of(c) == "shield" and self.has_power(h, "armored_exoskeleton"))
+    def can_equip(self, hero: int, card: str) -> bool:
+        return not (self.zone_of(card) == "shield" and self.has_power(hero, "armored_exoskeleton"))
 
-    def remove_card(self, h: int, c: str) -> None:
+    def remove_card(self, hero: int, card: str) -> None:
         """Take card ``c`` from wherever hero ``h`` (or its player's hand) holds it."""
-        hero = self.hero(h)
+        sheet = self.hero(hero)
         for zone in ZONES:
-            if c in hero.zone(zone):
-                hero.zone(zone).remove(c)
+            if card in sheet.zone(zone):
+                sheet.zone(zone).remove(card)
                 return
-        self.hand(self.owner(h)).remove(c)
+        self.hand(self.owner(hero)).remove(card)
 
-    def discard(self, c: str) -> None:
+    def discard(self, card: str) -> None:
         """A used or sold card goes back where it came from."""
-        if c.startswith("BZ"):
-            self.s.bazaar.discard.append(c)
-        elif c.startswith("LT"):
-            self.s.loot.discard.append(c)
+        if card.startswith("BZ"):
+            self.s.bazaar.discard.append(card)
+        elif card.startswith("LT"):
+            self.s.loot.discard.append(card)
         else:
-            self.s.basics.append(c)
-            self.s.basic_side.pop(c, None)
-        self.s.markers.pop(c, None)
+            self.s.basics.append(card)
+            self.s.basic_side.pop(card, None)
+        self.s.markers.pop(card, None)
 
     def draw_bazaar(self) -> str | None:
         baz = self.s.bazaar
@@ -139,11 +139,11 @@ class Run:
         new = []
         market = self.s.bazaar.market
         while len(market) < 3:
-            c = self.draw_bazaar()
-            if c is None:
+            card = self.draw_bazaar()
+            if card is None:
                 break
-            market.append(c)
-            new.append(c)
+            market.append(card)
+            new.append(card)
         return new
 
     def draw_loot(self) -> str | None:
@@ -189,31 +189,31 @@ class Run:
     def slot(self, col: int, floor: str) -> Slot:
         return self.s.board[col][floor]
 
-    def here(self, h: int) -> Slot:
-        pos = self.hero(h).position()
+    def here(self, hero: int) -> Slot:
+        pos = self.hero(hero).position()
         return self.slot(pos.col, pos.floor)
 
-    def on_stairs(self, h: int) -> bool:
-        return int(self.hero(h).position().col) == self.stairs_col()
+    def on_stairs(self, hero: int) -> bool:
+        return int(self.hero(hero).position().col) == self.stairs_col()
 
-    def at_entrance(self, h: int) -> bool:
-        return int(self.hero(h).position().col) == 0
+    def at_entrance(self, hero: int) -> bool:
+        return int(self.hero(hero).position().col) == 0
 
     def heroes_on(self, col: int, floor: str) -> list[int]:
         return [
-            h
-            for h in range(self.n_heroes())
-            if self.hero(h).position().col == col and self.hero(h).position().floor == floor
+            hero
+            for hero in range(self.n_heroes())
+            if self.hero(hero).position().col == col and self.hero(hero).position().floor == floor
         ]
 
-    def space_of(self, h: int) -> int:
+    def space_of(self, hero: int) -> int:
         """The space hero ``h`` stands on (asked only of a hero standing on one)."""
-        space = self.hero(h).position().space
+        space = self.hero(hero).position().space
         assert space is not None, "the hero stands on no space"
         return space
 
-    def space_weapon(self, h: int) -> str:
-        pos = self.hero(h).position()
+    def space_weapon(self, hero: int) -> str:
+        pos = self.hero(hero).position()
         if pos.space is None:
             return "any"
-        return str(self.here(h).spaces[pos.space].weapon)
+        return str(self.here(hero).spaces[pos.space].weapon)

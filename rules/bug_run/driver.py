@@ -44,54 +44,54 @@ FRAME_KINDS: dict[str, FrameKind] = {
 driver's only dispatch table."""
 
 
-def settle(g: Run, events: list[Event]) -> None:
+def settle(game: Run, events: list[Event]) -> None:
     """Step frames until a decision with a real choice is pending or the game is over.
 
     A decision with a single legal option is taken at once (the contract prefers it).
     """
     for _ in range(100_000):
-        frame = g.top()
+        frame = game.top()
         if frame is None:
-            if g.s.phase == "over":
+            if game.s.phase == "over":
                 return
-            turns.schedule(g, events)
+            turns.schedule(game, events)
             continue
         if frame.wait:
-            options = frame_options(g, frame)
+            options = frame_options(game, frame)
             if not options:
                 raise RuntimeError(f"bug-run: frame {frame.kind} waits with no option")
             if len(options) > 1:
                 return
-            g.s.serial += 1
+            game.s.serial += 1
             frame.wait = False
-            answer_frame(g, frame, options[0], events)
+            answer_frame(game, frame, options[0], events)
             continue
         step = FRAME_KINDS[frame.kind].step
         if step is None:
             raise RuntimeError(f"bug-run: frame {frame.kind} cannot step on by itself")
-        step(g, frame, events)
+        step(game, frame, events)
     raise RuntimeError("bug-run: the frame driver did not settle")
 
 
-def frame_options(g: Run, frame: Frame) -> list[Action]:
+def frame_options(game: Run, frame: Frame) -> list[Action]:
     """The waiting frame's choices, which are exactly the legal actions of its seat."""
     options = FRAME_KINDS[frame.kind].options
     if options is None:
         raise RuntimeError(f"bug-run: frame {frame.kind} never waits for a decision")
-    return options(g, frame)
+    return options(game, frame)
 
 
-def answer_frame(g: Run, frame: Frame, action: Action, events: list[Event]) -> None:
+def answer_frame(game: Run, frame: Frame, action: Action, events: list[Event]) -> None:
     """Play a decision listed by ``frame_options(frame)``."""
     answer = FRAME_KINDS[frame.kind].answer
     if answer is None:
         raise RuntimeError(f"bug-run: frame {frame.kind} never waits for a decision")
-    answer(g, frame, action, events)
+    answer(game, frame, action, events)
 
 
-def deciding(g: Run) -> tuple[int, Frame] | None:
+def deciding(game: Run) -> tuple[int, Frame] | None:
     """The seat that decides now and its frame, or None (the game is over)."""
-    frame = g.top()
-    if frame is None or not frame.wait or g.s.phase == "over":
+    frame = game.top()
+    if frame is None or not frame.wait or game.s.phase == "over":
         return None
     return int(frame.seat), frame

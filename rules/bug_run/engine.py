@@ -95,7 +95,7 @@ class BugRun(Run, Engine):
         opts = cls.resolve_options(options)
         rng = Rng(seed)
         two = players == 2
-        names = [h["name"] for h in C.HEROES]
+        names = [hero["name"] for hero in C.HEROES]
         rng.shuffle(names)
         n_heroes = 4 if two else players
         heroes = [
@@ -124,7 +124,7 @@ class BugRun(Run, Engine):
         rng.shuffle(explore)
         monsters = []
         for level in range(1, 5):
-            deck = sorted(m for m, d in C.MONSTERS.items() if d["level"] == level)
+            deck = sorted(m for m, info in C.MONSTERS.items() if info["level"] == level)
             rng.shuffle(deck)
             monsters.append(deck)
         stairs = sorted(C.STAIRS)
@@ -167,11 +167,11 @@ class BugRun(Run, Engine):
         game.players = players
         game.seed = seed
         game.rng = rng
-        ev: list[Event] = []
+        events: list[Event] = []
         game.refill_market()
-        board.build_level(game, 1, ev)
-        turns.start_phase(game, "trading", ev)
-        game.run(ev)
+        board.build_level(game, 1, events)
+        turns.start_phase(game, "trading", events)
+        game.run(events)
         return game
 
     # -- contract -------------------------------------------------------------------------------
@@ -293,51 +293,51 @@ class BugRun(Run, Engine):
         s = self.s
         heroes: list[dict[str, Any]] = []
         ready = s.order.ready if s.order is not None else [True] * self.n_heroes()
-        for h, hero in enumerate(s.heroes):
+        for hero, sheet in enumerate(s.heroes):
             v: dict[str, Any] = {
-                "name": hero.name,
-                "seat": hero.seat,
-                "hearts": hero.hearts,
-                "arrows": hero.arrows,
-                "coins": hero.coins,
-                "roof": hero.roof,
+                "name": sheet.name,
+                "seat": sheet.seat,
+                "hearts": sheet.hearts,
+                "arrows": sheet.arrows,
+                "coins": sheet.coins,
+                "roof": sheet.roof,
             }
-            v.update({zone: list(hero.zone(zone)) for zone in EQUIP_KEYS})
-            v["index"] = h
-            v["power"] = C.POWERS[hero.name] if s.mode == "powers" else None
-            pos = hero.pos
+            v.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
+            v["index"] = hero
+            v["power"] = C.POWERS[sheet.name] if s.mode == "powers" else None
+            pos = sheet.pos
             v["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
-            v["ready"] = bool(ready[h]) if s.two else None
+            v["ready"] = bool(ready[hero]) if s.two else None
             heroes.append(v)
         seats = []
         for i, seat_state in enumerate(s.seats):
             row: dict[str, Any] = {"seat": i, "hand_size": len(seat_state.hand)}
-            row["heroes"] = [h for h in range(self.n_heroes()) if self.owner(h) == i]
+            row["heroes"] = [hero for hero in range(self.n_heroes()) if self.owner(hero) == i]
             if seat == i:
                 row["vp"] = seat_state.vp
             seats.append(row)
         active = None
-        d = self.deciding()
-        if d is not None:
-            fr = d[1].to_dict()  # the frame as stored: only fields that are set
+        info = self.deciding()
+        if info is not None:
+            frame = info[1].to_dict()  # the frame as stored: only fields that are set
             active = {
-                "seat": d[0],
-                "hero": fr.get("hero"),
-                "prompt": fr["k"],
-                "stage": fr.get("stage"),
+                "seat": info[0],
+                "hero": frame.get("hero"),
+                "prompt": frame["k"],
+                "stage": frame.get("stage"),
             }
             # What the table sees of the decision (dice faces, the coin, the bridge, the
             # target number, the roof step), so a board can show it beside the choice.
-            for key in PUBLIC_FRAME_KEYS.get(fr["k"], ()):
-                if fr.get(key) is not None:
-                    active[key] = json.loads(json.dumps(fr[key]))
-            if fr["k"] == "loot" and fr["stage"] == "equip":
-                active["card"] = fr["card"]  # announced by the public "loot" event
-            if fr["k"] == "fight":
-                active["hero"] = fr["choosers"][0]
-            if fr["k"] == "flash" and fr.get("pickers"):
-                active["hero"] = fr["pickers"][0]
-                active["items"] = list(fr.get("items", []))
+            for key in PUBLIC_FRAME_KEYS.get(frame["k"], ()):
+                if frame.get(key) is not None:
+                    active[key] = json.loads(json.dumps(frame[key]))
+            if frame["k"] == "loot" and frame["stage"] == "equip":
+                active["card"] = frame["card"]  # announced by the public "loot" event
+            if frame["k"] == "fight":
+                active["hero"] = frame["choosers"][0]
+            if frame["k"] == "flash" and frame.get("pickers"):
+                active["hero"] = frame["pickers"][0]
+                active["items"] = list(frame.get("items", []))
         out: dict[str, Any] = {
             "game": self.slug,
             "phase": s.phase,
@@ -367,9 +367,9 @@ class BugRun(Run, Engine):
             "teams": dict(s.teams),
             "active": active,
         }
-        shown = [*out["market"], *(c for v in heroes for k in EQUIP_KEYS for c in v[k])]
-        out["names"] = {c: C.card_name(c) for c in shown}
-        out["roof_paths"] = [C.STAIRS[c]["roof"] for c in s.roof]
+        shown = [*out["market"], *(card for v in heroes for k in EQUIP_KEYS for card in v[k])]
+        out["names"] = {card: C.card_name(card) for card in shown}
+        out["roof_paths"] = [C.STAIRS[card]["roof"] for card in s.roof]
         if seat is not None and 0 <= seat < self.players:
             you: dict[str, Any] = {
                 "seat": seat,
@@ -378,13 +378,15 @@ class BugRun(Run, Engine):
                 "options": self.legal_actions(seat),
             }
             if (
-                d is not None
-                and d[0] == seat
-                and isinstance(d[1], LootFrame)
-                and d[1].stage == "keep"
+                info is not None
+                and info[0] == seat
+                and isinstance(info[1], LootFrame)
+                and info[1].stage == "keep"
             ):
                 you["loot_choice"] = list(s.limbo)
-            you["names"] = {c: C.card_name(c) for c in [*you["hand"], *you.get("loot_choice", [])]}
+            you["names"] = {
+                card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]
+            }
             if self.is_over:
                 you["score"] = scoring.breakdown(self, seat)
             out["you"] = you

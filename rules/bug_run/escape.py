@@ -19,86 +19,92 @@ from .stocks import parse
 STOCKS = {"h": "hearts", "c": "coins", "a": "arrows"}
 
 
-def roof_path(g: Run, step: int, side: str) -> dict[str, Any]:
-    card = C.STAIRS[g.s.roof[step]]
+def roof_path(game: Run, step: int, side: str) -> dict[str, Any]:
+    card = C.STAIRS[game.s.roof[step]]
     return card["roof"][0 if side == "L" else 1]
 
 
-def can_attempt(g: Run, h: int, path: dict[str, Any]) -> bool:
-    hero = g.hero(h)
+def can_attempt(game: Run, hero: int, path: dict[str, Any]) -> bool:
+    sheet = game.hero(hero)
     if "cost" in path:
         for item in path["cost"]:
             kind, amount = parse(item)
             stock = STOCKS[kind]
-            have = hero.stock(stock) - (1 if stock == "hearts" else 0)  # BR-19
+            have = sheet.stock(stock) - (1 if stock == "hearts" else 0)  # BR-19
             if have < amount:
                 return False
         return True
     kind = path["challenge"][0]
-    return kind != "bow" or hero.arrows >= 1
+    return kind != "bow" or sheet.arrows >= 1
 
 
-def options_escape(g: Run, fr: EscapeFrame) -> list[Action]:
-    h = fr.hero
+def options_escape(game: Run, frame: EscapeFrame) -> list[Action]:
+    hero = frame.hero
     out: list[Action] = [{"type": "stop"}]
     for side in ("L", "R"):
-        if can_attempt(g, h, roof_path(g, fr.reached, side)):
+        if can_attempt(game, hero, roof_path(game, frame.reached, side)):
             out.append({"type": "path", "side": side})
-    return out + cards.play_options(g, h, "escape")
+    return out + cards.play_options(game, hero, "escape")
 
 
-def step_escape(g: Run, fr: EscapeFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    st = fr.stage
-    if st == "start":
-        ev.append(Event.public("escape_start", hero=h))
-        fr.stage = "choose"
-    if st in ("start", "choose"):
-        if fr.reached >= 4:
-            finish_escape(g, fr, ev)
+def step_escape(game: Run, frame: EscapeFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    stage = frame.stage
+    if stage == "start":
+        events.append(Event.public("escape_start", hero=hero))
+        frame.stage = "choose"
+    if stage in ("start", "choose"):
+        if frame.reached >= 4:
+            finish_escape(game, frame, events)
         else:
-            fr.wait = True
-    elif st == "challenge":
-        ok = fr.ret is True or fr.ret == "green"
-        ev.append(Event.public("roof_step", hero=h, step=fr.reached + 1, success=ok))
+            frame.wait = True
+    elif stage == "challenge":
+        ok = frame.ret is True or frame.ret == "green"
+        events.append(Event.public("roof_step", hero=hero, step=frame.reached + 1, success=ok))
         if ok:
-            fr.reached += 1
-            fr.stage = "choose"
+            frame.reached += 1
+            frame.stage = "choose"
         else:
-            finish_escape(g, fr, ev)
+            finish_escape(game, frame, events)
 
 
-def answer_escape(g: Run, fr: EscapeFrame, a: Action, ev: list[Event]) -> None:
-    h = fr.hero
-    t = a["type"]
+def answer_escape(game: Run, frame: EscapeFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.hero
+    t = action["type"]
     if t == "stop":
-        finish_escape(g, fr, ev)
+        finish_escape(game, frame, events)
     elif t == "play":
-        fr.stage = "choose"
-        cards.answer_play(g, fr, a, ev)
-        fr.wait = False
+        frame.stage = "choose"
+        cards.answer_play(game, frame, action, events)
+        frame.wait = False
     else:
-        path = roof_path(g, fr.reached, a["side"])
-        ev.append(Event.public("roof_path", hero=h, step=fr.reached + 1, side=a["side"], path=path))
+        path = roof_path(game, frame.reached, action["side"])
+        events.append(
+            Event.public(
+                "roof_path", hero=hero, step=frame.reached + 1, side=action["side"], path=path
+            )
+        )
         if "cost" in path:
             for item in path["cost"]:
                 kind, amount = parse(item)
                 stock = STOCKS[kind]
-                g.hero(h).set_stock(stock, g.hero(h).stock(stock) - amount)
-            fr.reached += 1
-            fr.stage = "choose"
-            ev.append(Event.public("roof_step", hero=h, step=fr.reached, success=True))
+                game.hero(hero).set_stock(stock, game.hero(hero).stock(stock) - amount)
+            frame.reached += 1
+            frame.stage = "choose"
+            events.append(Event.public("roof_step", hero=hero, step=frame.reached, success=True))
             return
         kind, need = path["challenge"]
-        fr.stage = "challenge"
+        frame.stage = "challenge"
         if kind == "flip":
-            g.push(chance.toss_frame(g, h, True, "roof"))
+            game.push(chance.toss_frame(game, hero, True, "roof"))
         else:
-            g.push(combat.attack_frame(g, h, kind, int(need)))
+            game.push(combat.attack_frame(game, hero, kind, int(need)))
 
 
-def finish_escape(g: Run, fr: EscapeFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    g.hero(h).roof = fr.reached
-    ev.append(Event.public("escape_end", hero=h, reached=fr.reached, vp=C.ROOF_VP[fr.reached]))
-    g.pop()
+def finish_escape(game: Run, frame: EscapeFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    game.hero(hero).roof = frame.reached
+    events.append(
+        Event.public("escape_end", hero=hero, reached=frame.reached, vp=C.ROOF_VP[frame.reached])
+    )
+    game.pop()

@@ -25,56 +25,56 @@ def _listed(values: list[T] | None) -> list[T]:
     return values
 
 
-def step_flash(g: Run, fr: FlashFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    st = fr.stage
-    if st == "start":
-        g.s.flash = h
-        on = [x for x in g.clockwise(h) if x in g.heroes_on(fr.col, fr.floor)]
-        fr.on = on
-        ev.append(Event.public("flash", hero=h, heroes=on))
-        if fr.monster:
-            slot = g.slot(fr.col, fr.floor)
-            fr.items = list(C.MONSTERS[slot.card_id()]["rewards"])
+def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    stage = frame.stage
+    if stage == "start":
+        game.s.flash = hero
+        on = [x for x in game.clockwise(hero) if x in game.heroes_on(frame.col, frame.floor)]
+        frame.on = on
+        events.append(Event.public("flash", hero=hero, heroes=on))
+        if frame.monster:
+            slot = game.slot(frame.col, frame.floor)
+            frame.items = list(C.MONSTERS[slot.card_id()]["rewards"])
             seats: list[int] = []
             for x in on:
-                seat = g.owner(x)
-                if len(on) > 1 and seat not in seats and g.find_in_hand(seat, "dibs"):
+                seat = game.owner(x)
+                if len(on) > 1 and seat not in seats and game.find_in_hand(seat, "dibs"):
                     seats.append(seat)
-            fr.asks, fr.dibs, fr.picks, fr.turn, fr.stage = seats, [], {}, 0, "dibs"
+            frame.asks, frame.dibs, frame.picks, frame.turn, frame.stage = seats, [], {}, 0, "dibs"
         else:
-            fr.stage = "moves"
-    elif st == "dibs":
-        if _listed(fr.asks):
-            fr.seat = _listed(fr.asks)[0]
-            fr.wait = True
+            frame.stage = "moves"
+    elif stage == "dibs":
+        if _listed(frame.asks):
+            frame.seat = _listed(frame.asks)[0]
+            frame.wait = True
             return
-        fr.stage = "picks"
-    elif st == "picks":
-        next_pick(g, fr, ev)
-    elif st == "moves":
-        order = [x for x in _listed(fr.on) if g.has_power(x, "teleportation")]
-        order += [x for x in move_order(g, fr) if x not in order]
-        fr.movers = order
-        fr.stage = "moving"
-    elif st == "moving":
-        if _listed(fr.movers):
-            x = _listed(fr.movers).pop(0)
-            g.push(FreeMoveFrame(hero=x, wait=True, stage="choose"))
+        frame.stage = "picks"
+    elif stage == "picks":
+        next_pick(game, frame, events)
+    elif stage == "moves":
+        order = [x for x in _listed(frame.on) if game.has_power(x, "teleportation")]
+        order += [x for x in move_order(game, frame) if x not in order]
+        frame.movers = order
+        frame.stage = "moving"
+    elif stage == "moving":
+        if _listed(frame.movers):
+            x = _listed(frame.movers).pop(0)
+            game.push(FreeMoveFrame(hero=x, wait=True, stage="choose"))
             return
-        g.s.flash = None
-        ev.append(Event.public("flash_end", hero=h))
-        g.pop()
+        game.s.flash = None
+        events.append(Event.public("flash_end", hero=hero))
+        game.pop()
 
 
-def move_order(g: Run, fr: FlashFrame) -> list[int]:
+def move_order(game: Run, frame: FlashFrame) -> list[int]:
     """The defeater, then clockwise; 2p alternates players starting with the opponent."""
-    on = _listed(fr.on)
-    if not g.s.two:
+    on = _listed(frame.on)
+    if not game.s.two:
         return on
-    h = on[0]
-    mine = [x for x in on if g.owner(x) == g.owner(h)]
-    theirs = [x for x in on if g.owner(x) != g.owner(h)]
+    hero = on[0]
+    mine = [x for x in on if game.owner(x) == game.owner(hero)]
+    theirs = [x for x in on if game.owner(x) != game.owner(hero)]
     out = [mine.pop(0)]
     while mine or theirs:
         if theirs:
@@ -84,46 +84,46 @@ def move_order(g: Run, fr: FlashFrame) -> list[int]:
     return out
 
 
-def next_pick(g: Run, fr: FlashFrame, ev: list[Event]) -> None:
-    if not fr.items:
-        fr.stage = "moves"
+def next_pick(game: Run, frame: FlashFrame, events: list[Event]) -> None:
+    if not frame.items:
+        frame.stage = "moves"
         return
-    on, dibs, picks = _listed(fr.on), _listed(fr.dibs), fr.picks or {}
-    turn = fr.turn or 0
+    on, dibs, picks = _listed(frame.on), _listed(frame.dibs), frame.picks or {}
+    turn = frame.turn or 0
     if len(on) == 1 and not dibs:
-        items, fr.items = fr.items, []
-        g.push(RewardFrame(hero=on[0], items=items, i=0))
+        items, frame.items = frame.items, []
+        game.push(RewardFrame(hero=on[0], items=items, i=0))
         return
     if dibs:
         pickers = [dibs.pop(0)]
-    elif not g.s.two:
+    elif not game.s.two:
         pickers = [on[turn % len(on)]]
-        fr.turn = turn + 1
+        frame.turn = turn + 1
     else:
-        seats = [g.owner(on[0])]
+        seats = [game.owner(on[0])]
         seats += [s for s in (0, 1) if s not in seats]
-        seats = [s for s in seats if any(g.owner(x) == s for x in on)]
+        seats = [s for s in seats if any(game.owner(x) == s for x in on)]
         seat = seats[turn % len(seats)]
-        fr.turn = turn + 1
-        mine = [x for x in on if g.owner(x) == seat]
-        if fr.turn == 1:
+        frame.turn = turn + 1
+        mine = [x for x in on if game.owner(x) == seat]
+        if frame.turn == 1:
             mine = [on[0]]  # the defeater takes its player's first pick
         low = min(picks.get(str(x), 0) for x in mine)
         pickers = [x for x in mine if picks.get(str(x), 0) == low]
-    fr.pickers = pickers
-    fr.seat = g.owner(pickers[0])
-    fr.wait = True
+    frame.pickers = pickers
+    frame.seat = game.owner(pickers[0])
+    frame.wait = True
 
 
-def options_flash(g: Run, fr: FlashFrame) -> list[Action]:
-    if fr.stage == "dibs":
-        seat = _listed(fr.asks)[0]
-        card = g.find_in_hand(seat, "dibs")[0]
-        mine = [x for x in _listed(fr.on) if g.owner(x) == seat]
+def options_flash(game: Run, frame: FlashFrame) -> list[Action]:
+    if frame.stage == "dibs":
+        seat = _listed(frame.asks)[0]
+        card = game.find_in_hand(seat, "dibs")[0]
+        mine = [x for x in _listed(frame.on) if game.owner(x) == seat]
         return [{"type": "pass"}] + [{"type": "dibs", "card": card, "hero": x} for x in mine]
     out: list[Action] = []
-    items = list(dict.fromkeys(fr.items or []))
-    pickers = _listed(fr.pickers)
+    items = list(dict.fromkeys(frame.items or []))
+    pickers = _listed(frame.pickers)
     for x in pickers:
         for item in items:
             act: Action = {"type": "pick", "item": item}
@@ -133,20 +133,20 @@ def options_flash(g: Run, fr: FlashFrame) -> list[Action]:
     return out
 
 
-def answer_flash(g: Run, fr: FlashFrame, a: Action, ev: list[Event]) -> None:
-    if fr.stage == "dibs":
-        _listed(fr.asks).pop(0)
-        if a["type"] == "dibs":
-            x = a["hero"]
-            g.remove_card(x, a["card"])
-            g.discard(a["card"])
-            _listed(fr.dibs).append(x)
-            ev.append(Event.public("dibs", hero=x, card=a["card"]))
+def answer_flash(game: Run, frame: FlashFrame, action: Action, events: list[Event]) -> None:
+    if frame.stage == "dibs":
+        _listed(frame.asks).pop(0)
+        if action["type"] == "dibs":
+            x = action["hero"]
+            game.remove_card(x, action["card"])
+            game.discard(action["card"])
+            _listed(frame.dibs).append(x)
+            events.append(Event.public("dibs", hero=x, card=action["card"]))
         return
-    x = a.get("hero", _listed(fr.pickers)[0])
-    _listed(fr.items).remove(a["item"])
-    picks = fr.picks
+    x = action.get("hero", _listed(frame.pickers)[0])
+    _listed(frame.items).remove(action["item"])
+    picks = frame.picks
     assert picks is not None, "picks start with the monster's Flash Phase"
     picks[str(x)] = picks.get(str(x), 0) + 1
-    ev.append(Event.public("pick", hero=x, item=a["item"]))
-    g.push(RewardFrame(hero=x, items=[a["item"]], i=0))
+    events.append(Event.public("pick", hero=x, item=action["item"]))
+    game.push(RewardFrame(hero=x, items=[action["item"]], i=0))

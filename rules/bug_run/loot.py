@@ -12,100 +12,110 @@ from .frames import (
 )
 
 
-def step_reward(g: Run, fr: RewardFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    while fr.i < len(fr.items):
-        item = fr.items[fr.i]
-        fr.i += 1
-        if stocks.grant_item(g, h, item, ev):
-            g.push(LootFrame(hero=h, stage="draw"))
+def step_reward(game: Run, frame: RewardFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    while frame.i < len(frame.items):
+        item = frame.items[frame.i]
+        frame.i += 1
+        if stocks.grant_item(game, hero, item, events):
+            game.push(LootFrame(hero=hero, stage="draw"))
             return
-    g.pop()
+    game.pop()
 
 
-def step_loot(g: Run, fr: LootFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    if fr.stage == "draw":
-        n = 2 if g.has_power(h, "master_crocheter") else 1
-        drawn = [c for c in (g.draw_loot() for _ in range(n)) if c is not None]
+def step_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    if frame.stage == "draw":
+        n = 2 if game.has_power(hero, "master_crocheter") else 1
+        drawn = [card for card in (game.draw_loot() for _ in range(n)) if card is not None]
         if not drawn:  # BR-36: no loot left anywhere -> 1 VP
-            g.gain_vp(g.owner(h), 1)
-            ev.append(Event.public("gain", hero=h, item="L", vp=1, loot_empty=True))
-            g.pop()
+            game.gain_vp(game.owner(hero), 1)
+            events.append(Event.public("gain", hero=hero, item="L", vp=1, loot_empty=True))
+            game.pop()
             return
-        g.s.limbo = drawn
+        game.s.limbo = drawn
         if len(drawn) == 2:
-            ev.append(Event.private(g.owner(h), "loot_choice", hero=h, cards=list(drawn)))
-            fr.stage = "keep"
-            fr.wait = True
+            events.append(
+                Event.private(game.owner(hero), "loot_choice", hero=hero, cards=list(drawn))
+            )
+            frame.stage = "keep"
+            frame.wait = True
             return
-        fr.card = drawn[0]
-        fr.stage = "place"
-    elif fr.stage == "place":
-        place_loot(g, fr, ev)
+        frame.card = drawn[0]
+        frame.stage = "place"
+    elif frame.stage == "place":
+        place_loot(game, frame, events)
     else:
-        g.pop()
+        game.pop()
 
 
-def options_loot(g: Run, fr: LootFrame) -> list[Action]:
-    if fr.stage == "keep":
-        return [{"type": "keep", "card": c} for c in g.s.limbo]
-    hero = g.hero(fr.hero)
-    zone = g.zone_of(fr.drawn())
-    if len(hero.zone(zone)) < g.zone_limit(zone):
+def options_loot(game: Run, frame: LootFrame) -> list[Action]:
+    if frame.stage == "keep":
+        return [{"type": "keep", "card": card} for card in game.s.limbo]
+    hero = game.hero(frame.hero)
+    zone = game.zone_of(frame.drawn())
+    if len(hero.zone(zone)) < game.zone_limit(zone):
         equip: list[Action] = [{"type": "equip"}]
     else:
         equip = [{"type": "equip", "replace": r} for r in hero.zone(zone)]
     return [*equip, {"type": "store"}]
 
 
-def answer_loot(g: Run, fr: LootFrame, a: Action, ev: list[Event]) -> None:
-    h = fr.hero
-    hero = g.hero(h)
-    if a["type"] == "keep":
-        for c in g.s.limbo:
-            if c != a["card"]:
-                g.s.loot.deck.append(c)  # BR-61: the other to the bottom
-        g.s.limbo = [a["card"]]
-        fr.card = a["card"]
-        fr.stage = "place"
+def answer_loot(game: Run, frame: LootFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.hero
+    sheet = game.hero(hero)
+    if action["type"] == "keep":
+        for card in game.s.limbo:
+            if card != action["card"]:
+                game.s.loot.deck.append(card)  # BR-61: the other to the bottom
+        game.s.limbo = [action["card"]]
+        frame.card = action["card"]
+        frame.stage = "place"
         return
-    c = fr.drawn()
-    g.s.limbo = []
-    fr.stage = "end"
-    if a["type"] == "store":
-        hero.stored.append(c)
-        ev.append(Event.public("loot_store", hero=h, card=c, name=C.card_name(c)))
+    card = frame.drawn()
+    game.s.limbo = []
+    frame.stage = "end"
+    if action["type"] == "store":
+        sheet.stored.append(card)
+        events.append(Event.public("loot_store", hero=hero, card=card, name=C.card_name(card)))
         return
-    zone = g.zone_of(c)
-    if "replace" in a:
-        hero.zone(zone).remove(a["replace"])
-        hero.stored.append(a["replace"])  # BR-38
-    hero.zone(zone).append(c)
-    ev.append(
-        Event.public("loot_equip", hero=h, card=c, name=C.card_name(c), replaced=a.get("replace"))
+    zone = game.zone_of(card)
+    if "replace" in action:
+        sheet.zone(zone).remove(action["replace"])
+        sheet.stored.append(action["replace"])  # BR-38
+    sheet.zone(zone).append(card)
+    events.append(
+        Event.public(
+            "loot_equip",
+            hero=hero,
+            card=card,
+            name=C.card_name(card),
+            replaced=action.get("replace"),
+        )
     )
 
 
-def place_loot(g: Run, fr: LootFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    c = fr.drawn()
-    d = C.card(c)
-    seat = g.owner(h)
-    if d["type"] == "equipment" and g.can_equip(h, c):
-        fr.stage = "equip"
-        fr.wait = True
-        ev.append(Event.public("loot", hero=h, card=c, name=d["name"]))
+def place_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    card = frame.drawn()
+    info = C.card(card)
+    seat = game.owner(hero)
+    if info["type"] == "equipment" and game.can_equip(hero, card):
+        frame.stage = "equip"
+        frame.wait = True
+        events.append(Event.public("loot", hero=hero, card=card, name=info["name"]))
         return
-    g.s.limbo = []
-    fr.stage = "end"
-    if d["type"] == "secret":
-        g.hand(seat).append(c)
-        ev.append(Event.public("loot_secret", hero=h, hand_size=len(g.hand(seat))))
-        ev.append(Event.private(seat, "loot_secret_card", hero=h, card=c, name=d["name"]))
-    elif d["type"] == "equipment":
-        g.hero(h).stored.append(c)
-        ev.append(Event.public("loot_store", hero=h, card=c, name=d["name"]))
+    game.s.limbo = []
+    frame.stage = "end"
+    if info["type"] == "secret":
+        game.hand(seat).append(card)
+        events.append(Event.public("loot_secret", hero=hero, hand_size=len(game.hand(seat))))
+        events.append(
+            Event.private(seat, "loot_secret_card", hero=hero, card=card, name=info["name"])
+        )
+    elif info["type"] == "equipment":
+        game.hero(hero).stored.append(card)
+        events.append(Event.public("loot_store", hero=hero, card=card, name=info["name"]))
     else:
-        g.hero(h).faceup.append(c)
-        ev.append(Event.public("loot", hero=h, card=c, name=d["name"]))
+        game.hero(hero).faceup.append(card)
+        events.append(Event.public("loot", hero=hero, card=card, name=info["name"]))

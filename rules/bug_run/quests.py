@@ -17,98 +17,102 @@ from .frames import (
 from .state import Slot
 
 
-def quest_options(g: Run, h: int, slot: Slot) -> list[Action]:
+def quest_options(game: Run, hero: int, slot: Slot) -> list[Action]:
     kind = slot.kind
-    hero = g.hero(h)
-    q = C.QUESTS[slot.card_id()]
+    sheet = game.hero(hero)
+    quest = C.QUESTS[slot.card_id()]
     if kind in ("vault", "trapped_vault"):
-        if kind == "trapped_vault" and hero.hearts < 2:  # BR-19
+        if kind == "trapped_vault" and sheet.hearts < 2:  # BR-19
             return []
         out: list[Action] = []
         seen: set[str] = set()
-        for i, item in enumerate(q["items"]):
+        for i, item in enumerate(quest["items"]):
             if i not in slot.marks and item not in seen:
                 seen.add(item)
                 out.append({"type": "quest", "item": i})
         return out
-    if kind == "archery" and hero.arrows < 1:
+    if kind == "archery" and sheet.arrows < 1:
         return []
     return [{"type": "quest"}]
 
 
-def quest_frame(g: Run, h: int, a: Action) -> QuestFrame:
-    pos = g.hero(h).position()
+def quest_frame(game: Run, hero: int, action: Action) -> QuestFrame:
+    pos = game.hero(hero).position()
     return QuestFrame(
-        hero=h, col=pos.col, floor=pos.floor, stage="start", item=a.get("item"), greens=0
+        hero=hero, col=pos.col, floor=pos.floor, stage="start", item=action.get("item"), greens=0
     )
 
 
-def reward(g: Run, h: int, items: list[str]) -> None:
+def reward(game: Run, hero: int, items: list[str]) -> None:
     if items:
-        g.push(RewardFrame(hero=h, items=list(items), i=0))
+        game.push(RewardFrame(hero=hero, items=list(items), i=0))
 
 
-def step_quest(g: Run, fr: QuestFrame, ev: list[Event]) -> None:
-    h = fr.hero
-    slot = g.slot(fr.col, fr.floor)
-    q = C.QUESTS[slot.card_id()]
-    kind = q["kind"]
-    st = fr.stage
-    if st == "start":
-        ev.append(Event.public("quest", hero=h, card=slot.card, name=q["name"], kind=kind))
+def step_quest(game: Run, frame: QuestFrame, events: list[Event]) -> None:
+    hero = frame.hero
+    slot = game.slot(frame.col, frame.floor)
+    quest = C.QUESTS[slot.card_id()]
+    kind = quest["kind"]
+    stage = frame.stage
+    if stage == "start":
+        events.append(
+            Event.public("quest", hero=hero, card=slot.card, name=quest["name"], kind=kind)
+        )
         if kind in ("escape", "gamble"):
-            fr.stage = "tossed"
-            g.push(chance.toss_frame(g, h, True, kind))
+            frame.stage = "tossed"
+            game.push(chance.toss_frame(game, hero, True, kind))
         elif kind == "archery":
-            g.hero(h).arrows -= 1
-            fr.stage = "rolled"
-            g.push(chance.roll_frame(g, h, 1, True, False, "archery"))
+            game.hero(hero).arrows -= 1
+            frame.stage = "rolled"
+            game.push(chance.roll_frame(game, hero, 1, True, False, "archery"))
         elif kind == "duel":
             slot.duel += 1
-            fr.stage = "tossed"
-            g.push(chance.toss_frame(g, h, True, "duel"))
+            frame.stage = "tossed"
+            game.push(chance.toss_frame(game, hero, True, "duel"))
         else:
             if kind == "trapped_vault":
-                stocks.lose(g, h, "hearts", 1, ev)
-            slot.marks.append(fr.vault_item())
-            item = q["items"][fr.vault_item()]
-            ev.append(Event.public("vault", hero=h, card=slot.card, item=item))
-            fr.stage = "complete" if len(slot.marks) == len(q["items"]) else "end"
-            reward(g, h, [item])
-    elif st == "tossed":
-        green = fr.ret == "green"
+                stocks.lose(game, hero, "hearts", 1, events)
+            slot.marks.append(frame.vault_item())
+            item = quest["items"][frame.vault_item()]
+            events.append(Event.public("vault", hero=hero, card=slot.card, item=item))
+            frame.stage = "complete" if len(slot.marks) == len(quest["items"]) else "end"
+            reward(game, hero, [item])
+    elif stage == "tossed":
+        green = frame.ret == "green"
         if kind == "escape":
-            fr.stage = "complete" if green else "end"
+            frame.stage = "complete" if green else "end"
             if green:
-                reward(g, h, q["reward"])
+                reward(game, hero, quest["reward"])
         elif kind == "gamble":
-            if green and fr.greens < 3:
-                fr.greens += 1
-                g.push(chance.toss_frame(g, h, True, "gamble"))
+            if green and frame.greens < 3:
+                frame.greens += 1
+                game.push(chance.toss_frame(game, hero, True, "gamble"))
                 return
-            fr.greens += 1 if green else 0
-            ev.append(Event.public("gamble", hero=h, greens=fr.greens))
-            fr.stage = "complete"
-            reward(g, h, q["rewards"][fr.greens])
+            frame.greens += 1 if green else 0
+            events.append(Event.public("gamble", hero=hero, greens=frame.greens))
+            frame.stage = "complete"
+            reward(game, hero, quest["rewards"][frame.greens])
         else:  # duel
-            plank = q["planks"][slot.duel - 1]
-            ev.append(Event.public("duel", hero=h, plank=slot.duel, result=fr.ret))
-            fr.stage = "complete" if slot.duel >= len(q["planks"]) else "end"
-            reward(g, h, plank[fr.ret])
-    elif st == "rolled":
-        plank = min(2, int(fr.ret["successes"]))
-        ev.append(Event.public("archery", hero=h, plank=plank, already=plank in slot.marks))
-        fr.stage = "end"
+            plank = quest["planks"][slot.duel - 1]
+            events.append(Event.public("duel", hero=hero, plank=slot.duel, result=frame.ret))
+            frame.stage = "complete" if slot.duel >= len(quest["planks"]) else "end"
+            reward(game, hero, plank[frame.ret])
+    elif stage == "rolled":
+        plank = min(2, int(frame.ret["successes"]))
+        events.append(Event.public("archery", hero=hero, plank=plank, already=plank in slot.marks))
+        frame.stage = "end"
         if plank not in slot.marks:
             slot.marks.append(plank)
-            if len(slot.marks) == len(q["planks"]):
-                fr.stage = "complete"
-            reward(g, h, q["planks"][plank])
-    elif st == "complete":
+            if len(slot.marks) == len(quest["planks"]):
+                frame.stage = "complete"
+            reward(game, hero, quest["planks"][plank])
+    elif stage == "complete":
         slot.locked = True
         slot.marks = []
-        ev.append(Event.public("padlock", card=slot.card, why="completed"))
-        fr.stage = "end"
-        g.push(FlashFrame(hero=h, col=fr.col, floor=fr.floor, monster=False, stage="start"))
+        events.append(Event.public("padlock", card=slot.card, why="completed"))
+        frame.stage = "end"
+        game.push(
+            FlashFrame(hero=hero, col=frame.col, floor=frame.floor, monster=False, stage="start")
+        )
     else:
-        g.pop()
+        game.pop()

@@ -8,30 +8,32 @@ from . import stocks
 from .context import Run
 
 
-def cash_gold_coins(g: Run, ev: list[Event]) -> None:
+def cash_gold_coins(game: Run, events: list[Event]) -> None:
     """BR-49: Gold Coins still in hand are cashed before scoring (2p: the poorer hero)."""
-    for seat in range(g.players):
-        for c in g.find_in_hand(seat, "gold_coins"):
-            mine = [h for h in range(g.n_heroes()) if g.owner(h) == seat]
-            h = min(mine, key=lambda x: (g.hero(x).coins, x))
-            g.hand(seat).remove(c)
-            g.discard(c)
-            got = stocks.gain(g, h, "coins", int(C.card(c)["coins"]))
-            ev.append(Event.public("play", hero=h, card=c, name=C.card(c)["name"], coins=got))
+    for seat in range(game.players):
+        for card in game.find_in_hand(seat, "gold_coins"):
+            mine = [hero for hero in range(game.n_heroes()) if game.owner(hero) == seat]
+            hero = min(mine, key=lambda x: (game.hero(x).coins, x))
+            game.hand(seat).remove(card)
+            game.discard(card)
+            got = stocks.gain(game, hero, "coins", int(C.card(card)["coins"]))
+            events.append(
+                Event.public("play", hero=hero, card=card, name=C.card(card)["name"], coins=got)
+            )
 
 
-def breakdown(g: Run, seat: int) -> dict[str, int]:
-    mine = [h for h in range(g.n_heroes()) if g.owner(h) == seat]
+def breakdown(game: Run, seat: int) -> dict[str, int]:
+    mine = [hero for hero in range(game.n_heroes()) if game.owner(hero) == seat]
     loot = sum(
-        int(C.card(c)["vp"])
-        for h in mine
-        for c in g.hero(h).faceup
-        if C.card(c)["effect"] == "trinket"
+        int(C.card(card)["vp"])
+        for hero in mine
+        for card in game.hero(hero).faceup
+        if C.card(card)["effect"] == "trinket"
     )
-    show = sum(int(C.card(c)["vp"]) for c in g.find_in_hand(seat, "show_off"))
-    roof = sum(C.ROOF_VP[g.hero(h).roof or 0] for h in mine)
-    coins = sum(int(g.hero(h).coins) // 3 for h in mine)
-    vp = int(g.s.seats[seat].vp)
+    show = sum(int(C.card(card)["vp"]) for card in game.find_in_hand(seat, "show_off"))
+    roof = sum(C.ROOF_VP[game.hero(hero).roof or 0] for hero in mine)
+    coins = sum(int(game.hero(hero).coins) // 3 for hero in mine)
+    vp = int(game.s.seats[seat].vp)
     total = vp + loot + show + roof + coins
     return {
         "vp_tokens": vp,
@@ -43,14 +45,14 @@ def breakdown(g: Run, seat: int) -> dict[str, int]:
     }
 
 
-def scores(g: Run) -> list[int]:
-    return [breakdown(g, seat)["total"] for seat in range(g.players)]
+def scores(game: Run) -> list[int]:
+    return [breakdown(game, seat)["total"] for seat in range(game.players)]
 
 
-def winners(g: Run) -> list[int]:
+def winners(game: Run) -> list[int]:
     """The best total's seats once the game is over (a tie shares the win, BR-56)."""
-    if g.s.phase != "over":
+    if game.s.phase != "over":
         return []
-    totals = scores(g)
+    totals = scores(game)
     best = max(totals)
     return [seat for seat, total in enumerate(totals) if total == best]

@@ -11,52 +11,52 @@ from .frames import (
 from .stocks import parse
 
 
-def fight_frame(g: Run) -> FightFrame:
-    slot = g.stairs_slot()
-    crown = g.s.crown
+def fight_frame(game: Run) -> FightFrame:
+    slot = game.stairs_slot()
+    crown = game.s.crown
     choosers = []
-    for h in g.clockwise(crown):
-        sp = g.space_of(h)
-        if slot.spaces[sp].weapon == "any":
-            choosers.append(h)
+    for hero in game.clockwise(crown):
+        space = game.space_of(hero)
+        if slot.spaces[space].weapon == "any":
+            choosers.append(hero)
     return FightFrame(stage="choose", choosers=choosers, weapons={}, seat=-1)
 
 
-def step_fight(g: Run, fr: FightFrame, ev: list[Event]) -> None:
-    if fr.choosers:
-        fr.seat = g.owner(fr.choosers[0])
-        fr.wait = True
+def step_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
+    if frame.choosers:
+        frame.seat = game.owner(frame.choosers[0])
+        frame.wait = True
         return
-    resolve_fight(g, fr, ev)
-    g.pop()
+    resolve_fight(game, frame, events)
+    game.pop()
 
 
-def options_fight(g: Run, fr: FightFrame) -> list[Action]:
+def options_fight(game: Run, frame: FightFrame) -> list[Action]:
     return [{"type": "fight_weapon", "weapon": w} for w in ("sword", "bow")]
 
 
-def answer_fight(g: Run, fr: FightFrame, a: Action, ev: list[Event]) -> None:
-    h = fr.choosers.pop(0)
-    fr.weapons[str(h)] = a["weapon"]
-    ev.append(Event.public("fight_weapon", hero=h, weapon=a["weapon"]))
+def answer_fight(game: Run, frame: FightFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.choosers.pop(0)
+    frame.weapons[str(hero)] = action["weapon"]
+    events.append(Event.public("fight_weapon", hero=hero, weapon=action["weapon"]))
 
 
-def fight_weapon(g: Run, fr: FightFrame, h: int) -> str:
-    w = g.stairs_slot().spaces[g.space_of(h)].weapon
-    return {"sw": "sword", "bw": "bow"}.get(w) or str(fr.weapons[str(h)])
+def fight_weapon(game: Run, frame: FightFrame, hero: int) -> str:
+    w = game.stairs_slot().spaces[game.space_of(hero)].weapon
+    return {"sw": "sword", "bw": "bow"}.get(w) or str(frame.weapons[str(hero)])
 
 
-def resolve_fight(g: Run, fr: FightFrame, ev: list[Event]) -> None:
+def resolve_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
     """BR-30..32: roll, sum per team, reroll ties, split the reward among the winners."""
-    card = g.stairs_card()
+    card = game.stairs_card()
     teams: dict[str, list[int]] = {"top": [], "bottom": []}
-    for h in g.clockwise(g.s.crown):
-        sp = g.hero(h).position().space
-        teams[card["spaces"][sp]["team"]].append(h)
+    for hero in game.clockwise(game.s.crown):
+        space = game.hero(hero).position().space
+        teams[card["spaces"][space]["team"]].append(hero)
     winners: list[int]
     if not teams["top"] or not teams["bottom"]:
         winners = teams["top"] or teams["bottom"]
-        ev.append(
+        events.append(
             Event.public("fight", rolls={}, sums={}, winner="top" if teams["top"] else "bottom")
         )
     else:
@@ -65,36 +65,38 @@ def resolve_fight(g: Run, fr: FightFrame, ev: list[Event]) -> None:
             sums = {"top": 0, "bottom": 0}
             scores: dict[str, int] = {}
             for team, members in teams.items():
-                for h in members:
-                    dice = chance.roll_dice(g, 2)
+                for hero in members:
+                    dice = chance.roll_dice(game, 2)
                     succ, _, white = chance.dice_stats(dice)
-                    if white and g.has_power(h, "tireless_archer"):
-                        stocks.gain(g, h, "arrows", white)
-                    score = combat.attack_total(g, h, fight_weapon(g, fr, h), succ, 0)
-                    rolls[str(h)] = dice
-                    scores[str(h)] = score
+                    if white and game.has_power(hero, "tireless_archer"):
+                        stocks.gain(game, hero, "arrows", white)
+                    score = combat.attack_total(
+                        game, hero, fight_weapon(game, frame, hero), succ, 0
+                    )
+                    rolls[str(hero)] = dice
+                    scores[str(hero)] = score
                     sums[team] += score
             if sums["top"] != sums["bottom"]:
                 break
-            ev.append(Event.public("fight_tie", rolls=rolls, scores=scores, sums=sums))
+            events.append(Event.public("fight_tie", rolls=rolls, scores=scores, sums=sums))
         win = "top" if sums["top"] > sums["bottom"] else "bottom"
         winners = teams[win]
-        ev.append(Event.public("fight", rolls=rolls, scores=scores, sums=sums, winner=win))
+        events.append(Event.public("fight", rolls=rolls, scores=scores, sums=sums, winner=win))
     for item in card["fight_reward"]:
         kind, amount = parse(item)
         share = amount // len(winners)
-        for h in winners:
+        for hero in winners:
             if share:
-                stocks.grant_item(g, h, f"{share}{kind}", ev)
+                stocks.grant_item(game, hero, f"{share}{kind}", events)
 
 
-def reset_level(g: Run, ev: list[Event]) -> None:
+def reset_level(game: Run, events: list[Event]) -> None:
     """RESET(l): crown to the crown space's hero, stairs to the roof, level put away."""
-    s = g.s
-    slot = g.stairs_slot()
-    for sp, d in zip(slot.spaces, g.stairs_card()["spaces"], strict=True):
-        if d["crown"] and sp.hero is not None:
-            s.crown = sp.hero
+    s = game.s
+    slot = game.stairs_slot()
+    for space, info in zip(slot.spaces, game.stairs_card()["spaces"], strict=True):
+        if info["crown"] and space.hero is not None:
+            s.crown = space.hero
     s.roof.append(slot.card_id())
     for col in s.board[1:-1]:
         for sl in col.values():
@@ -104,17 +106,17 @@ def reset_level(g: Run, ev: list[Event]) -> None:
     s.boxed.extend(s.monsters[level - 1])
     s.monsters[level - 1] = []
     s.board = []
-    ev.append(Event.public("level_end", level=level, crown=s.crown, roof=list(s.roof)))
+    events.append(Event.public("level_end", level=level, crown=s.crown, roof=list(s.roof)))
     if level < 4:
         s.level = level + 1
-        board.build_level(g, level + 1, ev)
-        turns.start_phase(g, "trading", ev)
+        board.build_level(game, level + 1, events)
+        turns.start_phase(game, "trading", events)
     else:
-        s.escape_queue = g.clockwise(s.crown)
-        for h in range(g.n_heroes()):
-            g.hero(h).pos = None
-        turns.start_phase(g, "escape", ev)
+        s.escape_queue = game.clockwise(s.crown)
+        for hero in range(game.n_heroes()):
+            game.hero(hero).pos = None
+        turns.start_phase(game, "escape", events)
 
 
-def stair_wait_items(g: Run) -> list[str]:
-    return list(g.stairs_card()["wait"])
+def stair_wait_items(game: Run) -> list[str]:
+    return list(game.stairs_card()["wait"])

@@ -22,67 +22,69 @@ def parse(item: str) -> tuple[str, int]:
     return kind, int(item[: -len(kind)])
 
 
-def gain(g: Run, h: int, stock: str, amount: int) -> int:
+def gain(game: Run, hero: int, stock: str, amount: int) -> int:
     """Add to a capped stock; what overflows the cap is lost (BR-22). Returns the gain."""
-    hero = g.hero(h)
-    before = hero.stock(stock)
-    hero.set_stock(stock, min(CAPS[stock], before + amount))
-    return hero.stock(stock) - before
+    sheet = game.hero(hero)
+    before = sheet.stock(stock)
+    sheet.set_stock(stock, min(CAPS[stock], before + amount))
+    return sheet.stock(stock) - before
 
 
-def lose(g: Run, h: int, stock: str, amount: int, ev: list[Event]) -> int:
+def lose(game: Run, hero: int, stock: str, amount: int, events: list[Event]) -> int:
     """A loss takes what there is (BR-21); hearts reaching 0 kill the hero (BR-18)."""
-    hero = g.hero(h)
-    taken = min(hero.stock(stock), amount)
-    hero.set_stock(stock, hero.stock(stock) - taken)
-    if stock == "hearts" and hero.hearts <= 0:
-        death(g, h, ev)
+    sheet = game.hero(hero)
+    taken = min(sheet.stock(stock), amount)
+    sheet.set_stock(stock, sheet.stock(stock) - taken)
+    if stock == "hearts" and sheet.hearts <= 0:
+        death(game, hero, events)
     return int(taken)
 
 
-def damage(g: Run, h: int, amount: int, ev: list[Event]) -> None:
-    hero = g.hero(h)
-    hero.hearts -= amount
-    if hero.hearts <= 0:
-        death(g, h, ev)
+def damage(game: Run, hero: int, amount: int, events: list[Event]) -> None:
+    sheet = game.hero(hero)
+    sheet.hearts -= amount
+    if sheet.hearts <= 0:
+        death(game, hero, events)
 
 
-def death(g: Run, h: int, ev: list[Event]) -> None:
-    seat = g.owner(h)
-    lost = g.lose_vp(seat, 5)
-    g.hero(h).hearts = START["hearts"]
-    ev.append(Event.public("death", hero=h, name=g.name(h)))
-    ev.append(Event.private(seat, "vp_lost", hero=h, amount=lost, vp=g.s.seats[seat].vp))
+def death(game: Run, hero: int, events: list[Event]) -> None:
+    seat = game.owner(hero)
+    lost = game.lose_vp(seat, 5)
+    game.hero(hero).hearts = START["hearts"]
+    events.append(Event.public("death", hero=hero, name=game.name(hero)))
+    events.append(Event.private(seat, "vp_lost", hero=hero, amount=lost, vp=game.s.seats[seat].vp))
 
 
-def grant_item(g: Run, h: int, item: str, ev: list[Event], *, printed: bool = True) -> bool:
+def grant_item(
+    game: Run, hero: int, item: str, events: list[Event], *, printed: bool = True
+) -> bool:
     """Apply one reward item to hero ``h``. Returns True when it is a loot draw to do.
 
     A printed heart/arrow/coin reward taken while that stock is full becomes 1 VP (BR-23).
     """
     kind, amount = parse(item)
-    seat = g.owner(h)
+    seat = game.owner(hero)
     if kind == "L":
         return True
     if kind == "vp":
         if amount >= 0:
-            g.gain_vp(seat, amount)
-            ev.append(Event.public("gain", hero=h, item=item, vp=amount))
+            game.gain_vp(seat, amount)
+            events.append(Event.public("gain", hero=hero, item=item, vp=amount))
         else:
             # how many VP were really lost would tell the table a VP total of 0 (BR-50)
-            lost = g.lose_vp(seat, -amount)
-            ev.append(Event.public("loss", hero=h, item=item))
-            ev.append(Event.private(seat, "vp_lost", hero=h, amount=lost, vp=g.vp(seat)))
+            lost = game.lose_vp(seat, -amount)
+            events.append(Event.public("loss", hero=hero, item=item))
+            events.append(Event.private(seat, "vp_lost", hero=hero, amount=lost, vp=game.vp(seat)))
         return False
     stock = STOCK[kind]
     if amount < 0:
-        lost = lose(g, h, stock, -amount, ev)
-        ev.append(Event.public("loss", hero=h, item=item, **{stock: lost}))
+        lost = lose(game, hero, stock, -amount, events)
+        events.append(Event.public("loss", hero=hero, item=item, **{stock: lost}))
         return False
-    if printed and g.hero(h).stock(stock) >= CAPS[stock]:
-        g.gain_vp(seat, 1)
-        ev.append(Event.public("gain", hero=h, item=item, vp=1, at_max=stock))
+    if printed and game.hero(hero).stock(stock) >= CAPS[stock]:
+        game.gain_vp(seat, 1)
+        events.append(Event.public("gain", hero=hero, item=item, vp=1, at_max=stock))
         return False
-    got = gain(g, h, stock, amount)
-    ev.append(Event.public("gain", hero=h, item=item, **{stock: got}))
+    got = gain(game, hero, stock, amount)
+    events.append(Event.public("gain", hero=hero, item=item, **{stock: got}))
     return False

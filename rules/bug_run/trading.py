@@ -14,103 +14,117 @@ from .frames import (
 SET_PRICE = 3
 
 
-def zone_actions(g: Run, h: int, base: Action, zone: str, price: int, equip: bool) -> list[Action]:
+def zone_actions(
+    game: Run, hero: int, base: Action, zone: str, price: int, equip: bool
+) -> list[Action]:
     """Buy actions for equipment: room in the zone, or sell one equipped card first (BR-22)."""
-    hero = g.hero(h)
-    coins = hero.coins
-    if not equip or len(hero.zone(zone)) < g.zone_limit(zone):
+    sheet = game.hero(hero)
+    coins = sheet.coins
+    if not equip or len(sheet.zone(zone)) < game.zone_limit(zone):
         return [base] if coins >= price else []
     if coins + 1 < price:
         return []
-    return [base | {"replace": r} for r in hero.zone(zone)]
+    return [base | {"replace": r} for r in sheet.zone(zone)]
 
 
-def sellable(g: Run, h: int) -> list[str]:
-    hero = g.hero(h)
-    cards = hero.cards()
-    cards += g.hand(g.owner(h))
-    return [c for c in cards if not g.s.markers.get(c)]
+def sellable(game: Run, hero: int) -> list[str]:
+    sheet = game.hero(hero)
+    cards = sheet.cards()
+    cards += game.hand(game.owner(hero))
+    return [card for card in cards if not game.s.markers.get(card)]
 
 
-def options_trade(g: Run, fr: TradeFrame) -> list[Action]:
-    h = fr.hero
-    hero = g.hero(h)
+def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
+    hero = frame.hero
+    sheet = game.hero(hero)
     out: list[Action] = [{"type": "end_turn"}]
-    for c in g.s.bazaar.market:
-        d = C.card(c)
-        base: Action = {"type": "buy", "card": c}
-        if d["effect"] == "equipment":
-            out += zone_actions(g, h, base, d["zone"], d["price"], g.can_equip(h, c))
-        elif hero.coins >= d["price"]:
+    for card in game.s.bazaar.market:
+        info = C.card(card)
+        base: Action = {"type": "buy", "card": card}
+        if info["effect"] == "equipment":
+            out += zone_actions(
+                game, hero, base, info["zone"], info["price"], game.can_equip(hero, card)
+            )
+        elif sheet.coins >= info["price"]:
             out.append(base)
-    if g.s.basics:
+    if game.s.basics:
         for side in ("sword", "bow"):
             base = {"type": "buy_basic", "side": side}
-            out += zone_actions(g, h, base, side, SET_PRICE, True)
-    if hero.coins >= SET_PRICE:
+            out += zone_actions(game, hero, base, side, SET_PRICE, True)
+    if sheet.coins >= SET_PRICE:
         out += [{"type": "buy_hearts"}, {"type": "buy_arrows"}]
-    out += [{"type": "sell", "card": c} for c in sellable(g, h)]
-    out += cards.play_options(g, h, "merchant" if fr.merchant else "trade")
+    out += [{"type": "sell", "card": card} for card in sellable(game, hero)]
+    out += cards.play_options(game, hero, "merchant" if frame.merchant else "trade")
     return out
 
 
-def place_equipment(g: Run, h: int, c: str, replace: str | None, ev: list[Event]) -> None:
-    hero = g.hero(h)
+def place_equipment(
+    game: Run, hero: int, card: str, replace: str | None, events: list[Event]
+) -> None:
+    sheet = game.hero(hero)
     if replace is not None:
-        sell(g, h, replace, ev)
-    if g.can_equip(h, c):
-        hero.zone(g.zone_of(c)).append(c)
+        sell(game, hero, replace, events)
+    if game.can_equip(hero, card):
+        sheet.zone(game.zone_of(card)).append(card)
     else:
-        hero.stored.append(c)
+        sheet.stored.append(card)
 
 
-def sell(g: Run, h: int, c: str, ev: list[Event]) -> None:
-    g.remove_card(h, c)
-    g.discard(c)
-    got = stocks.gain(g, h, "coins", 1)
-    ev.append(Event.public("sell", hero=h, card=c, name=C.card_name(c), coins=got))
+def sell(game: Run, hero: int, card: str, events: list[Event]) -> None:
+    game.remove_card(hero, card)
+    game.discard(card)
+    got = stocks.gain(game, hero, "coins", 1)
+    events.append(Event.public("sell", hero=hero, card=card, name=C.card_name(card), coins=got))
 
 
-def answer_trade(g: Run, fr: TradeFrame, a: Action, ev: list[Event]) -> None:
-    h = fr.hero
-    hero = g.hero(h)
-    t = a["type"]
-    fr.wait = True
+def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Event]) -> None:
+    hero = frame.hero
+    sheet = game.hero(hero)
+    t = action["type"]
+    frame.wait = True
     if t == "end_turn":
-        fr.wait = False
-        new = g.refill_market()
-        ev.append(Event.public("trade_end", hero=h, revealed=new, market=g.market()))
-        g.pop()
+        frame.wait = False
+        new = game.refill_market()
+        events.append(Event.public("trade_end", hero=hero, revealed=new, market=game.market()))
+        game.pop()
     elif t == "buy":
-        c = a["card"]
-        d = C.card(c)
-        if "replace" in a:
-            sell(g, h, a["replace"], ev)
-        hero.coins -= d["price"]
-        g.s.bazaar.market.remove(c)
-        ev.append(Event.public("buy", hero=h, card=c, name=d["name"], price=d["price"]))
-        if d["effect"] == "equipment":
-            place_equipment(g, h, c, None, ev)
+        card = action["card"]
+        info = C.card(card)
+        if "replace" in action:
+            sell(game, hero, action["replace"], events)
+        sheet.coins -= info["price"]
+        game.s.bazaar.market.remove(card)
+        events.append(
+            Event.public("buy", hero=hero, card=card, name=info["name"], price=info["price"])
+        )
+        if info["effect"] == "equipment":
+            place_equipment(game, hero, card, None, events)
         else:
-            hero.faceup.append(c)
+            sheet.faceup.append(card)
     elif t == "buy_basic":
-        if "replace" in a:
-            sell(g, h, a["replace"], ev)
-        c = g.s.basics.pop(0)
-        g.s.basic_side[c] = a["side"]
-        hero.coins -= SET_PRICE
-        hero.zone(a["side"]).append(c)
-        ev.append(Event.public("buy", hero=h, card=c, name=f"Basic {a['side']}", price=SET_PRICE))
+        if "replace" in action:
+            sell(game, hero, action["replace"], events)
+        card = game.s.basics.pop(0)
+        game.s.basic_side[card] = action["side"]
+        sheet.coins -= SET_PRICE
+        sheet.zone(action["side"]).append(card)
+        events.append(
+            Event.public(
+                "buy", hero=hero, card=card, name=f"Basic {action['side']}", price=SET_PRICE
+            )
+        )
     elif t in ("buy_hearts", "buy_arrows"):
         stock, n = ("hearts", 3) if t == "buy_hearts" else ("arrows", 2)
-        hero.coins -= SET_PRICE
-        got = stocks.gain(g, h, stock, n)
-        ev.append(Event.public("buy_stock", hero=h, stock=stock, amount=got, price=SET_PRICE))
+        sheet.coins -= SET_PRICE
+        got = stocks.gain(game, hero, stock, n)
+        events.append(
+            Event.public("buy_stock", hero=hero, stock=stock, amount=got, price=SET_PRICE)
+        )
     elif t == "sell":
-        sell(g, h, a["card"], ev)
+        sell(game, hero, action["card"], events)
     else:
-        cards.answer_play(g, fr, a, ev)
+        cards.answer_play(game, frame, action, events)
 
 
-def step_trade(g: Run, fr: TradeFrame, ev: list[Event]) -> None:
-    fr.wait = True
+def step_trade(game: Run, frame: TradeFrame, events: list[Event]) -> None:
+    frame.wait = True
