@@ -173,9 +173,9 @@ def move_options(game: Run, hero: int, *, cards: bool = True) -> list[Action]:
             else:
                 spaces, seen = [], set()
                 for i in free_spaces(game, slot, hero):
-                    w = slot.spaces[i].weapon
-                    if w not in seen:
-                        seen.add(w)
+                    weapon = slot.spaces[i].weapon
+                    if weapon not in seen:
+                        seen.add(weapon)
                         spaces.append(i)
             routes: list[str | None]
             if f0 != "C":

@@ -62,20 +62,20 @@ def options_toss(game: Run, frame: TossFrame) -> list[Action]:
 
 def answer_toss(game: Run, frame: TossFrame, action: Action, events: list[Event]) -> None:
     hero = frame.hero
-    t = action["type"]
-    if t == "toss":
+    choice = action["type"]
+    if choice == "toss":
         do_toss(game, frame, events)
         frame.wait = True
-    elif t == "force":
+    elif choice == "force":
         game.remove_card(hero, action["card"])
         game.discard(action["card"])
         events.append(
             Event.public("forcing_fate", hero=hero, why=frame.why, result=action["result"])
         )
         game.pop(action["result"])
-    elif t == "accept":
+    elif choice == "accept":
         game.pop(frame.result)
-    elif t == "retoss":
+    elif choice == "retoss":
         use_marker(game, hero, action["card"])
         events.append(Event.public("second_chance", hero=hero, card=action["card"]))
         do_toss(game, frame, events)
@@ -135,16 +135,16 @@ def options_roll(game: Run, frame: RollFrame) -> list[Action]:
 
 def answer_roll(game: Run, frame: RollFrame, action: Action, events: list[Event]) -> None:
     hero = frame.hero
-    t = action["type"]
+    choice = action["type"]
     frame.wait = True
-    if t == "keep":
+    if choice == "keep":
         frame.wait = False
         succ, bones, white = dice_stats(frame.dice, frame.courage)
         if white and game.has_power(hero, "tireless_archer"):
             got = stocks.gain(game, hero, "arrows", white)
             events.append(Event.public("tireless_archer", hero=hero, arrows=got))
         game.pop({"dice": frame.dice, "successes": succ, "bones": bones, "courage": frame.courage})
-    elif t == "reroll":
+    elif choice == "reroll":
         use_marker(game, hero, action["card"])
         for i in action["dice"]:
             frame.dice[i] = game.rng.randint(1, 6)

@@ -87,7 +87,8 @@ def options_attack(game: Run, frame: AttackFrame) -> list[Action]:
         return [{"type": "no_shield"}, {"type": "metal_shield"}]
     card = game.find_faceup(hero, "energy_boost")[0]
     return [{"type": "end_attack"}] + [
-        {"type": "energy_boost", "card": card, "weapon": w} for w in boost_weapons(game, frame)
+        {"type": "energy_boost", "card": card, "weapon": weapon}
+        for weapon in boost_weapons(game, frame)
     ]
 
 
@@ -96,39 +97,39 @@ def boost_weapons(game: Run, frame: AttackFrame) -> list[str]:
     (the space's symbol still forces it) and a bow needs an arrow to pay now and one at the
     start of the turn."""
     hero = frame.hero
-    w = game.space_weapon(hero)
+    weapon = game.space_weapon(hero)
     out = []
-    if w != "bw":
+    if weapon != "bw":
         out.append("sword")
-    if w != "sw" and frame.start_arrows() >= 1 and game.hero(hero).arrows >= 1:
+    if weapon != "sw" and frame.start_arrows() >= 1 and game.hero(hero).arrows >= 1:
         out.append("bow")
     return out
 
 
 def answer_attack(game: Run, frame: AttackFrame, action: Action, events: list[Event]) -> None:
     hero = frame.hero
-    t = action["type"]
-    if t in ("potion", "corrosion"):
+    choice = action["type"]
+    if choice in ("potion", "corrosion"):
         card = action["card"]
         game.remove_card(hero, card)
         game.discard(card)
         events.append(Event.public("play", hero=hero, card=card, name=C.card(card)["name"]))
-        if t == "potion":
+        if choice == "potion":
             frame.potions += int(C.card(card)["bonus"])
         else:
             frame.corrosion = True
         frame.wait = True
-    elif t == "roll":
+    elif choice == "roll":
         frame.stage = "resolve"
         game.push(chance.roll_frame(game, hero, 2, True, True, "attack"))
-    elif t in ("no_shield", "metal_shield"):
+    elif choice in ("no_shield", "metal_shield"):
         dmg = frame.damage()
-        if t == "metal_shield":
+        if choice == "metal_shield":
             game.hero(hero).coins -= 1
             dmg -= 1
             events.append(Event.public("shield", hero=hero, kind="metal", blocked=1))
         take_damage(game, frame, dmg, events)
-    elif t == "end_attack":
+    elif choice == "end_attack":
         game.pop()
     else:  # Energy Boost (BR-41): a full new attack in the same action
         game.remove_card(hero, action["card"])
@@ -152,10 +153,10 @@ def resolve_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
     bone_base = 0
     if frame.need is None:
         slot = game.slot(*frame.monster_at())
-        m = C.MONSTERS[slot.card_id()]
-        shield = max(0, m["shield"] - (2 if frame.corrosion else 0))
+        monster = C.MONSTERS[slot.card_id()]
+        shield = max(0, monster["shield"] - (2 if frame.corrosion else 0))
         wounds = max(0, total - shield)
-        slot.wounds = min(m["life"], slot.wounds + wounds)
+        slot.wounds = min(monster["life"], slot.wounds + wounds)
         events.append(
             Event.public(
                 "strike",
@@ -169,7 +170,7 @@ def resolve_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
         )
         if wounds >= 1:
             equipment_awards(game, hero, weapon, events)
-        bone_base = int(m["bones"])
+        bone_base = int(monster["bones"])
     else:
         events.append(Event.public("roof_attack", hero=hero, total=total, need=frame.need))
     frame.stage = "after"

@@ -70,10 +70,10 @@ def step_escape(game: Run, frame: EscapeFrame, events: list[Event]) -> None:
 
 def answer_escape(game: Run, frame: EscapeFrame, action: Action, events: list[Event]) -> None:
     hero = frame.hero
-    t = action["type"]
-    if t == "stop":
+    choice = action["type"]
+    if choice == "stop":
         finish_escape(game, frame, events)
-    elif t == "play":
+    elif choice == "play":
         frame.stage = "choose"
         cards.answer_play(game, frame, action, events)
         frame.wait = False

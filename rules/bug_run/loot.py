@@ -52,12 +52,12 @@ def step_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
 def options_loot(game: Run, frame: LootFrame) -> list[Action]:
     if frame.stage == "keep":
         return [{"type": "keep", "card": card} for card in game.s.limbo]
-    hero = game.hero(frame.hero)
+    sheet = game.hero(frame.hero)
     zone = game.zone_of(frame.drawn())
-    if len(hero.zone(zone)) < game.zone_limit(zone):
+    if len(sheet.zone(zone)) < game.zone_limit(zone):
         equip: list[Action] = [{"type": "equip"}]
     else:
-        equip = [{"type": "equip", "replace": r} for r in hero.zone(zone)]
+        equip = [{"type": "equip", "replace": r} for r in sheet.zone(zone)]
     return [*equip, {"type": "store"}]
 
 

@@ -79,7 +79,7 @@ def step_move(game: Run, frame: MoveFrame, events: list[Event]) -> None:
                 space=frame.space,
                 card=slot.card,
                 name=C.card_name(slot.card_id()),
-                bridges=[b[0] for b in frame.bridges],
+                bridges=[bridge[0] for bridge in frame.bridges],
             )
         )
         if slot.kind == "stairs":
@@ -150,13 +150,13 @@ def options_bridge(game: Run, frame: BridgeFrame) -> list[Action]:
 
 def answer_bridge(game: Run, frame: BridgeFrame, action: Action, events: list[Event]) -> None:
     hero = frame.hero
-    b = C.BRIDGES[frame.card]
+    bridge = C.BRIDGES[frame.card]
     events.append(
-        Event.public("bridge", hero=hero, card=frame.card, name=b["name"], mode=action["mode"])
+        Event.public("bridge", hero=hero, card=frame.card, name=bridge["name"], mode=action["mode"])
     )
     if action["mode"] == "stable":
         frame.stage = "end"
-        game.push(RewardFrame(hero=hero, items=list(b["stable"]), i=0))
+        game.push(RewardFrame(hero=hero, items=list(bridge["stable"]), i=0))
     else:
         frame.stage = "risky"
         game.push(chance.toss_frame(game, hero, True, "bridge"))

@@ -32,7 +32,7 @@ def step_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
 
 
 def options_fight(game: Run, frame: FightFrame) -> list[Action]:
-    return [{"type": "fight_weapon", "weapon": w} for w in ("sword", "bow")]
+    return [{"type": "fight_weapon", "weapon": weapon} for weapon in ("sword", "bow")]
 
 
 def answer_fight(game: Run, frame: FightFrame, action: Action, events: list[Event]) -> None:
@@ -42,8 +42,8 @@ def answer_fight(game: Run, frame: FightFrame, action: Action, events: list[Even
 
 
 def fight_weapon(game: Run, frame: FightFrame, hero: int) -> str:
-    w = game.stairs_slot().spaces[game.space_of(hero)].weapon
-    return {"sw": "sword", "bw": "bow"}.get(w) or str(frame.weapons[str(hero)])
+    weapon = game.stairs_slot().spaces[game.space_of(hero)].weapon
+    return {"sw": "sword", "bw": "bow"}.get(weapon) or str(frame.weapons[str(hero)])
 
 
 def resolve_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:

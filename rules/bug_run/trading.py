@@ -80,14 +80,14 @@ def sell(game: Run, hero: int, card: str, events: list[Event]) -> None:
 def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Event]) -> None:
     hero = frame.hero
     sheet = game.hero(hero)
-    t = action["type"]
+    choice = action["type"]
     frame.wait = True
-    if t == "end_turn":
+    if choice == "end_turn":
         frame.wait = False
         new = game.refill_market()
         events.append(Event.public("trade_end", hero=hero, revealed=new, market=game.market()))
         game.pop()
-    elif t == "buy":
+    elif choice == "buy":
         card = action["card"]
         info = C.card(card)
         if "replace" in action:
@@ -101,7 +101,7 @@ def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Even
             place_equipment(game, hero, card, None, events)
         else:
             sheet.faceup.append(card)
-    elif t == "buy_basic":
+    elif choice == "buy_basic":
         if "replace" in action:
             sell(game, hero, action["replace"], events)
         card = game.s.basics.pop(0)
@@ -113,14 +113,14 @@ def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Even
                 "buy", hero=hero, card=card, name=f"Basic {action['side']}", price=SET_PRICE
             )
         )
-    elif t in ("buy_hearts", "buy_arrows"):
-        stock, n = ("hearts", 3) if t == "buy_hearts" else ("arrows", 2)
+    elif choice in ("buy_hearts", "buy_arrows"):
+        stock, n = ("hearts", 3) if choice == "buy_hearts" else ("arrows", 2)
         sheet.coins -= SET_PRICE
         got = stocks.gain(game, hero, stock, n)
         events.append(
             Event.public("buy_stock", hero=hero, stock=stock, amount=got, price=SET_PRICE)
         )
-    elif t == "sell":
+    elif choice == "sell":
         sell(game, hero, action["card"], events)
     else:
         cards.answer_play(game, frame, action, events)

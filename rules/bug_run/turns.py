@@ -148,9 +148,9 @@ def options_turn(game: Run, frame: TurnFrame) -> list[Action]:
 def bow_ready(game: Run, frame: TurnFrame) -> bool:
     """4.6 step 0: arrows >= 1 at the start of the turn (arrows gained during the turn, e.g.
     from an Itinerant Merchant or a Crafty One, do not count), and one arrow to pay now."""
-    hero = game.hero(frame.hero)
-    arrows0 = hero.arrows if frame.arrows0 is None else frame.arrows0
-    return arrows0 >= 1 and hero.arrows >= 1
+    sheet = game.hero(frame.hero)
+    arrows0 = sheet.arrows if frame.arrows0 is None else frame.arrows0
+    return arrows0 >= 1 and sheet.arrows >= 1
 
 
 def step_turn(game: Run, frame: TurnFrame, events: list[Event]) -> None:
