@@ -23,6 +23,7 @@ from . import content as C
 from .frames import Frame
 from .state import ZONES, GameState, Hero, Slot, TurnOrder
 
+SLUG = "bug-run"
 Action = dict[str, Any]
 F = TypeVar("F", bound=Frame)
 

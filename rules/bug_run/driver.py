@@ -95,3 +95,11 @@ def deciding(game: Run) -> tuple[int, Frame] | None:
     if frame is None or not frame.wait or game.s.phase == "over":
         return None
     return int(frame.seat), frame
+
+
+def legal_actions(game: Run, seat: int) -> list[Action]:
+    """The deciding seat's options; nobody else has any."""
+    decision = deciding(game)
+    if decision is None or decision[0] != seat:
+        return []
+    return frame_options(game, decision[1])

@@ -1,14 +1,13 @@
-"""The Bug Run engine: setup, phases and turn order, the contract methods and the views.
+"""The Bug Run engine: the contract methods (DESIGN.md §2) over the game's modules.
 
-The rules live in modules named after the rulebook's sections (turns, trading, moving, combat,
-chance, quests, loot, flash, stairs, escape, scoring, cards, board), as functions over the
-``Run`` context (context.py); the frame driver (driver.py) dispatches a frame to its kind's
-handlers. This module deals the game and exposes the engine contract (DESIGN.md §2).
+The rules live in modules named after the rulebook's sections (setup, turns, trading, moving,
+combat, chance, quests, loot, flash, stairs, escape, scoring, cards, board), as functions over
+the ``Run`` context (context.py) and its typed state (state.py, frames.py); the frame driver
+(driver.py) dispatches each frame to its kind's handlers, and view.py builds what a seat sees.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Self
 
@@ -24,24 +23,13 @@ from ..core import (
     explain,
     register,
 )
-from . import board, driver, scoring, turns
-from . import content as C
-from .context import Action, Run
-from .frames import Frame, LootFrame
-from .state import Bazaar, GameState, Hero, LootDecks, SeatState
-from .stocks import START
+from . import driver, scoring, setup
+from .context import SLUG, Action, Run
+from .frames import Frame
+from .state import GameState
+from .view import table_view
 
 TURN_SECONDS = 90.0
-EQUIP_KEYS = ("sword", "bow", "shield", "stored", "faceup")
-PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
-    "roll": ("dice", "n", "why"),
-    "toss": ("result", "why"),
-    "attack": ("weapon", "need"),
-    "bridge": ("card",),
-    "escape": ("reached",),
-    "trade": ("merchant",),
-}
-"""Frame fields every player sees at the table (each was announced by a public event)."""
 
 
 @register
@@ -74,7 +62,7 @@ class BugRun(Run, Engine):
          "scores", "winners" (once over)}
     """
 
-    slug = "bug-run"
+    slug = SLUG
     title = "Bug Run"
     min_players = 2
     max_players = 6
@@ -82,95 +70,22 @@ class BugRun(Run, Engine):
         GameOption("mode", "Play with hero powers or without.", ("normal", "powers"), "normal"),
     )
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, rng: Rng | None = None) -> None:
+        """A game from its state; ``rng`` is the live generator (else the stored one)."""
         self.s = state
         self.players = state.players
         self.seed = state.seed
-        self.rng = Rng.from_state(state.rng)
+        self.rng = Rng.from_state(state.rng) if rng is None else rng
 
     # -- setup ----------------------------------------------------------------------------------
     @classmethod
     def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
         cls.check_players(players)
         opts = cls.resolve_options(options)
-        rng = Rng(seed)
-        two = players == 2
-        names = [hero["name"] for hero in C.HEROES]
-        rng.shuffle(names)
-        n_heroes = 4 if two else players
-        heroes = [
-            Hero(
-                name=names[i],
-                seat=i // 2 if two else i,
-                hearts=START["hearts"],
-                arrows=START["arrows"],
-                coins=START["coins"],
-                sword=[],
-                bow=[],
-                shield=[],
-                stored=[],
-                faceup=[],
-                pos=None,
-                roof=None,
-            )
-            for i in range(n_heroes)
-        ]
-        bazaar = list(C.BAZAAR_CARDS)
-        rng.shuffle(bazaar)
-        loot = list(C.LOOT_CARDS)
-        rng.shuffle(loot)
-        level_card = rng.choice(sorted(C.LEVELS))
-        explore = sorted(C.EXPLORATION)
-        rng.shuffle(explore)
-        monsters = []
-        for level in range(1, 5):
-            deck = sorted(m for m, info in C.MONSTERS.items() if info["level"] == level)
-            rng.shuffle(deck)
-            monsters.append(deck)
-        stairs = sorted(C.STAIRS)
-        rng.shuffle(stairs)
-        state = GameState(
-            players=players,
-            seed=seed,
-            mode=opts["mode"],
-            two=two,
-            serial=0,
-            level=1,
-            phase="setup",
-            level_card=level_card,
-            heroes=heroes,
-            seats=[SeatState(vp=10 if two else 5, hand=[]) for _ in range(players)],
-            crown=rng.below(n_heroes),
-            bazaar=Bazaar(deck=bazaar, market=[], discard=[]),
-            basics=list(C.BASIC_CARDS),
-            basic_side={},
-            loot=LootDecks(deck=loot, discard=[]),
-            limbo=[],
-            explore=explore,
-            monsters=monsters,
-            stairs_stack=stairs[:4],
-            stairs_out=stairs[4:],
-            roof=[],
-            boxed=[],
-            board=[],
-            teams={},
-            markers={},
-            flash=None,
-            order=None,
-            fought=False,
-            escape_queue=[],
-            stack=[],
-            rng=[],
-        )
-        game = cls.__new__(cls)
-        game.s = state
-        game.players = players
-        game.seed = seed
-        game.rng = rng
+        state, rng = setup.deal(players, seed, opts["mode"])
+        game = cls(state, rng)
         events: list[Event] = []
-        game.refill_market()
-        board.build_level(game, 1, events)
-        turns.start_phase(game, "trading", events)
+        setup.first_level(game, events)
         game.run(events)
         return game
 
@@ -183,10 +98,7 @@ class BugRun(Run, Engine):
         driver.settle(self, events)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        decision = self.deciding()
-        if decision is None or decision[0] != seat:
-            return []
-        return driver.frame_options(self, decision[1])
+        return driver.legal_actions(self, seat)
 
     def waiting_for(self) -> frozenset[int]:
         decision = self.deciding()
@@ -288,109 +200,5 @@ class BugRun(Run, Engine):
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         return cls(GameState.from_dict(dict(data)))
 
-    # -- views ----------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        s = self.s
-        heroes: list[dict[str, Any]] = []
-        ready = s.order.ready if s.order is not None else [True] * self.n_heroes()
-        for hero, sheet in enumerate(s.heroes):
-            v: dict[str, Any] = {
-                "name": sheet.name,
-                "seat": sheet.seat,
-                "hearts": sheet.hearts,
-                "arrows": sheet.arrows,
-                "coins": sheet.coins,
-                "roof": sheet.roof,
-            }
-            v.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
-            v["index"] = hero
-            v["power"] = C.POWERS[sheet.name] if s.mode == "powers" else None
-            pos = sheet.pos
-            v["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
-            v["ready"] = bool(ready[hero]) if s.two else None
-            heroes.append(v)
-        seats = []
-        for i, seat_state in enumerate(s.seats):
-            row: dict[str, Any] = {"seat": i, "hand_size": len(seat_state.hand)}
-            row["heroes"] = [hero for hero in range(self.n_heroes()) if self.owner(hero) == i]
-            if seat == i:
-                row["vp"] = seat_state.vp
-            seats.append(row)
-        active = None
-        info = self.deciding()
-        if info is not None:
-            frame = info[1].to_dict()  # the frame as stored: only fields that are set
-            active = {
-                "seat": info[0],
-                "hero": frame.get("hero"),
-                "prompt": frame["k"],
-                "stage": frame.get("stage"),
-            }
-            # What the table sees of the decision (dice faces, the coin, the bridge, the
-            # target number, the roof step), so a board can show it beside the choice.
-            for key in PUBLIC_FRAME_KEYS.get(frame["k"], ()):
-                if frame.get(key) is not None:
-                    active[key] = json.loads(json.dumps(frame[key]))
-            if frame["k"] == "loot" and frame["stage"] == "equip":
-                active["card"] = frame["card"]  # announced by the public "loot" event
-            if frame["k"] == "fight":
-                active["hero"] = frame["choosers"][0]
-            if frame["k"] == "flash" and frame.get("pickers"):
-                active["hero"] = frame["pickers"][0]
-                active["items"] = list(frame.get("items", []))
-        out: dict[str, Any] = {
-            "game": self.slug,
-            "phase": s.phase,
-            "level": s.level,
-            "mode": s.mode,
-            "players": self.players,
-            "turn": self.turn,
-            "crown": s.crown,
-            "flash": s.flash,
-            "level_card": s.level_card,
-            "side": "small" if self.small_game() else "large",
-            "stairs": s.board[-1]["C"].card if s.board else None,
-            "roof": list(s.roof),
-            "market": self.market(),
-            "decks": {
-                "bazaar": len(s.bazaar.deck),
-                "bazaar_discard": len(s.bazaar.discard),
-                "basics": len(s.basics),
-                "loot": len(s.loot.deck),
-                "loot_discard": len(s.loot.discard),
-                "exploration": len(s.explore),
-            },
-            "markers": dict(s.markers),
-            "heroes": heroes,
-            "seats": seats,
-            "board": board.board_view(self) if s.board else [],
-            "teams": dict(s.teams),
-            "active": active,
-        }
-        shown = [*out["market"], *(card for v in heroes for k in EQUIP_KEYS for card in v[k])]
-        out["names"] = {card: C.card_name(card) for card in shown}
-        out["roof_paths"] = [C.STAIRS[card]["roof"] for card in s.roof]
-        if seat is not None and 0 <= seat < self.players:
-            you: dict[str, Any] = {
-                "seat": seat,
-                "vp": s.seats[seat].vp,
-                "hand": list(s.seats[seat].hand),
-                "options": self.legal_actions(seat),
-            }
-            if (
-                info is not None
-                and info[0] == seat
-                and isinstance(info[1], LootFrame)
-                and info[1].stage == "keep"
-            ):
-                you["loot_choice"] = list(s.limbo)
-            you["names"] = {
-                card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]
-            }
-            if self.is_over:
-                you["score"] = scoring.breakdown(self, seat)
-            out["you"] = you
-        if self.is_over:
-            out["scores"] = [scoring.breakdown(self, i) for i in range(self.players)]
-            out["winners"] = self.winners()
-        return out
+        return table_view(self, seat)

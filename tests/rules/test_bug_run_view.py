@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from rules.bug_run.engine import PUBLIC_FRAME_KEYS, BugRun
+from rules.bug_run.engine import BugRun
+from rules.bug_run.view import PUBLIC_FRAME_KEYS
 
 
 def test_the_active_decision_shows_its_public_details() -> None:

@@ -1,0 +1,134 @@
+"""What a player sees of Bug Run (``view``): the public table, plus their own secrets.
+
+Everything here is read from the state; nothing is changed. The layout is documented on
+``BugRun`` (engine.py), which bot presenters rely on.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import board, driver, scoring
+from . import content as C
+from .context import SLUG, Run
+from .frames import LootFrame
+
+EQUIP_KEYS = ("sword", "bow", "shield", "stored", "faceup")
+PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
+    "roll": ("dice", "n", "why"),
+    "toss": ("result", "why"),
+    "attack": ("weapon", "need"),
+    "bridge": ("card",),
+    "escape": ("reached",),
+    "trade": ("merchant",),
+}
+"""Frame fields every player sees at the table (each was announced by a public event)."""
+
+
+def table_view(game: Run, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` sees (None: the table); the layout is in BugRun's docstring."""
+    s = game.s
+    heroes: list[dict[str, Any]] = []
+    ready = s.order.ready if s.order is not None else [True] * game.n_heroes()
+    for hero, sheet in enumerate(s.heroes):
+        v: dict[str, Any] = {
+            "name": sheet.name,
+            "seat": sheet.seat,
+            "hearts": sheet.hearts,
+            "arrows": sheet.arrows,
+            "coins": sheet.coins,
+            "roof": sheet.roof,
+        }
+        v.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
+        v["index"] = hero
+        v["power"] = C.POWERS[sheet.name] if s.mode == "powers" else None
+        pos = sheet.pos
+        v["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
+        v["ready"] = bool(ready[hero]) if s.two else None
+        heroes.append(v)
+    seats = []
+    for i, seat_state in enumerate(s.seats):
+        row: dict[str, Any] = {"seat": i, "hand_size": len(seat_state.hand)}
+        row["heroes"] = [hero for hero in range(game.n_heroes()) if game.owner(hero) == i]
+        if seat == i:
+            row["vp"] = seat_state.vp
+        seats.append(row)
+    active = None
+    info = driver.deciding(game)
+    if info is not None:
+        frame = info[1].to_dict()  # the frame as stored: only fields that are set
+        active = {
+            "seat": info[0],
+            "hero": frame.get("hero"),
+            "prompt": frame["k"],
+            "stage": frame.get("stage"),
+        }
+        # What the table sees of the decision (dice faces, the coin, the bridge, the
+        # target number, the roof step), so a board can show it beside the choice.
+        for key in PUBLIC_FRAME_KEYS.get(frame["k"], ()):
+            if frame.get(key) is not None:
+                active[key] = json.loads(json.dumps(frame[key]))
+        if frame["k"] == "loot" and frame["stage"] == "equip":
+            active["card"] = frame["card"]  # announced by the public "loot" event
+        if frame["k"] == "fight":
+            active["hero"] = frame["choosers"][0]
+        if frame["k"] == "flash" and frame.get("pickers"):
+            active["hero"] = frame["pickers"][0]
+            active["items"] = list(frame.get("items", []))
+    out: dict[str, Any] = {
+        "game": SLUG,
+        "phase": s.phase,
+        "level": s.level,
+        "mode": s.mode,
+        "players": game.players,
+        "turn": game.s.serial,
+        "crown": s.crown,
+        "flash": s.flash,
+        "level_card": s.level_card,
+        "side": "small" if game.small_game() else "large",
+        "stairs": s.board[-1]["C"].card if s.board else None,
+        "roof": list(s.roof),
+        "market": game.market(),
+        "decks": {
+            "bazaar": len(s.bazaar.deck),
+            "bazaar_discard": len(s.bazaar.discard),
+            "basics": len(s.basics),
+            "loot": len(s.loot.deck),
+            "loot_discard": len(s.loot.discard),
+            "exploration": len(s.explore),
+        },
+        "markers": dict(s.markers),
+        "heroes": heroes,
+        "seats": seats,
+        "board": board.board_view(game) if s.board else [],
+        "teams": dict(s.teams),
+        "active": active,
+    }
+    shown = [*out["market"], *(card for v in heroes for k in EQUIP_KEYS for card in v[k])]
+    out["names"] = {card: C.card_name(card) for card in shown}
+    out["roof_paths"] = [C.STAIRS[card]["roof"] for card in s.roof]
+    if seat is not None and 0 <= seat < game.players:
+        you: dict[str, Any] = {
+            "seat": seat,
+            "vp": s.seats[seat].vp,
+            "hand": list(s.seats[seat].hand),
+            "options": driver.legal_actions(game, seat),
+        }
+        if (
+            info is not None
+            and info[0] == seat
+            and isinstance(info[1], LootFrame)
+            and info[1].stage == "keep"
+        ):
+            you["loot_choice"] = list(s.limbo)
+        you["names"] = {
+            card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]
+        }
+        if game.s.phase == "over":
+            you["score"] = scoring.breakdown(game, seat)
+        out["you"] = you
+    if game.s.phase == "over":
+        out["scores"] = [scoring.breakdown(game, i) for i in range(game.players)]
+        out["winners"] = scoring.winners(game)
+    return out
