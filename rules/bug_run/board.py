@@ -146,7 +146,7 @@ def stair_team(game: Run, i: int) -> str | None:
 
 
 def stair_spaces_for(game: Run, hero: int) -> list[int]:
-    """Free stairs spaces hero ``h`` may take: team rule (2p fights), then affordability (4.8)."""
+    """Free stairs spaces ``hero`` may take: team rule (2p fights), then affordability (4.8)."""
     slot = game.stairs_slot()
     card = game.stairs_card()
     free = free_spaces(game, slot, hero)
@@ -158,7 +158,7 @@ def stair_spaces_for(game: Run, hero: int) -> list[int]:
 
 
 def move_options(game: Run, hero: int, *, cards: bool = True) -> list[Action]:
-    """Every legal move of hero ``h`` (4.4), nearest card first (the AFK default)."""
+    """Every legal move of ``hero`` (4.4), nearest card first (the AFK default)."""
     pos = game.hero(hero).position()
     c0, f0 = int(pos.col), str(pos.floor)
     board = game.s.board

@@ -11,7 +11,7 @@ from .frames import CraftyFrame, EscapeFrame, RollFrame, TradeFrame, TurnFrame
 
 
 def play_options(game: Run, hero: int, where: str) -> list[Action]:
-    """Cards hero ``h`` may play now (BR-40): ``where`` is trade, merchant (the private
+    """Cards ``hero`` may play now (BR-40): ``where`` is trade, merchant (the private
     trading turn of an Itinerant Merchant), turn or escape."""
     sheet = game.hero(hero)
     seat = game.owner(hero)
@@ -44,7 +44,7 @@ def play_options(game: Run, hero: int, where: str) -> list[Action]:
 
 
 def reservable(game: Run, hero: int) -> list[int]:
-    """Stairs spaces hero ``h`` may reserve (BR-47): one reservation per hero, and in a
+    """Stairs spaces ``hero`` may reserve (BR-47): one reservation per hero, and in a
     2p fight whose teams are fixed only on its own team, so every hero keeps a space."""
     slot = game.stairs_slot()
     if any(space.reserved == hero for space in slot.spaces):

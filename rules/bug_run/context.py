@@ -50,6 +50,7 @@ class Run:
     players: int
     seed: int
 
+    # -- heroes, seats and the turn order ---------------------------------------------------------
     def turn_order(self) -> TurnOrder:
         """The current phase's turn order (set by every phase start)."""
         assert self.s.order is not None, "no phase has started"
@@ -91,11 +92,13 @@ class Run:
         self.s.seats[seat].vp += amount
 
     def lose_vp(self, seat: int, amount: int) -> int:
-        vp = self.s.seats[seat]
-        taken = min(vp.vp, amount)
-        vp.vp -= taken
-        return int(taken)
+        """A VP loss takes what there is (BR-21); returns what was lost."""
+        seat_state = self.s.seats[seat]
+        taken = min(seat_state.vp, amount)
+        seat_state.vp -= taken
+        return taken
 
+    # -- cards and decks --------------------------------------------------------------------------
     def zone_of(self, card: str) -> str:
         info = C.card(card)
         if info["zone"] == "either":
@@ -109,7 +112,7 @@ class Run:
         return not (self.zone_of(card) == "shield" and self.has_power(hero, "armored_exoskeleton"))
 
     def remove_card(self, hero: int, card: str) -> None:
-        """Take card ``c`` from wherever hero ``h`` (or its player's hand) holds it."""
+        """Take ``card`` from wherever ``hero`` (or its player's hand) holds it."""
         sheet = self.hero(hero)
         for zone in ZONES:
             if card in sheet.zone(zone):
@@ -129,12 +132,13 @@ class Run:
         self.s.markers.pop(card, None)
 
     def draw_bazaar(self) -> str | None:
-        baz = self.s.bazaar
-        if not baz.deck and baz.discard:
-            baz.deck = baz.discard
-            baz.discard = []
-            self.rng.shuffle(baz.deck)
-        return baz.deck.pop(0) if baz.deck else None
+        """The top bazaar card; an empty deck is first rebuilt from the discard (BR-37)."""
+        bazaar = self.s.bazaar
+        if not bazaar.deck and bazaar.discard:
+            bazaar.deck = bazaar.discard
+            bazaar.discard = []
+            self.rng.shuffle(bazaar.deck)
+        return bazaar.deck.pop(0) if bazaar.deck else None
 
     def refill_market(self) -> list[str]:
         new = []
@@ -158,6 +162,7 @@ class Run:
     def market(self) -> list[str]:
         return list(self.s.bazaar.market)
 
+    # -- the frame stack --------------------------------------------------------------------------
     def push(self, frame: Frame) -> None:
         """Put ``frame`` on top; a hero's frame is its owner's decision."""
         hero = getattr(frame, "hero", None)
@@ -173,6 +178,7 @@ class Run:
     def top(self) -> Frame | None:
         return self.s.stack[-1] if self.s.stack else None
 
+    # -- the board ----------------------------------------------------------------------------------
     def small_game(self) -> bool:
         return int(self.s.players) < 5
 
@@ -197,9 +203,6 @@ class Run:
     def on_stairs(self, hero: int) -> bool:
         return int(self.hero(hero).position().col) == self.stairs_col()
 
-    def at_entrance(self, hero: int) -> bool:
-        return int(self.hero(hero).position().col) == 0
-
     def heroes_on(self, col: int, floor: str) -> list[int]:
         return [
             hero
@@ -208,7 +211,7 @@ class Run:
         ]
 
     def space_of(self, hero: int) -> int:
-        """The space hero ``h`` stands on (asked only of a hero standing on one)."""
+        """The space ``hero`` stands on (asked only of a hero standing on one)."""
         space = self.hero(hero).position().space
         assert space is not None, "the hero stands on no space"
         return space

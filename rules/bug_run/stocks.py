@@ -58,7 +58,7 @@ def death(game: Run, hero: int, events: list[Event]) -> None:
 def grant_item(
     game: Run, hero: int, item: str, events: list[Event], *, printed: bool = True
 ) -> bool:
-    """Apply one reward item to hero ``h``. Returns True when it is a loot draw to do.
+    """Apply one reward item to ``hero``. Returns True when it is a loot draw to do.
 
     A printed heart/arrow/coin reward taken while that stock is full becomes 1 VP (BR-23).
     """
