@@ -21,17 +21,24 @@ STOCKS = ("hearts", "arrows", "coins")
 ZONES = ("sword", "bow", "shield", "stored", "faceup")
 
 
+_SCALARS = (str, int, bool, float, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _plain(value: Any) -> Any:
-    """A dataclass (fields in declaration order), list or dict as plain JSON data."""
-    if isinstance(value, Frame):
-        return value.to_dict()
-    if hasattr(value, "__dataclass_fields__"):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    """A dataclass (fields in declaration order), list or dict as fresh plain JSON data."""
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, list):
         return [_plain(item) for item in value]
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}
-    return value
+    if isinstance(value, Frame):
+        return value.to_dict()
+    names = _FIELD_NAMES.get(type(value))
+    if names is None:
+        names = _FIELD_NAMES[type(value)] = tuple(f.name for f in fields(value))
+    return {name: _plain(getattr(value, name)) for name in names}
 
 
 @dataclass
@@ -271,7 +278,7 @@ class GameState:
         out = cast(dict[str, Any], _plain(self))
         if self.order is None:
             out["order"] = {}  # only while the game is being set up
-        return cast(dict[str, Any], json.loads(json.dumps(out)))
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
