@@ -2,9 +2,9 @@
 
 A frame either waits for one seat's decision or steps on by itself, pushing child frames whose
 results come back in ``ret`` (see context.py). Frames are part of the stored snapshot, so each
-kind's ``ORDER`` is the key order its JSON has always had ("k" first): fields in ``LATE`` are
-written only once set (not None), and ``ret`` only once a child has returned (it may return
-None, hence the ``ABSENT`` marker).
+kind's ``ORDER`` is the key order its JSON has always had ("k" first) and names every field:
+fields in ``LATE`` are written only once set (not None), and ``ret`` only once a child has
+returned (it may return None, hence the ``ABSENT`` marker; some kinds never have a child).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class ActivateFrame(Frame):
     """2p: the player whose turn it is picks which of their ready heroes acts."""
 
     kind: ClassVar[str] = "activate"
-    ORDER = ("seat", "wait")
+    ORDER = ("seat", "wait", "ret")
 
 
 @dataclass(kw_only=True)
@@ -152,7 +152,7 @@ class LootFrame(Frame):
     """A loot draw: keep one of two (Master Crocheter), then equip, store or hand it."""
 
     kind: ClassVar[str] = "loot"
-    ORDER = ("hero", "stage", "wait", "seat", "card")
+    ORDER = ("hero", "stage", "wait", "seat", "card", "ret")
     LATE = frozenset({"card"})
     hero: int
     stage: str = "draw"
@@ -169,7 +169,7 @@ class TossFrame(Frame):
     """A flip counter toss (``why``: what it decides); ``cards``: may cards bend it."""
 
     kind: ClassVar[str] = "toss"
-    ORDER = ("hero", "cards", "why", "stage", "result", "gf", "wait", "seat")
+    ORDER = ("hero", "cards", "why", "stage", "result", "gf", "wait", "seat", "ret")
     hero: int
     cards: bool
     why: str
@@ -183,7 +183,19 @@ class RollFrame(Frame):
     """A roll of ``n`` dice; ``bravery``: may Act of Bravery answer two bones."""
 
     kind: ClassVar[str] = "roll"
-    ORDER = ("hero", "n", "cards", "bravery", "why", "dice", "courage", "braved", "wait", "seat")
+    ORDER = (
+        "hero",
+        "n",
+        "cards",
+        "bravery",
+        "why",
+        "dice",
+        "courage",
+        "braved",
+        "wait",
+        "seat",
+        "ret",
+    )
     hero: int
     n: int
     cards: bool
@@ -311,7 +323,7 @@ class FightFrame(Frame):
     """A fight on the stairs (BR-30..32): heroes on "any" spaces choose their weapon first."""
 
     kind: ClassVar[str] = "fight"
-    ORDER = ("stage", "choosers", "weapons", "seat", "wait")
+    ORDER = ("stage", "choosers", "weapons", "seat", "wait", "ret")
     stage: str = "choose"
     choosers: list[int] = field(default_factory=list)
     weapons: dict[str, str] = field(default_factory=dict)
