@@ -4,10 +4,10 @@ Itinerant Merchant, Reserved Seat and the Crafty One's theft."""
 from __future__ import annotations
 
 from ..core import Event
-from . import board, stocks
+from . import board, chance, stocks
 from . import content as C
 from .context import Action, Run
-from .frames import CraftyFrame, EscapeFrame, RollFrame, TradeFrame, TurnFrame
+from .frames import CraftyFrame, EscapeFrame, TradeFrame, TurnFrame
 
 
 def play_options(game: Run, hero: int, where: str) -> list[Action]:
@@ -25,19 +25,19 @@ def play_options(game: Run, hero: int, where: str) -> list[Action]:
             out.append(act)
 
     for card in sheet.faceup:
-        eff = C.card(card)["effect"]
-        if eff in ("potion", "full_potion") and sheet.hearts < 10:
+        effect = C.card(card)["effect"]
+        if effect in ("potion", "full_potion") and sheet.hearts < 10:
             once(card, {"type": "play", "card": card})
     for card in game.hand(seat):
-        eff = C.card(card)["effect"]
-        if (eff == "gold_coins" and sheet.coins < 15) or (
-            eff == "merchant" and where != "merchant"
+        effect = C.card(card)["effect"]
+        if (effect == "gold_coins" and sheet.coins < 15) or (
+            effect == "merchant" and where != "merchant"
         ):
             once(card, {"type": "play", "card": card})
-        elif eff == "crafty" and where == "turn":
+        elif effect == "crafty" and where == "turn":
             for t in crafty_targets(game, hero):
                 once(card, {"type": "play", "card": card, "target": t})
-        elif eff == "reserved_seat" and where != "escape" and game.s.board:
+        elif effect == "reserved_seat" and where != "escape" and game.s.board:
             for i in reservable(game, hero):
                 once(card, {"type": "play", "card": card, "space": i})
     return out
@@ -67,9 +67,9 @@ def crafty_targets(game: Run, hero: int) -> list[int]:
         return []
     pos = game.hero(hero).position()
     return [
-        t
-        for t in game.heroes_on(pos.col, pos.floor)
-        if t != hero and game.owner(t) != game.owner(hero)
+        other
+        for other in game.heroes_on(pos.col, pos.floor)
+        if other != hero and game.owner(other) != game.owner(hero)
     ]
 
 
@@ -80,22 +80,22 @@ def answer_play(
     sheet = game.hero(hero)
     card = action["card"]
     info = C.card(card)
-    eff = info["effect"]
+    effect = info["effect"]
     game.remove_card(hero, card)
     game.discard(card)
     events.append(Event.public("play", hero=hero, card=card, name=info["name"]))
-    if eff == "full_potion":
+    if effect == "full_potion":
         sheet.hearts = 10
-    elif eff == "potion":
+    elif effect == "potion":
         stocks.gain(game, hero, "hearts", info["hearts"])
-    elif eff == "gold_coins":
+    elif effect == "gold_coins":
         stocks.gain(game, hero, "coins", info["coins"])
-    elif eff == "reserved_seat":
+    elif effect == "reserved_seat":
         game.stairs_slot().spaces[action["space"]].reserved = hero
-    elif eff == "merchant":
+    elif effect == "merchant":
         frame.wait = False
         game.push(TradeFrame(hero=hero, merchant=True, wait=True))
-    elif eff == "crafty":
+    elif effect == "crafty":
         frame.wait = False
         game.push(CraftyFrame(hero=hero, target=action["target"], card=card, stage="roll"))
 
@@ -103,18 +103,7 @@ def answer_play(
 def step_crafty(game: Run, frame: CraftyFrame, events: list[Event]) -> None:
     if frame.stage == "roll":
         frame.stage = "steal"
-        game.push(
-            RollFrame(
-                hero=frame.hero,
-                n=1,
-                cards=True,
-                bravery=False,
-                why="crafty",
-                dice=[],
-                courage=False,
-                braved=False,
-            )
-        )
+        game.push(chance.roll_frame(game, frame.hero, 1, True, False, "crafty"))
         return
     info = C.card(frame.card)
     amount = int(frame.ret["successes"]) + int(info["plus"])

@@ -28,10 +28,9 @@ def zone_actions(
 
 
 def sellable(game: Run, hero: int) -> list[str]:
-    sheet = game.hero(hero)
-    cards = sheet.cards()
-    cards += game.hand(game.owner(hero))
-    return [card for card in cards if not game.s.markers.get(card)]
+    """Cards ``hero`` may sell: held or in its player's hand, without a use marker."""
+    held = game.hero(hero).cards() + game.hand(game.owner(hero))
+    return [card for card in held if not game.s.markers.get(card)]
 
 
 def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
