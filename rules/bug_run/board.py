@@ -20,7 +20,7 @@ QUEST_KINDS = ("escape", "gamble", "archery", "duel", "vault", "trapped_vault")
 
 def _spaces(printed: list[dict[str, Any]], lock56: bool) -> list[Space]:
     """A card's printed spaces; those marked for 5-6 players are padlocked in a smaller game."""
-    return [Space(x["weapon"], bool(x["five_six"] and lock56)) for x in printed]
+    return [Space(other["weapon"], bool(other["five_six"] and lock56)) for other in printed]
 
 
 def make_slot(game: Run, cid: str | None, level: int) -> Slot:
@@ -39,25 +39,25 @@ def make_slot(game: Run, cid: str | None, level: int) -> Slot:
         slot.spaces = _spaces(quest["spaces"], lock56)
     else:
         slot.kind = "stairs"
-        for x in C.STAIRS[cid]["spaces"]:
-            weapon = {"sw": "sw", "bw": "bw"}.get(x["weapon"], "any")
-            slot.spaces.append(Space(weapon, bool(x["five_six"] and lock56)))
+        for other in C.STAIRS[cid]["spaces"]:
+            weapon = {"sw": "sw", "bw": "bw"}.get(other["weapon"], "any")
+            slot.spaces.append(Space(weapon, bool(other["five_six"] and lock56)))
     return slot
 
 
 def build_level(game: Run, level: int, events: list[Event]) -> None:
     """Lay out line ``level`` of the level card (BR-7 order) and put every hero at the entrance."""
-    s = game.s
+    state = game.s
     side = "small" if game.small_game() else "large"
-    line = C.LEVELS[s.level_card][side][level - 1]
-    deck = s.monsters[level - 1]
+    line = C.LEVELS[state.level_card][side][level - 1]
+    deck = state.monsters[level - 1]
     entrance = make_slot(game, None, level)
     entrance.kind = "entrance"
     cols: list[Column] = [{"C": entrance}]
     for col in line:
         drawn: list[str | None] = []
         for cell in col:
-            pile = deck if cell == "M" else s.explore
+            pile = deck if cell == "M" else state.explore
             drawn.append(pile.pop(0) if pile else None)  # BR-62 fallback: an empty slot
         if len(col) == 1:
             cols.append({"C": make_slot(game, drawn[0], level)})
@@ -65,9 +65,9 @@ def build_level(game: Run, level: int, events: list[Event]) -> None:
             cols.append(
                 {"U": make_slot(game, drawn[0], level), "D": make_slot(game, drawn[1], level)}
             )
-    cols.append({"C": make_slot(game, s.stairs_stack[level - 1], level)})
-    s.board = cols
-    s.teams = {}
+    cols.append({"C": make_slot(game, state.stairs_stack[level - 1], level)})
+    state.board = cols
+    state.teams = {}
     for hero in range(game.n_heroes()):
         game.hero(hero).pos = Position(0, "C", None)
     events.append(Event.public("level_built", level=level, board=board_view(game)))

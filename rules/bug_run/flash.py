@@ -30,15 +30,19 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
     stage = frame.stage
     if stage == "start":
         game.s.flash = hero
-        on = [x for x in game.clockwise(hero) if x in game.heroes_on(frame.col, frame.floor)]
+        on = [
+            member
+            for member in game.clockwise(hero)
+            if member in game.heroes_on(frame.col, frame.floor)
+        ]
         frame.on = on
         events.append(Event.public("flash", hero=hero, heroes=on))
         if frame.monster:
             slot = game.slot(frame.col, frame.floor)
             frame.items = list(C.MONSTERS[slot.card_id()]["rewards"])
             seats: list[int] = []
-            for x in on:
-                seat = game.owner(x)
+            for member in on:
+                seat = game.owner(member)
                 if len(on) > 1 and seat not in seats and game.find_in_hand(seat, "dibs"):
                     seats.append(seat)
             frame.asks, frame.dibs, frame.picks, frame.turn, frame.stage = seats, [], {}, 0, "dibs"
@@ -53,14 +57,14 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
     elif stage == "picks":
         next_pick(game, frame, events)
     elif stage == "moves":
-        order = [x for x in _listed(frame.on) if game.has_power(x, "teleportation")]
-        order += [x for x in move_order(game, frame) if x not in order]
+        order = [member for member in _listed(frame.on) if game.has_power(member, "teleportation")]
+        order += [member for member in move_order(game, frame) if member not in order]
         frame.movers = order
         frame.stage = "moving"
     elif stage == "moving":
         if _listed(frame.movers):
-            x = _listed(frame.movers).pop(0)
-            game.push(FreeMoveFrame(hero=x, wait=True, stage="choose"))
+            member = _listed(frame.movers).pop(0)
+            game.push(FreeMoveFrame(hero=member, wait=True, stage="choose"))
             return
         game.s.flash = None
         events.append(Event.public("flash_end", hero=hero))
@@ -73,8 +77,8 @@ def move_order(game: Run, frame: FlashFrame) -> list[int]:
     if not game.s.two:
         return on
     hero = on[0]
-    mine = [x for x in on if game.owner(x) == game.owner(hero)]
-    theirs = [x for x in on if game.owner(x) != game.owner(hero)]
+    mine = [member for member in on if game.owner(member) == game.owner(hero)]
+    theirs = [member for member in on if game.owner(member) != game.owner(hero)]
     out = [mine.pop(0)]
     while mine or theirs:
         if theirs:
@@ -101,15 +105,15 @@ def next_pick(game: Run, frame: FlashFrame, events: list[Event]) -> None:
         frame.turn = turn + 1
     else:
         seats = [game.owner(on[0])]
-        seats += [s for s in (0, 1) if s not in seats]
-        seats = [s for s in seats if any(game.owner(x) == s for x in on)]
+        seats += [state for state in (0, 1) if state not in seats]
+        seats = [state for state in seats if any(game.owner(member) == state for member in on)]
         seat = seats[turn % len(seats)]
         frame.turn = turn + 1
-        mine = [x for x in on if game.owner(x) == seat]
+        mine = [member for member in on if game.owner(member) == seat]
         if frame.turn == 1:
             mine = [on[0]]  # the defeater takes its player's first pick
-        low = min(picks.get(str(x), 0) for x in mine)
-        pickers = [x for x in mine if picks.get(str(x), 0) == low]
+        low = min(picks.get(str(member), 0) for member in mine)
+        pickers = [member for member in mine if picks.get(str(member), 0) == low]
     frame.pickers = pickers
     frame.seat = game.owner(pickers[0])
     frame.wait = True
@@ -119,16 +123,18 @@ def options_flash(game: Run, frame: FlashFrame) -> list[Action]:
     if frame.stage == "dibs":
         seat = _listed(frame.asks)[0]
         card = game.find_in_hand(seat, "dibs")[0]
-        mine = [x for x in _listed(frame.on) if game.owner(x) == seat]
-        return [{"type": "pass"}] + [{"type": "dibs", "card": card, "hero": x} for x in mine]
+        mine = [member for member in _listed(frame.on) if game.owner(member) == seat]
+        return [{"type": "pass"}] + [
+            {"type": "dibs", "card": card, "hero": member} for member in mine
+        ]
     out: list[Action] = []
     items = list(dict.fromkeys(frame.items or []))
     pickers = _listed(frame.pickers)
-    for x in pickers:
+    for member in pickers:
         for item in items:
             act: Action = {"type": "pick", "item": item}
             if len(pickers) > 1:
-                act["hero"] = x
+                act["hero"] = member
             out.append(act)
     return out
 
@@ -137,16 +143,16 @@ def answer_flash(game: Run, frame: FlashFrame, action: Action, events: list[Even
     if frame.stage == "dibs":
         _listed(frame.asks).pop(0)
         if action["type"] == "dibs":
-            x = action["hero"]
-            game.remove_card(x, action["card"])
+            member = action["hero"]
+            game.remove_card(member, action["card"])
             game.discard(action["card"])
-            _listed(frame.dibs).append(x)
-            events.append(Event.public("dibs", hero=x, card=action["card"]))
+            _listed(frame.dibs).append(member)
+            events.append(Event.public("dibs", hero=member, card=action["card"]))
         return
-    x = action.get("hero", _listed(frame.pickers)[0])
+    member = action.get("hero", _listed(frame.pickers)[0])
     _listed(frame.items).remove(action["item"])
     picks = frame.picks
     assert picks is not None, "picks start with the monster's Flash Phase"
-    picks[str(x)] = picks.get(str(x), 0) + 1
-    events.append(Event.public("pick", hero=x, item=action["item"]))
-    game.push(RewardFrame(hero=x, items=[action["item"]], i=0))
+    picks[str(member)] = picks.get(str(member), 0) + 1
+    events.append(Event.public("pick", hero=member, item=action["item"]))
+    game.push(RewardFrame(hero=member, items=[action["item"]], i=0))

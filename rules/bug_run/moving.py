@@ -39,10 +39,10 @@ def leave(game: Run, hero: int, events: list[Event]) -> None:
         if slot.spaces[i].extra:
             # LT12: the extra space exists only while its hero stands on it
             del slot.spaces[i]
-            for x in game.heroes_on(pos.col, pos.floor):
-                space = game.hero(x).position().space
-                if x != hero and space is not None and space > i:
-                    game.hero(x).position().space = space - 1
+            for other in game.heroes_on(pos.col, pos.floor):
+                space = game.hero(other).position().space
+                if other != hero and space is not None and space > i:
+                    game.hero(other).position().space = space - 1
     if slot.kind == "duel" and not slot.locked:
         slot.locked = True  # BR-65 / rulebook: leaving a Duel padlocks it
         events.append(Event.public("padlock", card=slot.card, why="duel_left"))
@@ -117,8 +117,11 @@ def enter_stairs(game: Run, hero: int, space: int, events: list[Event]) -> None:
         teams[str(game.owner(hero))] = mine
         teams[str(1 - game.owner(hero))] = other
         for sp_i, sp in enumerate(game.stairs_slot().spaces):
-            r = sp.reserved
-            if r is not None and board.stair_team(game, sp_i) != teams[str(game.owner(r))]:
+            reserver = sp.reserved
+            if (
+                reserver is not None
+                and board.stair_team(game, sp_i) != teams[str(game.owner(reserver))]
+            ):
                 sp.reserved = None
         events.append(Event.public("teams", teams=dict(teams)))
 

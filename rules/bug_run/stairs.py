@@ -92,27 +92,27 @@ def resolve_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
 
 def reset_level(game: Run, events: list[Event]) -> None:
     """RESET(l): crown to the crown space's hero, stairs to the roof, level put away."""
-    s = game.s
+    state = game.s
     slot = game.stairs_slot()
     for space, info in zip(slot.spaces, game.stairs_card()["spaces"], strict=True):
         if info["crown"] and space.hero is not None:
-            s.crown = space.hero
-    s.roof.append(slot.card_id())
-    for col in s.board[1:-1]:
+            state.crown = space.hero
+    state.roof.append(slot.card_id())
+    for col in state.board[1:-1]:
         for sl in col.values():
             if sl.card is not None:
-                s.boxed.append(sl.card)
-    level = s.level
-    s.boxed.extend(s.monsters[level - 1])
-    s.monsters[level - 1] = []
-    s.board = []
-    events.append(Event.public("level_end", level=level, crown=s.crown, roof=list(s.roof)))
+                state.boxed.append(sl.card)
+    level = state.level
+    state.boxed.extend(state.monsters[level - 1])
+    state.monsters[level - 1] = []
+    state.board = []
+    events.append(Event.public("level_end", level=level, crown=state.crown, roof=list(state.roof)))
     if level < 4:
-        s.level = level + 1
+        state.level = level + 1
         board.build_level(game, level + 1, events)
         turns.start_phase(game, "trading", events)
     else:
-        s.escape_queue = game.clockwise(s.crown)
+        state.escape_queue = game.clockwise(state.crown)
         for hero in range(game.n_heroes()):
             game.hero(hero).pos = None
         turns.start_phase(game, "escape", events)

@@ -28,10 +28,10 @@ PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
 
 def table_view(game: Run, seat: int | None) -> dict[str, Any]:
     """What ``seat`` sees (None: the table); the layout is in BugRun's docstring."""
-    s = game.s
+    state = game.s
     heroes: list[dict[str, Any]] = []
-    ready = s.order.ready if s.order is not None else [True] * game.n_heroes()
-    for hero, sheet in enumerate(s.heroes):
+    ready = state.order.ready if state.order is not None else [True] * game.n_heroes()
+    for hero, sheet in enumerate(state.heroes):
         v: dict[str, Any] = {
             "name": sheet.name,
             "seat": sheet.seat,
@@ -42,13 +42,13 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         }
         v.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
         v["index"] = hero
-        v["power"] = C.POWERS[sheet.name] if s.mode == "powers" else None
+        v["power"] = C.POWERS[sheet.name] if state.mode == "powers" else None
         pos = sheet.pos
         v["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
-        v["ready"] = bool(ready[hero]) if s.two else None
+        v["ready"] = bool(ready[hero]) if state.two else None
         heroes.append(v)
     seats = []
-    for i, seat_state in enumerate(s.seats):
+    for i, seat_state in enumerate(state.seats):
         row: dict[str, Any] = {"seat": i, "hand_size": len(seat_state.hand)}
         row["heroes"] = [hero for hero in range(game.n_heroes()) if game.owner(hero) == i]
         if seat == i:
@@ -78,41 +78,41 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             active["items"] = list(frame.get("items", []))
     out: dict[str, Any] = {
         "game": SLUG,
-        "phase": s.phase,
-        "level": s.level,
-        "mode": s.mode,
+        "phase": state.phase,
+        "level": state.level,
+        "mode": state.mode,
         "players": game.players,
         "turn": game.s.serial,
-        "crown": s.crown,
-        "flash": s.flash,
-        "level_card": s.level_card,
+        "crown": state.crown,
+        "flash": state.flash,
+        "level_card": state.level_card,
         "side": "small" if game.small_game() else "large",
-        "stairs": s.board[-1]["C"].card if s.board else None,
-        "roof": list(s.roof),
+        "stairs": state.board[-1]["C"].card if state.board else None,
+        "roof": list(state.roof),
         "market": game.market(),
         "decks": {
-            "bazaar": len(s.bazaar.deck),
-            "bazaar_discard": len(s.bazaar.discard),
-            "basics": len(s.basics),
-            "loot": len(s.loot.deck),
-            "loot_discard": len(s.loot.discard),
-            "exploration": len(s.explore),
+            "bazaar": len(state.bazaar.deck),
+            "bazaar_discard": len(state.bazaar.discard),
+            "basics": len(state.basics),
+            "loot": len(state.loot.deck),
+            "loot_discard": len(state.loot.discard),
+            "exploration": len(state.explore),
         },
-        "markers": dict(s.markers),
+        "markers": dict(state.markers),
         "heroes": heroes,
         "seats": seats,
-        "board": board.board_view(game) if s.board else [],
-        "teams": dict(s.teams),
+        "board": board.board_view(game) if state.board else [],
+        "teams": dict(state.teams),
         "active": active,
     }
     shown = [*out["market"], *(card for v in heroes for k in EQUIP_KEYS for card in v[k])]
     out["names"] = {card: C.card_name(card) for card in shown}
-    out["roof_paths"] = [C.STAIRS[card]["roof"] for card in s.roof]
+    out["roof_paths"] = [C.STAIRS[card]["roof"] for card in state.roof]
     if seat is not None and 0 <= seat < game.players:
         you: dict[str, Any] = {
             "seat": seat,
-            "vp": s.seats[seat].vp,
-            "hand": list(s.seats[seat].hand),
+            "vp": state.seats[seat].vp,
+            "hand": list(state.seats[seat].hand),
             "options": driver.legal_actions(game, seat),
         }
         if (
@@ -121,7 +121,7 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             and isinstance(info[1], LootFrame)
             and info[1].stage == "keep"
         ):
-            you["loot_choice"] = list(s.limbo)
+            you["loot_choice"] = list(state.limbo)
         you["names"] = {
             card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]
         }
