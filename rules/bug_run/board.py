@@ -47,7 +47,7 @@ def make_slot(game: Run, cid: str | None, level: int) -> Slot:
 
 def build_level(game: Run, level: int, events: list[Event]) -> None:
     """Lay out line ``level`` of the level card (BR-7 order) and put every hero at the entrance."""
-    state = game.s
+    state = game.state
     side = "small" if game.small_game() else "large"
     line = C.LEVELS[state.level_card][side][level - 1]
     deck = state.monsters[level - 1]
@@ -75,7 +75,7 @@ def build_level(game: Run, level: int, events: list[Event]) -> None:
 
 def board_view(game: Run) -> list[dict[str, Any]]:
     out = []
-    for cols in game.s.board:
+    for cols in game.state.board:
         out.append({f: slot_view(game, slot) for f, slot in cols.items()})
     return out
 
@@ -104,7 +104,7 @@ def slot_view(game: Run, slot: Slot) -> dict[str, Any]:
 def bridges_between(game: Run, c0: int, cd: int, route: str | None) -> list[list[Any]]:
     out: list[list[Any]] = []
     for card in range(c0 + 1, cd):
-        column = game.s.board[card]
+        column = game.state.board[card]
         floor = "C" if "C" in column else route
         if floor is not None and column[floor].kind == "bridge":
             out.append([card, floor])
@@ -150,7 +150,7 @@ def stair_spaces_for(game: Run, hero: int) -> list[int]:
     slot = game.stairs_slot()
     card = game.stairs_card()
     free = free_spaces(game, slot, hero)
-    teams = game.s.teams
+    teams = game.state.teams
     if card["type"] == "fight" and str(game.owner(hero)) in teams:
         free = [i for i in free if stair_team(game, i) == teams[str(game.owner(hero))]]
     payable = [i for i in free if stair_entry_cost_ok(game, hero, card["spaces"][i]["entry"])]
@@ -161,7 +161,7 @@ def move_options(game: Run, hero: int, *, cards: bool = True) -> list[Action]:
     """Every legal move of ``hero`` (4.4), nearest card first (the AFK default)."""
     pos = game.hero(hero).position()
     c0, f0 = int(pos.col), str(pos.floor)
-    board = game.s.board
+    board = game.state.board
     extra = game.find_in_hand(game.owner(hero), "extra") if cards else []
     out: list[Action] = []
     for card in range(c0 + 1, len(board)):

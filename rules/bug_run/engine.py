@@ -72,7 +72,7 @@ class BugRun(Run, Engine):
 
     def __init__(self, state: GameState, rng: Rng | None = None) -> None:
         """A game from its state; ``rng`` is the live generator (else the stored one)."""
-        self.s = state
+        self.state = state
         self.players = state.players
         self.seed = state.seed
         self.rng = Rng.from_state(state.rng) if rng is None else rng
@@ -106,7 +106,7 @@ class BugRun(Run, Engine):
 
     @property
     def turn(self) -> int:
-        return int(self.s.serial)
+        return int(self.state.serial)
 
     def deadlines(self) -> list[Deadline]:
         decision = self.deciding()
@@ -114,8 +114,8 @@ class BugRun(Run, Engine):
             return []
         return [
             Deadline(
-                key=f"bug-run:afk:{self.s.serial}",
-                action={"type": "afk", "turn": self.s.serial},
+                key=f"bug-run:afk:{self.state.serial}",
+                action={"type": "afk", "turn": self.state.serial},
                 seconds=TURN_SECONDS,
                 setting="bugrun_turn",
                 seats=frozenset({decision[0]}),
@@ -136,7 +136,7 @@ class BugRun(Run, Engine):
             action = self.default_action(frame)
             events.append(Event.public("afk", seat=who, action=action["type"]))
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
-        self.s.serial += 1
+        self.state.serial += 1
         frame.wait = False
         driver.answer_frame(self, frame, action, events)
         self.run(events)
@@ -180,7 +180,7 @@ class BugRun(Run, Engine):
     # -- the end --------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return bool(self.s.phase == "over")
+        return bool(self.state.phase == "over")
 
     def scores(self) -> list[int]:
         return scoring.scores(self)
@@ -193,8 +193,8 @@ class BugRun(Run, Engine):
 
     # -- persistence ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        self.s.rng = self.rng.state()
-        return self.s.to_dict()
+        self.state.rng = self.rng.state()
+        return self.state.to_dict()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:

@@ -20,7 +20,7 @@ STOCKS = {"h": "hearts", "c": "coins", "a": "arrows"}
 
 
 def roof_path(game: Run, step: int, side: str) -> dict[str, Any]:
-    card = C.STAIRS[game.s.roof[step]]
+    card = C.STAIRS[game.state.roof[step]]
     return card["roof"][0 if side == "L" else 1]
 
 

@@ -29,7 +29,7 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
     hero = frame.hero
     stage = frame.stage
     if stage == "start":
-        game.s.flash = hero
+        game.state.flash = hero
         on = [
             member
             for member in game.clockwise(hero)
@@ -66,7 +66,7 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
             member = _listed(frame.movers).pop(0)
             game.push(FreeMoveFrame(hero=member, wait=True, stage="choose"))
             return
-        game.s.flash = None
+        game.state.flash = None
         events.append(Event.public("flash_end", hero=hero))
         game.pop()
 
@@ -74,7 +74,7 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
 def move_order(game: Run, frame: FlashFrame) -> list[int]:
     """The defeater, then clockwise; 2p alternates players starting with the opponent."""
     on = _listed(frame.on)
-    if not game.s.two:
+    if not game.state.two:
         return on
     hero = on[0]
     mine = [member for member in on if game.owner(member) == game.owner(hero)]
@@ -100,7 +100,7 @@ def next_pick(game: Run, frame: FlashFrame, events: list[Event]) -> None:
         return
     if dibs:
         pickers = [dibs.pop(0)]
-    elif not game.s.two:
+    elif not game.state.two:
         pickers = [on[turn % len(on)]]
         frame.turn = turn + 1
     else:

@@ -33,7 +33,7 @@ def step_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
             events.append(Event.public("gain", hero=hero, item="L", vp=1, loot_empty=True))
             game.pop()
             return
-        game.s.limbo = drawn
+        game.state.limbo = drawn
         if len(drawn) == 2:
             events.append(
                 Event.private(game.owner(hero), "loot_choice", hero=hero, cards=list(drawn))
@@ -51,7 +51,7 @@ def step_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
 
 def options_loot(game: Run, frame: LootFrame) -> list[Action]:
     if frame.stage == "keep":
-        return [{"type": "keep", "card": card} for card in game.s.limbo]
+        return [{"type": "keep", "card": card} for card in game.state.limbo]
     sheet = game.hero(frame.hero)
     zone = game.zone_of(frame.drawn())
     if len(sheet.zone(zone)) < game.zone_limit(zone):
@@ -65,15 +65,15 @@ def answer_loot(game: Run, frame: LootFrame, action: Action, events: list[Event]
     hero = frame.hero
     sheet = game.hero(hero)
     if action["type"] == "keep":
-        for card in game.s.limbo:
+        for card in game.state.limbo:
             if card != action["card"]:
-                game.s.loot.deck.append(card)  # BR-61: the other to the bottom
-        game.s.limbo = [action["card"]]
+                game.state.loot.deck.append(card)  # BR-61: the other to the bottom
+        game.state.limbo = [action["card"]]
         frame.card = action["card"]
         frame.stage = "place"
         return
     card = frame.drawn()
-    game.s.limbo = []
+    game.state.limbo = []
     frame.stage = "end"
     if action["type"] == "store":
         sheet.stored.append(card)
@@ -105,7 +105,7 @@ def place_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
         frame.wait = True
         events.append(Event.public("loot", hero=hero, card=card, name=info["name"]))
         return
-    game.s.limbo = []
+    game.state.limbo = []
     frame.stage = "end"
     if info["type"] == "secret":
         game.hand(seat).append(card)

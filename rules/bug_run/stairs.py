@@ -13,7 +13,7 @@ from .stocks import parse
 
 def fight_frame(game: Run) -> FightFrame:
     slot = game.stairs_slot()
-    crown = game.s.crown
+    crown = game.state.crown
     choosers = []
     for hero in game.clockwise(crown):
         space = game.space_of(hero)
@@ -50,7 +50,7 @@ def resolve_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
     """BR-30..32: roll, sum per team, reroll ties, split the reward among the winners."""
     card = game.stairs_card()
     teams: dict[str, list[int]] = {"top": [], "bottom": []}
-    for hero in game.clockwise(game.s.crown):
+    for hero in game.clockwise(game.state.crown):
         space = game.hero(hero).position().space
         teams[card["spaces"][space]["team"]].append(hero)
     winners: list[int]
@@ -92,7 +92,7 @@ def resolve_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
 
 def reset_level(game: Run, events: list[Event]) -> None:
     """RESET(l): crown to the crown space's hero, stairs to the roof, level put away."""
-    state = game.s
+    state = game.state
     slot = game.stairs_slot()
     for space, info in zip(slot.spaces, game.stairs_card()["spaces"], strict=True):
         if info["crown"] and space.hero is not None:

@@ -52,7 +52,9 @@ def death(game: Run, hero: int, events: list[Event]) -> None:
     lost = game.lose_vp(seat, 5)
     game.hero(hero).hearts = START["hearts"]
     events.append(Event.public("death", hero=hero, name=game.name(hero)))
-    events.append(Event.private(seat, "vp_lost", hero=hero, amount=lost, vp=game.s.seats[seat].vp))
+    events.append(
+        Event.private(seat, "vp_lost", hero=hero, amount=lost, vp=game.state.seats[seat].vp)
+    )
 
 
 def grant_item(

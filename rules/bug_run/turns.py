@@ -18,7 +18,7 @@ from .state import TurnOrder
 
 
 def start_phase(game: Run, phase: str, events: list[Event]) -> None:
-    state = game.s
+    state = game.state
     state.phase = phase
     crown = state.crown
     state.order = TurnOrder(
@@ -35,7 +35,7 @@ def start_phase(game: Run, phase: str, events: list[Event]) -> None:
 def next_hero(game: Run) -> int | None:
     """The hero to activate, or None when a 2p player must choose (an activate frame)."""
     order = game.turn_order()
-    if not game.s.two:
+    if not game.state.two:
         hero = int(order.next)
         order.next = (hero + 1) % game.n_heroes()
         return hero
@@ -58,7 +58,7 @@ def mark_used(game: Run, hero: int) -> None:
     order.seat = 1 - game.owner(hero)
     if not any(order.ready):
         order.ready = [True] * 4
-        order.seat = game.owner(game.s.crown)
+        order.seat = game.owner(game.state.crown)
 
 
 def options_activate(game: Run, frame: ActivateFrame) -> list[Action]:
@@ -78,7 +78,7 @@ def answer_activate(game: Run, frame: ActivateFrame, action: Action, events: lis
 
 
 def begin(game: Run, hero: int, events: list[Event]) -> None:
-    phase = game.s.phase
+    phase = game.state.phase
     if phase == "trading":
         game.turn_order().left -= 1
         events.append(Event.public("trade_turn", hero=hero))
@@ -91,7 +91,7 @@ def begin(game: Run, hero: int, events: list[Event]) -> None:
 
 
 def schedule(game: Run, events: list[Event]) -> None:
-    state = game.s
+    state = game.state
     phase = state.phase
     if phase == "trading":
         if game.turn_order().left <= 0:

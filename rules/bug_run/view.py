@@ -28,7 +28,7 @@ PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
 
 def table_view(game: Run, seat: int | None) -> dict[str, Any]:
     """What ``seat`` sees (None: the table); the layout is in BugRun's docstring."""
-    state = game.s
+    state = game.state
     heroes: list[dict[str, Any]] = []
     ready = state.order.ready if state.order is not None else [True] * game.n_heroes()
     for hero, sheet in enumerate(state.heroes):
@@ -82,7 +82,7 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         "level": state.level,
         "mode": state.mode,
         "players": game.players,
-        "turn": game.s.serial,
+        "turn": game.state.serial,
         "crown": state.crown,
         "flash": state.flash,
         "level_card": state.level_card,
@@ -125,10 +125,10 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         you["names"] = {
             card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]
         }
-        if game.s.phase == "over":
+        if game.state.phase == "over":
             you["score"] = scoring.breakdown(game, seat)
         out["you"] = you
-    if game.s.phase == "over":
+    if game.state.phase == "over":
         out["scores"] = [scoring.breakdown(game, i) for i in range(game.players)]
         out["winners"] = scoring.winners(game)
     return out
