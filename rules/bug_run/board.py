@@ -24,6 +24,8 @@ def _spaces(printed: list[dict[str, Any]], lock56: bool) -> list[Space]:
 
 
 def make_slot(game: Run, cid: str | None, level: int) -> Slot:
+    """A board place for card ``cid`` (None: empty) with its printed spaces; 5-6 spaces are
+    padlocked in a smaller game."""
     lock56 = game.small_game()
     slot = Slot(cid, 0, False, False, [], 0, "empty", [])
     if cid is None:
@@ -74,6 +76,7 @@ def build_level(game: Run, level: int, events: list[Event]) -> None:
 
 
 def board_view(game: Run) -> list[dict[str, Any]]:
+    """Every column of the board as plain data (the view's and the level_built event's board)."""
     out = []
     for cols in game.state.board:
         out.append({f: slot_view(game, slot) for f, slot in cols.items()})
@@ -84,6 +87,7 @@ def slot_view(game: Run, slot: Slot) -> dict[str, Any]:
     # ``marks`` is the slot's own list, not a copy: the recorded games' "level_built" events
     # were stored with that sharing (a later mark shows in an earlier event's board), and
     # stored games must replay to the same JSON.
+    """One board place as plain data, with the card's name and content row for presenters."""
     v: dict[str, Any] = {
         "card": slot.card,
         "kind": slot.kind,
@@ -102,6 +106,8 @@ def slot_view(game: Run, slot: Slot) -> dict[str, Any]:
 
 
 def bridges_between(game: Run, c0: int, cd: int, route: str | None) -> list[list[Any]]:
+    """The bridge cards crossed going from column ``c0`` to ``cd`` by ``route`` (BR-9), as [col,
+    floor]."""
     out: list[list[Any]] = []
     for card in range(c0 + 1, cd):
         column = game.state.board[card]
@@ -112,12 +118,16 @@ def bridges_between(game: Run, c0: int, cd: int, route: str | None) -> list[list
 
 
 def enterable(game: Run, slot: Slot) -> bool:
+    """Whether a move may end on this card: not a bridge, the entrance or an empty place, not
+    defeated or padlocked (BR-11)."""
     if slot.kind in ("bridge", "entrance", "empty"):
         return False
     return not slot.defeated and not slot.locked
 
 
 def free_spaces(game: Run, slot: Slot, hero: int) -> list[int]:
+    """Spaces of ``slot`` that ``hero`` may take: empty, not padlocked, not reserved by someone
+    else."""
     return [
         i
         for i, space in enumerate(slot.spaces)
@@ -126,6 +136,8 @@ def free_spaces(game: Run, slot: Slot, hero: int) -> list[int]:
 
 
 def stair_entry_cost_ok(game: Run, hero: int, entry: list[str]) -> bool:
+    """Whether ``hero`` can pay a stairs space's entry cost (a heart cost needs one more heart,
+    BR-19)."""
     sheet = game.hero(hero)
     for item in entry:
         kind, amount = parse(item)
@@ -142,6 +154,7 @@ def stair_entry_cost_ok(game: Run, hero: int, entry: list[str]) -> bool:
 
 
 def stair_team(game: Run, i: int) -> str | None:
+    """The fight team of stairs space ``i`` (None on a rest card)."""
     return game.stairs_card()["spaces"][i]["team"]
 
 

@@ -19,6 +19,7 @@ def play_options(game: Run, hero: int, where: str) -> list[Action]:
     seen: set[str] = set()
 
     def once(card: str, act: Action) -> None:
+        """List an action once per card kind, so copies of a card do not repeat a choice."""
         key = card.rsplit("-", 1)[0] + repr(sorted(act.items()))
         if key not in seen:
             seen.add(key)
@@ -76,6 +77,8 @@ def crafty_targets(game: Run, hero: int) -> list[int]:
 def answer_play(
     game: Run, frame: TradeFrame | TurnFrame | EscapeFrame, action: Action, events: list[Event]
 ) -> None:
+    """Play a card listed by ``play_options``: it is discarded, then takes effect (a Merchant or a
+    Crafty One opens its own frame)."""
     hero = frame.hero
     sheet = game.hero(hero)
     card = action["card"]
@@ -101,6 +104,8 @@ def answer_play(
 
 
 def step_crafty(game: Run, frame: CraftyFrame, events: list[Event]) -> None:
+    """The Crafty One (BR-45): roll one die, then steal successes plus the card's bonus from the
+    target."""
     if frame.stage == "roll":
         frame.stage = "steal"
         game.push(chance.roll_frame(game, frame.hero, 1, True, False, "crafty"))

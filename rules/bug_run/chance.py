@@ -17,7 +17,8 @@ from .frames import (
 
 
 def dice_stats(dice: list[int], courage: bool = False) -> tuple[int, int, int]:
-    """(successes, bones, white faces) of a roll; Act of Bravery (courage) turns bones to successes."""
+    """(successes, bones, white faces) of a roll; Act of Bravery (courage) turns bones into
+    successes."""
     succ = sum(C.DICE[f - 1]["successes"] for f in dice)
     bones = sum(C.DICE[f - 1]["bones"] for f in dice)
     white = sum(1 for f in dice if C.DICE[f - 1]["white"])
@@ -27,16 +28,21 @@ def dice_stats(dice: list[int], courage: bool = False) -> tuple[int, int, int]:
 
 
 def toss_frame(game: Run, hero: int, cards: bool, why: str) -> TossFrame:
+    """A toss of the flip counter for ``why``; ``cards``: whether cards (Forcing Fate, Second
+    Chance) may bend it."""
     return TossFrame(hero=hero, cards=cards, why=why, stage="pre", result=None, gf=False)
 
 
 def step_toss(game: Run, frame: TossFrame, events: list[Event]) -> None:
+    """Toss at once unless Forcing Fate is at hand (it must be chosen before the toss); then wait
+    for accept or a card."""
     if frame.stage == "pre" and not (frame.cards and game.find_faceup(frame.hero, "forcing_fate")):
         do_toss(game, frame, events)
     frame.wait = True
 
 
 def do_toss(game: Run, frame: TossFrame, events: list[Event]) -> None:
+    """Flip the counter (public) and clear Good Fortune for the new result."""
     frame.result = "green" if game.rng.coin() else "red"
     frame.stage = "post"
     frame.gf = False
@@ -44,6 +50,8 @@ def do_toss(game: Run, frame: TossFrame, events: list[Event]) -> None:
 
 
 def options_toss(game: Run, frame: TossFrame) -> list[Action]:
+    """Before a Forcing Fate toss: toss or force a side; after: accept, Second Chance or Good
+    Fortune (BR-42, BR-58)."""
     hero = frame.hero
     if frame.stage == "pre":
         card = game.find_faceup(hero, "forcing_fate")[0]
@@ -61,6 +69,7 @@ def options_toss(game: Run, frame: TossFrame) -> list[Action]:
 
 
 def answer_toss(game: Run, frame: TossFrame, action: Action, events: list[Event]) -> None:
+    """Play the toss choice; accepting (or forcing) returns the result to the frame below."""
     hero = frame.hero
     choice = action["type"]
     if choice == "toss":
@@ -89,22 +98,28 @@ def answer_toss(game: Run, frame: TossFrame, action: Action, events: list[Event]
 
 
 def roll_frame(game: Run, hero: int, n: int, cards: bool, bravery: bool, why: str) -> RollFrame:
+    """A roll of ``n`` dice for ``why``; ``cards``: rerolls allowed; ``bravery``: Act of Bravery
+    allowed."""
     return RollFrame(
         hero=hero, n=n, cards=cards, bravery=bravery, why=why, dice=[], courage=False, braved=False
     )
 
 
 def roll_dice(game: Run, n: int) -> list[int]:
+    """``n`` dice faces from the game's generator."""
     return [game.rng.randint(1, 6) for _ in range(n)]
 
 
 def step_roll(game: Run, frame: RollFrame, events: list[Event]) -> None:
+    """Roll (public), then wait: keeping the dice is always a choice, rerolls and bravery may be."""
     frame.dice = roll_dice(game, frame.n)
     events.append(Event.public("roll", hero=frame.hero, why=frame.why, dice=list(frame.dice)))
     frame.wait = True
 
 
 def options_roll(game: Run, frame: RollFrame) -> list[Action]:
+    """Keep, reroll dice with You Can Do Better (one per card kind and face), or Act of Bravery on
+    two bones."""
     hero = frame.hero
     out: list[Action] = [{"type": "keep"}]
     if not frame.cards or frame.courage:
@@ -134,6 +149,8 @@ def options_roll(game: Run, frame: RollFrame) -> list[Action]:
 
 
 def answer_roll(game: Run, frame: RollFrame, action: Action, events: list[Event]) -> None:
+    """Keep (returning successes and bones below, Tireless Archer's arrows first), reroll, or play
+    Act of Bravery."""
     hero = frame.hero
     choice = action["type"]
     frame.wait = True

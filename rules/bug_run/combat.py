@@ -16,6 +16,8 @@ from .frames import (
 
 
 def attack_frame(game: Run, hero: int, weapon: str, need: int | None = None) -> AttackFrame:
+    """An attack by ``hero`` with ``weapon`` on the monster it stands on, or against a roof target
+    ``need``."""
     pos = game.hero(hero).pos
     return AttackFrame(
         hero=hero,
@@ -30,6 +32,7 @@ def attack_frame(game: Run, hero: int, weapon: str, need: int | None = None) -> 
 
 
 def zone_bonus(game: Run, hero: int, zone: str) -> int:
+    """The bonus of every card in the zone of the weapon used."""
     return sum(int(C.card(card)["bonus"]) for card in game.hero(hero).zone(zone))
 
 
@@ -44,6 +47,8 @@ def attack_total(game: Run, hero: int, weapon: str, succ: int, extra: int) -> in
 
 
 def step_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
+    """Pay a bow's arrow and announce the attack, then resolve the roll, the strike back, the wooden
+    shield's toss."""
     hero = frame.hero
     stage = frame.stage
     if stage == "pay":
@@ -69,6 +74,8 @@ def step_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
 
 
 def options_attack(game: Run, frame: AttackFrame) -> list[Action]:
+    """Before the roll: roll, Strength potions, Corrosion; on a strike back: the metal shield;
+    after: Energy Boost."""
     hero = frame.hero
     if frame.stage == "pre":
         out: list[Action] = [{"type": "roll"}]
@@ -107,6 +114,8 @@ def boost_weapons(game: Run, frame: AttackFrame) -> list[str]:
 
 
 def answer_attack(game: Run, frame: AttackFrame, action: Action, events: list[Event]) -> None:
+    """Play a potion or Corrosion, roll, use the metal shield, end the attack or start an Energy
+    Boost attack."""
     hero = frame.hero
     choice = action["type"]
     if choice in ("potion", "corrosion"):
@@ -144,6 +153,8 @@ def answer_attack(game: Run, frame: AttackFrame, action: Action, events: list[Ev
 
 
 def resolve_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
+    """Wound the monster (or compare with the roof target), pay equipment awards, then any strike
+    back."""
     hero = frame.hero
     roll: dict[str, Any] = frame.ret
     succ, bones = int(roll["successes"]), int(roll["bones"])
@@ -214,6 +225,8 @@ def strike_back(game: Run, frame: AttackFrame, dmg: int, events: list[Event]) ->
 
 
 def take_damage(game: Run, frame: AttackFrame, dmg: int, events: list[Event]) -> None:
+    """Lose hearts to a strike back; Armored Exoskeleton caps it at 1 while the hero has 6 hearts or
+    more."""
     hero = frame.hero
     frame.stage = "after"
     if game.has_power(hero, "armored_exoskeleton") and game.hero(hero).hearts >= 6:
@@ -230,6 +243,8 @@ def total_of(frame: AttackFrame) -> int:
 
 
 def after_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
+    """A defeated monster starts a Flash Phase; otherwise Energy Boost may be offered, else the
+    attack ends."""
     hero = frame.hero
     if frame.need is not None:
         game.pop(total_of(frame) >= frame.need)

@@ -178,7 +178,7 @@ class Run:
     def top(self) -> Frame | None:
         return self.state.stack[-1] if self.state.stack else None
 
-    # -- the board ----------------------------------------------------------------------------------
+    # -- the board --------------------------------------------------------------------------------
     def small_game(self) -> bool:
         return int(self.state.players) < 5
 

@@ -20,11 +20,15 @@ STOCKS = {"h": "hearts", "c": "coins", "a": "arrows"}
 
 
 def roof_path(game: Run, step: int, side: str) -> dict[str, Any]:
+    """The left or right path of roof step ``step`` (the stairs cards in the order they were
+    flipped)."""
     card = C.STAIRS[game.state.roof[step]]
     return card["roof"][0 if side == "L" else 1]
 
 
 def can_attempt(game: Run, hero: int, path: dict[str, Any]) -> bool:
+    """Whether ``hero`` may try a path: pay its cost keeping a heart (BR-19), or hold an arrow for a
+    bow challenge."""
     sheet = game.hero(hero)
     if "cost" in path:
         for item in path["cost"]:
@@ -39,6 +43,7 @@ def can_attempt(game: Run, hero: int, path: dict[str, Any]) -> bool:
 
 
 def options_escape(game: Run, frame: EscapeFrame) -> list[Action]:
+    """Stop (always allowed, BR-53), a path the hero can try, or a card to play."""
     hero = frame.hero
     out: list[Action] = [{"type": "stop"}]
     for side in ("L", "R"):
@@ -48,6 +53,8 @@ def options_escape(game: Run, frame: EscapeFrame) -> list[Action]:
 
 
 def step_escape(game: Run, frame: EscapeFrame, events: list[Event]) -> None:
+    """Start the run, wait for the next choice, or take a challenge's result (a failure ends the
+    run)."""
     hero = frame.hero
     stage = frame.stage
     if stage == "start":
@@ -69,6 +76,7 @@ def step_escape(game: Run, frame: EscapeFrame, events: list[Event]) -> None:
 
 
 def answer_escape(game: Run, frame: EscapeFrame, action: Action, events: list[Event]) -> None:
+    """Stop, play a card, or take a path: pay its cost, or toss or attack for its challenge."""
     hero = frame.hero
     choice = action["type"]
     if choice == "stop":
@@ -102,6 +110,7 @@ def answer_escape(game: Run, frame: EscapeFrame, action: Action, events: list[Ev
 
 
 def finish_escape(game: Run, frame: EscapeFrame, events: list[Event]) -> None:
+    """Record the step reached (it scores at the end, BR-52) and end this hero's run."""
     hero = frame.hero
     game.hero(hero).roof = frame.reached
     events.append(

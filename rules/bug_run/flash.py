@@ -26,6 +26,8 @@ def _listed(values: list[T] | None) -> list[T]:
 
 
 def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
+    """Set the Flash Phase up (who is on the card, Dibs! asks), then picks, then the free moves in
+    order."""
     hero = frame.hero
     stage = frame.stage
     if stage == "start":
@@ -89,6 +91,8 @@ def move_order(game: Run, frame: FlashFrame) -> list[int]:
 
 
 def next_pick(game: Run, frame: FlashFrame, events: list[Event]) -> None:
+    """Who picks next: Dibs! first, then in turn from the defeater (2p: players alternate, the
+    fewest picks first)."""
     if not frame.items:
         frame.stage = "moves"
         return
@@ -120,6 +124,7 @@ def next_pick(game: Run, frame: FlashFrame, events: list[Event]) -> None:
 
 
 def options_flash(game: Run, frame: FlashFrame) -> list[Action]:
+    """A Dibs! question (pass, or a hero to pick first) or the items the picker may take."""
     if frame.stage == "dibs":
         seat = _listed(frame.asks)[0]
         card = game.find_in_hand(seat, "dibs")[0]
@@ -140,6 +145,7 @@ def options_flash(game: Run, frame: FlashFrame) -> list[Action]:
 
 
 def answer_flash(game: Run, frame: FlashFrame, action: Action, events: list[Event]) -> None:
+    """Take a Dibs! answer, or give the picked item to its hero."""
     if frame.stage == "dibs":
         _listed(frame.asks).pop(0)
         if action["type"] == "dibs":

@@ -13,6 +13,7 @@ from .frames import (
 
 
 def step_reward(game: Run, frame: RewardFrame, events: list[Event]) -> None:
+    """Give the reward items one by one; a loot draw stops here until the loot frame returns."""
     hero = frame.hero
     while frame.i < len(frame.items):
         item = frame.items[frame.i]
@@ -24,6 +25,8 @@ def step_reward(game: Run, frame: RewardFrame, events: list[Event]) -> None:
 
 
 def step_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
+    """Draw (two for a Master Crocheter, BR-61; none left gives 1 VP, BR-36), then place the
+    card."""
     hero = frame.hero
     if frame.stage == "draw":
         n = 2 if game.has_power(hero, "master_crocheter") else 1
@@ -50,6 +53,8 @@ def step_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
 
 
 def options_loot(game: Run, frame: LootFrame) -> list[Action]:
+    """Keep one of two drawn cards, or equip (replacing a card of a full zone) or store the found
+    equipment."""
     if frame.stage == "keep":
         return [{"type": "keep", "card": card} for card in game.state.limbo]
     sheet = game.hero(frame.hero)
@@ -62,6 +67,8 @@ def options_loot(game: Run, frame: LootFrame) -> list[Action]:
 
 
 def answer_loot(game: Run, frame: LootFrame, action: Action, events: list[Event]) -> None:
+    """Keep a card (the other to the bottom, BR-61), or equip or store it (a replaced card is
+    stored, BR-38)."""
     hero = frame.hero
     sheet = game.hero(hero)
     if action["type"] == "keep":
@@ -96,6 +103,8 @@ def answer_loot(game: Run, frame: LootFrame, action: Action, events: list[Event]
 
 
 def place_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
+    """Equipment may be equipped (a choice); a secret card goes to the hand, privately; others lie
+    face up."""
     hero = frame.hero
     card = frame.drawn()
     info = C.card(card)

@@ -18,6 +18,7 @@ from .stocks import parse
 
 
 def move_frame(game: Run, hero: int, action: Action) -> MoveFrame:
+    """A move by ``hero`` as listed by ``board.move_options``."""
     return MoveFrame(
         hero=hero,
         to={"col": action["col"], "floor": action["floor"]},
@@ -31,6 +32,8 @@ def move_frame(game: Run, hero: int, action: Action) -> MoveFrame:
 
 
 def leave(game: Run, hero: int, events: list[Event]) -> None:
+    """Step off the current space (an Optional Extra's space vanishes, LT12); leaving a Duel
+    padlocks it (BR-65)."""
     pos = game.hero(hero).position()
     slot = game.here(hero)
     if pos.space is not None:
@@ -49,6 +52,8 @@ def leave(game: Run, hero: int, events: list[Event]) -> None:
 
 
 def step_move(game: Run, frame: MoveFrame, events: list[Event]) -> None:
+    """Leave, arrive (entering the stairs), cross each bridge on the way, then pay the stairs
+    space's entry."""
     hero = frame.hero
     stage = frame.stage
     if stage == "start":
@@ -148,10 +153,12 @@ def stairs_entry_effects(game: Run, hero: int, space: int, events: list[Event]) 
 
 
 def options_bridge(game: Run, frame: BridgeFrame) -> list[Action]:
+    """Cross a bridge the stable way or the risky way."""
     return [{"type": "bridge", "mode": "stable"}, {"type": "bridge", "mode": "risky"}]
 
 
 def answer_bridge(game: Run, frame: BridgeFrame, action: Action, events: list[Event]) -> None:
+    """The stable side pays its reward; the risky side tosses first."""
     hero = frame.hero
     bridge = C.BRIDGES[frame.card]
     events.append(
@@ -166,6 +173,7 @@ def answer_bridge(game: Run, frame: BridgeFrame, action: Action, events: list[Ev
 
 
 def step_bridge(game: Run, frame: BridgeFrame, events: list[Event]) -> None:
+    """After a risky toss, the side that came up pays its reward."""
     if frame.stage == "risky":
         frame.stage = "end"
         items = C.BRIDGES[frame.card][frame.ret]
@@ -176,13 +184,16 @@ def step_bridge(game: Run, frame: BridgeFrame, events: list[Event]) -> None:
 
 
 def options_freemove(game: Run, frame: FreeMoveFrame) -> list[Action]:
+    """A Flash Phase move is mandatory: every legal move, nothing else (BR-24)."""
     return board.move_options(game, frame.hero)
 
 
 def answer_freemove(game: Run, frame: FreeMoveFrame, action: Action, events: list[Event]) -> None:
+    """Make the chosen free move."""
     frame.stage = "end"
     game.push(move_frame(game, frame.hero, action))
 
 
 def step_freemove(game: Run, frame: FreeMoveFrame, events: list[Event]) -> None:
+    """The free move is done."""
     game.pop()

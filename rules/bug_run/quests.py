@@ -18,6 +18,7 @@ from .state import Slot
 
 
 def quest_options(game: Run, hero: int, slot: Slot) -> list[Action]:
+    """The quest action on this card: one per turn; a vault lists each item not taken yet."""
     kind = slot.kind
     sheet = game.hero(hero)
     quest = C.QUESTS[slot.card_id()]
@@ -37,6 +38,7 @@ def quest_options(game: Run, hero: int, slot: Slot) -> list[Action]:
 
 
 def quest_frame(game: Run, hero: int, action: Action) -> QuestFrame:
+    """A quest action by ``hero`` on the card it stands on (``item``: the vault item chosen)."""
     pos = game.hero(hero).position()
     return QuestFrame(
         hero=hero, col=pos.col, floor=pos.floor, stage="start", item=action.get("item"), greens=0
@@ -44,11 +46,14 @@ def quest_frame(game: Run, hero: int, action: Action) -> QuestFrame:
 
 
 def reward(game: Run, hero: int, items: list[str]) -> None:
+    """Give ``items`` to ``hero`` (nothing to do for none)."""
     if items:
         game.push(RewardFrame(hero=hero, items=list(items), i=0))
 
 
 def step_quest(game: Run, frame: QuestFrame, events: list[Event]) -> None:
+    """Carry out the card's quest, pay its reward, and padlock a completed card (a Flash Phase
+    follows)."""
     hero = frame.hero
     slot = game.slot(frame.col, frame.floor)
     quest = C.QUESTS[slot.card_id()]

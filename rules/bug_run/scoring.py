@@ -23,6 +23,8 @@ def cash_gold_coins(game: Run, events: list[Event]) -> None:
 
 
 def breakdown(game: Run, seat: int) -> dict[str, int]:
+    """A seat's score by part: VP tokens, loot trinkets, Show-Off cards, the roof, and 1 VP per 3
+    coins of each hero (BR-55)."""
     mine = [hero for hero in range(game.n_heroes()) if game.owner(hero) == seat]
     loot = sum(
         int(C.card(card)["vp"])
@@ -46,6 +48,7 @@ def breakdown(game: Run, seat: int) -> dict[str, int]:
 
 
 def scores(game: Run) -> list[int]:
+    """Every seat's total."""
     return [breakdown(game, seat)["total"] for seat in range(game.players)]
 
 

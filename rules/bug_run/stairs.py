@@ -12,6 +12,8 @@ from .stocks import parse
 
 
 def fight_frame(game: Run) -> FightFrame:
+    """The fight on a Fight card once every hero is on the stairs; heroes on an "any" space choose a
+    weapon."""
     slot = game.stairs_slot()
     crown = game.state.crown
     choosers = []
@@ -23,6 +25,7 @@ def fight_frame(game: Run) -> FightFrame:
 
 
 def step_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
+    """Ask the next hero's weapon, or fight once all are chosen."""
     if frame.choosers:
         frame.seat = game.owner(frame.choosers[0])
         frame.wait = True
@@ -32,16 +35,19 @@ def step_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
 
 
 def options_fight(game: Run, frame: FightFrame) -> list[Action]:
+    """Sword or bow for this fight."""
     return [{"type": "fight_weapon", "weapon": weapon} for weapon in ("sword", "bow")]
 
 
 def answer_fight(game: Run, frame: FightFrame, action: Action, events: list[Event]) -> None:
+    """Note the weapon (public)."""
     hero = frame.choosers.pop(0)
     frame.weapons[str(hero)] = action["weapon"]
     events.append(Event.public("fight_weapon", hero=hero, weapon=action["weapon"]))
 
 
 def fight_weapon(game: Run, frame: FightFrame, hero: int) -> str:
+    """The weapon a hero fights with: its space's symbol, else its choice."""
     weapon = game.stairs_slot().spaces[game.space_of(hero)].weapon
     return {"sw": "sword", "bw": "bow"}.get(weapon) or str(frame.weapons[str(hero)])
 
@@ -119,4 +125,5 @@ def reset_level(game: Run, events: list[Event]) -> None:
 
 
 def stair_wait_items(game: Run) -> list[str]:
+    """What a hero waiting on the stairs gains each turn (BR-27)."""
     return list(game.stairs_card()["wait"])

@@ -41,6 +41,7 @@ def lose(game: Run, hero: int, stock: str, amount: int, events: list[Event]) -> 
 
 
 def damage(game: Run, hero: int, amount: int, events: list[Event]) -> None:
+    """Lose hearts to an attack; reaching 0 is a death (BR-18)."""
     sheet = game.hero(hero)
     sheet.hearts -= amount
     if sheet.hearts <= 0:
@@ -48,6 +49,7 @@ def damage(game: Run, hero: int, amount: int, events: list[Event]) -> None:
 
 
 def death(game: Run, hero: int, events: list[Event]) -> None:
+    """A death costs 5 VP (what there is) and the hero starts again with 5 hearts (BR-18)."""
     seat = game.owner(hero)
     lost = game.lose_vp(seat, 5)
     game.hero(hero).hearts = START["hearts"]

@@ -34,6 +34,8 @@ def sellable(game: Run, hero: int) -> list[str]:
 
 
 def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
+    """End the turn, buy (bazaar, basic equipment, hearts or arrows), sell, or play a card
+    (BR-40)."""
     hero = frame.hero
     sheet = game.hero(hero)
     out: list[Action] = [{"type": "end_turn"}]
@@ -60,6 +62,8 @@ def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
 def place_equipment(
     game: Run, hero: int, card: str, replace: str | None, events: list[Event]
 ) -> None:
+    """Equip a bought card (after selling the replaced one), or store it when the hero cannot equip
+    it."""
     sheet = game.hero(hero)
     if replace is not None:
         sell(game, hero, replace, events)
@@ -70,6 +74,7 @@ def place_equipment(
 
 
 def sell(game: Run, hero: int, card: str, events: list[Event]) -> None:
+    """Sell for 1 coin; the card goes back to its pile."""
     game.remove_card(hero, card)
     game.discard(card)
     got = stocks.gain(game, hero, "coins", 1)
@@ -77,6 +82,7 @@ def sell(game: Run, hero: int, card: str, events: list[Event]) -> None:
 
 
 def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Event]) -> None:
+    """Play a trading choice; ending the turn refills the market."""
     hero = frame.hero
     sheet = game.hero(hero)
     choice = action["type"]
@@ -126,4 +132,5 @@ def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Even
 
 
 def step_trade(game: Run, frame: TradeFrame, events: list[Event]) -> None:
+    """A trading turn always waits for the player."""
     frame.wait = True

@@ -18,6 +18,8 @@ from .state import TurnOrder
 
 
 def start_phase(game: Run, phase: str, events: list[Event]) -> None:
+    """Open a phase: the crown's hero acts first, then clockwise (2p: activation alternates
+    players)."""
     state = game.state
     state.phase = phase
     crown = state.crown
@@ -53,6 +55,8 @@ def next_hero(game: Run) -> int | None:
 
 
 def mark_used(game: Run, hero: int) -> None:
+    """2p: ``hero`` has acted this round; the other player activates next, and a new round opens
+    once all have."""
     order = game.turn_order()
     order.ready[hero] = False
     order.seat = 1 - game.owner(hero)
@@ -62,6 +66,7 @@ def mark_used(game: Run, hero: int) -> None:
 
 
 def options_activate(game: Run, frame: ActivateFrame) -> list[Action]:
+    """2p: the ready heroes of the player whose turn it is."""
     order = game.turn_order()
     return [
         {"type": "activate", "hero": hero}
@@ -71,6 +76,7 @@ def options_activate(game: Run, frame: ActivateFrame) -> list[Action]:
 
 
 def answer_activate(game: Run, frame: ActivateFrame, action: Action, events: list[Event]) -> None:
+    """2p: the chosen hero takes its turn."""
     game.pop()
     mark_used(game, action["hero"])
     events.append(Event.public("activate", hero=action["hero"]))
@@ -78,6 +84,7 @@ def answer_activate(game: Run, frame: ActivateFrame, action: Action, events: lis
 
 
 def begin(game: Run, hero: int, events: list[Event]) -> None:
+    """Give ``hero`` its trading turn or adventure turn."""
     phase = game.state.phase
     if phase == "trading":
         game.turn_order().left -= 1
@@ -91,6 +98,8 @@ def begin(game: Run, hero: int, events: list[Event]) -> None:
 
 
 def schedule(game: Run, events: list[Event]) -> None:
+    """With nothing pending: end the trading phase, fight or reset on the stairs, run the escape
+    queue, or give the next turn."""
     state = game.state
     phase = state.phase
     if phase == "trading":
@@ -129,6 +138,7 @@ def schedule(game: Run, events: list[Event]) -> None:
 
 
 def options_turn(game: Run, frame: TurnFrame) -> list[Action]:
+    """On the stairs: wait; else a move, an attack or the card's quest, and cards to play."""
     hero = frame.hero
     if game.on_stairs(hero):
         return [{"type": "wait"}]
@@ -154,6 +164,7 @@ def bow_ready(game: Run, frame: TurnFrame) -> bool:
 
 
 def step_turn(game: Run, frame: TurnFrame, events: list[Event]) -> None:
+    """Wait for the choice, or end once the chosen action is done."""
     if frame.stage == "choose":
         frame.wait = True
     else:
@@ -161,6 +172,7 @@ def step_turn(game: Run, frame: TurnFrame, events: list[Event]) -> None:
 
 
 def answer_turn(game: Run, frame: TurnFrame, action: Action, events: list[Event]) -> None:
+    """Start the chosen move, attack or quest, play a card, or take the stairs' waiting reward."""
     hero = frame.hero
     kind = action["type"]
     if kind == "play":
