@@ -32,7 +32,7 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
     heroes: list[dict[str, Any]] = []
     ready = state.order.ready if state.order is not None else [True] * game.n_heroes()
     for hero, sheet in enumerate(state.heroes):
-        v: dict[str, Any] = {
+        hero_row: dict[str, Any] = {
             "name": sheet.name,
             "seat": sheet.seat,
             "hearts": sheet.hearts,
@@ -40,13 +40,13 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             "coins": sheet.coins,
             "roof": sheet.roof,
         }
-        v.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
-        v["index"] = hero
-        v["power"] = C.POWERS[sheet.name] if state.mode == "powers" else None
+        hero_row.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
+        hero_row["index"] = hero
+        hero_row["power"] = C.POWERS[sheet.name] if state.mode == "powers" else None
         pos = sheet.pos
-        v["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
-        v["ready"] = bool(ready[hero]) if state.two else None
-        heroes.append(v)
+        hero_row["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
+        hero_row["ready"] = bool(ready[hero]) if state.two else None
+        heroes.append(hero_row)
     seats = []
     for i, seat_state in enumerate(state.seats):
         row: dict[str, Any] = {"seat": i, "hand_size": len(seat_state.hand)}
@@ -55,11 +55,11 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             row["vp"] = seat_state.vp
         seats.append(row)
     active = None
-    info = driver.deciding(game)
-    if info is not None:
-        frame = info[1].to_dict()  # the frame as stored: only fields that are set
+    decision = driver.deciding(game)
+    if decision is not None:
+        frame = decision[1].to_dict()  # the frame as stored: only fields that are set
         active = {
-            "seat": info[0],
+            "seat": decision[0],
             "hero": frame.get("hero"),
             "prompt": frame["k"],
             "stage": frame.get("stage"),
@@ -105,7 +105,10 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         "teams": dict(state.teams),
         "active": active,
     }
-    shown = [*out["market"], *(card for v in heroes for k in EQUIP_KEYS for card in v[k])]
+    shown = [
+        *out["market"],
+        *(card for hero_row in heroes for k in EQUIP_KEYS for card in hero_row[k]),
+    ]
     out["names"] = {card: C.card_name(card) for card in shown}
     out["roof_paths"] = [C.STAIRS[card]["roof"] for card in state.roof]
     if seat is not None and 0 <= seat < game.players:
@@ -116,10 +119,10 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             "options": driver.legal_actions(game, seat),
         }
         if (
-            info is not None
-            and info[0] == seat
-            and isinstance(info[1], LootFrame)
-            and info[1].stage == "keep"
+            decision is not None
+            and decision[0] == seat
+            and isinstance(decision[1], LootFrame)
+            and decision[1].stage == "keep"
         ):
             you["loot_choice"] = list(state.limbo)
         you["names"] = {
