@@ -26,7 +26,7 @@ from ..core import (
 from . import driver, scoring, setup
 from .context import SLUG, Action, Run
 from .frames import Frame
-from .state import GameState
+from .state import Table
 from .view import table_view
 
 TURN_SECONDS = 90.0
@@ -70,20 +70,20 @@ class BugRun(Run, Engine):
         GameOption("mode", "Play with hero powers or without.", ("normal", "powers"), "normal"),
     )
 
-    def __init__(self, state: GameState, rng: Rng | None = None) -> None:
+    def __init__(self, table: Table, rng: Rng | None = None) -> None:
         """A game from its state; ``rng`` is the live generator (else the stored one)."""
-        self.state = state
-        self.players = state.players
-        self.seed = state.seed
-        self.rng = Rng.from_state(state.rng) if rng is None else rng
+        self.table = table
+        self.players = table.players
+        self.seed = table.seed
+        self.rng = Rng.from_state(table.rng) if rng is None else rng
 
     # -- setup ----------------------------------------------------------------------------------
     @classmethod
     def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
         cls.check_players(players)
         opts = cls.resolve_options(options)
-        state, rng = setup.deal(players, seed, opts["mode"])
-        game = cls(state, rng)
+        table, rng = setup.deal(players, seed, opts["mode"])
+        game = cls(table, rng)
         events: list[Event] = []
         setup.first_level(game, events)
         game.run(events)
@@ -106,7 +106,7 @@ class BugRun(Run, Engine):
 
     @property
     def turn(self) -> int:
-        return int(self.state.serial)
+        return int(self.table.serial)
 
     def deadlines(self) -> list[Deadline]:
         decision = self.deciding()
@@ -114,8 +114,8 @@ class BugRun(Run, Engine):
             return []
         return [
             Deadline(
-                key=f"bug-run:afk:{self.state.serial}",
-                action={"type": "afk", "turn": self.state.serial},
+                key=f"bug-run:afk:{self.table.serial}",
+                action={"type": "afk", "turn": self.table.serial},
                 seconds=TURN_SECONDS,
                 setting="bugrun_turn",
                 seats=frozenset({decision[0]}),
@@ -136,7 +136,7 @@ class BugRun(Run, Engine):
             action = self.default_action(frame)
             events.append(Event.public("afk", seat=who, action=action["type"]))
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
-        self.state.serial += 1
+        self.table.serial += 1
         frame.wait = False
         driver.answer_frame(self, frame, action, events)
         self.run(events)
@@ -180,7 +180,7 @@ class BugRun(Run, Engine):
     # -- the end --------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return bool(self.state.phase == "over")
+        return bool(self.table.phase == "over")
 
     def scores(self) -> list[int]:
         return scoring.scores(self)
@@ -193,12 +193,12 @@ class BugRun(Run, Engine):
 
     # -- persistence ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        self.state.rng = self.rng.state()
-        return self.state.to_dict()
+        self.table.rng = self.rng.state()
+        return self.table.to_dict()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        return cls(GameState.from_dict(dict(data)))
+        return cls(Table.from_dict(dict(data)))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return table_view(self, seat)

@@ -10,11 +10,11 @@ from ..core import Event, Rng
 from . import board, turns
 from . import content as C
 from .context import Run
-from .state import Bazaar, GameState, Hero, LootDecks, SeatState
+from .state import Bazaar, Hero, LootDecks, Seat, Table
 from .stocks import START
 
 
-def deal(players: int, seed: int, mode: str) -> tuple[GameState, Rng]:
+def deal(players: int, seed: int, mode: str) -> tuple[Table, Rng]:
     """The state before the first level, and the generator that dealt it."""
     rng = Rng(seed)
     two = players == 2
@@ -52,7 +52,7 @@ def deal(players: int, seed: int, mode: str) -> tuple[GameState, Rng]:
         monsters.append(deck)
     stairs = sorted(C.STAIRS)
     rng.shuffle(stairs)
-    state = GameState(
+    table = Table(
         players=players,
         seed=seed,
         mode=mode,
@@ -62,7 +62,7 @@ def deal(players: int, seed: int, mode: str) -> tuple[GameState, Rng]:
         phase="setup",
         level_card=level_card,
         heroes=heroes,
-        seats=[SeatState(vp=10 if two else 5, hand=[]) for _ in range(players)],
+        seats=[Seat(vp=10 if two else 5, hand=[]) for _ in range(players)],
         crown=rng.below(n_heroes),
         bazaar=Bazaar(deck=bazaar, market=[], discard=[]),
         basics=list(C.BASIC_CARDS),
@@ -85,7 +85,7 @@ def deal(players: int, seed: int, mode: str) -> tuple[GameState, Rng]:
         stack=[],
         rng=[],
     )
-    return state, rng
+    return table, rng
 
 
 def first_level(game: Run, events: list[Event]) -> None:

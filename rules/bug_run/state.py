@@ -113,14 +113,14 @@ class Hero:
 
 
 @dataclass
-class SeatState:
+class Seat:
     """A player's secret victory points and secret hand."""
 
     vp: int
     hand: list[str]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeatState:
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
         return cls(vp=data["vp"], hand=list(data["hand"]))
 
 
@@ -228,7 +228,7 @@ class Slot:
 
 
 @dataclass
-class GameState:
+class Table:
     """The whole game. Field order is the snapshot's key order (see the module docstring).
 
     ``two``: the 2-player game (two heroes each); ``serial``: decisions accepted so far;
@@ -250,7 +250,7 @@ class GameState:
     phase: str
     level_card: str
     heroes: list[Hero]
-    seats: list[SeatState]
+    seats: list[Seat]
     crown: int
     bazaar: Bazaar
     basics: list[str]
@@ -281,7 +281,7 @@ class GameState:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameState:
+    def from_dict(cls, data: dict[str, Any]) -> Table:
         """Read a snapshot written by ``to_dict`` (a deep copy: the caller's data is not kept)."""
         d = json.loads(json.dumps(data))
         return cls(
@@ -294,7 +294,7 @@ class GameState:
             phase=d["phase"],
             level_card=d["level_card"],
             heroes=[Hero.from_dict(h) for h in d["heroes"]],
-            seats=[SeatState.from_dict(s) for s in d["seats"]],
+            seats=[Seat.from_dict(s) for s in d["seats"]],
             crown=d["crown"],
             bazaar=Bazaar.from_dict(d["bazaar"]),
             basics=d["basics"],
