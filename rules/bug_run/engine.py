@@ -29,7 +29,9 @@ from .frames import Frame
 from .state import Table
 from .view import table_view
 
-TURN_SECONDS = 90.0
+TURN_SETTING = "bugrun_turn"
+"""BR-X19: the clock on every decision; its length is only ever the host setting (90 s by
+default)."""
 
 
 @register
@@ -116,8 +118,7 @@ class BugRun(Run, Engine):
             Deadline(
                 key=f"bug-run:afk:{self.table.serial}",
                 action={"type": "afk", "turn": self.table.serial},
-                seconds=TURN_SECONDS,
-                setting="bugrun_turn",
+                setting=TURN_SETTING,
                 seats=frozenset({decision[0]}),
             )
         ]

@@ -278,7 +278,7 @@ def test_br50_views_hide_other_players_vp_and_secret_loot() -> None:
 def test_br67_turn_clock_and_safe_defaults() -> None:
     g = game(3, 2)
     (d,) = g.deadlines()
-    assert d.setting == "bugrun_turn" and d.seconds == 90 and d.seats == g.waiting_for()
+    assert d.setting == "bugrun_turn" and d.seconds is None and d.seats == g.waiting_for()
     assert d.key == f"bug-run:afk:{g.turn}" and d.action == {"type": "afk", "turn": g.turn}
     h = top(g)["hero"]
     g.apply(SYSTEM, d.action)  # trading -> end the turn
