@@ -49,9 +49,15 @@ class Frame:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Frame:
-        """The frame a snapshot stored (its kind picks the class)."""
-        frame_class = FRAME_TYPES[data["k"]]
-        return frame_class(**{k: _copy(v) for k, v in data.items() if k != "k"})
+        """The frame a snapshot stored (its kind picks the class; an unknown kind or field is a
+        ValueError, so a corrupt snapshot fails on load rather than inside the rules)."""
+        frame_class = FRAME_TYPES.get(data["k"])
+        if frame_class is None:
+            raise ValueError(f"unknown Bug Run frame kind {data['k']!r}")
+        try:
+            return frame_class(**{k: _copy(v) for k, v in data.items() if k != "k"})
+        except TypeError as err:
+            raise ValueError(f"bad Bug Run {data['k']!r} frame: {err}") from err
 
 
 def _copy(value: Any) -> Any:

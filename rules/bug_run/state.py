@@ -17,6 +17,8 @@ from .frames import Frame
 Column = dict[str, "Slot"]
 """One board column: ``"C"`` (central) or ``"U"`` and ``"D"`` (upper and lower, 5-6 side)."""
 
+PHASES = ("setup", "trading", "adventure", "escape", "over")
+MODES = ("normal", "powers")
 STOCKS = ("hearts", "arrows", "coins")
 ZONES = ("sword", "bow", "shield", "stored", "faceup")
 
@@ -282,8 +284,16 @@ class Table:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
-        """Read a snapshot written by ``to_dict`` (a deep copy: the caller's data is not kept)."""
+        """Read a snapshot written by ``to_dict`` (a deep copy: the caller's data is not kept).
+
+        An unknown phase or mode is a ValueError, as in the other games: a corrupt snapshot
+        fails here, not later inside the rules.
+        """
         d = json.loads(json.dumps(data))
+        if d["phase"] not in PHASES:
+            raise ValueError(f"unknown Bug Run phase {d['phase']!r}")
+        if d["mode"] not in MODES:
+            raise ValueError(f"unknown Bug Run mode {d['mode']!r}")
         return cls(
             players=d["players"],
             seed=d["seed"],

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import fields
 
+import pytest
+
 from rules.bug_run.driver import FRAME_KINDS
 from rules.bug_run.engine import BugRun
 from rules.bug_run.frames import ABSENT, FRAME_TYPES, AttackFrame, FlashFrame, Frame
@@ -81,3 +83,15 @@ def test_every_snapshot_of_a_game_reads_back_to_the_same_text() -> None:
             assert json.dumps(BugRun.from_dict(json.loads(text)).to_dict()) == text
             (seat,) = game.waiting_for()
             game.apply(seat, rng.choice(game.legal_actions(seat)))
+
+
+def test_a_corrupt_snapshot_is_refused_on_load() -> None:
+    snap = BugRun.new(3, 1).to_dict()
+    for field, value in (("phase", "lunch"), ("mode", "chaos")):
+        with pytest.raises(ValueError, match=field):
+            BugRun.from_dict({**snap, field: value})
+    with pytest.raises(ValueError, match="frame kind"):
+        BugRun.from_dict({**snap, "stack": [{"k": "nap", "hero": 0}]})
+    with pytest.raises(ValueError, match="'trade' frame"):
+        BugRun.from_dict({**snap, "stack": [{**snap["stack"][0], "colour": "red"}]})
+    BugRun.from_dict(snap)  # the snapshot itself loads
