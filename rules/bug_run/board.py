@@ -49,17 +49,17 @@ def make_slot(game: Run, cid: str | None, level: int) -> Slot:
 
 def build_level(game: Run, level: int, events: list[Event]) -> None:
     """Lay out line ``level`` of the level card (BR-7 order) and put every hero at the entrance."""
-    table = game.table
+    state = game.state
     side = "small" if game.small_game() else "large"
-    line = C.LEVELS[table.level_card][side][level - 1]
-    deck = table.monsters[level - 1]
+    line = C.LEVELS[state.level_card][side][level - 1]
+    deck = state.monsters[level - 1]
     entrance = make_slot(game, None, level)
     entrance.kind = "entrance"
     cols: list[Column] = [{"C": entrance}]
     for col in line:
         drawn: list[str | None] = []
         for cell in col:
-            pile = deck if cell == "M" else table.explore
+            pile = deck if cell == "M" else state.explore
             drawn.append(pile.pop(0) if pile else None)  # BR-62 fallback: an empty slot
         if len(col) == 1:
             cols.append({"C": make_slot(game, drawn[0], level)})
@@ -67,9 +67,9 @@ def build_level(game: Run, level: int, events: list[Event]) -> None:
             cols.append(
                 {"U": make_slot(game, drawn[0], level), "D": make_slot(game, drawn[1], level)}
             )
-    cols.append({"C": make_slot(game, table.stairs_stack[level - 1], level)})
-    table.board = cols
-    table.teams = {}
+    cols.append({"C": make_slot(game, state.stairs_stack[level - 1], level)})
+    state.board = cols
+    state.teams = {}
     for hero in range(game.n_heroes()):
         game.hero(hero).pos = Position(0, "C", None)
     events.append(Event.public("level_built", level=level, board=board_view(game)))
@@ -78,7 +78,7 @@ def build_level(game: Run, level: int, events: list[Event]) -> None:
 def board_view(game: Run) -> list[dict[str, Any]]:
     """Every column of the board as plain data (the view's and the level_built event's board)."""
     out = []
-    for cols in game.table.board:
+    for cols in game.state.board:
         out.append({f: slot_view(game, slot) for f, slot in cols.items()})
     return out
 
@@ -110,7 +110,7 @@ def bridges_between(game: Run, c0: int, cd: int, route: str | None) -> list[list
     floor]."""
     out: list[list[Any]] = []
     for card in range(c0 + 1, cd):
-        column = game.table.board[card]
+        column = game.state.board[card]
         floor = "C" if "C" in column else route
         if floor is not None and column[floor].kind == "bridge":
             out.append([card, floor])
@@ -163,7 +163,7 @@ def stair_spaces_for(game: Run, hero: int) -> list[int]:
     slot = game.stairs_slot()
     card = game.stairs_card()
     free = free_spaces(game, slot, hero)
-    teams = game.table.teams
+    teams = game.state.teams
     if card["type"] == "fight" and str(game.owner(hero)) in teams:
         free = [i for i in free if stair_team(game, i) == teams[str(game.owner(hero))]]
     payable = [i for i in free if stair_entry_cost_ok(game, hero, card["spaces"][i]["entry"])]
@@ -174,7 +174,7 @@ def move_options(game: Run, hero: int, *, cards: bool = True) -> list[Action]:
     """Every legal move of ``hero`` (4.4), nearest card first (the AFK default)."""
     pos = game.hero(hero).position()
     c0, f0 = int(pos.col), str(pos.floor)
-    board = game.table.board
+    board = game.state.board
     extra = game.find_in_hand(game.owner(hero), "extra") if cards else []
     out: list[Action] = []
     for card in range(c0 + 1, len(board)):

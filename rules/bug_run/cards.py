@@ -38,7 +38,7 @@ def play_options(game: Run, hero: int, where: str) -> list[Action]:
         elif effect == "crafty" and where == "turn":
             for t in crafty_targets(game, hero):
                 once(card, {"type": "play", "card": card, "target": t})
-        elif effect == "reserved_seat" and where != "escape" and game.table.board:
+        elif effect == "reserved_seat" and where != "escape" and game.state.board:
             for i in reservable(game, hero):
                 once(card, {"type": "play", "card": card, "space": i})
     return out
@@ -50,7 +50,7 @@ def reservable(game: Run, hero: int) -> list[int]:
     slot = game.stairs_slot()
     if any(space.reserved == hero for space in slot.spaces):
         return []
-    team = game.table.teams.get(str(game.owner(hero)))
+    team = game.state.teams.get(str(game.owner(hero)))
     return [
         i
         for i, space in enumerate(slot.spaces)

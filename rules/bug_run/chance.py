@@ -182,13 +182,13 @@ def answer_roll(game: Run, frame: RollFrame, action: Action, events: list[Event]
 def most_used_first(game: Run, cards: list[str]) -> list[str]:
     """Copies of a marker card, the most used first: spending its markers first keeps the
     untouched copies sellable and loses nothing (every copy gives the same 3 uses)."""
-    marks = game.table.markers
+    marks = game.state.markers
     return sorted(cards, key=lambda card: -int(marks.get(card, 0)))
 
 
 def use_marker(game: Run, hero: int, card: str) -> None:
     """One marker per use; the third marker discards the card (BR-42)."""
-    marks = game.table.markers
+    marks = game.state.markers
     marks[card] = marks.get(card, 0) + 1
     if marks[card] >= 3:
         game.remove_card(hero, card)

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 from ..core import Event, Rng
 from . import content as C
 from .frames import Frame
-from .state import ZONES, Hero, Slot, Table, TurnOrder
+from .state import ZONES, GameState, Hero, Slot, TurnOrder
 
 SLUG = "bug-run"
 Action = dict[str, Any]
@@ -45,7 +45,7 @@ class FrameKind(Generic[F]):
 class Run:
     """The state and the generator of one game, with the look-ups every rule module shares."""
 
-    table: Table
+    state: GameState
     rng: Rng
     players: int
     seed: int
@@ -53,23 +53,23 @@ class Run:
     # -- heroes, seats and the turn order ---------------------------------------------------------
     def turn_order(self) -> TurnOrder:
         """The current phase's turn order (set by every phase start)."""
-        assert self.table.order is not None, "no phase has started"
-        return self.table.order
+        assert self.state.order is not None, "no phase has started"
+        return self.state.order
 
     def hero(self, hero: int) -> Hero:
-        return self.table.heroes[hero]
+        return self.state.heroes[hero]
 
     def owner(self, hero: int) -> int:
-        return int(self.table.heroes[hero].seat)
+        return int(self.state.heroes[hero].seat)
 
     def name(self, hero: int) -> str:
-        return str(self.table.heroes[hero].name)
+        return str(self.state.heroes[hero].name)
 
     def has_power(self, hero: int, power: str) -> bool:
-        return self.table.mode == "powers" and C.POWERS[self.name(hero)] == power
+        return self.state.mode == "powers" and C.POWERS[self.name(hero)] == power
 
     def n_heroes(self) -> int:
-        return len(self.table.heroes)
+        return len(self.state.heroes)
 
     def clockwise(self, start: int) -> list[int]:
         """Every hero, clockwise from ``start`` (hero index order is seat order)."""
@@ -77,7 +77,7 @@ class Run:
         return [(start + k) % n for k in range(n)]
 
     def hand(self, seat: int) -> list[str]:
-        return self.table.seats[seat].hand
+        return self.state.seats[seat].hand
 
     def find_in_hand(self, seat: int, effect: str) -> list[str]:
         return [card for card in self.hand(seat) if C.card(card)["effect"] == effect]
@@ -86,14 +86,14 @@ class Run:
         return [card for card in self.hero(hero).faceup if C.card(card)["effect"] == effect]
 
     def vp(self, seat: int) -> int:
-        return int(self.table.seats[seat].vp)
+        return int(self.state.seats[seat].vp)
 
     def gain_vp(self, seat: int, amount: int) -> None:
-        self.table.seats[seat].vp += amount
+        self.state.seats[seat].vp += amount
 
     def lose_vp(self, seat: int, amount: int) -> int:
         """A VP loss takes what there is (BR-21); returns what was lost."""
-        seat_record = self.table.seats[seat]
+        seat_record = self.state.seats[seat]
         taken = min(seat_record.vp, amount)
         seat_record.vp -= taken
         return taken
@@ -102,7 +102,7 @@ class Run:
     def zone_of(self, card: str) -> str:
         info = C.card(card)
         if info["zone"] == "either":
-            return str(self.table.basic_side[card])
+            return str(self.state.basic_side[card])
         return str(info["zone"])
 
     def zone_limit(self, zone: str) -> int:
@@ -123,17 +123,17 @@ class Run:
     def discard(self, card: str) -> None:
         """A used or sold card goes back where it came from."""
         if card.startswith("BZ"):
-            self.table.bazaar.discard.append(card)
+            self.state.bazaar.discard.append(card)
         elif card.startswith("LT"):
-            self.table.loot.discard.append(card)
+            self.state.loot.discard.append(card)
         else:
-            self.table.basics.append(card)
-            self.table.basic_side.pop(card, None)
-        self.table.markers.pop(card, None)
+            self.state.basics.append(card)
+            self.state.basic_side.pop(card, None)
+        self.state.markers.pop(card, None)
 
     def draw_bazaar(self) -> str | None:
         """The top bazaar card; an empty deck is first rebuilt from the discard (BR-37)."""
-        bazaar = self.table.bazaar
+        bazaar = self.state.bazaar
         if not bazaar.deck and bazaar.discard:
             bazaar.deck = bazaar.discard
             bazaar.discard = []
@@ -142,7 +142,7 @@ class Run:
 
     def refill_market(self) -> list[str]:
         new = []
-        market = self.table.bazaar.market
+        market = self.state.bazaar.market
         while len(market) < 3:
             card = self.draw_bazaar()
             if card is None:
@@ -152,7 +152,7 @@ class Run:
         return new
 
     def draw_loot(self) -> str | None:
-        loot = self.table.loot
+        loot = self.state.loot
         if not loot.deck and loot.discard:
             loot.deck = loot.discard
             loot.discard = []
@@ -160,7 +160,7 @@ class Run:
         return loot.deck.pop(0) if loot.deck else None
 
     def market(self) -> list[str]:
-        return list(self.table.bazaar.market)
+        return list(self.state.bazaar.market)
 
     # -- the frame stack --------------------------------------------------------------------------
     def push(self, frame: Frame) -> None:
@@ -168,25 +168,25 @@ class Run:
         hero = getattr(frame, "hero", None)
         if frame.seat < 0 and hero is not None:
             frame.seat = self.owner(hero)
-        self.table.stack.append(frame)
+        self.state.stack.append(frame)
 
     def pop(self, result: Any = None) -> None:
-        self.table.stack.pop()
-        if self.table.stack:
-            self.table.stack[-1].ret = result
+        self.state.stack.pop()
+        if self.state.stack:
+            self.state.stack[-1].ret = result
 
     def top(self) -> Frame | None:
-        return self.table.stack[-1] if self.table.stack else None
+        return self.state.stack[-1] if self.state.stack else None
 
     # -- the board --------------------------------------------------------------------------------
     def small_game(self) -> bool:
-        return int(self.table.players) < 5
+        return int(self.state.players) < 5
 
     def stairs_col(self) -> int:
-        return len(self.table.board) - 1
+        return len(self.state.board) - 1
 
     def stairs_slot(self) -> Slot:
-        return self.table.board[-1]["C"]
+        return self.state.board[-1]["C"]
 
     def stairs_card(self) -> dict[str, Any]:
         card = self.stairs_slot().card
@@ -194,7 +194,7 @@ class Run:
         return C.STAIRS[card]
 
     def slot(self, col: int, floor: str) -> Slot:
-        return self.table.board[col][floor]
+        return self.state.board[col][floor]
 
     def here(self, hero: int) -> Slot:
         pos = self.hero(hero).position()

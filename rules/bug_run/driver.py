@@ -52,7 +52,7 @@ def settle(game: Run, events: list[Event]) -> None:
     for _ in range(100_000):
         frame = game.top()
         if frame is None:
-            if game.table.phase == "over":
+            if game.state.phase == "over":
                 return
             turns.schedule(game, events)
             continue
@@ -62,7 +62,7 @@ def settle(game: Run, events: list[Event]) -> None:
                 raise RuntimeError(f"bug-run: frame {frame.kind} waits with no option")
             if len(options) > 1:
                 return
-            game.table.serial += 1
+            game.state.serial += 1
             frame.wait = False
             answer_frame(game, frame, options[0], events)
             continue
@@ -92,7 +92,7 @@ def answer_frame(game: Run, frame: Frame, action: Action, events: list[Event]) -
 def deciding(game: Run) -> tuple[int, Frame] | None:
     """The seat that decides now and its frame, or None (the game is over)."""
     frame = game.top()
-    if frame is None or not frame.wait or game.table.phase == "over":
+    if frame is None or not frame.wait or game.state.phase == "over":
         return None
     return int(frame.seat), frame
 

@@ -26,7 +26,7 @@ from ..core import (
 from . import driver, scoring, setup
 from .context import SLUG, Action, Run
 from .frames import Frame
-from .state import Table
+from .state import GameState
 from .view import table_view
 
 TURN_SETTING = "bugrun_turn"
@@ -72,20 +72,20 @@ class BugRun(Run, Engine):
         GameOption("mode", "Play with hero powers or without.", ("normal", "powers"), "normal"),
     )
 
-    def __init__(self, table: Table, rng: Rng | None = None) -> None:
+    def __init__(self, state: GameState, rng: Rng | None = None) -> None:
         """A game from its state; ``rng`` is the live generator (else the stored one)."""
-        self.table = table
-        self.players = table.players
-        self.seed = table.seed
-        self.rng = Rng.from_state(table.rng) if rng is None else rng
+        self.state = state
+        self.players = state.players
+        self.seed = state.seed
+        self.rng = Rng.from_state(state.rng) if rng is None else rng
 
     # -- setup ----------------------------------------------------------------------------------
     @classmethod
     def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
         cls.check_players(players)
         opts = cls.resolve_options(options)
-        table, rng = setup.deal(players, seed, opts["mode"])
-        game = cls(table, rng)
+        state, rng = setup.deal(players, seed, opts["mode"])
+        game = cls(state, rng)
         events: list[Event] = []
         setup.first_level(game, events)
         game.run(events)
@@ -108,7 +108,7 @@ class BugRun(Run, Engine):
 
     @property
     def turn(self) -> int:
-        return int(self.table.serial)
+        return int(self.state.serial)
 
     def deadlines(self) -> list[Deadline]:
         decision = self.deciding()
@@ -116,8 +116,8 @@ class BugRun(Run, Engine):
             return []
         return [
             Deadline(
-                key=f"bug-run:afk:{self.table.serial}",
-                action={"type": "afk", "turn": self.table.serial},
+                key=f"bug-run:afk:{self.state.serial}",
+                action={"type": "afk", "turn": self.state.serial},
                 setting=TURN_SETTING,
                 seats=frozenset({decision[0]}),
             )
@@ -137,7 +137,7 @@ class BugRun(Run, Engine):
             action = self.default_action(frame)
             events.append(Event.public("afk", seat=who, action=action["type"]))
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
-        self.table.serial += 1
+        self.state.serial += 1
         frame.wait = False
         driver.answer_frame(self, frame, action, events)
         self.run(events)
@@ -181,7 +181,7 @@ class BugRun(Run, Engine):
     # -- the end --------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return bool(self.table.phase == "over")
+        return bool(self.state.phase == "over")
 
     def scores(self) -> list[int]:
         return scoring.scores(self)
@@ -194,12 +194,12 @@ class BugRun(Run, Engine):
 
     # -- persistence ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        self.table.rng = self.rng.state()
-        return self.table.to_dict()
+        self.state.rng = self.rng.state()
+        return self.state.to_dict()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        return cls(Table.from_dict(dict(data)))
+        return cls(GameState.from_dict(dict(data)))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return table_view(self, seat)

@@ -22,7 +22,7 @@ STOCKS = {"h": "hearts", "c": "coins", "a": "arrows"}
 def roof_path(game: Run, step: int, side: str) -> dict[str, Any]:
     """The left or right path of roof step ``step`` (the stairs cards in the order they were
     flipped)."""
-    card = C.STAIRS[game.table.roof[step]]
+    card = C.STAIRS[game.state.roof[step]]
     return card["roof"][0 if side == "L" else 1]
 
 

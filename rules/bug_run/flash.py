@@ -31,7 +31,7 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
     hero = frame.hero
     stage = frame.stage
     if stage == "start":
-        game.table.flash = hero
+        game.state.flash = hero
         on = [
             member
             for member in game.clockwise(hero)
@@ -68,7 +68,7 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
             member = _listed(frame.movers).pop(0)
             game.push(FreeMoveFrame(hero=member, wait=True, stage="choose"))
             return
-        game.table.flash = None
+        game.state.flash = None
         events.append(Event.public("flash_end", hero=hero))
         game.pop()
 
@@ -76,7 +76,7 @@ def step_flash(game: Run, frame: FlashFrame, events: list[Event]) -> None:
 def move_order(game: Run, frame: FlashFrame) -> list[int]:
     """The defeater, then clockwise; 2p alternates players starting with the opponent."""
     on = _listed(frame.on)
-    if not game.table.two:
+    if not game.state.two:
         return on
     hero = on[0]
     mine = [member for member in on if game.owner(member) == game.owner(hero)]
@@ -104,13 +104,13 @@ def next_pick(game: Run, frame: FlashFrame, events: list[Event]) -> None:
         return
     if dibs:
         pickers = [dibs.pop(0)]
-    elif not game.table.two:
+    elif not game.state.two:
         pickers = [on[turn % len(on)]]
         frame.turn = turn + 1
     else:
         seats = [game.owner(on[0])]
-        seats += [table for table in (0, 1) if table not in seats]
-        seats = [table for table in seats if any(game.owner(member) == table for member in on)]
+        seats += [state for state in (0, 1) if state not in seats]
+        seats = [state for state in seats if any(game.owner(member) == state for member in on)]
         seat = seats[turn % len(seats)]
         frame.turn = turn + 1
         mine = [member for member in on if game.owner(member) == seat]

@@ -36,7 +36,7 @@ def step_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
             events.append(Event.public("gain", hero=hero, item="L", vp=1, loot_empty=True))
             game.pop()
             return
-        game.table.limbo = drawn
+        game.state.limbo = drawn
         if len(drawn) == 2:
             events.append(
                 Event.private(game.owner(hero), "loot_choice", hero=hero, cards=list(drawn))
@@ -56,7 +56,7 @@ def options_loot(game: Run, frame: LootFrame) -> list[Action]:
     """Keep one of two drawn cards, or equip (replacing a card of a full zone) or store the found
     equipment."""
     if frame.stage == "keep":
-        return [{"type": "keep", "card": card} for card in game.table.limbo]
+        return [{"type": "keep", "card": card} for card in game.state.limbo]
     sheet = game.hero(frame.hero)
     zone = game.zone_of(frame.drawn())
     if len(sheet.zone(zone)) < game.zone_limit(zone):
@@ -72,15 +72,15 @@ def answer_loot(game: Run, frame: LootFrame, action: Action, events: list[Event]
     hero = frame.hero
     sheet = game.hero(hero)
     if action["type"] == "keep":
-        for card in game.table.limbo:
+        for card in game.state.limbo:
             if card != action["card"]:
-                game.table.loot.deck.append(card)  # BR-61: the other to the bottom
-        game.table.limbo = [action["card"]]
+                game.state.loot.deck.append(card)  # BR-61: the other to the bottom
+        game.state.limbo = [action["card"]]
         frame.card = action["card"]
         frame.stage = "place"
         return
     card = frame.drawn()
-    game.table.limbo = []
+    game.state.limbo = []
     frame.stage = "end"
     if action["type"] == "store":
         sheet.stored.append(card)
@@ -114,7 +114,7 @@ def place_loot(game: Run, frame: LootFrame, events: list[Event]) -> None:
         frame.wait = True
         events.append(Event.public("loot", hero=hero, card=card, name=info["name"]))
         return
-    game.table.limbo = []
+    game.state.limbo = []
     frame.stage = "end"
     if info["type"] == "secret":
         game.hand(seat).append(card)

@@ -115,8 +115,8 @@ def enter_stairs(game: Run, hero: int, space: int, events: list[Event]) -> None:
         if sp.reserved == hero:
             sp.reserved = None
     card = game.stairs_card()
-    teams = game.table.teams
-    if card["type"] == "fight" and game.table.two and not teams:
+    teams = game.state.teams
+    if card["type"] == "fight" and game.state.two and not teams:
         mine = board.stair_team(game, space) or "top"
         other = "bottom" if mine == "top" else "top"
         teams[str(game.owner(hero))] = mine

@@ -35,7 +35,7 @@ def breakdown(game: Run, seat: int) -> dict[str, int]:
     show = sum(int(C.card(card)["vp"]) for card in game.find_in_hand(seat, "show_off"))
     roof = sum(C.ROOF_VP[game.hero(hero).roof or 0] for hero in mine)
     coins = sum(int(game.hero(hero).coins) // 3 for hero in mine)
-    vp = int(game.table.seats[seat].vp)
+    vp = int(game.state.seats[seat].vp)
     total = vp + loot + show + roof + coins
     return {
         "vp_tokens": vp,
@@ -54,7 +54,7 @@ def scores(game: Run) -> list[int]:
 
 def winners(game: Run) -> list[int]:
     """The best total's seats once the game is over (a tie shares the win, BR-56)."""
-    if game.table.phase != "over":
+    if game.state.phase != "over":
         return []
     totals = scores(game)
     best = max(totals)

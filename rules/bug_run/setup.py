@@ -10,11 +10,11 @@ from ..core import Event, Rng
 from . import board, turns
 from . import content as C
 from .context import Run
-from .state import Bazaar, Hero, LootDecks, Seat, Table
+from .state import Bazaar, GameState, Hero, LootDecks, Seat
 from .stocks import START
 
 
-def deal(players: int, seed: int, mode: str) -> tuple[Table, Rng]:
+def deal(players: int, seed: int, mode: str) -> tuple[GameState, Rng]:
     """The state before the first level, and the generator that dealt it."""
     rng = Rng(seed)
     two = players == 2
@@ -52,7 +52,7 @@ def deal(players: int, seed: int, mode: str) -> tuple[Table, Rng]:
         monsters.append(deck)
     stairs = sorted(C.STAIRS)
     rng.shuffle(stairs)
-    table = Table(
+    state = GameState(
         players=players,
         seed=seed,
         mode=mode,
@@ -85,7 +85,7 @@ def deal(players: int, seed: int, mode: str) -> tuple[Table, Rng]:
         stack=[],
         rng=[],
     )
-    return table, rng
+    return state, rng
 
 
 def first_level(game: Run, events: list[Event]) -> None:

@@ -15,7 +15,7 @@ def fight_frame(game: Run) -> FightFrame:
     """The fight on a Fight card once every hero is on the stairs; heroes on an "any" space choose a
     weapon."""
     slot = game.stairs_slot()
-    crown = game.table.crown
+    crown = game.state.crown
     choosers = []
     for hero in game.clockwise(crown):
         space = game.space_of(hero)
@@ -56,7 +56,7 @@ def resolve_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
     """BR-30..32: roll, sum per team, reroll ties, split the reward among the winners."""
     card = game.stairs_card()
     teams: dict[str, list[int]] = {"top": [], "bottom": []}
-    for hero in game.clockwise(game.table.crown):
+    for hero in game.clockwise(game.state.crown):
         space = game.hero(hero).position().space
         teams[card["spaces"][space]["team"]].append(hero)
     winners: list[int]
@@ -98,27 +98,27 @@ def resolve_fight(game: Run, frame: FightFrame, events: list[Event]) -> None:
 
 def reset_level(game: Run, events: list[Event]) -> None:
     """RESET(l): crown to the crown space's hero, stairs to the roof, level put away."""
-    table = game.table
+    state = game.state
     slot = game.stairs_slot()
     for space, info in zip(slot.spaces, game.stairs_card()["spaces"], strict=True):
         if info["crown"] and space.hero is not None:
-            table.crown = space.hero
-    table.roof.append(slot.card_id())
-    for col in table.board[1:-1]:
+            state.crown = space.hero
+    state.roof.append(slot.card_id())
+    for col in state.board[1:-1]:
         for sl in col.values():
             if sl.card is not None:
-                table.boxed.append(sl.card)
-    level = table.level
-    table.boxed.extend(table.monsters[level - 1])
-    table.monsters[level - 1] = []
-    table.board = []
-    events.append(Event.public("level_end", level=level, crown=table.crown, roof=list(table.roof)))
+                state.boxed.append(sl.card)
+    level = state.level
+    state.boxed.extend(state.monsters[level - 1])
+    state.monsters[level - 1] = []
+    state.board = []
+    events.append(Event.public("level_end", level=level, crown=state.crown, roof=list(state.roof)))
     if level < 4:
-        table.level = level + 1
+        state.level = level + 1
         board.build_level(game, level + 1, events)
         turns.start_phase(game, "trading", events)
     else:
-        table.escape_queue = game.clockwise(table.crown)
+        state.escape_queue = game.clockwise(state.crown)
         for hero in range(game.n_heroes()):
             game.hero(hero).pos = None
         turns.start_phase(game, "escape", events)

@@ -230,7 +230,7 @@ class Slot:
 
 
 @dataclass
-class Table:
+class GameState:
     """The whole game. Field order is the snapshot's key order (see the module docstring).
 
     ``two``: the 2-player game (two heroes each); ``serial``: decisions accepted so far;
@@ -283,7 +283,7 @@ class Table:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Table:
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
         """Read a snapshot written by ``to_dict`` (a deep copy: the caller's data is not kept).
 
         An unknown phase or mode is a ValueError, as in the other games: a corrupt snapshot

@@ -55,7 +55,7 @@ def death(game: Run, hero: int, events: list[Event]) -> None:
     game.hero(hero).hearts = START["hearts"]
     events.append(Event.public("death", hero=hero, name=game.name(hero)))
     events.append(
-        Event.private(seat, "vp_lost", hero=hero, amount=lost, vp=game.table.seats[seat].vp)
+        Event.private(seat, "vp_lost", hero=hero, amount=lost, vp=game.state.seats[seat].vp)
     )
 
 

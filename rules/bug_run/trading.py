@@ -30,7 +30,7 @@ def zone_actions(
 def sellable(game: Run, hero: int) -> list[str]:
     """Cards ``hero`` may sell: held or in its player's hand, without a use marker."""
     held = game.hero(hero).cards() + game.hand(game.owner(hero))
-    return [card for card in held if not game.table.markers.get(card)]
+    return [card for card in held if not game.state.markers.get(card)]
 
 
 def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
@@ -39,7 +39,7 @@ def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
     hero = frame.hero
     sheet = game.hero(hero)
     out: list[Action] = [{"type": "end_turn"}]
-    for card in game.table.bazaar.market:
+    for card in game.state.bazaar.market:
         info = C.card(card)
         base: Action = {"type": "buy", "card": card}
         if info["effect"] == "equipment":
@@ -48,7 +48,7 @@ def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
             )
         elif sheet.coins >= info["price"]:
             out.append(base)
-    if game.table.basics:
+    if game.state.basics:
         for side in ("sword", "bow"):
             base = {"type": "buy_basic", "side": side}
             out += zone_actions(game, hero, base, side, SET_PRICE, True)
@@ -98,7 +98,7 @@ def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Even
         if "replace" in action:
             sell(game, hero, action["replace"], events)
         sheet.coins -= info["price"]
-        game.table.bazaar.market.remove(card)
+        game.state.bazaar.market.remove(card)
         events.append(
             Event.public("buy", hero=hero, card=card, name=info["name"], price=info["price"])
         )
@@ -109,8 +109,8 @@ def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Even
     elif choice == "buy_basic":
         if "replace" in action:
             sell(game, hero, action["replace"], events)
-        card = game.table.basics.pop(0)
-        game.table.basic_side[card] = action["side"]
+        card = game.state.basics.pop(0)
+        game.state.basic_side[card] = action["side"]
         sheet.coins -= SET_PRICE
         sheet.zone(action["side"]).append(card)
         events.append(

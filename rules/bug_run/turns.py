@@ -20,24 +20,24 @@ from .state import TurnOrder
 def start_phase(game: Run, phase: str, events: list[Event]) -> None:
     """Open a phase: the crown's hero acts first, then clockwise (2p: activation alternates
     players)."""
-    table = game.table
-    table.phase = phase
-    crown = table.crown
-    table.order = TurnOrder(
+    state = game.state
+    state.phase = phase
+    crown = state.crown
+    state.order = TurnOrder(
         next=crown,
         left=game.n_heroes(),
         forced=crown,
         ready=[True] * game.n_heroes(),
         seat=game.owner(crown),
     )
-    table.fought = False
-    events.append(Event.public("phase", phase=phase, level=table.level, crown=crown))
+    state.fought = False
+    events.append(Event.public("phase", phase=phase, level=state.level, crown=crown))
 
 
 def next_hero(game: Run) -> int | None:
     """The hero to activate, or None when a 2p player must choose (an activate frame)."""
     order = game.turn_order()
-    if not game.table.two:
+    if not game.state.two:
         hero = int(order.next)
         order.next = (hero + 1) % game.n_heroes()
         return hero
@@ -62,7 +62,7 @@ def mark_used(game: Run, hero: int) -> None:
     order.seat = 1 - game.owner(hero)
     if not any(order.ready):
         order.ready = [True] * 4
-        order.seat = game.owner(game.table.crown)
+        order.seat = game.owner(game.state.crown)
 
 
 def options_activate(game: Run, frame: ActivateFrame) -> list[Action]:
@@ -85,7 +85,7 @@ def answer_activate(game: Run, frame: ActivateFrame, action: Action, events: lis
 
 def begin(game: Run, hero: int, events: list[Event]) -> None:
     """Give ``hero`` its trading turn or adventure turn."""
-    phase = game.table.phase
+    phase = game.state.phase
     if phase == "trading":
         game.turn_order().left -= 1
         events.append(Event.public("trade_turn", hero=hero))
@@ -100,11 +100,11 @@ def begin(game: Run, hero: int, events: list[Event]) -> None:
 def schedule(game: Run, events: list[Event]) -> None:
     """With nothing pending: end the trading phase, fight or reset on the stairs, run the escape
     queue, or give the next turn."""
-    table = game.table
-    phase = table.phase
+    state = game.state
+    phase = state.phase
     if phase == "trading":
         if game.turn_order().left <= 0:
-            baz = table.bazaar
+            baz = state.bazaar
             baz.discard.extend(baz.market)
             baz.market = []
             new = game.refill_market()
@@ -113,19 +113,19 @@ def schedule(game: Run, events: list[Event]) -> None:
             return
     elif phase == "adventure":
         if all(game.on_stairs(hero) for hero in range(game.n_heroes())):
-            if game.stairs_card()["type"] == "fight" and not table.fought:
-                table.fought = True
+            if game.stairs_card()["type"] == "fight" and not state.fought:
+                state.fought = True
                 game.push(stairs.fight_frame(game))
             else:
                 stairs.reset_level(game, events)
             return
     elif phase == "escape":
-        if table.escape_queue:
-            hero = table.escape_queue.pop(0)
+        if state.escape_queue:
+            hero = state.escape_queue.pop(0)
             game.push(EscapeFrame(hero=hero, reached=0, stage="start"))
         else:
             scoring.cash_gold_coins(game, events)
-            table.phase = "over"
+            state.phase = "over"
             events.append(
                 Event.public(
                     "game_over", scores=scoring.scores(game), winners=scoring.winners(game)

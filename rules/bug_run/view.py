@@ -28,10 +28,10 @@ PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
 
 def table_view(game: Run, seat: int | None) -> dict[str, Any]:
     """What ``seat`` sees (None: the table); the layout is in BugRun's docstring."""
-    table = game.table
+    state = game.state
     heroes: list[dict[str, Any]] = []
-    ready = table.order.ready if table.order is not None else [True] * game.n_heroes()
-    for hero, sheet in enumerate(table.heroes):
+    ready = state.order.ready if state.order is not None else [True] * game.n_heroes()
+    for hero, sheet in enumerate(state.heroes):
         hero_row: dict[str, Any] = {
             "name": sheet.name,
             "seat": sheet.seat,
@@ -42,13 +42,13 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         }
         hero_row.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
         hero_row["index"] = hero
-        hero_row["power"] = C.POWERS[sheet.name] if table.mode == "powers" else None
+        hero_row["power"] = C.POWERS[sheet.name] if state.mode == "powers" else None
         pos = sheet.pos
         hero_row["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
-        hero_row["ready"] = bool(ready[hero]) if table.two else None
+        hero_row["ready"] = bool(ready[hero]) if state.two else None
         heroes.append(hero_row)
     seats = []
-    for i, seat_record in enumerate(table.seats):
+    for i, seat_record in enumerate(state.seats):
         row: dict[str, Any] = {"seat": i, "hand_size": len(seat_record.hand)}
         row["heroes"] = [hero for hero in range(game.n_heroes()) if game.owner(hero) == i]
         if seat == i:
@@ -78,31 +78,31 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             active["items"] = list(frame.get("items", []))
     out: dict[str, Any] = {
         "game": SLUG,
-        "phase": table.phase,
-        "level": table.level,
-        "mode": table.mode,
+        "phase": state.phase,
+        "level": state.level,
+        "mode": state.mode,
         "players": game.players,
-        "turn": game.table.serial,
-        "crown": table.crown,
-        "flash": table.flash,
-        "level_card": table.level_card,
+        "turn": game.state.serial,
+        "crown": state.crown,
+        "flash": state.flash,
+        "level_card": state.level_card,
         "side": "small" if game.small_game() else "large",
-        "stairs": table.board[-1]["C"].card if table.board else None,
-        "roof": list(table.roof),
+        "stairs": state.board[-1]["C"].card if state.board else None,
+        "roof": list(state.roof),
         "market": game.market(),
         "decks": {
-            "bazaar": len(table.bazaar.deck),
-            "bazaar_discard": len(table.bazaar.discard),
-            "basics": len(table.basics),
-            "loot": len(table.loot.deck),
-            "loot_discard": len(table.loot.discard),
-            "exploration": len(table.explore),
+            "bazaar": len(state.bazaar.deck),
+            "bazaar_discard": len(state.bazaar.discard),
+            "basics": len(state.basics),
+            "loot": len(state.loot.deck),
+            "loot_discard": len(state.loot.discard),
+            "exploration": len(state.explore),
         },
-        "markers": dict(table.markers),
+        "markers": dict(state.markers),
         "heroes": heroes,
         "seats": seats,
-        "board": board.board_view(game) if table.board else [],
-        "teams": dict(table.teams),
+        "board": board.board_view(game) if state.board else [],
+        "teams": dict(state.teams),
         "active": active,
     }
     shown = [
@@ -110,12 +110,12 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         *(card for hero_row in heroes for k in EQUIP_KEYS for card in hero_row[k]),
     ]
     out["names"] = {card: C.card_name(card) for card in shown}
-    out["roof_paths"] = [C.STAIRS[card]["roof"] for card in table.roof]
+    out["roof_paths"] = [C.STAIRS[card]["roof"] for card in state.roof]
     if seat is not None and 0 <= seat < game.players:
         you: dict[str, Any] = {
             "seat": seat,
-            "vp": table.seats[seat].vp,
-            "hand": list(table.seats[seat].hand),
+            "vp": state.seats[seat].vp,
+            "hand": list(state.seats[seat].hand),
             "options": driver.legal_actions(game, seat),
         }
         if (
@@ -124,14 +124,14 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             and isinstance(decision[1], LootFrame)
             and decision[1].stage == "keep"
         ):
-            you["loot_choice"] = list(table.limbo)
+            you["loot_choice"] = list(state.limbo)
         you["names"] = {
             card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]
         }
-        if game.table.phase == "over":
+        if game.state.phase == "over":
             you["score"] = scoring.breakdown(game, seat)
         out["you"] = you
-    if game.table.phase == "over":
+    if game.state.phase == "over":
         out["scores"] = [scoring.breakdown(game, i) for i in range(game.players)]
         out["winners"] = scoring.winners(game)
     return out

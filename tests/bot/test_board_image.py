@@ -65,7 +65,7 @@ def place(g: BugRun, h: int, col: int, floor: str, space: int | None) -> None:
 
 
 def middle_slots(g: BugRun) -> list[tuple[int, str]]:
-    return [(c, f) for c in range(1, len(g.table.board) - 1) for f in sorted(g.table.board[c])]
+    return [(c, f) for c in range(1, len(g.state.board) - 1) for f in sorted(g.state.board[c])]
 
 
 def random_states(players: int, seed: int, mode: str, every: int) -> Iterator[BugRun]:
@@ -74,8 +74,8 @@ def random_states(players: int, seed: int, mode: str, every: int) -> Iterator[Bu
     rng = Rng(seed + 1000)
     phase = None
     for n in range(5000):
-        if g.table.phase != phase or n % every == 0:
-            phase = g.table.phase
+        if g.state.phase != phase or n % every == 0:
+            phase = g.state.phase
             yield g
         if g.is_over:
             return
@@ -104,8 +104,8 @@ def boards_with(players: int, cards: list[str]) -> Iterator[BugRun]:
         for k, (col, floor) in enumerate(middle_slots(g)):
             if not todo:
                 break
-            slot = board.make_slot(g, todo.pop(0), g.table.level)
-            g.table.board[col][floor] = slot
+            slot = board.make_slot(g, todo.pop(0), g.state.level)
+            g.state.board[col][floor] = slot
             if slot.spaces and k < g.n_heroes():
                 place(g, k, col, floor, 0)
         seed += 1
@@ -131,8 +131,8 @@ def test_every_stairs_card_renders(players: int) -> None:
     prints = set()
     for cid in sorted(C.STAIRS):
         g = BugRun.new(players, 1)
-        g.table.board[-1]["C"] = board.make_slot(g, cid, 1)
-        place(g, 0, len(g.table.board) - 1, "C", 1)
+        g.state.board[-1]["C"] = board.make_slot(g, cid, 1)
+        place(g, 0, len(g.state.board) - 1, "C", 1)
         view = g.view(None)
         check_png(render_board(view, NAMES), players)
         prints.add(board_fingerprint(view, NAMES))
@@ -143,11 +143,11 @@ def test_every_level_card_line_renders_on_both_sides() -> None:
     for players in (4, 5):
         g = BugRun.new(players, 2)
         for level_card in sorted(C.LEVELS):
-            g.table.level_card = level_card
+            g.state.level_card = level_card
             for level in range(1, 5):
-                g.table.level = level
-                g.table.explore = sorted(C.EXPLORATION)
-                g.table.monsters[level - 1] = sorted(
+                g.state.level = level
+                g.state.explore = sorted(C.EXPLORATION)
+                g.state.monsters[level - 1] = sorted(
                     m for m, d in C.MONSTERS.items() if d["level"] == level
                 )
                 board.build_level(g, level, [])
@@ -162,7 +162,7 @@ def showcase(mode: str = "normal") -> BugRun:
     slots = middle_slots(g)
     cards = ["M3-22", "Q16", "B6", "Q10", "M2-13", "Q01", "Q08", "M4-31"]
     for (col, floor), cid in zip(slots, cards, strict=False):
-        g.table.board[col][floor] = board.make_slot(g, cid, 1)
+        g.state.board[col][floor] = board.make_slot(g, cid, 1)
     by_card = {g.slot(c, f).card: (c, f) for c, f in slots}
     g.slot(*by_card["M3-22"]).wounds = 3
     g.slot(*by_card["Q16"]).marks = [0, 2]
@@ -173,15 +173,15 @@ def showcase(mode: str = "normal") -> BugRun:
     g.slot(*by_card["Q08"]).marks = [1]
     crowded = g.slot(*by_card["M4-31"])
     crowded.spaces.append(Space("any", False, extra=True))
-    stairs = len(g.table.board) - 1
-    g.table.board[stairs]["C"] = board.make_slot(g, "ST8", 1)
+    stairs = len(g.state.board) - 1
+    g.state.board[stairs]["C"] = board.make_slot(g, "ST8", 1)
     g.slot(stairs, "C").spaces[3].reserved = 2
     place(g, 0, *by_card["M3-22"], 0)
     place(g, 1, *by_card["M2-13"], 1)
     place(g, 2, *by_card["M4-31"], len(crowded.spaces) - 1)
     place(g, 3, stairs, "C", 0)
     place(g, 4, stairs, "C", None)
-    g.table.flash = 1
+    g.state.flash = 1
     return g
 
 
@@ -196,7 +196,7 @@ def test_each_token_position_is_drawn() -> None:
     every move of one hero changes the picture."""
     g = showcase()
     col, floor = middle_slots(g)[0]
-    stairs = len(g.table.board) - 1
+    stairs = len(g.state.board) - 1
     positions = [(0, "C", None), (col, floor, 1), (stairs, "C", 2), (stairs, "C", None)]
     seen = {render_board(g.view(None), NAMES)}
     for pos in positions:
@@ -207,7 +207,7 @@ def test_each_token_position_is_drawn() -> None:
 
 def test_final_escape_and_game_over() -> None:
     g = BugRun.new(3, 8)
-    s = g.table
+    s = g.state
     s.phase, s.level, s.board, s.roof = "escape", 4, [], ["ST1", "ST5", "ST9", "ST3"]
     for h, reached in enumerate([3, None, 1]):
         g.hero(h).pos, g.hero(h).roof = None, reached
@@ -228,7 +228,7 @@ def position_kind(g: BugRun, hero: Hero) -> str:
         return "roof" if hero.roof else "off-board"
     if pos.col == 0:
         return "entrance"
-    if pos.col == len(g.table.board) - 1:
+    if pos.col == len(g.state.board) - 1:
         return "stairs"
     return "card"
 
@@ -243,7 +243,7 @@ def test_random_games_render_at_every_stage() -> None:
                 view = g.view(None)
                 check_png(render_board(view, NAMES[:players]), players)
                 phases.add(view["phase"])
-                kinds |= {position_kind(g, h) for h in g.table.heroes}
+                kinds |= {position_kind(g, h) for h in g.state.heroes}
                 if players == 2:
                     assert [h["seat"] for h in view["heroes"]] == [0, 0, 1, 1]
     assert phases == {"trading", "adventure", "escape", "over"}

@@ -61,7 +61,7 @@ def _plant_bugs_and_co(game: Any) -> None:
 
 
 def _plant_bug_run(game: Any) -> None:
-    for seat, row in enumerate(game.table.seats):
+    for seat, row in enumerate(game.state.seats):
         row.vp += VP_CANARY + 10_000 * seat
 
 
@@ -99,7 +99,7 @@ def canaries(engine: Any) -> set[str]:
     elif engine.slug == "bugs-and-co":
         found |= set(CANARY_NAMES)
     elif engine.slug == "bug-run":
-        s = engine.table
+        s = engine.state
         found |= {str(row.vp) for row in s.seats}
         cards = [c for row in s.seats for c in row.hand] + list(s.limbo)
         cards += s.loot.deck[:1]

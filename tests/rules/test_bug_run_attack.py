@@ -215,7 +215,7 @@ def test_br41_energy_boost_is_a_full_new_attack() -> None:
     act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
     assert g.hero(h).arrows == 2  # the arrow is paid again
     assert g.slot(1, "C").wounds == 2
-    assert "BZ11-1" in g.table.bazaar.discard
+    assert "BZ11-1" in g.state.bazaar.discard
 
 
 def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
@@ -279,7 +279,7 @@ def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -
     script(g, faces=[3, 3])
     act(g, h, {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]})
     assert g.slot(1, "C").wounds == 3
-    assert "BZ10-1" not in g.hero(h).faceup and "BZ10-1" not in g.table.markers
+    assert "BZ10-1" not in g.hero(h).faceup and "BZ10-1" not in g.state.markers
 
 
 def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
@@ -356,7 +356,7 @@ def test_br66_after_a_kill_and_the_flash_the_next_hero_plays() -> None:
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert top(g)["k"] == "freemove"
     act(g, h, next(a for a in acts(g, h) if a["col"] == 2))
-    assert g.table.flash is None
+    assert g.state.flash is None
     assert top(g)["k"] == "turn" and top(g)["hero"] == (h + 1) % 3
 
 
@@ -421,7 +421,7 @@ def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
     act(g2, h2, {"type": "toss"})
     act(g2, h2, {"type": "retoss", "card": "LT24-1"})
     act(g2, h2, {"type": "accept"})
-    assert g2.hero(h2).hearts == 5 - 2 and g2.table.markers["LT24-1"] == 1
+    assert g2.hero(h2).hearts == 5 - 2 and g2.state.markers["LT24-1"] == 1
 
 
 def test_br42_the_most_used_copy_takes_the_marker() -> None:
@@ -476,4 +476,4 @@ def test_brx27_no_reroll_after_an_act_of_courage() -> None:
     assert any(a["type"] == "reroll" for a in acts(g, h))
     ev = act(g, h, {"type": "bravery", "card": "LT09-1"})  # "keep" is then the only option
     assert next(e for e in ev if e.type == "strike").data["total"] == 2
-    assert g.hero(h).hearts == 5 and "BZ09-1" not in g.table.markers
+    assert g.hero(h).hearts == 5 and "BZ09-1" not in g.state.markers

@@ -100,7 +100,7 @@ def test_bz10_you_can_do_better_rerolls_both_dice() -> None:
     assert {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]} in acts(g, h)
     act(g, h, {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]})
     act(g, h, {"type": "keep"})
-    assert g.slot(1, "C").wounds == 4 and g.table.markers["BZ10-1"] == 1
+    assert g.slot(1, "C").wounds == 4 and g.state.markers["BZ10-1"] == 1
 
 
 def test_bz09_you_can_do_better_1_die_never_rerolls_both() -> None:
@@ -144,7 +144,7 @@ def test_bz01_full_life_potion_fills_the_lifeline() -> None:
     with_hero(g, h, hearts=2, faceup=["BZ01-1"])
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "BZ01-1"})
-    assert g.hero(h).hearts == 10 and "BZ01-1" in g.table.bazaar.discard
+    assert g.hero(h).hearts == 10 and "BZ01-1" in g.state.bazaar.discard
 
 
 def test_q05_a_gamble_with_no_green_gives_nothing_but_still_completes() -> None:

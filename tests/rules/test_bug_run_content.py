@@ -60,7 +60,7 @@ def test_br62_no_level_card_can_run_a_deck_dry() -> None:
     g = game(3, 2)
     set_level_decks(g, explore=[])
     board.build_level(g, 2, [])
-    kinds = {sl.kind for col in g.table.board[1:-1] for sl in col.values()}
+    kinds = {sl.kind for col in g.state.board[1:-1] for sl in col.values()}
     assert "empty" in kinds and kinds <= {"monster", "empty"}
 
 
@@ -98,5 +98,5 @@ def test_br71_every_stairs_card_has_a_waiting_reward() -> None:
 def test_br69_the_exploration_deck_shows_only_its_size() -> None:
     g = adventure(3, 4)
     view = g.view(None)
-    assert view["decks"]["exploration"] == len(g.table.explore)
-    assert not any(c in str(view) for c in g.table.explore)
+    assert view["decks"]["exploration"] == len(g.state.explore)
+    assert not any(c in str(view) for c in g.state.explore)

@@ -61,7 +61,7 @@ def test_fight_rolls_team_sums_and_the_winner_takes_the_reward() -> None:
     result = next(e for e in ev if e.type == "fight")
     assert result.data["sums"] == {"top": 4, "bottom": 2} and result.data["winner"] == "top"
     assert vp(g, 0) == before + 6
-    assert g.table.level == 2
+    assert g.state.level == 2
 
 
 def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
@@ -84,7 +84,7 @@ def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
     ev: list[object] = []
     g.run(ev)  # type: ignore[arg-type]
     assert g.hero(0).arrows == 3 + 2  # no arrow spent, two white faces
-    assert g.table.level == 2
+    assert g.state.level == 2
 
 
 def test_fight_ties_are_rerolled() -> None:
@@ -109,7 +109,7 @@ def test_br32_an_empty_team_loses_without_a_roll() -> None:
     g.run([])
     if top(g)["k"] == "fight":
         act(g, 0, {"type": "fight_weapon", "weapon": "sword"})
-    while g.table.level == 1:
+    while g.state.level == 1:
         seat = next(iter(g.waiting_for()))
         g.apply(seat, g.legal_actions(seat)[0])
     assert [g.hero(h).coins - before[h] for h in range(3)] == [4, 4, 4]
@@ -221,8 +221,8 @@ def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
     set_seat(g, 0, hand=["LT01-1", "LT03-1"])
     while not g.is_over:
         act(g, top(g)["hero"], {"type": "stop"})
-    assert g.hero(0).coins == 15 and g.table.seats[0].hand == ["LT03-1"]
-    assert "LT01-1" in g.table.loot.discard
+    assert g.hero(0).coins == 15 and g.state.seats[0].hand == ["LT03-1"]
+    assert "LT01-1" in g.state.loot.discard
 
 
 def test_br52_roof_vp_by_the_last_step_reached() -> None:
@@ -288,7 +288,7 @@ def test_br67_turn_clock_and_safe_defaults() -> None:
     assert err.value.code == "no_deadline"
     a = adventure(3, 2)
     plain_board(a)
-    h = a.table.crown
+    h = a.state.crown
     start_turn(a, h)
     a.apply(SYSTEM, a.deadlines()[0].action)  # adventure -> the nearest card
     assert a.hero(h).pos.col == 1
@@ -309,9 +309,9 @@ def test_turn_changes_with_every_decision() -> None:
 def test_br51_components_are_unlimited() -> None:
     g = adventure(6, 2)
     for col in range(1, g.stairs_col()):
-        for slot in g.table.board[col].values():
+        for slot in g.state.board[col].values():
             slot.locked = True
-    assert all(not board.enterable(g, sl) for col in g.table.board[1:-1] for sl in col.values())
+    assert all(not board.enterable(g, sl) for col in g.state.board[1:-1] for sl in col.values())
     assert board.move_options(g, crown_hero(g))  # the stairs always remain
     slot = set_card(g, 1, "M4-37")
     slot.wounds = 10

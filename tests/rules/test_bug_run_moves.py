@@ -47,18 +47,18 @@ def test_br1_player_count_and_two_heroes_each_for_two_players() -> None:
             BugRun.new(bad, 1)
         assert err.value.code == "player_count"
     g = game(2, 3)
-    assert [h.seat for h in g.table.heroes] == [0, 0, 1, 1]
-    assert len({h.name for h in g.table.heroes}) == 4
-    assert g.view(None)["side"] == "small" and [s.vp for s in g.table.seats] == [10, 10]
+    assert [h.seat for h in g.state.heroes] == [0, 0, 1, 1]
+    assert len({h.name for h in g.state.heroes}) == 4
+    assert g.view(None)["side"] == "small" and [s.vp for s in g.state.seats] == [10, 10]
     assert game(5, 3).view(None)["side"] == "large"
 
 
 def test_setup_stocks_market_and_mode_option() -> None:
     g = game(4, 8, "powers")
-    assert all((h.hearts, h.arrows, h.coins) == (5, 4, 5) for h in g.table.heroes)
-    assert len(g.table.bazaar.market) == 3 and len(g.table.bazaar.deck) == 29
-    assert [s.vp for s in g.table.seats] == [5, 5, 5, 5]
-    assert g.view(0)["heroes"][0]["power"] == C.POWERS[g.table.heroes[0].name]
+    assert all((h.hearts, h.arrows, h.coins) == (5, 4, 5) for h in g.state.heroes)
+    assert len(g.state.bazaar.market) == 3 and len(g.state.bazaar.deck) == 29
+    assert [s.vp for s in g.state.seats] == [5, 5, 5, 5]
+    assert g.view(0)["heroes"][0]["power"] == C.POWERS[g.state.heroes[0].name]
     assert game(4, 8).view(0)["heroes"][0]["power"] is None
     with pytest.raises(RuleError):
         BugRun.new(4, 8, {"mode": "chaos"})
@@ -75,14 +75,14 @@ def test_br4_the_crown_is_a_random_hero_who_trades_first() -> None:
 
 def test_br6_stair_stack_gives_level_k_its_card_and_builds_the_roof_in_order() -> None:
     g = adventure(3, 11)
-    stack = list(g.table.stairs_stack)
+    stack = list(g.state.stairs_stack)
     assert g.stairs_slot().card == stack[0]
     for h in range(3):
         place(g, h, g.stairs_col(), space=h + 1)
     clear_stack(g)
     stairs_fought(g)
     g.run([])
-    assert g.table.roof == [stack[0]] and g.table.level == 2
+    assert g.state.roof == [stack[0]] and g.state.level == 2
     assert g.stairs_slot().card == stack[1]
 
 
@@ -92,11 +92,11 @@ def test_br7_lines_fill_left_to_right_upper_before_lower() -> None:
     set_level_decks(g, level_card="LV1", monsters={2: monsters}, explore=sorted(C.EXPLORATION))
     board.build_level(g, 2, [])
     # LV1 5-6 side, level 2: M/M | ? | M/? | M/M | ?/M | M
-    cols = g.table.board
+    cols = g.state.board
     assert cols[1]["U"].card == "M2-11" and cols[1]["D"].card == "M2-12"
     assert cols[2]["C"].card == "B1"
     assert cols[3]["U"].card == "M2-13" and cols[3]["D"].card == "B2"
-    assert cols[-1]["C"].card == g.table.stairs_stack[1]
+    assert cols[-1]["C"].card == g.state.stairs_stack[1]
 
 
 def test_br8_five_six_spaces_are_padlocked_below_five_players() -> None:
@@ -165,7 +165,7 @@ def test_br10_floors_change_only_through_central_cards() -> None:
     assert not any(a["floor"] == "D" for a in moves)
     # going down from the entrance to the lower card beyond crosses the lower bridge
     g2 = five_player_floors()
-    h2 = g2.table.crown
+    h2 = g2.state.crown
     start_turn(g2, h2)
     act(g2, h2, {"type": "move", "col": 3, "floor": "D", "space": 0})
     assert top(g2)["k"] == "bridge" and top(g2)["card"] == "B1"
@@ -258,7 +258,7 @@ def test_br19_a_heart_cost_needs_more_hearts_and_unpayable_spaces_pay_what_they_
     g2 = adventure(3, 5)
     plain_board(g2)
     set_card(g2, g2.stairs_col(), "ST4")  # crown: pay 3c; S4 free of cost
-    h2 = g2.table.crown
+    h2 = g2.state.crown
     others = [x for x in range(3) if x != h2]
     place(g2, others[0], g2.stairs_col(), space=1)
     place(g2, others[1], g2.stairs_col(), space=2)
@@ -326,7 +326,7 @@ def test_br28_an_empty_crown_space_keeps_the_crown() -> None:
     clear_stack(g)
     stairs_fought(g)
     g.run([])
-    assert g.table.crown == crown and g.table.level == 2
+    assert g.state.crown == crown and g.state.level == 2
 
 
 def test_the_crown_space_moves_the_crown() -> None:
@@ -337,7 +337,7 @@ def test_the_crown_space_moves_the_crown() -> None:
     clear_stack(g)
     stairs_fought(g)
     g.run([])
-    assert g.table.crown == new and top(g)["k"] == "trade" and top(g)["hero"] == new
+    assert g.state.crown == new and top(g)["k"] == "trade" and top(g)["hero"] == new
 
 
 def test_br47_reserved_seat_blocks_others_and_lapses_on_entry() -> None:
@@ -404,10 +404,10 @@ def test_br29_no_card_can_be_played_on_the_stairs() -> None:
 
 
 def test_brx1_heroes_are_dealt_from_the_seed() -> None:
-    names = [tuple(h.name for h in game(6, seed).table.heroes) for seed in range(6)]
+    names = [tuple(h.name for h in game(6, seed).state.heroes) for seed in range(6)]
     assert all(sorted(n) == sorted(C.POWERS) for n in names)
     assert len(set(names)) > 1
-    assert names[0] == tuple(h.name for h in game(6, 0).table.heroes)
+    assert names[0] == tuple(h.name for h in game(6, 0).state.heroes)
 
 
 def test_br47_one_reservation_per_hero_and_on_its_team_in_two_player_fights() -> None:

@@ -86,9 +86,9 @@ def strings(data: object) -> list[str]:
 def check_public_events(g: BugRun, events: list) -> None:
     """No public event names a card still hidden in a hand (or a Master Crocheter's pending
     choice), and none carries a VP total: only the size of a gain (BR-50)."""
-    hidden = {c for seat in g.table.seats for c in seat.hand}
-    if len(g.table.limbo) > 1:  # the two cards a Master Crocheter chooses between
-        hidden |= set(g.table.limbo)
+    hidden = {c for seat in g.state.seats for c in seat.hand}
+    if len(g.state.limbo) > 1:  # the two cards a Master Crocheter chooses between
+        hidden |= set(g.state.limbo)
     for e in events:
         if not e.is_public:
             continue
@@ -195,7 +195,7 @@ def test_every_frame_kind_is_registered_with_consistent_handlers() -> None:
     rng = Rng(5)
     seen: set[str] = set()
     while not game.is_over:
-        seen.update(frame.kind for frame in game.table.stack)
+        seen.update(frame.kind for frame in game.state.stack)
         (seat,) = game.waiting_for()
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert seen <= set(FRAME_KINDS) and {"trade", "turn", "move"} <= seen

@@ -160,7 +160,7 @@ def test_forcing_fate_chooses_the_result_without_a_toss() -> None:
     ]
     ev = act(g, h, {"type": "force", "card": "BZ07-1", "result": "green"})
     assert not any(e.type == "toss" for e in ev)
-    assert g.slot(1, "C").locked and "BZ07-1" in g.table.bazaar.discard
+    assert g.slot(1, "C").locked and "BZ07-1" in g.state.bazaar.discard
 
 
 def test_br42_second_chance_retosses() -> None:
@@ -171,7 +171,7 @@ def test_br42_second_chance_retosses() -> None:
     assert acts(g, h) == [{"type": "accept"}, {"type": "retoss", "card": "LT24-1"}]
     act(g, h, {"type": "retoss", "card": "LT24-1"})
     act(g, h, {"type": "accept"})
-    assert g.slot(1, "C").locked and g.table.markers["LT24-1"] == 1
+    assert g.slot(1, "C").locked and g.state.markers["LT24-1"] == 1
 
 
 def test_br58_good_fortune_flips_a_toss_for_two_coins_once() -> None:
@@ -274,7 +274,7 @@ def test_br61_master_crocheter_draws_two_and_keeps_one() -> None:
     assert g.view(g.owner(h))["you"]["loot_choice"] == ["LT26-1", "LT27-1"]
     assert "loot_choice" not in str(g.view((g.owner(h) + 1) % 3).get("you", {}))
     act(g, h, {"type": "keep", "card": "LT27-1"})
-    assert "LT27-1" in g.hero(h).faceup and g.table.loot.deck[-1] == "LT26-1"
+    assert "LT27-1" in g.hero(h).faceup and g.state.loot.deck[-1] == "LT26-1"
 
 
 def test_br38_loot_equipment_may_swap_and_the_old_card_is_stored() -> None:
@@ -297,7 +297,7 @@ def test_br36_an_empty_loot_deck_reshuffles_then_gives_one_vp() -> None:
     deck_to_discard(g, "loot")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
-    assert len(g.table.loot.deck) == 31 and g.table.loot.discard == []
+    assert len(g.state.loot.deck) == 31 and g.state.loot.discard == []
     g2, h2 = on_monster("M1-03")
     set_loot_deck(g2, [])
     before = vp(g2, h2)
@@ -312,7 +312,7 @@ def test_secret_loot_goes_to_the_hand_privately() -> None:
     script(g, faces=[3, 3])
     ev = act(g, h, {"type": "attack", "weapon": "bow"})
     seat = g.owner(h)
-    assert g.table.seats[seat].hand == ["LT04-1"]
+    assert g.state.seats[seat].hand == ["LT04-1"]
     assert all("LT04-1" not in str(e.data) for e in ev if e.is_public)
     assert any(e.to == frozenset({seat}) and e.data.get("card") == "LT04-1" for e in ev)
 

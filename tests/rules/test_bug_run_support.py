@@ -54,7 +54,7 @@ def script(g: BugRun, faces: list[int] | None = None, coins: list[bool] | None =
 
 
 def to_adventure(g: BugRun) -> BugRun:
-    while g.table.phase == "trading":
+    while g.state.phase == "trading":
         seat = next(iter(g.waiting_for()))
         acts = g.legal_actions(seat)
         a = next((x for x in acts if x["type"] == "activate"), {"type": "end_turn"})
@@ -70,19 +70,19 @@ def start_turn(g: BugRun, h: int) -> None:
     """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
     clear_stack(g)
     turns.begin(g, h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
-    if not g.table.two:
-        g.table.order.next = (h + 1) % g.n_heroes()
+    if not g.state.two:
+        g.state.order.next = (h + 1) % g.n_heroes()
 
 
 def set_card(g: BugRun, col: int, cid: str, floor: str = "C") -> Slot:
-    slot = board.make_slot(g, cid, g.table.level)
-    g.table.board[col][floor] = slot
+    slot = board.make_slot(g, cid, g.state.level)
+    g.state.board[col][floor] = slot
     return slot
 
 
 def crown_hero(g: BugRun) -> int:
     """The hero holding the crown (the first to act in each phase)."""
-    return int(g.table.crown)
+    return int(g.state.crown)
 
 
 def hand(g: BugRun, h: int) -> list[str]:
@@ -91,7 +91,7 @@ def hand(g: BugRun, h: int) -> list[str]:
 
 
 def set_hand(g: BugRun, h: int, cards: list[str]) -> None:
-    g.table.seats[g.owner(h)].hand = list(cards)
+    g.state.seats[g.owner(h)].hand = list(cards)
 
 
 def with_hero(g: BugRun, h: int, **fields: Any) -> Hero:
@@ -106,20 +106,20 @@ def with_hero(g: BugRun, h: int, **fields: Any) -> Hero:
 
 def set_vp(g: BugRun, h: int, points: int) -> None:
     """Set the victory points of hero ``h``'s player (secret in play)."""
-    g.table.seats[g.owner(h)].vp = points
+    g.state.seats[g.owner(h)].vp = points
 
 
 def set_market(g: BugRun, cards: list[str]) -> None:
-    g.table.bazaar.market = list(cards)
+    g.state.bazaar.market = list(cards)
 
 
 def set_loot_deck(g: BugRun, cards: list[str]) -> None:
-    g.table.loot.deck = list(cards)
+    g.state.loot.deck = list(cards)
 
 
 def loot_on_top(g: BugRun, *cards: str) -> None:
     """Move ``cards`` to the top of the loot deck, the first one on top (the next drawn)."""
-    deck = g.table.loot.deck
+    deck = g.state.loot.deck
     for card in reversed(cards):
         if card in deck:
             deck.remove(card)
@@ -129,32 +129,32 @@ def loot_on_top(g: BugRun, *cards: str) -> None:
 def set_seat(g: BugRun, seat: int, *, vp: int | None = None, hand: list[str] | None = None) -> None:
     """Set a player's secret VP total or hand (by seat: in 2p a seat has two heroes)."""
     if vp is not None:
-        g.table.seats[seat].vp = vp
+        g.state.seats[seat].vp = vp
     if hand is not None:
-        g.table.seats[seat].hand = list(hand)
+        g.state.seats[seat].hand = list(hand)
 
 
 def set_markers(g: BugRun, card: str, markers: int) -> None:
     """Put ``markers`` use markers on a marker card (BR-42: the third discards it)."""
-    g.table.markers[card] = markers
+    g.state.markers[card] = markers
 
 
 def bought_as(g: BugRun, card: str, zone: str) -> None:
     """Record that a basic equipment card was bought for ``zone`` (its sword or bow side)."""
-    g.table.basic_side[card] = zone
+    g.state.basic_side[card] = zone
 
 
 def set_basics(g: BugRun, cards: list[str]) -> None:
-    g.table.basics = list(cards)
+    g.state.basics = list(cards)
 
 
 def set_bazaar_deck(g: BugRun, cards: list[str]) -> None:
-    g.table.bazaar.deck = list(cards)
+    g.state.bazaar.deck = list(cards)
 
 
 def deck_to_discard(g: BugRun, deck: str) -> None:
     """Move the whole ``"bazaar"`` or ``"loot"`` deck onto its discard pile (a reshuffle is due)."""
-    pile = g.table.bazaar if deck == "bazaar" else g.table.loot
+    pile = g.state.bazaar if deck == "bazaar" else g.state.loot
     pile.discard, pile.deck = pile.deck, []
 
 
@@ -167,18 +167,18 @@ def set_level_decks(
 ) -> None:
     """Choose the level card, a level's monster deck (by level 1-4) or the exploration pile."""
     if level_card is not None:
-        g.table.level_card = level_card
+        g.state.level_card = level_card
     for level, deck in (monsters or {}).items():
-        g.table.monsters[level - 1] = list(deck)
+        g.state.monsters[level - 1] = list(deck)
     if explore is not None:
-        g.table.explore = list(explore)
+        g.state.explore = list(explore)
 
 
 def set_column(g: BugRun, col: int, *cards: str) -> None:
     """Lay fresh cards in a board column: one card central, two cards upper then lower."""
     floors = ("C",) if len(cards) == 1 else ("U", "D")
-    g.table.board[col] = {
-        floor: board.make_slot(g, card, g.table.level)
+    g.state.board[col] = {
+        floor: board.make_slot(g, card, g.state.level)
         for floor, card in zip(floors, cards, strict=True)
     }
 
@@ -206,7 +206,7 @@ def set_space(
 
 
 def set_crown(g: BugRun, h: int) -> None:
-    g.table.crown = h
+    g.state.crown = h
 
 
 def next_clockwise(g: BugRun, h: int) -> None:
@@ -221,31 +221,31 @@ def set_ready(g: BugRun, ready: list[bool]) -> None:
 
 def stairs_fought(g: BugRun) -> None:
     """Count this level's stairs fight as done, so everyone on the stairs resets the level."""
-    g.table.fought = True
+    g.state.fought = True
 
 
 def set_teams(g: BugRun, teams: dict[int, str]) -> None:
     """2p: fix the fight teams by seat (``"top"`` or ``"bottom"``)."""
-    g.table.teams = {str(seat): team for seat, team in teams.items()}
+    g.state.teams = {str(seat): team for seat, team in teams.items()}
 
 
 def to_roof(g: BugRun, roof: list[str], queue: list[int]) -> None:
     """Jump to the Final Escape: the level put away, ``roof`` laid, heroes ``queue`` to run."""
-    g.table.roof = list(roof)
-    g.table.board = []
-    g.table.phase = "escape"
-    g.table.level = 4
-    g.table.escape_queue = list(queue)
+    g.state.roof = list(roof)
+    g.state.board = []
+    g.state.phase = "escape"
+    g.state.level = 4
+    g.state.escape_queue = list(queue)
 
 
 def queue_escape(g: BugRun, queue: list[int]) -> None:
     """The heroes still to run the roof, in order."""
-    g.table.escape_queue = list(queue)
+    g.state.escape_queue = list(queue)
 
 
 def clear_stack(g: BugRun) -> None:
     """Drop every pending decision, so a test can push or begin the one it studies."""
-    g.table.stack = []
+    g.state.stack = []
 
 
 def place(g: BugRun, h: int, col: int, floor: str = "C", space: int | None = 0) -> None:
@@ -275,7 +275,7 @@ def acts(g: BugRun, h: int) -> list[dict[str, Any]]:
 
 
 def vp(g: BugRun, h: int) -> int:
-    return int(g.table.seats[g.owner(h)].vp)
+    return int(g.state.seats[g.owner(h)].vp)
 
 
 def test_script_rng_serves_scripted_values_first() -> None:
@@ -288,14 +288,14 @@ def test_script_rng_serves_scripted_values_first() -> None:
 
 def test_adventure_helper_reaches_the_first_adventure_turn() -> None:
     g = adventure(4, 5)
-    assert g.table.phase == "adventure" and top(g)["k"] == "turn"
-    assert top(g)["hero"] == g.table.crown
+    assert g.state.phase == "adventure" and top(g)["k"] == "turn"
+    assert top(g)["hero"] == g.state.crown
 
 
 def plain_board(g: BugRun, cid: str = "M1-01") -> None:
     """Every card between the entrance and the stairs becomes a fresh copy of ``cid``."""
     for col in range(1, g.stairs_col()):
-        g.table.board[col] = {"C": board.make_slot(g, cid, g.table.level)}
+        g.state.board[col] = {"C": board.make_slot(g, cid, g.state.level)}
 
 
 def finish_moves(g: BugRun) -> None:

@@ -40,12 +40,12 @@ def test_buying_a_market_card_pays_its_price_and_lays_it_face_up() -> None:
     act(g, h, {"type": "buy", "card": "BZ07-1"})
     assert g.hero(h).faceup == ["BZ07-1"] and g.hero(h).coins == 2
     act(g, h, {"type": "buy", "card": "BZ12-1"})
-    assert g.hero(h).sword == ["BZ12-1"] and g.table.bazaar.market == ["BZ22-1"]
+    assert g.hero(h).sword == ["BZ12-1"] and g.state.bazaar.market == ["BZ22-1"]
     with pytest.raises(RuleError) as err:
         act(g, h, {"type": "buy", "card": "BZ22-1"})
     assert err.value.code == "cant_afford"
     act(g, h, {"type": "end_turn"})
-    assert len(g.table.bazaar.market) == 3
+    assert len(g.state.bazaar.market) == 3
 
 
 def test_a_full_zone_sells_an_equipped_card_first() -> None:
@@ -60,16 +60,16 @@ def test_a_full_zone_sells_an_equipped_card_first() -> None:
     ]
     act(g, h, opts[1])
     assert g.hero(h).sword == ["BZ12-1", "BZ18-1"] and g.hero(h).coins == 0
-    assert "LT14-1" in g.table.loot.discard
+    assert "LT14-1" in g.state.loot.discard
 
 
 def test_basic_equipment_side_is_fixed_and_sold_basics_return() -> None:
     g, h = trader()
     act(g, h, {"type": "buy_basic", "side": "bow"})
     c = g.hero(h).bow[0]
-    assert g.table.basic_side[c] == "bow" and g.hero(h).coins == 2 and len(g.table.basics) == 15
+    assert g.state.basic_side[c] == "bow" and g.hero(h).coins == 2 and len(g.state.basics) == 15
     act(g, h, {"type": "sell", "card": c})
-    assert g.hero(h).bow == [] and g.hero(h).coins == 3 and c in g.table.basics
+    assert g.hero(h).bow == [] and g.hero(h).coins == 3 and c in g.state.basics
     set_basics(g, [])
     assert not any(a["type"] == "buy_basic" for a in acts(g, h))
 
@@ -85,25 +85,25 @@ def test_br37_the_bazaar_reshuffles_then_shows_fewer_cards() -> None:
     g, h = trader()
     deck_to_discard(g, "bazaar")
     with_hero(g, h, coins=15)
-    act(g, h, {"type": "buy", "card": g.table.bazaar.market[0]})
+    act(g, h, {"type": "buy", "card": g.state.bazaar.market[0]})
     act(g, h, {"type": "end_turn"})
-    assert len(g.table.bazaar.market) == 3 and len(g.table.bazaar.deck) == 28
+    assert len(g.state.bazaar.market) == 3 and len(g.state.bazaar.deck) == 28
     g2, h2 = trader()
     set_bazaar_deck(g2, [])
     with_hero(g2, h2, coins=15)
-    act(g2, h2, {"type": "buy", "card": g2.table.bazaar.market[0]})
+    act(g2, h2, {"type": "buy", "card": g2.state.bazaar.market[0]})
     act(g2, h2, {"type": "end_turn"})
-    assert len(g2.table.bazaar.market) == 2
+    assert len(g2.state.bazaar.market) == 2
 
 
 def test_the_last_trader_renews_the_whole_market() -> None:
     g = game(3, 4)
     for _ in range(2):
         act(g, top(g)["hero"], {"type": "end_turn"})
-    market = list(g.table.bazaar.market)
+    market = list(g.state.bazaar.market)
     act(g, top(g)["hero"], {"type": "end_turn"})
-    assert g.table.phase == "adventure"
-    assert g.table.bazaar.discard == market and not set(market) & set(g.table.bazaar.market)
+    assert g.state.phase == "adventure"
+    assert g.state.bazaar.discard == market and not set(market) & set(g.state.bazaar.market)
 
 
 def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> None:
@@ -161,11 +161,11 @@ def test_br46_the_itinerant_merchant_is_a_private_trading_turn() -> None:
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "LT07-1"})
     assert top(g)["k"] == "trade" and top(g)["merchant"]
-    bought = g.table.bazaar.market[0]
+    bought = g.state.bazaar.market[0]
     with_hero(g, h, coins=15)
     act(g, h, {"type": "buy", "card": bought})
     act(g, h, {"type": "end_turn"})
-    assert len(g.table.bazaar.market) == 3 and top(g)["k"] == "turn" and top(g)["hero"] == h
+    assert len(g.state.bazaar.market) == 3 and top(g)["k"] == "turn" and top(g)["hero"] == h
 
 
 def test_br45_crafty_one_steals_from_a_hero_on_the_same_card() -> None:
@@ -205,16 +205,16 @@ def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -
     with_hero(g, h, coins=15)
     plays = [a for a in acts(g, h) if a["type"] == "play"]
     assert plays == [{"type": "play", "card": "LT07-1"}]  # no Crafty One at the entrance
-    first = list(g.table.bazaar.market)
+    first = list(g.state.bazaar.market)
     for c in first:
         with_hero(g, h, coins=15)
         act(g, h, next(a for a in acts(g, h) if a["type"] == "buy" and a["card"] == c))
-    assert g.table.bazaar.market == []
+    assert g.state.bazaar.market == []
     act(g, h, {"type": "play", "card": "LT07-1"})
     assert top(g)["k"] == "trade" and top(g)["merchant"]
     act(g, h, {"type": "end_turn"})
     assert top(g)["k"] == "trade" and not top(g)["merchant"] and top(g)["hero"] == h
-    market = g.table.bazaar.market
+    market = g.state.bazaar.market
     assert len(market) == 3 and not set(market) & set(first)
 
 
@@ -224,7 +224,7 @@ def test_brx10_selling_a_secret_card_reveals_it() -> None:
     ev = act(g, h, {"type": "sell", "card": "LT04-1"})
     (sale,) = [e for e in ev if e.type == "sell"]
     assert sale.is_public and sale.data["card"] == "LT04-1"
-    assert g.table.loot.discard == ["LT04-1"] and g.hero(h).coins == 6
+    assert g.state.loot.discard == ["LT04-1"] and g.hero(h).coins == 6
 
 
 def test_look_alike_values_are_stored_canonically() -> None:

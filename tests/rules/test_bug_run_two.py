@@ -43,7 +43,7 @@ def test_two_player_trading_opens_with_the_crown_then_alternates() -> None:
     g.apply(g.owner(crown), {"type": "end_turn"})
     assert top(g)["hero"] == 2 * other_seat
     g.apply(other_seat, {"type": "end_turn"})
-    assert g.table.phase == "adventure" and top(g)["hero"] == crown
+    assert g.state.phase == "adventure" and top(g)["hero"] == crown
 
 
 def test_two_player_vp_and_the_hand_are_shared_and_death_costs_shared_vp() -> None:
@@ -68,7 +68,7 @@ def test_two_player_fight_teams_are_fixed_by_the_first_hero() -> None:
     h = crown_hero(g)
     start_turn(g, h)
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})  # bottom
-    assert g.table.teams == {str(g.owner(h)): "bottom", str(1 - g.owner(h)): "top"}
+    assert g.state.teams == {str(g.owner(h)): "bottom", str(1 - g.owner(h)): "top"}
     opp = 2 * (1 - g.owner(h))
     assert sorted(board.stair_spaces_for(g, opp)) == [0, 1]
     assert sorted(board.stair_spaces_for(g, h ^ 1)) == [3]
@@ -103,7 +103,7 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
     assert g.hero(h).coins == 7
     # BR-X4: free moves: the defeater, then alternating players starting with the opponent
     assert top(g)["k"] == "freemove" and top(g)["hero"] == h
-    assert g.table.stack[-2].to_dict()["movers"] == [opp[0], mine, opp[1]]
+    assert g.state.stack[-2].to_dict()["movers"] == [opp[0], mine, opp[1]]
 
 
 def test_two_player_reset_makes_every_hero_ready_and_the_crown_opens() -> None:
@@ -114,7 +114,7 @@ def test_two_player_reset_makes_every_hero_ready_and_the_crown_opens() -> None:
     clear_stack(g)
     stairs_fought(g)
     g.run([])
-    assert g.table.level == 2 and g.table.crown == 0
+    assert g.state.level == 2 and g.state.crown == 0
     # the crown hero trades first and is the only used hero of the new round
-    assert g.table.order.ready == [False, True, True, True]
+    assert g.state.order.ready == [False, True, True, True]
     assert top(g)["k"] == "trade" and top(g)["hero"] == 0
