@@ -10,7 +10,6 @@ import os
 import signal
 import sqlite3
 import sys
-from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,8 +126,7 @@ async def emulator() -> AsyncIterator[Emulator]:
 
 class BotPool:
     """One bot process, with its own emulator, per settings group of the whole session (of
-    each pytest-xdist worker: a group shared by several tests runs on one worker, see
-    ``bot_group``).
+    each pytest-xdist worker; ``--dist loadfile`` keeps a module's tests on one worker).
 
     Starting ``python -m bot`` takes 1.5 s (far more on a loaded machine); every test that
     asks for the same settings shares one, whatever its module. Games are per channel and every
@@ -215,39 +213,13 @@ async def world(bots: BotPool, request: pytest.FixtureRequest) -> AsyncIterator[
         print(w.bot.output())
 
 
-def bot_group(item: pytest.Item, shared: Counter[str]) -> str | None:
-    """The ``xdist_group`` of a test whose bot is shared: its settings, which pick the bot.
-
-    Under pytest-xdist (``--dist loadgroup``) the tests of one such group run on one worker, so
-    each bot process starts once per run, not once per worker. The default settings' tests stay
-    ungrouped: they are many, and spreading them over the workers is worth a second bot start.
-    So is a group of one test, which may also carry a value its process chose (a free port)
-    that would differ between the workers' collections."""
-    key = _settings_key(item)
-    return key if key and shared[key] > 1 else None
-
-
-def _settings_key(item: pytest.Item) -> str | None:
-    fixtures = getattr(item, "fixturenames", ())
-    if "world" not in fixtures:
-        return None
-    callspec = getattr(item, "callspec", None)
-    settings = callspec.params.get("world", {}) if callspec is not None else {}
-    # No brackets: pytest-xdist finds the group after the last "@" that follows any "]".
-    return ",".join(f"{name}={value}" for name, value in sorted(settings.items()))
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run every e2e test, and the async fixtures it uses, in the session's event loop, where
-    the shared emulators and bot processes live; keep the tests that share a bot together."""
+    the shared emulators and bot processes live."""
     here = Path(__file__).parent
-    mine = [item for item in items if here in item.path.parents]
-    shared = Counter(key for item in mine if (key := _settings_key(item)) is not None)
-    for item in mine:
-        group = bot_group(item, shared)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group("bot:" + group))
+    for item in items:
+        if here not in item.path.parents:
+            continue
         if item.get_closest_marker("asyncio") is not None:
             item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)
         fixtures = getattr(item, "_fixtureinfo", None)
