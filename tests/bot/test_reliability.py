@@ -43,7 +43,7 @@ async def busy_store(db_url: str) -> AsyncIterator[Store]:
 def database_locked(db_url: str) -> Iterator[None]:
     """Another connection holds the SQLite write lock (as another process writing would)."""
     path = make_url(db_url).database
-    assert path
+    assert path and make_url(db_url).get_backend_name() == "sqlite"
     blocker = sqlite3.connect(path, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")
     try:
@@ -70,6 +70,7 @@ def to_pick(table: Table) -> int | None:
     return phase_and_seat
 
 
+@pytest.mark.sqlite_only("the SQLite write lock and its busy timeout")
 async def test_a_deadline_that_fails_on_a_locked_database_fires_once_it_is_free(
     busy_store: Store, fast_settings: Settings, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -90,6 +91,7 @@ async def test_a_deadline_that_fails_on_a_locked_database_fires_once_it_is_free(
         await host.close()
 
 
+@pytest.mark.sqlite_only("the SQLite write lock and its busy timeout")
 async def test_a_bot_move_that_fails_on_a_locked_database_is_played_once_it_is_free(
     busy_store: Store, fast_settings: Settings, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
