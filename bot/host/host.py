@@ -108,10 +108,19 @@ class Host:
     async def _locked(self, table: Table, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` holding the table's lock. If the database says the table is stale
         (a version or status it did not expect), reload the table and run it once more, so a
-        stale table never refuses every later click (P-22). Listeners hear of a reload."""
+        stale table never refuses every later click (P-22). On a store other processes share,
+        the attempt also holds the game's database lock, and a table found stale under it is
+        reloaded first (P-41). Listeners hear of a reload."""
         reloaded = False
         try:
-            async with table.lock:
+            async with table.lock, self.store.game_guard(table.id) as current:
+                if current is not None and (current.version, current.status) != (
+                    table.game.version,
+                    table.status,
+                ):
+                    # Another process committed first (P-41): judge this on the newest state.
+                    await self._reload_locked(table)
+                    reloaded = True
                 try:
                     return await attempt()
                 except (VersionConflict, WrongStatus) as exc:
