@@ -12,6 +12,7 @@ import discord
 
 from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
+from .discord.shards import make_bot
 from .settings import Settings, get_settings
 from .store.lock import DatabaseInUse, lock_database
 
@@ -46,8 +47,18 @@ def _setup_logging() -> None:
     keep_secrets_out_of_logs(level)
 
 
-def run_bot() -> int:
+def run_bot(*, shards: str | None = None, shard_count: int | None = None) -> int:
+    """Run the bot; ``shards``/``shard_count`` (the command line's) override SHARD_IDS and
+    SHARD_COUNT."""
     settings = get_settings()
+    overrides: dict[str, object] = {}
+    if shards is not None:
+        overrides["shard_ids"] = shards
+    if shard_count is not None:
+        overrides["shard_count"] = shard_count
+    if overrides:
+        settings = settings.model_copy(update=overrides)
+    settings.shards()  # a malformed range stops here, in one line
     token = settings.require_token()
     try:
         lock = lock_database(settings.database_url)
@@ -64,7 +75,7 @@ def run_bot() -> int:
 def _run_bot(settings: Settings, token: str) -> int:
     _setup_logging()
     point_at(settings)
-    bot = BugtableBot(settings)
+    bot = make_bot(settings)
     try:
         asyncio.run(_serve(bot, token, settings.retry_max_delay))
     except discord.LoginFailure:

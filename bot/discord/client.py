@@ -53,11 +53,21 @@ class BugtableBot(commands.Bot):
     host: Host
 
     def __init__(
-        self, settings: Settings, *, sync_commands: bool = True, serve_web: bool = True
+        self,
+        settings: Settings,
+        *,
+        sync_commands: bool = True,
+        serve_web: bool = True,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            **client_options,  # shard_ids / shard_count for a sharded bot (discord/shards.py)
+        )
         self.settings = settings
         self.sync_commands = sync_commands
         self.serve_web = serve_web
