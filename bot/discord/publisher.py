@@ -89,6 +89,8 @@ class _GameMessages:
     """Since when each board message (``board``, ``board:1`` …) has waited for an edit."""
     waiting_seen: frozenset[int] = frozenset()
     """The seats the game waited on at the last committed change."""
+    known: bool = False
+    """This process showed the game's messages, or read them from the store (``adopt``)."""
     ping_due: set[int] = field(default_factory=set)
     """Seats the game started waiting on and that were not pinged yet."""
     ping_id: int | None = None
@@ -117,9 +119,11 @@ class Publisher:
     def _state(self, game_id: int) -> _GameMessages:
         return self._games.setdefault(game_id, _GameMessages())
 
-    async def adopt(self, table: Table) -> None:
-        """Learn which messages show this game (after it opened, or after a restart)."""
+    async def adopt(self, table: Table, *, restarted: bool = True) -> None:
+        """Learn which messages show this game (after a restart, or when another process
+        showed them: ``restarted`` False, P-41)."""
         state = self._state(table.id)
+        state.known = True
         for kind, record in (await self.bot.store.messages(table.id)).items():
             if kind.startswith("board"):
                 state.board_ids[kind] = record.message_id
@@ -129,7 +133,8 @@ class Publisher:
                 state.ping_id = record.message_id
         # Pinged before the restart: not again. That ping names no seat this process knows of,
         # so the first pass deletes it; the board still says whom the game waits on.
-        state.waiting_seen = _waiting(table)
+        if restarted:
+            state.waiting_seen = _waiting(table)
 
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
@@ -178,6 +183,13 @@ class Publisher:
         state = self._state(table.id)
         interval = self.bot.settings.board_edit_interval
         failures = 0
+        if not state.known and self.bot.store.shared:
+            # A game another process showed (a DM click for it came here): find its messages,
+            # or this process would post a second board.
+            try:
+                await self.adopt(table, restarted=False)
+            except Exception as exc:  # the next change tries again
+                log.warning("game %s: its messages are unknown (%s)", table.id, one_line(exc))
         while state.dirty:
             state.dirty = False
             rounds = _Round()
@@ -472,6 +484,7 @@ class Publisher:
         self, game_id: int, message_id: int, spec: MessageSpec | None = None
     ) -> None:
         state = self._state(game_id)
+        state.known = True
         state.board_ids["board"] = message_id
         if spec is not None:
             state.shown["board"] = (spec, 0)
