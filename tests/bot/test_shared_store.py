@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from sqlalchemy import text
 
-from bot.host.errors import StaleButton
+from bot.host.errors import AlreadyStarted, GameGone, StaleButton
 from bot.host.host import Host
 from bot.host.table import Table
 from bot.settings import Settings
@@ -153,3 +153,19 @@ async def test_identify_slots_are_taken_in_turn_across_processes(pg_url: str) ->
 async def _enter(store: Store, bucket: int) -> None:
     async with store.identify_slot(bucket, window=0):
         pass
+
+
+async def test_lobby_moves_on_a_table_stale_here_are_judged_on_the_database(
+    hosts: tuple[Host, Host],
+) -> None:
+    here, there = hosts
+    table = await lobby(here)
+    await there.start(table.id, ALICE)  # my table still shows the lobby
+    with pytest.raises(AlreadyStarted):
+        await here.join(table.id, CAROL, "carol")
+    assert table.status == "playing"
+    await here.leave(table.id, BOB)  # during play: a bot takes bob's seat (P-30)
+    assert table.user_at(1).away
+    await there.cancel(table.id, ALICE)
+    with pytest.raises(GameGone):
+        await here.cancel(table.id, ALICE)
