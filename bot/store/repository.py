@@ -82,7 +82,7 @@ class Store:
         )
         # Several processes may share a PostgreSQL store (P-41); one SQLite file has one.
         self._shared: SharedLocks | None = (
-            SharedLocks(engine) if engine.dialect.name == "postgresql" else None
+            SharedLocks(engine.url) if engine.dialect.name == "postgresql" else None
         )
 
     @classmethod
