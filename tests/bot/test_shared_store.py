@@ -169,3 +169,24 @@ async def test_lobby_moves_on_a_table_stale_here_are_judged_on_the_database(
     await there.cancel(table.id, ALICE)
     with pytest.raises(GameGone):
         await here.cancel(table.id, ALICE)
+
+
+@pytest.fixture
+def empty_pg_url(postgres_databases: PostgresDatabases) -> Iterator[str]:
+    url = postgres_databases.create(migrated=False)
+    yield url
+    postgres_databases.drop(url)
+
+
+async def test_processes_starting_at_once_on_an_empty_database_upgrade_in_turn(
+    empty_pg_url: str,
+) -> None:
+    # Without the migration lock they deadlock on the catalog: bounded, to fail rather than hang.
+    starting = asyncio.gather(*(Store.open(empty_pg_url) for _ in range(3)))
+    stores = await asyncio.wait_for(starting, timeout=120)
+    try:
+        async with stores[0].engine.connect() as conn:
+            assert await conn.scalar(text("SELECT count(*) FROM alembic_version")) == 1
+    finally:
+        for store in stores:
+            await store.close()
