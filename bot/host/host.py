@@ -141,6 +141,7 @@ class Host:
                 table.status,
             )
             if stale:
+                log.info("game %s moved on in another process: reloading it first", table.id)
                 await self._reload_locked(table)
             yield stale
 
