@@ -252,7 +252,15 @@ class Publisher:
         state.refresh = asyncio.get_running_loop().call_later(delay, self.mark_dirty, table)
 
     async def _render(self, table: Table) -> _Frame:
-        """Render the last committed state (the lock guarantees no half-applied action)."""
+        """Render the last committed state (the lock guarantees no half-applied action), the
+        newest of any process when several share the store (P-41)."""
+        if self.bot.store.shared and table.status in ("lobby", "playing"):
+            try:
+                await self.bot.host.refresh(table)
+            except Exception as exc:  # draw what this process knows; the next change redraws
+                log.warning(
+                    "game %s: could not check for newer moves (%s)", table.id, one_line(exc)
+                )
         async with table.lock:
             presenter = presenter_for(table.slug)
             settled = [

@@ -145,6 +145,15 @@ class Host:
                 await self._reload_locked(table)
             yield stale
 
+    async def refresh(self, table: Table) -> bool:
+        """Bring the table up to what the database holds, if another process moved the game on
+        (a shared store only, P-41): a board is then never drawn from a state older than one
+        another process already showed. Whether it reloaded."""
+        if not self.store.shared:
+            return False
+        async with self._guarded(table) as reloaded:
+            return reloaded
+
     def resume_timers(self) -> None:
         """Start the alarms of every loaded game (after a restart)."""
         for table in self.tables.values():

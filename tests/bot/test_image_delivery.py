@@ -78,6 +78,8 @@ async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> N
     settings = Settings(_env_file=None, board_edit_interval=0.0)  # type: ignore[call-arg]
 
     class Store:
+        shared = False  # one process (P-41)
+
         async def set_message(self, *args: Any) -> None:
             return None
 

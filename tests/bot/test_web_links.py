@@ -55,7 +55,9 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     table = make_table("bug-off", 2)
     table.game = dataclasses.replace(table.game, web_token="T" * 22)
     fake_bot: Any = SimpleNamespace(
-        settings=settings, publisher=SimpleNamespace(board_message_id=lambda _id: None)
+        settings=settings,
+        publisher=SimpleNamespace(board_message_id=lambda _id: None),
+        store=SimpleNamespace(shared=False),  # one process (P-41)
     )
     assert "Watch: http://127.0.0.1:8080/games/" + "T" * 22 in status_text(fake_bot, table)
     publisher = Publisher(fake_bot)
