@@ -10,19 +10,25 @@ import sys
 from .settings import SettingsError
 
 
+def _sharding(default: object) -> argparse.ArgumentParser:
+    """``--shards``/``--shard-count``, before or after ``run`` (after it, they only override
+    what was given before: their default there is to leave it)."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--shards", default=default, help="run these shards only, e.g. 0-3 or 0,2 (SHARD_IDS)"
+    )
+    options.add_argument(
+        "--shard-count", type=int, default=default, help="shards over all processes (SHARD_COUNT)"
+    )
+    return options
+
+
 def main(argv: list[str] | None = None) -> int:
-    sharding = argparse.ArgumentParser(add_help=False)
-    sharding.add_argument(
-        "--shards", default=None, help="run these shards only, e.g. 0-3 or 0,2 (SHARD_IDS)"
-    )
-    sharding.add_argument(
-        "--shard-count", type=int, default=None, help="shards over all processes (SHARD_COUNT)"
-    )
     parser = argparse.ArgumentParser(
-        prog="python -m bot", description="bugtable, the bug games bot", parents=[sharding]
+        prog="python -m bot", description="bugtable, the bug games bot", parents=[_sharding(None)]
     )
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="run the bot (the default)", parents=[sharding])
+    sub.add_parser("run", help="run the bot (the default)", parents=[_sharding(argparse.SUPPRESS)])
     sync = sub.add_parser("sync", help="register the slash commands with Discord now")
     sync.add_argument("--guild", type=int, default=None, help="sync to one guild (instant)")
     demo = sub.add_parser("demo", help="play a game among simulated members on a local emulator")
