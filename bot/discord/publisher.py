@@ -116,7 +116,7 @@ class Publisher:
         settings: Settings,
         log: PublicLog,
         *,
-        refresh: Callable[[Table], Awaitable[None]] | None = None,
+        refresh: Callable[[Table], Awaitable[object]] | None = None,
     ) -> None:
         self.client, self.store, self.settings, self.log = client, store, settings, log
         # On a store shared by several processes, brings a table up to the newest commit

@@ -4,8 +4,6 @@ and a controllable clock."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
