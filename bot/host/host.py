@@ -6,6 +6,7 @@ Every change to a game takes that game's lock, checks, applies, commits, and onl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -17,7 +18,7 @@ from rules.core import GAMES, SYSTEM, Deadline, Engine, RuleError, get_game
 
 from ..settings import Settings
 from ..store import Store, VersionConflict, WrongStatus
-from ..store.records import GameRecord, LobbySeat, ResultSpec, TimerSpec
+from ..store.records import ActionRecord, GameRecord, LobbySeat, ResultSpec, TimerSpec
 from .errors import (
     AlreadyStarted,
     GameGone,
@@ -45,6 +46,10 @@ class Listener(Protocol):
     def table_changed(self, table: Table, outcome: Outcome | None) -> Awaitable[None] | None: ...
 
 
+Loader = Callable[[Table, list[Outcome]], Awaitable[None] | None]
+"""Hears of a game loaded from the store, with the outcomes of replaying its whole log."""
+
+
 class Host:
     """Owns the live tables of one bot process."""
 
@@ -62,38 +67,106 @@ class Host:
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
+        self.loaders: list[Loader] = []
+        """Told when a game is loaded from the store (at its first use after a restart), with
+        what replaying its log did."""
+        self._loading: dict[int, asyncio.Future[Table]] = {}
+        self._dormant: dict[int, dict[str, datetime]] = {}
+        # Alarms run from the start, or after a restart from ``resume_timers()``.
+        self._timers_running = True
         self.scheduler = TimerScheduler(self.fire_timer, clock, max_delay=settings.retry_max_delay)
 
-    # -- loading -----------------------------------------------------------------------------
+    # -- loading ---------------------------------------------------------------------------
     async def restore(self) -> list[Table]:
-        """Reload every unfinished game. Its deadlines start with ``resume_timers()``, once the
-        caller is ready for what they do (overdue ones fire at once)."""
+        """After a restart: note every persisted deadline and load only the games a bot must
+        move in (a bot seat, or a member's seat a bot plays). Every other game is loaded when
+        first used (a click, a command, its deadline), so start-up does not grow with the number
+        of games (P-32). The deadlines start with ``resume_timers()``, once the caller is ready
+        for what they do (overdue ones fire at once). Returns the games loaded now."""
+        self._timers_running = False
+        self._dormant = {}
+        for timer in await self.store.all_timers():
+            self._dormant.setdefault(timer.game_id, {})[timer.key] = timer.due_at
         restored = []
-        for record in [*await self.store.open_lobbies(), *await self.store.games_in_play()]:
+        for record in await self.store.games_played_by_bots():
+            if record.id in self.tables:
+                continue
             if record.slug not in GAMES:
                 log.warning("game %s is a %r, which this bot does not know", record.id, record.slug)
                 continue
-            table = await self._load(record)
-            restored.append(table)
+            restored.append(await self._load(record))
         return restored
 
     async def _load(self, record: GameRecord) -> Table:
+        """Build a game's table from the store, check its log against its snapshot and tell the
+        loaders (the Discord layer rebuilds the public log and redraws the board)."""
         table = Table(record, get_game(record.slug), [])
-        await self._fill(table, record)
+        actions = await self._fill(table, record, verify=True)
+        outcomes = self._replay_check(table, record, actions)
         self.tables[record.id] = table
+        for loader in self.loaders:
+            try:
+                maybe = loader(table, outcomes)
+                if maybe is not None:
+                    await maybe
+            except Exception:
+                log.exception("loader failed for game %s", table.id)
         return table
 
-    async def _fill(self, table: Table, record: GameRecord) -> None:
-        """Make the table what the database holds."""
+    async def _fill(
+        self, table: Table, record: GameRecord, *, verify: bool = False
+    ) -> list[ActionRecord]:
+        """Make the table what the database holds: the stored snapshot plus the actions after
+        it. With ``verify`` the whole log is read (and returned) so it can be checked."""
         table.game = record
         table.seats = await self.store.seats(record.id)
+        actions: list[ActionRecord] = []
+        if verify and record.snapshot is not None:
+            actions = await self.store.actions(record.id)
+            tail = [a for a in actions if a.seq > record.snapshot_seq]
+        elif record.snapshot is not None and record.last_seq > record.snapshot_seq:
+            tail = await self.store.actions_after(record.id, record.snapshot_seq)
+        else:
+            tail = []
         if record.snapshot is not None:
-            table.engine = table.engine_cls.from_dict(record.snapshot)
-            table.committed = record.snapshot
+            engine = table.engine_cls.from_dict(record.snapshot)
+            for entry in tail:
+                engine.apply(entry.seat, entry.action)
+            table.engine = engine
+            table.committed = engine.to_dict() if tail else record.snapshot
         playing = record.status == "playing"
         table.timers = (
             {t.key: t.due_at for t in await self.store.timers(record.id)} if playing else {}
         )
+        return actions
+
+    def _replay_check(
+        self, table: Table, record: GameRecord, actions: Sequence[ActionRecord]
+    ) -> list[Outcome]:
+        """Replay the whole log from the seed: what each action did (for the public log) and
+        proof that the stored snapshot is what the log gives, once per game and process."""
+        if table.engine is None or record.snapshot is None:
+            return []
+        outcomes: list[Outcome] = []
+        try:
+            engine = table.engine_cls.new(table.engine.players, record.seed, record.options)
+            if record.snapshot_seq == 0 and engine.to_dict() != record.snapshot:
+                raise ValueError("the first snapshot is not the seed's")
+            for entry in actions:
+                turn_before = engine.turn
+                events = engine.apply(entry.seat, entry.action)
+                outcomes.append(
+                    Outcome(
+                        table, entry.seat, entry.action, events, engine.is_over, turn_before,
+                        engine.turn,
+                    )
+                )  # fmt: skip
+                if entry.seq == record.snapshot_seq and engine.to_dict() != record.snapshot:
+                    raise ValueError(f"the snapshot at seq {entry.seq} is not the log's")
+        except Exception as exc:
+            log.error("game %s: replaying its log does not give its stored snapshot (%s)",
+                      table.id, type(exc).__name__ if not isinstance(exc, ValueError) else exc)  # fmt: skip
+        return outcomes
 
     async def _reload_locked(self, table: Table) -> None:
         """The database moved on behind this table (another process committed): take its word."""
@@ -128,7 +201,13 @@ class Host:
                 await self._notify(table, None)
 
     def resume_timers(self) -> None:
-        """Start the alarms of every loaded game (after a restart)."""
+        """Start the alarms of every game after a restart: loaded or not (a dormant game is
+        loaded when its alarm goes off)."""
+        self._timers_running = True
+        dormant, self._dormant = self._dormant, {}
+        for game_id, timers in dormant.items():
+            if game_id not in self.tables:
+                self.scheduler.set_game(game_id, timers.items())
         for table in self.tables.values():
             if table.status == "playing":
                 self.scheduler.set_game(table.id, table.timers.items())
@@ -140,14 +219,26 @@ class Host:
         return record
 
     async def table(self, game_id: int) -> Table:
+        """The game's table, loaded from the store at its first use. Callers arriving while it
+        loads wait for that one load, so a game never has two tables."""
         table = self.tables.get(game_id)
         if table is not None:
             return table
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_by_id(game_id))
+            self._loading[game_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load_by_id(self, game_id: int) -> Table:
         record = await self.store.get_game(game_id)
         if record is None or record.status not in ("lobby", "playing"):
             raise _gone(record.status if record is not None else None)
+        if record.slug not in GAMES:
+            raise GameGone()
         table = await self._load(record)
-        if table.status == "playing":
+        if table.status == "playing" and self._timers_running:
             self.scheduler.set_game(table.id, table.timers.items())
         return table
 
@@ -397,9 +488,13 @@ class Host:
             raise TooFast()
 
     async def fire_timer(self, game_id: int, key: str) -> Outcome | None:
-        """A persisted deadline expired: apply its SYSTEM action if the game still wants it."""
-        table = self.tables.get(game_id)
-        if table is None or table.status != "playing":
+        """A persisted deadline expired: apply its SYSTEM action if the game still wants it
+        (a game not loaded yet is loaded now)."""
+        try:
+            table = await self.table(game_id)
+        except GameGone:
+            return None
+        if table.status != "playing":
             return None
 
         async def attempt() -> Outcome | None:

@@ -113,6 +113,10 @@ class Game(Base):
     # Nullable only so SQLite can add it without rebuilding the table: every game gets one, new
     # games here and older ones in migration 0003.
     web_token: Mapped[str | None] = mapped_column(String(32), nullable=True, default=new_web_token)
+    # The seq of the newest action, and the seq the snapshot was taken after (migration 0005):
+    # the game is its snapshot plus the actions after ``snapshot_seq``.
+    last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     __table_args__ = (
         CheckConstraint("status IN ('lobby', 'playing', 'finished', 'cancelled')", name="status"),

@@ -24,6 +24,7 @@ from bot.settings import Settings
 from bot.store import AlreadySeated, ChannelBusy, Store, TableFull
 from bot.store import NotSeated as StoreNotSeated
 from rules.core import SYSTEM, RuleError, replay
+from tests.support.state import stored_state
 
 from .conftest import FakeClock
 
@@ -126,7 +127,7 @@ async def test_act_checks_seat_turn_and_rules_and_a_refusal_changes_nothing(
     assert [e.type for e in outcome.events] == ["claimed"]
     stored = await store.get_game(table.id)
     assert stored is not None and stored.version == version + 1
-    assert stored.snapshot == table.running().to_dict()
+    assert await stored_state(store, table.id) == table.running().to_dict()
     assert [(a.seat, a.action) for a in await store.actions(table.id)] == [(1, {"type": "claim"})]
 
 
@@ -253,11 +254,11 @@ async def test_restart_restores_games_and_fires_overdue_deadlines(
     first = Host(store, settings, clock=clock)
     table = await started(first, BOB)
     await first.act(table.id, BOB, {"type": "claim"})
-    snapshot = table.running().to_dict()
     await first.close()  # the process dies; only the database remains
 
     clock.advance(120)
     fired: list[Outcome | None] = []
+    loaded: list[tuple[int, list[str]]] = []
 
     class Spy:
         def table_changed(self, t: Table, outcome: Outcome | None) -> None:
@@ -265,10 +266,10 @@ async def test_restart_restores_games_and_fires_overdue_deadlines(
 
     second = Host(store, settings, clock=clock)
     second.listeners.append(Spy())
+    second.loaders.append(lambda t, done: loaded.append((t.id, [o.action["type"] for o in done])))
     try:
-        (restored,) = await second.restore()
-        assert restored.running().to_dict() == snapshot
-        assert restored.seat_of(BOB) == 1
+        assert await second.restore() == []  # no bot moves it: loaded at its first use (P-32)
+        assert second.tables == {}
         await asyncio.sleep(0.1)
         assert fired == []  # nothing fires before the timers are resumed
         second.resume_timers()
@@ -276,8 +277,40 @@ async def test_restart_restores_games_and_fires_overdue_deadlines(
             if fired:
                 break
             await asyncio.sleep(0.05)
+        # The overdue deadline loaded the game (its log replayed for the loaders) and fired.
+        assert loaded == [(table.id, ["claim"])]
         assert fired and fired[0] is not None and fired[0].seat == SYSTEM
+        restored = second.tables[table.id]
+        assert restored.seat_of(BOB) == 1
         assert restored.running().view(None)["picks_made"] == [1, 0]
+        assert await second.table(table.id) is restored
+    finally:
+        await second.close()
+
+
+async def test_a_game_loads_once_at_first_use_as_it_was(
+    store: Store, settings: Settings, clock: FakeClock
+) -> None:
+    """After a restart, clicks arriving together on a game not loaded yet share one load, and
+    the table is the game as committed (snapshot plus the actions after it)."""
+    first = Host(store, settings, clock=clock)
+    table = await started(first, BOB)
+    await first.act(table.id, BOB, {"type": "claim"})
+    snapshot = table.running().to_dict()
+    await first.close()
+
+    second = Host(store, settings, clock=clock)
+    loads: list[int] = []
+    second.loaders.append(lambda t, done: loads.append(t.id))
+    try:
+        await second.restore()
+        second.resume_timers()
+        tables = await asyncio.gather(*(second.table(table.id) for _ in range(5)))
+        assert loads == [table.id] and all(t is tables[0] for t in tables)
+        assert tables[0].running().to_dict() == snapshot
+        picker = tables[0].user_at(tables[0].running().view(None)["to_pick"]).user_id
+        outcome = await second.act(table.id, picker, {"type": "pick", "n": 2})
+        assert outcome.table is tables[0] and (await store.actions(table.id))[-1].seq == 2
     finally:
         await second.close()
 

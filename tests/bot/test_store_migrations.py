@@ -296,6 +296,7 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(tmp_path: P
     await _run(url, fill)
     await _run(url, _migrate(url, "0004"))
     assert await inspect_db(url, _state) == (TABLES, "0004")
+    await _run(url, _migrate(url, "head"))  # the models (and so the store) are at head
     store = await Store.open(url, migrate=False)
     try:
         before = await store.member_settings([1, 2])
