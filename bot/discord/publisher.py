@@ -169,7 +169,7 @@ class Publisher:
 
     async def close(self) -> None:
         """Send what can be sent within ``CLOSE_SECONDS``, then stop: a pump waiting out a long
-        outage must not hold up shutdown (the next start redraws every board)."""
+        outage must not hold up shutdown (a board is redrawn when its game is next used)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
 
