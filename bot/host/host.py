@@ -133,7 +133,8 @@ class Host:
             for entry in tail:
                 engine.apply(entry.seat, entry.action)
             table.engine = engine
-            table.committed = engine.to_dict() if tail else record.snapshot
+            table.committed = record.snapshot
+            table.tail = [(entry.seat, entry.action) for entry in tail]
         playing = record.status == "playing"
         table.timers = (
             {t.key: t.due_at for t in await self.store.timers(record.id)} if playing else {}
@@ -417,7 +418,7 @@ class Host:
         )
         table.game = record
         table.seats = await self.store.seats(game_id)
-        table.engine, table.committed = engine, snapshot
+        table.engine, table.committed, table.tail = engine, snapshot, []
         table.timers = {t.key: t.due_at for t in timers}
 
     async def cancel(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
@@ -565,7 +566,11 @@ class Host:
             raise
         now = self.clock()
         timers = self._timer_specs(engine, table.timers, now, fired_key=fired_key)
-        snapshot = engine.to_dict()
+        # A snapshot costs more than most moves: made only when the store will write it (every
+        # SNAPSHOT_EVERY actions and at the end, P-33); the table keeps the moves since.
+        game = table.game
+        due = engine.is_over or game.last_seq + 1 - game.snapshot_seq >= self.store.snapshot_every
+        snapshot = engine.to_dict() if due else None
         results = self._results(table) if engine.is_over else None
         try:
             record = await self.store.record_action(
@@ -581,7 +586,11 @@ class Host:
         except BaseException:
             self._rollback(table)
             raise
-        table.game, table.committed = record, snapshot
+        table.game = record
+        if snapshot is not None and record.snapshot_seq == record.last_seq:
+            table.committed, table.tail = snapshot, []
+        else:
+            table.tail.append((seat, action))
         if engine.turn != turn_before:
             table.paced_at.clear()  # pacing spaces actions within a turn, not across turns
             table.paced_until.clear()
@@ -600,8 +609,12 @@ class Host:
         return Outcome(table, seat, action, events, engine.is_over, turn_before, engine.turn)
 
     def _rollback(self, table: Table) -> None:
+        """Back to what the database holds: the stored snapshot plus the moves since."""
         if table.committed is not None:
-            table.engine = table.engine_cls.from_dict(table.committed)
+            engine = table.engine_cls.from_dict(table.committed)
+            for seat, action in table.tail:
+                engine.apply(seat, action)
+            table.engine = engine
 
     def _timer_specs(
         self,

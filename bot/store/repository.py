@@ -340,13 +340,15 @@ class Store:
         expected_version: int,
         seat: int,
         action: dict[str, Any],
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | None,
         timers: list[TimerSpec] | None,
         results: list[ResultSpec] | None = None,
     ) -> GameRecord:
         """Commit one applied action: log entry, version, timers and, if the game ended, its
-        results, all or nothing; and the snapshot when ``snapshot_every`` actions passed since
-        the stored one, or the game ended. Durable when this returns.
+        results, all or nothing; and ``snapshot`` (the state after the action) when
+        ``snapshot_every`` actions passed since the stored one, or the game ended. Durable when
+        this returns. A caller that knows no snapshot is due may pass None (making one costs
+        more than most moves); a due snapshot given as None is simply written later.
 
         The version moves with a compare-and-set UPDATE, so a writer holding a stale game changes
         nothing and gets VersionConflict. ``timers`` is the full set wanted now, or ``None`` when
@@ -409,7 +411,8 @@ class Store:
             await conn.execute(
                 log.insert().values(game_id=game_id, seq=seq, seat=seat, action=action, at=now)
             )
-            if results is not None or seq - snapshot_seq >= self.snapshot_every:
+            due = results is not None or seq - snapshot_seq >= self.snapshot_every
+            if due and snapshot is not None:
                 await conn.execute(
                     update(games)
                     .where(games.c.id == game_id)
@@ -444,8 +447,9 @@ class Store:
                     results=results,
                     now=now,
                 )
-        record = _game(row, snapshot=snapshot)
-        return dataclasses.replace(record, snapshot_seq=snapshot_seq)
+        # The snapshot is not read back: the record carries the caller's (maybe None).
+        record = _game(row, snapshot={})
+        return dataclasses.replace(record, snapshot=snapshot, snapshot_seq=snapshot_seq)
 
     # ----------------------------------------------------------------- reads
 

@@ -60,7 +60,7 @@ class ActionWrite:
     expected_version: int
     seat: int
     action: dict[str, Any]
-    snapshot: dict[str, Any]
+    snapshot: dict[str, Any] | None
     timers: Sequence[TimerSpec] | None
     at: datetime
     snapshot_every: int
@@ -211,7 +211,7 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
         raise VersionConflict(w.game_id, w.expected_version, found[1])
     last_seq, snapshot_seq = row[15], row[16]
     conn.execute(_APPEND, (w.game_id, last_seq, w.seat, json.dumps(w.action), at))
-    if last_seq - snapshot_seq >= w.snapshot_every:
+    if w.snapshot is not None and last_seq - snapshot_seq >= w.snapshot_every:
         conn.execute(_SNAPSHOT, (json.dumps(w.snapshot), last_seq, w.game_id))
         snapshot_seq = last_seq
     if w.timers is not None:

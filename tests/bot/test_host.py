@@ -174,6 +174,29 @@ async def test_failed_commit_rolls_the_engine_back(
     assert table.running().to_dict() == before
 
 
+async def test_failed_commit_between_snapshots_rolls_back_to_the_last_committed_move(
+    host: Host, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between two stored snapshots the table keeps the moves since the last one (P-33): a
+    failed commit goes back to that snapshot plus those moves, not to the snapshot alone."""
+    table = await started(host, BOB)
+    await host.act(table.id, ALICE, {"type": "claim"})
+    picker = table.user_at(table.running().view(None)["to_pick"]).user_id
+    await host.act(table.id, picker, {"type": "pick", "n": 2})
+    assert (table.game.last_seq, table.game.snapshot_seq, len(table.tail)) == (2, 0, 2)
+    before = table.running().to_dict()
+    assert before == await stored_state(store, table.id)
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "record_action", broken)
+    other = next(u for u in (ALICE, BOB) if u != picker)
+    with pytest.raises(OSError):
+        await host.act(table.id, other, {"type": "pick", "n": 1})
+    assert table.running().to_dict() == before
+
+
 async def play_round(host: Host, table: Table, claimer: int) -> None:
     await host.act(table.id, claimer, {"type": "claim"})
     for seat in range(table.running().players):
