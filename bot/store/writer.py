@@ -35,6 +35,11 @@ from .records import GameRecord, GameStatus, TimerSpec
 #: Most actions one transaction takes: a burst larger than this is written in several.
 GROUP_LIMIT = 256
 
+#: Groups between two WAL checkpoints. The writer's own connection never checkpoints (a
+#: checkpoint copies pages into the database file and syncs it: milliseconds that would land on
+#: one unlucky click); another thread does it beside the writer, which WAL allows.
+CHECKPOINT_EVERY = 200
+
 _COLUMNS = (
     "id, slug, guild_id, channel_id, creator_id, status, seed, options, players, version, "
     "lobby_message_id, created_at, updated_at, finished_at, web_token, last_seq, snapshot_seq"
@@ -88,6 +93,9 @@ class SQLiteWriter:
         self._busy_ms = round(busy_timeout * 1000)
         self._serial = serial
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-ckpt")
+        self._checkpoint: asyncio.Future[None] | None = None
+        self._since_checkpoint = 0
         self._local = threading.local()
         self._pending: list[tuple[ActionWrite, asyncio.Future[GameRecord]]] = []
         self._wake: asyncio.Event | None = None
@@ -133,6 +141,7 @@ class SQLiteWriter:
                         raise
                     continue
                 self.groups += 1
+                self._maybe_checkpoint(loop)
                 for (_, future), answer in zip(group, answers, strict=True):
                     if future.done():  # the caller gave up waiting; the write stands
                         continue
@@ -143,14 +152,27 @@ class SQLiteWriter:
             if self._closed:
                 return
 
+    def _maybe_checkpoint(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._since_checkpoint += 1
+        if self._since_checkpoint < CHECKPOINT_EVERY:
+            return
+        if self._checkpoint is not None and not self._checkpoint.done():
+            return
+        self._since_checkpoint = 0
+        self._checkpoint = loop.run_in_executor(self._checkpointer, self._run_checkpoint)
+
     async def close(self) -> None:
-        """Write what is queued, then close the connection and the thread."""
+        """Write what is queued, then close the connections and the threads."""
         self._closed = True
         if self._task is not None and self._wake is not None:
             self._wake.set()  # the task writes what is queued, then ends
             await asyncio.gather(self._task, return_exceptions=True)
         loop = asyncio.get_running_loop()
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        await loop.run_in_executor(self._checkpointer, self._disconnect)
         await loop.run_in_executor(self._executor, self._disconnect)
+        self._checkpointer.shutdown(wait=True)
         self._executor.shutdown(wait=True)
 
     # -- in the writer thread --------------------------------------------------------------
@@ -162,8 +184,17 @@ class SQLiteWriter:
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute(f"PRAGMA busy_timeout={self._busy_ms:d}")
             conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA wal_autocheckpoint=0")  # see CHECKPOINT_EVERY
             self._local.conn = conn
         return conn
+
+    def _run_checkpoint(self) -> None:
+        """In the checkpoint thread: copy what readers no longer need into the database file,
+        without waiting for anyone (PASSIVE). A failure only leaves the WAL longer."""
+        try:
+            self._connection().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            self._disconnect()
 
     def _disconnect(self) -> None:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
