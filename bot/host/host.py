@@ -154,19 +154,19 @@ class Host:
             if record.snapshot_seq == 0 and engine.to_dict() != record.snapshot:
                 raise ValueError("the first snapshot is not the seed's")
             for entry in actions:
-                turn_before = engine.turn
+                before = engine.turn
                 events = engine.apply(entry.seat, entry.action)
+                after = engine.turn
                 outcomes.append(
-                    Outcome(
-                        table, entry.seat, entry.action, events, engine.is_over, turn_before,
-                        engine.turn,
-                    )
-                )  # fmt: skip
+                    Outcome(table, entry.seat, entry.action, events, engine.is_over, before, after)
+                )
                 if entry.seq == record.snapshot_seq and engine.to_dict() != record.snapshot:
-                    raise ValueError(f"the snapshot at seq {entry.seq} is not the log's")
-        except Exception as exc:
-            log.error("game %s: replaying its log does not give its stored snapshot (%s)",
-                      table.id, type(exc).__name__ if not isinstance(exc, ValueError) else exc)  # fmt: skip
+                    raise ValueError(f"the snapshot after seq {entry.seq} is not the log's")
+        except Exception as exc:  # reported, not fatal: the game goes on from its snapshot
+            why = str(exc) if isinstance(exc, ValueError) else type(exc).__name__
+            log.error(
+                "game %s: replaying its log does not give its stored snapshot (%s)", table.id, why
+            )
         return outcomes
 
     async def _reload_locked(self, table: Table) -> None:

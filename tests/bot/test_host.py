@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from bot.host.errors import (
     AlreadyStarted,
@@ -23,6 +24,7 @@ from bot.host.table import Outcome, Table
 from bot.settings import Settings
 from bot.store import AlreadySeated, ChannelBusy, Store, TableFull
 from bot.store import NotSeated as StoreNotSeated
+from bot.store.models import Game
 from rules.core import SYSTEM, RuleError, replay
 from tests.support.state import stored_state
 
@@ -334,6 +336,30 @@ async def test_a_game_loads_once_at_first_use_as_it_was(
         picker = tables[0].user_at(tables[0].running().view(None)["to_pick"]).user_id
         outcome = await second.act(table.id, picker, {"type": "pick", "n": 2})
         assert outcome.table is tables[0] and (await store.actions(table.id))[-1].seq == 2
+    finally:
+        await second.close()
+
+
+async def test_a_log_that_does_not_give_the_stored_snapshot_is_reported_at_first_use(
+    store: Store, settings: Settings, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The check the restart used to make for every game runs when a game is first loaded: a
+    snapshot the log does not give is reported (the game goes on from the snapshot)."""
+    first = Host(store, settings, clock=clock)
+    table = await started(first, BOB)
+    await first.act(table.id, BOB, {"type": "cheer"})
+    await first.close()
+    async with store.engine.begin() as conn:  # the stored snapshot (seq 0) says 5 cheers
+        snapshot = dict(table.committed or {}, cheers=5)
+        await conn.execute(sa.update(Game).where(Game.id == table.id).values(snapshot=snapshot))
+
+    second = Host(store, settings, clock=clock)
+    try:
+        await second.restore()
+        assert "does not give its stored snapshot" not in caplog.text  # not checked at start
+        loaded = await second.table(table.id)
+        assert "does not give its stored snapshot" in caplog.text
+        assert loaded.running().view(None)["cheers"] == 6  # the snapshot, plus the tail
     finally:
         await second.close()
 
