@@ -17,6 +17,7 @@ which another connection cannot see) keep the ordinary SQLAlchemy path.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import threading
@@ -127,11 +128,12 @@ class SQLiteWriter:
             while self._pending:
                 group = self._pending[:GROUP_LIMIT]
                 del self._pending[:GROUP_LIMIT]
-                writes = [w for w, _ in group]
+                done: asyncio.Future[None] = loop.create_future()
                 try:
                     async with self._serial():
-                        answers = await loop.run_in_executor(self._executor, self._commit, writes)
-                except BaseException as exc:  # cancelled while closing, or the thread is gone
+                        self._executor.submit(self._commit_and_answer, loop, group, done)
+                        await done
+                except BaseException as exc:  # cancelled with the loop, or the thread is gone
                     for _, future in group:
                         if not future.done():
                             future.set_exception(
@@ -142,15 +144,23 @@ class SQLiteWriter:
                     continue
                 self.groups += 1
                 self._maybe_checkpoint(loop)
-                for (_, future), answer in zip(group, answers, strict=True):
-                    if future.done():  # the caller gave up waiting; the write stands
-                        continue
-                    if isinstance(answer, BaseException):
-                        future.set_exception(answer)
-                    else:
-                        future.set_result(answer)
             if self._closed:
                 return
+
+    def _commit_and_answer(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        group: list[tuple[ActionWrite, asyncio.Future[GameRecord]]],
+        done: asyncio.Future[None],
+    ) -> None:
+        """In the writer thread: commit the group, then answer its callers straight from here
+        (one wake-up of the event loop, not one for the writer and one for the callers)."""
+        try:
+            answers = self._commit([w for w, _ in group])
+        except Exception as exc:  # a bug, not a refusal: every caller hears of it
+            answers = [exc] * len(group)
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_answer, group, answers, done)
 
     def _maybe_checkpoint(self, loop: asyncio.AbstractEventLoop) -> None:
         self._since_checkpoint += 1
@@ -203,22 +213,27 @@ class SQLiteWriter:
             self._local.conn = None
 
     def _commit(self, writes: list[ActionWrite]) -> list[GameRecord | Exception]:
-        """One transaction for the group; each action in its own savepoint."""
+        """One transaction for the group; each action in its own savepoint (unless alone)."""
         try:
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             return [_wrapped(exc)] * len(writes)
         answers: list[GameRecord | Exception] = []
+        alone = len(writes) == 1  # no savepoint needed: the transaction is the action's own
         try:
             for write in writes:
-                conn.execute("SAVEPOINT action")
+                if not alone:
+                    conn.execute("SAVEPOINT action")
                 try:
                     answers.append(_write_one(conn, write))
                 except (StoreError, sqlite3.IntegrityError) as exc:
-                    conn.execute("ROLLBACK TO action")
+                    conn.execute("ROLLBACK" if alone else "ROLLBACK TO action")
                     answers.append(_wrapped(exc) if isinstance(exc, sqlite3.Error) else exc)
-                conn.execute("RELEASE action")
+                    if alone:
+                        return answers
+                if not alone:
+                    conn.execute("RELEASE action")
             conn.execute("COMMIT")
         except sqlite3.Error as exc:  # the transaction as a whole failed: nothing was written
             if conn.in_transaction:
@@ -228,6 +243,23 @@ class SQLiteWriter:
                     self._disconnect()  # start afresh next time
             return [_wrapped(exc)] * len(writes)
         return answers
+
+
+def _answer(
+    group: list[tuple[ActionWrite, asyncio.Future[GameRecord]]],
+    answers: list[GameRecord | Exception],
+    done: asyncio.Future[None],
+) -> None:
+    """On the event loop: each caller gets its record or its refusal, then the writer goes on."""
+    for (_, future), answer in zip(group, answers, strict=True):
+        if future.done():  # the caller gave up waiting; the write stands
+            continue
+        if isinstance(answer, Exception):
+            future.set_exception(answer)
+        else:
+            future.set_result(answer)
+    if not done.done():
+        done.set_result(None)
 
 
 def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
