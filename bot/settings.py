@@ -75,14 +75,19 @@ class Settings(BaseSettings):
             return self.web_base_url.rstrip("/")
         return f"http://127.0.0.1:{self.web_port}"
 
-    def timer_seconds(self, setting: str | None, default: float) -> float:
-        """The delay for a deadline: the named setting if the bot has one, else the rule's own."""
-        if setting is None:
-            return default
-        value = getattr(self, setting, None)
-        return float(value) if isinstance(value, int | float) else default
+    def timer_seconds(self, setting: str | None, default: float | None) -> float:
+        """The delay for a deadline: the named setting if the bot has one, else the rule's own
+        (``None``: the engine left the delay to the setting alone, so the bot must have it)."""
+        value = None if setting is None else getattr(self, setting, None)
+        if isinstance(value, int | float):
+            return float(value)
+        if default is None:
+            raise SettingsError(
+                f"No timer setting {setting!r}: the game gives no delay of its own."
+            )
+        return default
 
-    def deadline_seconds(self, setting: str | None, default: float) -> float:
+    def deadline_seconds(self, setting: str | None, default: float | None) -> float:
         """When a deadline falls due: its delay (as ``timer_seconds``) times ``TIMER_SCALE``."""
         return self.timer_seconds(setting, default) * self.timer_scale
 

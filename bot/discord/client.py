@@ -19,20 +19,15 @@ from ..settings import Settings, SettingsError
 from ..store import Store
 from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
+from ..ui.public_log import PublicLog
 from ..web.server import WebServer
-from .commands import build_group
+from .commands import BugsCog
 from .components import DYNAMIC_ITEMS, reaches_an_item
-from .edge import INVALID_COMMAND, Edge
+from .edge import Edge
 from .publisher import Publisher
 
 log = logging.getLogger(__name__)
 COMMANDS_HASH_KEY = "commands_hash"
-#: What the command tree raises for a command, option or value bugtable did not declare.
-INVALID_COMMANDS = (
-    discord.app_commands.CommandNotFound,
-    discord.app_commands.CommandSignatureMismatch,
-    discord.app_commands.TransformerError,
-)
 
 
 def point_at(settings: Settings) -> None:
@@ -49,8 +44,12 @@ def load_extra_games(settings: Settings) -> None:
 
 
 class BugtableBot(commands.Bot):
+    """Wires the layers together once the store is open; each part gets only what it uses."""
+
     store: Store
     host: Host
+    publisher: Publisher
+    edge: Edge
 
     def __init__(
         self, settings: Settings, *, sync_commands: bool = True, serve_web: bool = True
@@ -61,8 +60,6 @@ class BugtableBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self.serve_web = serve_web
-        self.publisher = Publisher(self)
-        self.edge = Edge(self)
         self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
@@ -73,6 +70,10 @@ class BugtableBot(commands.Bot):
             snapshot_every=self.settings.snapshot_every,
         )
         self.host = Host(self.store, self.settings)
+        self.public_log = PublicLog()
+        self.publisher = Publisher(self, self.store, self.settings, self.public_log)
+        self.edge = Edge(self.host, self.publisher, self.store)
+        self.host.listeners.append(self.public_log)  # the publisher draws its lines on boards
         self.host.listeners.append(self.publisher)
         self.bot_players = BotPlayers(
             self.host,
@@ -82,8 +83,16 @@ class BugtableBot(commands.Bot):
         self.host.listeners.append(self.bot_players)
         await self._start_web()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.tree.add_command(build_group(self))
-        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        await self.add_cog(
+            BugsCog(
+                host=self.host,
+                store=self.store,
+                settings=self.settings,
+                edge=self.edge,
+                publisher=self.publisher,
+            )
+        )
+        self.tree.error(self.edge.command_error)
         if self.sync_commands:
             await self.sync_if_changed()
         self.host.loaders.append(self._table_loaded)
@@ -118,7 +127,7 @@ class BugtableBot(commands.Bot):
         lines: list[str] = []
         for outcome in replayed:
             lines.extend(presenter.log_lines(table, outcome))
-        table.log.extendleft(reversed(lines[-(table.log.maxlen or 40) :]))
+        self.public_log.restore(table.id, lines)
         self.publisher.mark_dirty(table)
         self.bot_players.table_changed(table, None)
 
@@ -164,19 +173,12 @@ class BugtableBot(commands.Bot):
         ):
             await self.edge.invalid(interaction)
 
-    async def _on_tree_error(
-        self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
-    ) -> None:
-        if isinstance(error, INVALID_COMMANDS):  # not a command bugtable declared
-            await self.edge.invalid(interaction, INVALID_COMMAND)
-            return
-        await self.edge.refuse(interaction, getattr(error, "original", error))
-
     async def close(self) -> None:
         if hasattr(self, "host"):
             await self.bot_players.close()
             await self.host.close()
-        await self.publisher.close()
+        if hasattr(self, "publisher"):
+            await self.publisher.close()
         if self.web is not None:
             await self.web.close()
         if hasattr(self, "store"):

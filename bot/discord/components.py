@@ -8,7 +8,7 @@ make (garbled, forged, oversized) becomes an ``InvalidComponent``, which answers
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
@@ -23,9 +23,6 @@ from .codec import (
     select_id,
 )
 
-if TYPE_CHECKING:
-    from .edge import Edge
-
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -34,15 +31,36 @@ _STYLES = {
 }
 
 
-def _edge(interaction: discord.Interaction[Any]) -> Edge:
-    edge: Edge = interaction.client.edge
+class Handler(Protocol):
+    """What a click is handed to (``bot.discord.edge.Edge``); named here as a protocol so this
+    module imports nothing of the layer above it."""
+
+    async def game_action(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
+    ) -> None: ...
+
+    async def host_op(
+        self, interaction: discord.Interaction[Any], game_id: int, op: str
+    ) -> None: ...
+
+    async def invalid(self, interaction: discord.Interaction[Any]) -> None: ...
+
+
+def _edge(interaction: discord.Interaction[Any]) -> Handler:
+    """The handler of the client the click reached (``BugtableBot.edge``): a DynamicItem is
+    made by discord.py from the custom id alone, so this is the one way in."""
+    edge: Handler = interaction.client.edge
     return edge
 
 
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"g:(?P<game>\d+):(?P<turn>\d+):(?P<payload>\{.*\})",
-):
+GAME_BUTTON = re.compile(r"g:(?P<game>\d+):(?P<turn>\d+):(?P<payload>\{.*\})")
+HOST_BUTTON = re.compile(rf"h:(?P<game>\d+):(?P<op>{'|'.join(HOST_OPS)})")
+GAME_SELECT = re.compile(r"s:(?P<game>\d+):(?P<turn>\d+):(?P<index>\d+)")
+TEMPLATES = (GAME_BUTTON, HOST_BUTTON, GAME_SELECT)
+"""The custom ids bugtable makes, one pattern per item below."""
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_BUTTON):
     """A button that applies one engine action for whoever clicks it."""
 
     def __init__(
@@ -87,10 +105,7 @@ class GameButton(
         await _edge(interaction).game_action(interaction, self.game_id, self.turn, self.action)
 
 
-class HostButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"h:(?P<game>\d+):(?P<op>{'|'.join(HOST_OPS)})",
-):
+class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HOST_BUTTON):
     """Lobby buttons and "My hand": host operations rather than engine actions."""
 
     def __init__(
@@ -133,10 +148,7 @@ class HostButton(
         await _edge(interaction).host_op(interaction, self.game_id, self.op)
 
 
-class GameSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"s:(?P<game>\d+):(?P<turn>\d+):(?P<index>\d+)",
-):
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAME_SELECT):
     """A select menu whose options are engine actions (for choices with many options)."""
 
     def __init__(
@@ -214,9 +226,7 @@ def reaches_an_item(interaction: discord.Interaction[Any]) -> bool:
     )
     if not isinstance(custom_id, str) or message is None:
         return False
-    if not any(
-        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS
-    ):
+    if not any(template.fullmatch(custom_id) for template in TEMPLATES):
         return False
     try:
         view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View

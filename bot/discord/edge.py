@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from rules.core import RuleError
 
-from ..host.errors import HostError, NotSeated, StaleButton
-from ..store.errors import StoreError
+from ..host.errors import HostError, NotInGuild, StaleButton
+from ..host.host import Host
+from ..host.table import Table
+from ..store import Store
+from ..store.errors import NotSeated, StoreError
 from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
+from .publisher import Publisher
 from .render import send_kwargs
 from .replies import PrivateReply
-
-if TYPE_CHECKING:
-    from ..host.table import Table
-    from .client import BugtableBot
 
 log = logging.getLogger(__name__)
 NO_HAND = "This game has no hidden hand: everything you may know is on the board."
@@ -32,6 +32,12 @@ ACK_GUARD_SECONDS = 2.0
 OOPS = "Something went wrong on my side; nothing changed. Please try again."
 INVALID = "That button is not valid."
 INVALID_COMMAND = "That command is not valid."
+#: What the command tree raises for a command, option or value bugtable did not declare.
+INVALID_COMMANDS = (
+    discord.app_commands.CommandNotFound,
+    discord.app_commands.CommandSignatureMismatch,
+    discord.app_commands.TransformerError,
+)
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -81,8 +87,21 @@ class AckGuard:
 
 
 class Edge:
-    def __init__(self, bot: BugtableBot) -> None:
-        self.bot = bot
+    """Runs what a click asks of the host and answers it; refuses with the error's own words."""
+
+    def __init__(self, host: Host, publisher: Publisher, store: Store) -> None:
+        self.host, self.publisher, self.store = host, publisher, store
+
+    async def command_error(
+        self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
+    ) -> None:
+        """The command tree's error handler: every slash command's refusal is answered here."""
+        if isinstance(error, INVALID_COMMANDS):  # not a command bugtable declared
+            await self.invalid(interaction, INVALID_COMMAND)
+        elif isinstance(error, discord.app_commands.NoPrivateMessage):
+            await self.refuse(interaction, NotInGuild())
+        else:
+            await self.refuse(interaction, getattr(error, "original", error))
 
     async def refuse(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         if isinstance(error, RuleError | HostError | StoreError):
@@ -113,7 +132,7 @@ class Edge:
     async def game_action(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
     ) -> None:
-        host = self.bot.host
+        host = self.host
         guard = AckGuard(interaction)
         try:
             outcome = await host.act(game_id, interaction.user.id, action, turn=turn)
@@ -153,13 +172,10 @@ class Edge:
             message_id = sent.id
         else:
             await interaction.response.send_message(ephemeral=True, **kwargs)
-        publisher = self.bot.publisher
-        publisher.replies.track(table.id, PrivateReply(interaction, message_id, seat, spec, turn))
-        if publisher.replies.pending(table.id):
-            publisher.mark_dirty(table)  # the game may have moved on while this was sent
+        self.publisher.track_reply(table, PrivateReply(interaction, message_id, seat, spec, turn))
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
-        host, user = self.bot.host, interaction.user
+        host, user = self.host, interaction.user
         try:
             if op == "hand":
                 await self.show_hand(interaction, game_id)
@@ -192,14 +208,14 @@ class Edge:
             sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
             message_id = sent.message_id or (await interaction.original_response()).id
             channel_id = interaction.channel_id or 0
-            await self.bot.store.set_message(table.id, "board", channel_id, message_id)
-            self.bot.publisher.remember_board(table.id, message_id, spec)
+            await self.store.set_message(table.id, "board", channel_id, message_id)
+            self.publisher.remember_board(table.id, message_id, spec)
 
     async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        table = await self.bot.host.table(game_id)
+        table = await self.host.table(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise NotSeated()
+            raise NotSeated(game_id, interaction.user.id, playing=True)
         async with table.lock:
             engine = table.running()
             spec = presenter_for(table.slug).my_hand(table, seat)

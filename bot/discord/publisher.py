@@ -23,23 +23,22 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 import discord
 
 from ..backoff import backoff, one_line
 from ..host.table import Outcome, Table
+from ..settings import Settings
+from ..store import Store
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.presenter import presenter_for
+from ..ui.public_log import PublicLog
 from ..ui.specs import MessageSpec
 from ..web.links import game_url, with_replay_link
 from .images import ImageCache
 from .pacing import ChannelPacer, Kind, Slot
 from .render import edit_kwargs, send_kwargs
 from .replies import PrivateReplies, PrivateReply
-
-if TYPE_CHECKING:
-    from .client import BugtableBot
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
@@ -104,13 +103,16 @@ class _GameMessages:
 
 
 class Publisher:
-    """The host's listener on the Discord side."""
+    """The host's listener on the Discord side. ``client`` reaches Discord (channels, members'
+    DMs); ``store`` keeps which messages show which game; ``log`` has each game's public log
+    lines, which boards show."""
 
-    def __init__(self, bot: BugtableBot) -> None:
-        self.bot = bot
+    def __init__(
+        self, client: discord.Client, store: Store, settings: Settings, log: PublicLog
+    ) -> None:
+        self.client, self.store, self.settings, self.log = client, store, settings, log
         self._games: dict[int, _GameMessages] = {}
         self.images = ImageCache()
-        settings = bot.settings
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
         self.replies = PrivateReplies()
 
@@ -120,7 +122,7 @@ class Publisher:
     async def adopt(self, table: Table) -> None:
         """Learn which messages show this game (after it opened, or after a restart)."""
         state = self._state(table.id)
-        for kind, record in (await self.bot.store.messages(table.id)).items():
+        for kind, record in (await self.store.messages(table.id)).items():
             if kind.startswith("board"):
                 state.board_ids[kind] = record.message_id
             elif kind.startswith("hand:"):
@@ -134,11 +136,7 @@ class Publisher:
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
         presenter = presenter_for(table.slug)
-        if outcome is not None:
-            table.log.extend(presenter.log_lines(table, outcome))
-        while table.seat_changes:  # a seat handed to a bot or taken back: said in the log
-            change = table.seat_changes.pop(0)
-            table.log.append(presenter.seat_line(table, change))
+        for change in table.seat_changes:  # a seat handed to a bot or taken back
             notice = presenter.seat_notice(table, change)
             if notice is not None:
                 self._state(table.id).notices.append(
@@ -176,7 +174,7 @@ class Publisher:
     # -- the pump ------------------------------------------------------------------------
     async def _pump(self, table: Table) -> None:
         state = self._state(table.id)
-        interval = self.bot.settings.board_edit_interval
+        interval = self.settings.board_edit_interval
         failures = 0
         while state.dirty:
             state.dirty = False
@@ -198,7 +196,7 @@ class Publisher:
                 # Discord (or the database) failed: try again, later each time, until it works;
                 # whatever changed meanwhile is rendered then, so the newest state is sent.
                 failures += 1
-                wait = backoff(failures, self.bot.settings.retry_max_delay)
+                wait = backoff(failures, self.settings.retry_max_delay)
                 log.warning(
                     "could not update the messages of game %s (%s); trying again in %.1f s",
                     table.id,
@@ -216,6 +214,7 @@ class Publisher:
             elif rounds.sent and state.dirty:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
+            self.log.forget(table.id)
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
@@ -255,9 +254,9 @@ class Publisher:
             # Asked before drawing: a board drawn while a cooldown still ran then always has
             # its redraw due, even if the cooldown ends while the board is being drawn.
             refresh_at = None if engine.is_over else presenter.refresh_at(table)
-            boards = presenter.public_boards(table)
+            boards = presenter.public_boards(table, self.log.lines(table.id))
             if engine.is_over and boards:  # a finished game's board links to its replay
-                url = game_url(self.bot.settings, table.game.web_token)
+                url = game_url(self.settings, table.game.web_token)
                 boards[0] = with_replay_link(boards[0], url)
             hands: dict[int, MessageSpec] = {}
             for seat in range(engine.players):
@@ -292,7 +291,7 @@ class Publisher:
         turn: int,
         rounds: _Round,
     ) -> None:
-        channel = self.bot.get_partial_messageable(table.game.channel_id)
+        channel = self.client.get_partial_messageable(table.game.channel_id)
         kinds = ["board" if i == 0 else f"board:{i}" for i in range(len(boards))]
         now = time.monotonic()
         changed = [
@@ -322,7 +321,7 @@ class Publisher:
                         **send_kwargs(spec, table.id, turn, png), allowed_mentions=QUIET
                     )
                     state.board_ids[kind] = message.id
-                    await self.bot.store.set_message(table.id, kind, channel.id, message.id)
+                    await self.store.set_message(table.id, kind, channel.id, message.id)
                 else:
                     await channel.get_partial_message(message_id).edit(
                         **edit_kwargs(spec, table.id, turn, png, shown=shown),
@@ -366,11 +365,11 @@ class Publisher:
             if slot is None:
                 continue
             try:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
                 if first:
                     message = await user.send(**send_kwargs(spec, table.id, turn))
                     state.hand_ids[seat] = message.id
-                    await self.bot.store.set_message(
+                    await self.store.set_message(
                         table.id, f"hand:{seat}", message.channel.id, message.id
                     )
                 else:
@@ -403,7 +402,7 @@ class Publisher:
     ) -> None:
         """Notices, then the turn ping (one per game: the previous one is deleted), each
         within the channel's limits."""
-        channel = self.bot.get_partial_messageable(table.game.channel_id)
+        channel = self.client.get_partial_messageable(table.game.channel_id)
         while state.notices:
             slot = self._slot(channel.id, "send", rounds)
             if slot is None:
@@ -438,13 +437,13 @@ class Publisher:
     ) -> None:
         """Mention the members the game has just started waiting on, in a new message (edits
         notify nobody), unless they turned pings off (P-28)."""
-        settings = await self.bot.store.member_settings(frame.ping)
+        settings = await self.store.member_settings(frame.ping)
         wanted = [u for u in frame.ping if settings[u].pings]
         pinged = {s for s in state.ping_due if table.user_at(s).user_id in frame.ping}
         if not wanted:
             state.ping_due -= pinged
             return
-        channel = self.bot.get_partial_messageable(table.game.channel_id)
+        channel = self.client.get_partial_messageable(table.game.channel_id)
         slot = self._slot(channel.id, "send", rounds)
         if slot is None:
             return
@@ -463,7 +462,14 @@ class Publisher:
         named = {s for s in pinged if table.user_at(s).user_id in wanted}
         state.ping_id, state.ping_seats = message.id, frozenset(named)
         rounds.sent += 1
-        await self.bot.store.set_message(table.id, "ping", channel.id, message.id)
+        await self.store.set_message(table.id, "ping", channel.id, message.id)
+
+    def track_reply(self, table: Table, reply: PrivateReply) -> None:
+        """Keep a private reply with buttons until they are used up (P-27); redraw at once if
+        the game moved on while it was being sent."""
+        self.replies.track(table.id, reply)
+        if self.replies.pending(table.id):
+            self.mark_dirty(table)
 
     def board_message_id(self, game_id: int) -> int | None:
         return self._state(game_id).board_ids.get("board")

@@ -29,10 +29,6 @@ class GameGone(HostError):
     message = "That game has ended or was cancelled."
 
 
-class NotSeated(HostError):
-    message = "You are not playing in this game."
-
-
 class NotAllowed(HostError):
     message = "Only the member who opened the game (or someone with Manage Channels) can do that."
 

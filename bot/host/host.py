@@ -18,6 +18,7 @@ from rules.core import GAMES, SYSTEM, Deadline, Engine, RuleError, get_game
 
 from ..settings import Settings
 from ..store import Store, VersionConflict, WrongStatus
+from ..store.errors import NotSeated
 from ..store.records import ActionRecord, GameRecord, LobbySeat, ResultSpec, TimerSpec
 from .errors import (
     AlreadyStarted,
@@ -26,7 +27,6 @@ from .errors import (
     NotAllowed,
     NotAPlayer,
     NotAway,
-    NotSeated,
     NotStarted,
     SeatAway,
     StaleButton,
@@ -374,7 +374,7 @@ class Host:
         seat = table.require_seat(user_id)
         held = table.user_at(seat)
         if held.is_bot:
-            raise NotSeated()
+            raise NotSeated(table.id, user_id, playing=True)
         if held.away == away:
             raise (SeatAway("A bot already plays your seat.") if away else NotAway())
         table.seats = await self.store.set_away(table.id, user_id, away=away)
@@ -673,6 +673,7 @@ class Host:
                     await maybe
             except Exception:
                 log.exception("listener failed for game %s", table.id)
+        table.seat_changes.clear()  # every listener has heard of them
         if table.status not in ("lobby", "playing"):
             self.tables.pop(table.id, None)
 

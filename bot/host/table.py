@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from rules.core import SYSTEM, Engine, Event
 
+from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
-from .errors import NotSeated, NotStarted
+from .errors import NotStarted
 
 SeatChangeWhy = Literal["left", "clock", "back"]
 
@@ -46,12 +46,11 @@ class Table:
     cleared when the turn changes."""
     paced_until: dict[str, datetime] = field(default_factory=dict)
     """When each pacing gap ends, in wall time: boards show a cooldown until then (P-29)."""
-    log: deque[str] = field(default_factory=lambda: deque(maxlen=40))
-    """Recent public log lines (rebuilt from the action log after a restart)."""
     clock_strikes: dict[int, int] = field(default_factory=dict)
     """By seat: how many of its clocks in a row ran out with nobody acting (P-31)."""
     seat_changes: list[SeatChange] = field(default_factory=list)
-    """Seats handed to a bot or taken back since the listeners last looked (they say so)."""
+    """Seats handed to a bot or taken back since the listeners were last told (they say so);
+    cleared once every listener has been told."""
 
     @property
     def id(self) -> int:
@@ -78,7 +77,7 @@ class Table:
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
         if seat is None:
-            raise NotSeated()
+            raise NotSeated(self.id, user_id, playing=True)
         return seat
 
     def confirmed(self) -> list[SeatRecord]:

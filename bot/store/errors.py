@@ -41,10 +41,13 @@ class AlreadySeated(StoreError):
 
 
 class NotSeated(StoreError):
-    """The user has no place at this table."""
+    """The member has no place at this table: none in its lobby, or no seat of their own in its
+    game (``playing``). The one error for both, raised by the store and the host alike."""
 
-    def __init__(self, game_id: int, user_id: int) -> None:
-        super().__init__("You are not at this table.")
+    def __init__(self, game_id: int, user_id: int, *, playing: bool = False) -> None:
+        super().__init__(
+            "You are not playing in this game." if playing else "You are not at this table."
+        )
         self.game_id = game_id
         self.user_id = user_id
 

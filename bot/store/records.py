@@ -41,7 +41,6 @@ class GameRecord:
     players: int | None
     snapshot: dict[str, Any] | None
     version: int
-    lobby_message_id: int | None
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None

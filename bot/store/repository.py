@@ -271,13 +271,6 @@ class Store:
             await session.flush()
             return _seats(seats)
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        """Remember the lobby message so it can be edited (or its buttons revived) later."""
-        async with self._writing() as session:
-            game = await _lock_game(session, game_id)
-            game.lobby_message_id = message_id
-            game.updated_at = utcnow()
-
     async def start(
         self,
         game_id: int,
@@ -543,14 +536,9 @@ class Store:
 
     # ---------------------------------------------------------------- timers
 
-    async def due_timers(self, now: datetime) -> list[TimerRecord]:
-        """Timers due at or before ``now`` (aware), earliest first."""
-        if now.tzinfo is None or now.utcoffset() is None:
-            raise ValueError("now must be timezone-aware")
-        return await self._timers(TimerRow.due_at <= now)
-
     async def all_timers(self) -> list[TimerRecord]:
-        """Every persisted timer, earliest first (the scheduler loads these at start-up)."""
+        """Every persisted timer, earliest first: a restarted host schedules them all without
+        loading their games (P-32)."""
         return await self._timers()
 
     async def timers(self, game_id: int) -> list[TimerRecord]:
@@ -681,30 +669,6 @@ class Store:
                 )
                 for r in rows
             ]
-
-    async def player_stats(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
-        """Finished games and wins of one user, in total and per game slug, optionally in one
-        guild: ``{"games": n, "wins": w, "by_slug": {slug: {"games": n, "wins": w}}}``."""
-        async with self._reading() as session:
-            query = (
-                select(Game.slug, ResultRow.winner, func.count())
-                .join(Game, Game.id == ResultRow.game_id)
-                .where(ResultRow.user_id == user_id, Game.status == GameStatus.FINISHED.value)
-                .group_by(Game.slug, ResultRow.winner)
-            )
-            if guild_id is not None:
-                query = query.where(Game.guild_id == guild_id)
-            by_slug: dict[str, dict[str, int]] = {}
-            for slug, winner, count in await session.execute(query):
-                entry = by_slug.setdefault(slug, {"games": 0, "wins": 0})
-                entry["games"] += count
-                if winner:
-                    entry["wins"] += count
-        return {
-            "games": sum(e["games"] for e in by_slug.values()),
-            "wins": sum(e["wins"] for e in by_slug.values()),
-            "by_slug": dict(sorted(by_slug.items())),
-        }
 
     async def leaderboard(
         self, guild_id: int, slug: str, limit: int = 10
@@ -897,7 +861,6 @@ def _game(g: Game | Row[Any], *, snapshot: dict[str, Any] | None = None) -> Game
         players=g.players,
         snapshot=snapshot if snapshot is not None else g.snapshot,
         version=g.version,
-        lobby_message_id=g.lobby_message_id,
         created_at=g.created_at,
         updated_at=g.updated_at,
         finished_at=g.finished_at,

@@ -43,7 +43,7 @@ CHECKPOINT_EVERY = 200
 
 _COLUMNS = (
     "id, slug, guild_id, channel_id, creator_id, status, seed, options, players, version, "
-    "lobby_message_id, created_at, updated_at, finished_at, web_token, last_seq, snapshot_seq"
+    "created_at, updated_at, finished_at, web_token, last_seq, snapshot_seq"
 )
 _MOVE = (
     "UPDATE games SET version = version + 1, updated_at = ?, last_seq = last_seq + 1 "
@@ -272,7 +272,7 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
         if found[0] != GameStatus.PLAYING.value:
             raise WrongStatus(w.game_id, found[0])
         raise VersionConflict(w.game_id, w.expected_version, found[1])
-    last_seq, snapshot_seq = row[15], row[16]
+    last_seq, snapshot_seq = row[14], row[15]
     conn.execute(_APPEND, (w.game_id, last_seq, w.seat, json.dumps(w.action), at))
     if w.snapshot is not None and last_seq - snapshot_seq >= w.snapshot_every:
         conn.execute(_SNAPSHOT, (json.dumps(w.snapshot), last_seq, w.game_id))
@@ -298,11 +298,10 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
         players=row[8],
         snapshot=w.snapshot,
         version=row[9],
-        lobby_message_id=row[10],
-        created_at=_parse_time(row[11]),
+        created_at=_parse_time(row[10]),
         updated_at=w.at,
-        finished_at=None if row[13] is None else _parse_time(row[13]),
-        web_token=row[14],
+        finished_at=None if row[12] is None else _parse_time(row[12]),
+        web_token=row[13],
         last_seq=last_seq,
         snapshot_seq=snapshot_seq,
     )

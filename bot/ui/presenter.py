@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from rules.core import SYSTEM, Event
 
 from ..host.table import Outcome, SeatChange, Table
+from .results import ranked, results_screen, standing, win_verb
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
-from .text import esc
+from .text import esc, newest_lines
 
 HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
 REMATCH_BUTTON = ButtonSpec("Rematch", host="rematch", emoji="🔁", style=Style.SUCCESS)
@@ -40,21 +42,24 @@ class Presenter:
 
     slug: ClassVar[str] = "*"
     colour: ClassVar[int] = 0x5B8C3A
+    board_log_lines: ClassVar[int] = 8
+    """The newest public log lines a board shows (as many as fit in one field)."""
 
     # -- public --------------------------------------------------------------------------
-    def public_boards(self, table: Table) -> list[MessageSpec]:
+    def public_boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         """What the channel shows: ``boards()``, and under a finished game's final board the
-        **Rematch** button, added here once for every game rather than in each ``final()``."""
-        boards = self.boards(table)
+        **Rematch** button, added here once for every game rather than in each ``final()``.
+        ``log`` is the game's public log (``PublicLog.lines``), oldest first."""
+        boards = self.boards(table, log)
         if not boards or not table.running().is_over:
             return boards
         return [with_button(boards[0], REMATCH_BUTTON), *boards[1:]]
 
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         """The public messages of a running or finished game, in channel order."""
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         view = engine.view(None)
         lines = [f"**{k}**: {_short(v)}" for k, v in view.items() if k not in ("players",)]
         names = table.names()
@@ -75,40 +80,35 @@ class Presenter:
         embed = EmbedSpec(
             title=table.title,
             description="\n".join(lines)[:3000],
-            fields=(Field("Players", players or "—"), *self._log_field(table)),
+            fields=(Field("Players", players or "—"), *self._log_field(log)),
             colour=self.colour,
         )
         return [MessageSpec(embed=embed, rows=tuple(chunk_buttons(buttons)))]
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        log = list(table.log)[-8:]
-        return (Field("Log", "\n".join(log)[:1000]),) if log else ()
+    def _log_field(self, log: Sequence[str]) -> tuple[Field, ...]:
+        """The board's "Log" field: the newest lines that fit, or nothing before the first."""
+        text = newest_lines(log, self.board_log_lines)
+        return (Field("Log", text),) if text else ()
 
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         """The results: score table with breakdowns and the winners."""
         engine = table.running()
         names = table.names()
+        scores = engine.scores()
         winners = engine.winners()
-        order = sorted(range(engine.players), key=lambda s: (s not in winners, -engine.scores()[s]))
         fields = []
-        for seat in order:
+        for seat in ranked(scores, winners)[:20]:
             parts = engine.score_breakdown(seat)
             detail = ", ".join(f"{k} {v}" for k, v in parts.items() if k != "total")
-            crown = "🏆 " if seat in winners else ""
-            fields.append(
-                Field(
-                    f"{crown}{names[seat]} — {engine.scores()[seat]}", detail or "—", inline=False
-                )
-            )
+            fields.append(standing(names[seat], seat in winners, str(scores[seat]), detail or "—"))
         won = " and ".join(names[s] for s in winners) or "nobody"
-        verb = "share the win" if len(winners) > 1 else "wins"
-        embed = EmbedSpec(
-            title=f"{table.title} — game over",
-            description=f"**{won}** {verb}!",
-            fields=(*fields[:20], *self._log_field(table)),
+        return results_screen(
+            table.title,
+            f"**{won}** {win_verb(winners)}!",
+            fields,
+            log=self._log_field(log),
             colour=self.colour,
         )
-        return MessageSpec(embed=embed)
 
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
         """Public log lines for an outcome (only public events may appear here)."""

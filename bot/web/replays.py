@@ -17,7 +17,7 @@ import copy
 import json
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +28,7 @@ from ..host.table import Outcome, Table
 from ..store import ActionRecord, GameRecord, SeatRecord, Store
 from ..ui.lobby import lobby_message
 from ..ui.presenter import playable, presenter_for
+from ..ui.public_log import LOG_LINES
 from .html import boards_html, lines_html, message_html, view_html
 
 log = logging.getLogger(__name__)
@@ -43,8 +44,8 @@ MAX_FRAMES = 256
 RECHECK_SECONDS = 5.0
 """How old an unfinished game's replay may get without news from the host before the store is
 asked again (the host normally says at once)."""
-BOARD_LOG_LINES = 40
-"""Log lines a board sees, as ``Table.log`` keeps them."""
+BOARD_LOG_LINES = LOG_LINES
+"""Log lines a board sees, as ``PublicLog`` keeps them."""
 TIMER = "⏰ Timer"
 
 
@@ -117,7 +118,7 @@ class Replay:
         if self._head is None:
             raise ValueError(f"game {self.record.id} has not started: it has no moves")
         names = self.names()
-        table = self._table(self._head, ())
+        table = self._table(self._head)
         for record in actions:
             if record.seq != self.steps + 1:
                 raise ValueError(f"game {self.record.id}: move {record.seq} after {self.steps}")
@@ -155,11 +156,9 @@ class Replay:
         return engine
 
     # -- what the page shows -------------------------------------------------------------
-    def _table(self, engine: Engine | None, lines: Sequence[str]) -> Table:
-        """A table as the presenters expect one: the game's seats, this engine, this log."""
-        table = Table(self.record, self.engine_cls, list(self.seats), engine=engine)
-        table.log = deque(lines, maxlen=BOARD_LOG_LINES)
-        return table
+    def _table(self, engine: Engine | None) -> Table:
+        """A table as the presenters expect one: the game's seats, this engine."""
+        return Table(self.record, self.engine_cls, list(self.seats), engine=engine)
 
     def lines_before(self, step: int) -> list[str]:
         """The newest public log lines up to ``step`` (as many as a board shows)."""
@@ -176,8 +175,8 @@ class Replay:
         names = self.names()
         view = engine.view(None)
         if self.dedicated:
-            table = self._table(engine, self.lines_before(step))
-            board = boards_html(self.presenter.boards(table))
+            table = self._table(engine)
+            board = boards_html(self.presenter.boards(table, self.lines_before(step)))
         else:
             board = view_html(view, names)
         result = None
@@ -197,7 +196,7 @@ class Replay:
         }
 
     def lobby_html(self) -> str:
-        return message_html(lobby_message(self._table(None, ())))
+        return message_html(lobby_message(self._table(None)))
 
     def summary(self, since: int) -> dict[str, Any]:
         """The game as a whole and its moves after ``since``: what a page polls for."""

@@ -6,8 +6,8 @@ table, so a rejected action changes nothing. Races (grabs during the draw) are d
 Actions (player seats):
     {"type": "draw"}                                  the Drawer reveals one token
     {"type": "grab", "token": k}                      a Grabber claims Grab token k (1..5)
-    {"type": "take", "step": s, "tokens": {t: n}}     resolve your Grab token with one option
-    {"type": "give", "step": s, "token": t}           a Wind: give one token of type t to the left
+    {"type": "take", "step": s, "tokens": {table: n}}     resolve your Grab token with one option
+    {"type": "give", "step": s, "token": table}           a Wind: give one token of type table to the left
     {"type": "take_all", "step": s}                   the Drawer takes the leftovers
     {"type": "return_all", "step": s}                 the Drawer returns the leftovers to the bag
 Actions (SYSTEM, only while listed in ``deadlines()``):
@@ -40,10 +40,9 @@ from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, Table
 from .tokens import SETUPS, Counts
 from .view import public_view, seat_view
 
-IDLE_DRAW_SECONDS = 8.0
-CHOICE_SECONDS = 30.0
 IDLE_DRAW_SETTING = "bag_idle_draw"
 CHOICE_SETTING = "bag_choice"
+"""BB-22: the idle Drawer and open-choice clocks; their lengths are only ever host settings."""
 PACING_SETTING = "bag_min_gap"
 
 _CHOICE_TYPES = {"take": TAKE, "give": GIVE, "take_all": LEFTOVER, "return_all": LEFTOVER}
@@ -72,7 +71,7 @@ class BagOfBugs(Engine):
     """BB-22: the host keeps a minimum gap between two reveals, so Grabbers can react."""
 
     def __init__(self, table: Table) -> None:
-        self.t = table
+        self.table = table
         self.players = table.players
         self.seed = table.seed
 
@@ -97,69 +96,79 @@ class BagOfBugs(Engine):
 
     # -- what may happen now ----------------------------------------------------------------
     def _seated(self, seat: Any) -> bool:
-        return _is_int(seat) and 0 <= seat < self.t.players
+        return _is_int(seat) and 0 <= seat < self.table.players
 
     def _may_grab(self, seat: int) -> bool:
-        t = self.t
-        return t.phase == DRAW and t.revealed > 0 and seat != t.drawer and t.grab_of(seat) is None
+        table = self.table
+        return (
+            table.phase == DRAW
+            and table.revealed > 0
+            and seat != table.drawer
+            and table.grab_of(seat) is None
+        )
 
     def legal_actions(self, seat: int) -> list[Action]:
-        t = self.t
-        if not self._seated(seat) or t.phase == OVER:
+        table = self.table
+        if not self._seated(seat) or table.phase == OVER:
             return []
-        if t.phase == DRAW:
-            if seat == t.drawer:
+        if table.phase == DRAW:
+            if seat == table.drawer:
                 return [{"type": "draw"}]
             if self._may_grab(seat):
-                return [{"type": "grab", "token": k} for k in GRAB_TOKENS if t.grabs[k - 1] is None]
+                return [
+                    {"type": "grab", "token": k} for k in GRAB_TOKENS if table.grabs[k - 1] is None
+                ]
             return []
-        choice = t.choice
+        choice = table.choice
         if choice is None or choice.seat != seat:
             return []
         if choice.kind == TAKE:
             return [
                 {"type": "take", "step": choice.step, "tokens": dict(option)}
-                for option in flow.take_options(choice.grab, t.pool)
+                for option in flow.take_options(choice.grab, table.pool)
             ]
         if choice.kind == GIVE:
             return [
-                {"type": "give", "step": choice.step, "token": token} for token in flow.options(t)
+                {"type": "give", "step": choice.step, "token": token}
+                for token in flow.options(table)
             ]
         return [{"type": kind, "step": choice.step} for kind in _LEFTOVER_TYPES]
 
     def waiting_for(self) -> frozenset[int]:
         """Draw phase: the Drawer and every Grabber who may still grab; else the chooser."""
-        t = self.t
-        if t.phase == DRAW:
-            return frozenset([t.drawer]) | {s for s in range(t.players) if self._may_grab(s)}
-        if t.choice is not None:
-            return frozenset([t.choice.seat])
+        table = self.table
+        if table.phase == DRAW:
+            return frozenset([table.drawer]) | {
+                s for s in range(table.players) if self._may_grab(s)
+            }
+        if table.choice is not None:
+            return frozenset([table.choice.seat])
         return frozenset()
 
     def deadlines(self) -> list[Deadline]:
-        t = self.t
-        if t.phase == DRAW:
+        """BB-22: the idle Drawer's next reveal, or the open choice's timeout; how long each
+        waits is the host's ``bag_idle_draw`` / ``bag_choice`` setting (8 s / 30 s by default)."""
+        table = self.table
+        if table.phase == DRAW:
             return [
                 Deadline(
-                    key=f"draw:{t.turn_number}:{t.revealed}",
+                    key=f"draw:{table.turn_number}:{table.revealed}",
                     action={
                         "type": "auto_draw",
-                        "turn_number": t.turn_number,
-                        "reveal": t.revealed + 1,
+                        "turn_number": table.turn_number,
+                        "reveal": table.revealed + 1,
                     },
-                    seconds=IDLE_DRAW_SECONDS,
                     setting=IDLE_DRAW_SETTING,
-                    seats=frozenset([t.drawer]),
+                    seats=frozenset([table.drawer]),
                 )
             ]
-        if t.choice is not None:
+        if table.choice is not None:
             return [
                 Deadline(
-                    key=f"choice:{t.choice.step}",
-                    action={"type": "timeout", "step": t.choice.step},
-                    seconds=CHOICE_SECONDS,
+                    key=f"choice:{table.choice.step}",
+                    action={"type": "timeout", "step": table.choice.step},
                     setting=CHOICE_SETTING,
-                    seats=frozenset([t.choice.seat]),
+                    seats=frozenset([table.choice.seat]),
                 )
             ]
         return []
@@ -168,24 +177,28 @@ class BagOfBugs(Engine):
     def turn(self) -> int:
         """Changes at every draw stop, every new question and every new Drawer; never during
         the draw itself, so grab and draw buttons stay live for the whole grab window."""
-        return self.t.step
+        return self.table.step
 
     # -- doing it ---------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """A listed action: the flow plays it (a listed take or give is the engine's own)."""
         kind = action["type"]
         if seat == SYSTEM:
-            return flow.reveal(self.t, auto=True) if kind == "auto_draw" else flow.timeout(self.t)
+            return (
+                flow.reveal(self.table, auto=True)
+                if kind == "auto_draw"
+                else flow.timeout(self.table)
+            )
         if kind == "draw":
-            return flow.reveal(self.t, auto=False)
+            return flow.reveal(self.table, auto=False)
         if kind == "grab":
-            return flow.claim(self.t, seat, action["token"])
+            return flow.claim(self.table, seat, action["token"])
         picked: Counts | str = kind
         if kind == "take":
             picked = dict(action["tokens"])
         elif kind == "give":
             picked = str(action["token"])
-        return flow.answer(self.t, picked, flow.CHOSEN)
+        return flow.answer(self.table, picked, flow.CHOSEN)
 
     def refusal(self, seat: int, action: Any) -> RuleError:
         return explain(lambda: self._explain(seat, action))
@@ -210,28 +223,30 @@ class BagOfBugs(Engine):
             raise RuleError("Bag of Bugs has no such action.", code="unknown_action")
 
     def _not_over(self) -> None:
-        require(self.t.phase != OVER, "The game is over.", code="finished")
+        require(self.table.phase != OVER, "The game is over.", code="finished")
 
     def _check_draw(self, seat: int) -> None:
-        t = self.t
+        table = self.table
         self._not_over()
-        require(seat == t.drawer, "Only the Drawer reveals tokens.", code="not_drawer")
-        require(t.phase == DRAW, "The draw is over for this turn.", code="draw_over")
+        require(seat == table.drawer, "Only the Drawer reveals tokens.", code="not_drawer")
+        require(table.phase == DRAW, "The draw is over for this turn.", code="draw_over")
 
     def _check_grab(self, seat: int, grab: Any) -> None:
-        t = self.t
+        table = self.table
         self._not_over()
-        require(seat != t.drawer, "The Drawer cannot grab.", code="drawer_cannot_grab")
+        require(seat != table.drawer, "The Drawer cannot grab.", code="drawer_cannot_grab")
         require(_is_int(grab) and grab in GRAB_TOKENS, "Grab tokens are 1 to 5.", code="bad_token")
-        require(t.phase == DRAW, "Too late: the draw has stopped.", code="too_late")
-        require(t.revealed > 0, "Wait for the first token to be revealed.", code="too_early")
-        require(t.grab_of(seat) is None, "You already hold a Grab token.", code="already_grabbed")
-        holder = t.grabs[grab - 1]
+        require(table.phase == DRAW, "Too late: the draw has stopped.", code="too_late")
+        require(table.revealed > 0, "Wait for the first token to be revealed.", code="too_early")
+        require(
+            table.grab_of(seat) is None, "You already hold a Grab token.", code="already_grabbed"
+        )
+        holder = table.grabs[grab - 1]
         require(holder is None, f"Grab token {grab} is already taken.", code="taken")
 
     def _check_choice(self, seat: int, kind: str, action: Action) -> Counts | str:
         """Why a choice action is refused (its form, the question asked, then the option)."""
-        t = self.t
+        table = self.table
         if kind == "take":
             _fields(action, "step", "tokens")
         elif kind == "give":
@@ -240,7 +255,7 @@ class BagOfBugs(Engine):
             _fields(action, "step")
         require(_is_int(action["step"]), "That is not a valid action.", code="malformed")
         self._not_over()
-        choice = t.choice
+        choice = table.choice
         require(
             choice is not None and choice.seat == seat,
             "There is no choice for you to make right now.",
@@ -260,14 +275,14 @@ class BagOfBugs(Engine):
                 "That is not a valid action.",
                 code="malformed",
             )
-            for option in flow.take_options(choice.grab, t.pool):
+            for option in flow.take_options(choice.grab, table.pool):
                 if option == tokens:
                     return option
             raise RuleError("Your Grab token cannot take those tokens.", code="illegal_choice")
         if kind == "give":
             token = action["token"]
             require(
-                isinstance(token, str) and token in flow.options(t),
+                isinstance(token, str) and token in flow.options(table),
                 "You have no such token to give.",
                 code="illegal_choice",
             )
@@ -295,27 +310,50 @@ class BagOfBugs(Engine):
         """
         waiting = self.waiting_for()
         if seat is None or not self._seated(seat):
-            return public_view(self.t, waiting)
-        return seat_view(self.t, seat, waiting, self.legal_actions(seat))
+            return public_view(self.table, waiting)
+        return seat_view(self.table, seat, waiting, self.legal_actions(seat))
 
     # -- the end ----------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.t.phase == OVER
+        return self.table.phase == OVER
 
     def scores(self) -> list[int]:
         """Running scores during play, final scores at the end."""
-        return scoring.totals(self.t.collections)
+        return scoring.totals(self.table.collections)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
-        return scoring.breakdowns(self.t.collections)[seat]
+        return scoring.breakdowns(self.table.collections)[seat]
+
+    def score_preview(self, seat: int, action: Action) -> int:
+        """``seat``'s running score once the open choice is settled with ``action``.
+
+        Counts what the answer itself moves (tokens taken, a token given, the leftovers), not
+        what it sets off later (a Wind taken is given away by a further choice). Presenters
+        label each option with it instead of re-implementing scoring; the game is unchanged.
+        """
+        listed = self._listed(action, self.legal_actions(seat))
+        if listed is None or listed["type"] not in _CHOICE_TYPES:
+            raise RuleError("Only an option of your open choice has a preview.", code="no_preview")
+        choice = self.table.choice
+        assert choice is not None
+        trial = Table.from_dict(self.table.to_dict())
+        events: list[Event] = []
+        kind = listed["type"]
+        if kind == "take":
+            flow.take(trial, seat, choice.grab, dict(listed["tokens"]), flow.CHOSEN, events)
+        elif kind == "give":
+            flow.give(trial, str(listed["token"]), flow.CHOSEN, events)
+        else:
+            flow.leftovers(trial, kind, flow.CHOSEN, events)
+        return scoring.totals(trial.collections)[seat]
 
     def winners(self) -> list[int]:
         return scoring.best(self.scores()) if self.is_over else []
 
     # -- persistence ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return self.t.to_dict()
+        return self.table.to_dict()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:

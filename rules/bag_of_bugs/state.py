@@ -50,6 +50,8 @@ class Choice:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Choice:
+        if data["kind"] not in CHOICE_KINDS:
+            raise ValueError(f"unknown Bag of Bugs choice {data['kind']!r}")
         return cls(str(data["kind"]), int(data["seat"]), int(data["step"]), int(data["grab"]))
 
 
@@ -135,6 +137,9 @@ class Table:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
+        phase, stage = str(data["phase"]), str(data["stage"])
+        if phase not in PHASES or stage not in STAGES:
+            raise ValueError(f"unknown Bag of Bugs phase {phase!r} or stage {stage!r}")
         choice = data.get("choice")
         holder = data.get("wind_holder")
         order = data.get("order")
@@ -154,8 +159,8 @@ class Table:
             revealed=int(data["revealed"]),
             rocks_revealed=int(data["rocks_revealed"]),
             grabs=[None if g is None else int(g) for g in data["grabs"]],
-            phase=str(data["phase"]),
-            stage=str(data["stage"]),
+            phase=phase,
+            stage=stage,
             next_grab=int(data["next_grab"]),
             held_winds=int(data["held_winds"]),
             wind_holder=None if holder is None else int(holder),

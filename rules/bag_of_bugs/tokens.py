@@ -27,18 +27,6 @@ COLLECTABLE: tuple[str, ...] = (*COLOURS, SCARY, LARVA)
 GRABBABLE: tuple[str, ...] = (*COLLECTABLE, WIND)
 """Types that may be in the pool while grabs resolve (Rocks are removed first, BB-3)."""
 
-LABELS: dict[str, str] = {
-    "c1": "Colour 1 Bug",
-    "c2": "Colour 2 Bug",
-    "c3": "Colour 3 Bug",
-    "c4": "Colour 4 Bug",
-    "c5": "Colour 5 Bug",
-    SCARY: "Scary Bug",
-    LARVA: "Larva",
-    WIND: "Wind",
-    ROCK: "Rock",
-}
-"""Neutral display names; the rulebook does not name the five colours."""
 
 FULL_SET: Counts = {**dict.fromkeys(COLOURS, 10), SCARY: 10, LARVA: 10, WIND: 2, ROCK: 13}
 """The box contents (85 tokens), used as-is by a 5-player game."""

@@ -24,15 +24,15 @@ ROCK_RETURNED = "returned"
 ROCK_PAIRED = "paired"
 
 
-def phase_name(t: Table) -> str:
+def phase_name(table: Table) -> str:
     """``draw``, ``grab_choice``, ``wind``, ``leftovers`` or ``over``."""
-    if t.phase in (DRAW, OVER):
-        return t.phase
-    assert t.choice is not None, "the resolve phase always rests on an open choice"
-    return PHASE_OF_CHOICE[t.choice.kind]
+    if table.phase in (DRAW, OVER):
+        return table.phase
+    assert table.choice is not None, "the resolve phase always rests on an open choice"
+    return PHASE_OF_CHOICE[table.choice.kind]
 
 
-def pool_order(t: Table) -> list[dict[str, str]]:
+def pool_order(table: Table) -> list[dict[str, str]]:
     """This turn's reveals in order, each with where it is now.
 
     ``pool``: still in the pool; ``gone``: left the pool with a grab or the leftovers (tokens of
@@ -40,11 +40,11 @@ def pool_order(t: Table) -> list[dict[str, str]]:
     ``returned`` / ``paired``: a Rock that left when the draw stopped, back into the bag or set
     aside in a pair.
     """
-    left = dict(t.pool)
-    rock_fate = ROCK_RETURNED if t.rocks_revealed == 1 else ROCK_PAIRED
+    left = dict(table.pool)
+    rock_fate = ROCK_RETURNED if table.rocks_revealed == 1 else ROCK_PAIRED
     out = []
-    for token in t.order:
-        if token == ROCK and t.phase != DRAW:
+    for token in table.order:
+        if token == ROCK and table.phase != DRAW:
             status = rock_fate
         elif left.get(token, 0) > 0:
             left[token] -= 1
@@ -57,38 +57,38 @@ def pool_order(t: Table) -> list[dict[str, str]]:
     return out
 
 
-def public_view(t: Table, waiting: frozenset[int]) -> dict[str, Any]:
-    parts = scoring.breakdowns(t.collections)
+def public_view(table: Table, waiting: frozenset[int]) -> dict[str, Any]:
+    parts = scoring.breakdowns(table.collections)
     scores = [p["total"] for p in parts]
-    choice = t.choice
+    choice = table.choice
     return {
         "game": "bag-of-bugs",
-        "players": t.players,
-        "phase": phase_name(t),
-        "turn": t.step,
-        "turn_number": t.turn_number,
-        "drawer": t.drawer,
-        "draw_limit": t.setup.draw_limit,
-        "revealed": t.revealed,
-        "rocks_revealed": t.rocks_revealed,
-        "window_open": t.phase == DRAW and t.revealed > 0,
-        "pool": canon(t.pool),
-        "pool_order": pool_order(t),
-        "pool_count": total(t.pool),
-        "bag": canon(t.bag),
-        "bag_count": total(t.bag),
-        "pairs": t.pairs,
-        "pairs_needed": t.setup.pairs_needed,
-        "last_turn": t.final,
-        "out_of_game": canon(t.out_of_game),
+        "players": table.players,
+        "phase": phase_name(table),
+        "turn": table.step,
+        "turn_number": table.turn_number,
+        "drawer": table.drawer,
+        "draw_limit": table.setup.draw_limit,
+        "revealed": table.revealed,
+        "rocks_revealed": table.rocks_revealed,
+        "window_open": table.phase == DRAW and table.revealed > 0,
+        "pool": canon(table.pool),
+        "pool_order": pool_order(table),
+        "pool_count": total(table.pool),
+        "bag": canon(table.bag),
+        "bag_count": total(table.bag),
+        "pairs": table.pairs,
+        "pairs_needed": table.setup.pairs_needed,
+        "last_turn": table.final,
+        "out_of_game": canon(table.out_of_game),
         "grabs": [
             {"token": k, "seat": holder, "text": GRAB_TEXT[k]}
-            for k, holder in enumerate(t.grabs, start=1)
+            for k, holder in enumerate(table.grabs, start=1)
         ],
         "resolving": choice.grab if choice is not None and choice.kind == TAKE else None,
-        "held_winds": t.held_winds,
-        "wind_holder": t.wind_holder,
-        "collections": [canon(c) for c in t.collections],
+        "held_winds": table.held_winds,
+        "wind_holder": table.wind_holder,
+        "collections": [canon(c) for c in table.collections],
         "scores": scores,
         "breakdowns": parts,
         "choice": None
@@ -98,22 +98,22 @@ def public_view(t: Table, waiting: frozenset[int]) -> dict[str, Any]:
             "kind": choice.kind,
             "step": choice.step,
             "grab": choice.grab,
-            "options": flow.options(t),
+            "options": flow.options(table),
         },
         "waiting_for": sorted(waiting),
-        "is_over": t.phase == OVER,
-        "winners": scoring.best(scores) if t.phase == OVER else [],
+        "is_over": table.phase == OVER,
+        "winners": scoring.best(scores) if table.phase == OVER else [],
     }
 
 
 def seat_view(
-    t: Table, seat: int, waiting: frozenset[int], actions: list[Action]
+    table: Table, seat: int, waiting: frozenset[int], actions: list[Action]
 ) -> dict[str, Any]:
-    view = public_view(t, waiting)
+    view = public_view(table, waiting)
     view["you"] = {
         "seat": seat,
-        "role": "drawer" if seat == t.drawer else "grabber",
-        "grab": t.grab_of(seat),
+        "role": "drawer" if seat == table.drawer else "grabber",
+        "grab": table.grab_of(seat),
         "actions": actions,
     }
     return view

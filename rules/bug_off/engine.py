@@ -5,8 +5,10 @@ draw), then ``place``s or ``score``s one card of a colour from a hand of four. A
 (BO-17) lets the host play the default (draw, then place the drawn card) as ``SYSTEM``. The
 first player is random unless the ``first_player`` option names a seat (BO-4, BO-X7).
 
-Deck order is ``deck[0]`` = top card. Nothing random happens after setup; the Rng state is
-still kept so snapshots follow the shared contract.
+The game is a typed ``Table`` (state.py) changed by the turn's functions (play.py); this
+class is the contract: what is legal, why a refusal, the clock, the views and the scores.
+Nothing random happens after setup; the Rng state is still kept so snapshots follow the
+shared contract.
 """
 
 from __future__ import annotations
@@ -28,28 +30,16 @@ from ..core import (
     require,
 )
 from ..core.events import Action
-from . import scoring
-from .cards import (
-    COLOURS,
-    HAND_SIZE,
-    Counts,
-    colour_of,
-    copy_counts,
-    empty_counts,
-    full_deck,
-    is_bug_off,
-)
+from . import play, scoring
+from .cards import COLOURS, Counts
+from .state import CHOOSE, DRAW, Table
 from .view import build_view
 
-TURN_SECONDS = 60.0
 TURN_SETTING = "bugoff_turn"
+"""BO-17: the turn clock; its length is only ever the host setting (60 s by default)."""
 
 FIRST_OPTION = "first_player"
 RANDOM_FIRST = "random"
-
-DRAW = "draw"
-CHOOSE = "choose"
-OVER = "over"
 
 
 def _check_keys(action: Action, *keys: str) -> None:
@@ -74,23 +64,68 @@ class BugOff(Engine):
         ),
     )
 
-    def __init__(self, players: int, seed: int) -> None:
-        self.players = players
-        self.seed = seed
-        self.rng = Rng(seed)
-        self.deck: list[str] = []
-        self.hands: list[Counts] = [empty_counts() for _ in range(players)]
-        self.tableaux: list[Counts] = [empty_counts() for _ in range(players)]
-        self.points: list[Counts] = [empty_counts() for _ in range(players)]
-        self.score_pile: Counts = empty_counts()
-        self.discard: Counts = empty_counts()
-        self.bug_offs: list[str] = []
-        self.first = 0
-        self.active = 0
-        self.phase = DRAW
-        self.drawn: str | None = None
-        self.step = 0
-        self.setup_returns = 0
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.players = table.players
+        self.seed = table.seed
+
+    # -- the table's fields, as the views, presenters and tests read them ------------------
+    @property
+    def rng(self) -> Rng:
+        return self.table.rng
+
+    @property
+    def deck(self) -> list[str]:
+        """Top card first."""
+        return self.table.deck
+
+    @property
+    def hands(self) -> list[Counts]:
+        return self.table.hands
+
+    @property
+    def tableaux(self) -> list[Counts]:
+        return self.table.tableaux
+
+    @property
+    def points(self) -> list[Counts]:
+        return self.table.points
+
+    @property
+    def score_pile(self) -> Counts:
+        return self.table.score_pile
+
+    @property
+    def discard(self) -> Counts:
+        return self.table.discard
+
+    @property
+    def bug_offs(self) -> list[str]:
+        return self.table.bug_offs
+
+    @property
+    def first(self) -> int:
+        return self.table.first
+
+    @property
+    def active(self) -> int:
+        return self.table.active
+
+    @property
+    def phase(self) -> str:
+        return self.table.phase
+
+    @property
+    def drawn(self) -> str | None:
+        return self.table.drawn
+
+    @property
+    def step(self) -> int:
+        return self.table.step
+
+    @property
+    def setup_returns(self) -> int:
+        return self.table.setup_returns
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -103,63 +138,48 @@ class BugOff(Engine):
                 f"The first player was set to seat {first}, but only {players} players are seated.",
                 code="bad_option",
             )
-        game = cls(players, seed)
-        game.deck = full_deck()
-        game.rng.shuffle(game.deck)
-        for seat in range(players):
-            for _ in range(HAND_SIZE):
-                game.hands[seat][game._deal_bug()] += 1
-        # BO-4: random, unless the host chose the first seat (BO-X7); only a random pick uses the Rng.
-        chosen = game.rng.below(players) if first == RANDOM_FIRST else int(first) - 1
-        game.first = game.active = chosen
-        return game
-
-    def _deal_bug(self) -> str:
-        """BO-3: a dealt BUG OFF is shuffled back into the deck and the player is dealt again."""
-        card = self.deck.pop(0)
-        while is_bug_off(card):
-            self.deck.append(card)
-            self.rng.shuffle(self.deck)
-            self.setup_returns += 1
-            card = self.deck.pop(0)
-        return card
+        table = Table.empty(players, seed)
+        # BO-4: random, unless the host chose the first seat (BO-X7).
+        play.deal(table, None if first == RANDOM_FIRST else int(first) - 1)
+        return cls(table)
 
     # -- queries ----------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.table.is_over
 
     @property
     def turn(self) -> int:
         """Every accepted action changes which buttons make sense (draw -> choose -> next
         player), and Bug Off! has no simultaneous windows, so the turn is the action count."""
-        return self.step
+        return self.table.step
 
     def waiting_for(self) -> frozenset[int]:
-        return frozenset() if self.is_over else frozenset({self.active})
+        return frozenset() if self.is_over else frozenset({self.table.active})
 
     def legal_actions(self, seat: int) -> list[Action]:
         # ``type(seat) is int``: apply refuses True or 1.0 as a seat, so nothing is listed for them.
-        if self.is_over or type(seat) is not int or seat != self.active:
+        if self.is_over or type(seat) is not int or seat != self.table.active:
             return []
-        if self.phase == DRAW:
+        if self.table.phase == DRAW:
             return [{"type": "draw"}]
-        held = [c for c in COLOURS if self.hands[seat][c] > 0]
+        hand = self.table.seats[seat].hand
+        held = [c for c in COLOURS if hand[c] > 0]
         return [{"type": "place", "colour": c} for c in held] + [
             {"type": "score", "colour": c} for c in held
         ]
 
     def deadlines(self) -> list[Deadline]:
-        """BO-17: one clock per step (60 s to draw, then a fresh 60 s to place or score)."""
+        """BO-17: one clock per step (to draw, then a fresh one to place or score), as long
+        as the host's ``bugoff_turn`` setting says (60 s by default)."""
         if self.is_over:
             return []
         return [
             Deadline(
-                key=f"{TURN_SETTING}:{self.step}",
-                action={"type": "timeout", "turn": self.step},
-                seconds=TURN_SECONDS,
+                key=f"{TURN_SETTING}:{self.table.step}",
+                action={"type": "timeout", "turn": self.table.step},
                 setting=TURN_SETTING,
-                seats=frozenset({self.active}),
+                seats=frozenset({self.table.active}),
             )
         ]
 
@@ -171,14 +191,14 @@ class BugOff(Engine):
     # -- scoring ----------------------------------------------------------------------------
     def scores(self) -> list[int]:
         """Points-pile sizes: public at any time, final once the game is over."""
-        return scoring.totals(self.points)
+        return scoring.totals(self.table.points)
 
     def winners(self) -> list[int]:
-        return scoring.rank(self.points, self.bug_offs)[0] if self.is_over else []
+        return scoring.rank(self.table.points, self.table.bug_offs)[0] if self.is_over else []
 
     def tiebreak(self) -> dict[str, Any] | None:
         """How a tied top score was settled (``None`` before the end or without a tie)."""
-        return scoring.rank(self.points, self.bug_offs)[1] if self.is_over else None
+        return scoring.rank(self.table.points, self.table.bug_offs)[1] if self.is_over else None
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Per-colour points in BUG OFF order at the end; before it the colours are the
@@ -186,38 +206,14 @@ class BugOff(Engine):
         self._check_seat(seat)
         if not self.is_over:
             return {"total": self.scores()[seat]}
-        return scoring.breakdown(self.points[seat], self.bug_offs)
+        return scoring.breakdown(self.table.seats[seat].points, self.table.bug_offs)
 
     # -- play -------------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """A listed action: a player's draw, place or score, or the clock's timeout."""
         if seat == SYSTEM:
-            return self._time_out()
-        events: list[Event] = []
-        self.step += 1
-        if action["type"] == "draw":
-            self._draw(seat, events)
-            return events
-        if action["type"] == "place":
-            self._place(seat, action["colour"], events)
-        else:
-            self._score(seat, action["colour"], events)
-        self._next_player(events)
-        return events
-
-    def _time_out(self) -> list[Event]:
-        """The turn clock: draw if needed, then place the drawn card (BO-17)."""
-        seat = self.active
-        events = [Event.public("timeout", seat=seat, had_drawn=self.phase == CHOOSE)]
-        self.step += 1
-        if self.phase == DRAW:
-            self._draw(seat, events)
-            if self.is_over:
-                return events
-        assert self.drawn is not None
-        self._place(seat, self.drawn, events)
-        self._next_player(events)
-        return events
+            return play.time_out(self.table)
+        return play.act(self.table, seat, action["type"], action.get("colour"))
 
     def refusal(self, seat: int, action: Any) -> RuleError:
         return explain(lambda: self._explain(seat, action))
@@ -243,10 +239,10 @@ class BugOff(Engine):
         else:
             raise RuleError("Bug Off! has no such action.", code="unknown_action")
         require(not self.is_over, "The game is over.", code="finished")
-        require(seat == self.active, "It is not your turn.", code="not_your_turn")
+        require(seat == self.table.active, "It is not your turn.", code="not_your_turn")
         if kind == "draw":
             raise RuleError("You have already drawn this turn.", code="already_drawn")
-        require(self.phase == CHOOSE, "Draw a card first.", code="draw_first")
+        require(self.table.phase == CHOOSE, "Draw a card first.", code="draw_first")
         colour = action["colour"]
         require(
             isinstance(colour, str) and colour in COLOURS,
@@ -254,98 +250,6 @@ class BugOff(Engine):
             code="bad_colour",
         )
         raise RuleError(f"You have no {colour} card.", code="not_in_hand")
-
-    # -- steps ------------------------------------------------------------------------------
-    def _draw(self, seat: int, events: list[Event]) -> None:
-        """Draw until a BUG card; each BUG OFF resolves first and is not the turn's draw."""
-        while True:
-            assert self.deck, "BO-10: the deck always holds the undrawn BUG OFF cards"
-            card = self.deck.pop(0)
-            if not is_bug_off(card):
-                self.hands[seat][card] += 1
-                self.drawn = card
-                self.phase = CHOOSE
-                events.append(Event.public("drew", seat=seat, deck_size=len(self.deck)))
-                events.append(Event.private(seat, "drew_card", seat=seat, colour=card))
-                return
-            self._bug_off(seat, colour_of(card), events)
-            if self.is_over:
-                return
-
-    def _bug_off(self, seat: int, colour: str, events: list[Event]) -> None:
-        """BO-8/BO-9: wipe every tableau card of this and every earlier BUG OFF's colour."""
-        self.bug_offs.append(colour)
-        wiped: list[dict[str, Any]] = []
-        for owner, tableau in enumerate(self.tableaux):
-            for c in COLOURS:
-                if c in self.bug_offs and tableau[c]:
-                    wiped.append({"seat": owner, "colour": c, "count": tableau[c]})
-                    self.discard[c] += tableau[c]
-                    tableau[c] = 0
-        events.append(
-            Event.public(
-                "bug_off",
-                seat=seat,
-                colour=colour,
-                number=len(self.bug_offs),
-                wiped_colours=list(self.bug_offs),
-                wiped=wiped,
-                wiped_total=sum(w["count"] for w in wiped),
-                deck_size=len(self.deck),
-            )
-        )
-        if len(self.bug_offs) == len(COLOURS):
-            self._finish(events)
-
-    def _place(self, seat: int, colour: str, events: list[Event]) -> None:
-        self.hands[seat][colour] -= 1
-        self.tableaux[seat][colour] += 1
-        events.append(
-            Event.public("placed", seat=seat, colour=colour, count=self.tableaux[seat][colour])
-        )
-
-    def _score(self, seat: int, colour: str, events: list[Event]) -> None:
-        """BO-5/BO-6/BO-7: everyone's face-up cards of the colour go to their points piles."""
-        self.hands[seat][colour] -= 1
-        self.score_pile[colour] += 1
-        gains: list[dict[str, int]] = []
-        for owner, tableau in enumerate(self.tableaux):
-            if tableau[colour]:
-                gains.append({"seat": owner, "count": tableau[colour]})
-                self.points[owner][colour] += tableau[colour]
-                tableau[colour] = 0
-        events.append(
-            Event.public(
-                "scored",
-                seat=seat,
-                colour=colour,
-                gains=gains,
-                total=sum(g["count"] for g in gains),
-                points_sizes=self.scores(),
-            )
-        )
-
-    def _next_player(self, events: list[Event]) -> None:
-        self.active = (self.active + 1) % self.players
-        self.phase = DRAW
-        self.drawn = None
-        events.append(Event.public("turn", seat=self.active))
-
-    def _finish(self, events: list[Event]) -> None:
-        """BO-12: the sixth BUG OFF ends the game at once; its wipe emptied every tableau."""
-        assert not any(any(t.values()) for t in self.tableaux)
-        self.phase = OVER
-        self.drawn = None
-        winners, tiebreak = scoring.rank(self.points, self.bug_offs)
-        events.append(
-            Event.public(
-                "game_over",
-                scores=self.scores(),
-                winners=winners,
-                points=[dict(pile) for pile in self.points],
-                tiebreak=tiebreak,
-            )
-        )
 
     def _check_seat(self, seat: int) -> None:
         require(
@@ -356,43 +260,10 @@ class BugOff(Engine):
 
     # -- persistence ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "slug": self.slug,
-            "players": self.players,
-            "seed": self.seed,
-            "rng": self.rng.state(),
-            "deck": list(self.deck),
-            "hands": [dict(h) for h in self.hands],
-            "tableaux": [dict(t) for t in self.tableaux],
-            "points": [dict(p) for p in self.points],
-            "score_pile": dict(self.score_pile),
-            "discard": dict(self.discard),
-            "bug_offs": list(self.bug_offs),
-            "first": self.first,
-            "active": self.active,
-            "phase": self.phase,
-            "drawn": self.drawn,
-            "step": self.step,
-            "setup_returns": self.setup_returns,
-        }
+        return self.table.to_dict(self.slug)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         if data.get("slug") != cls.slug:
             raise ValueError("not a Bug Off! snapshot")
-        game = cls(int(data["players"]), int(data["seed"]))
-        game.rng = Rng.from_state(data["rng"])
-        game.deck = [str(card) for card in data["deck"]]
-        game.hands = [copy_counts(h) for h in data["hands"]]
-        game.tableaux = [copy_counts(t) for t in data["tableaux"]]
-        game.points = [copy_counts(p) for p in data["points"]]
-        game.score_pile = copy_counts(data["score_pile"])
-        game.discard = copy_counts(data["discard"])
-        game.bug_offs = [str(c) for c in data["bug_offs"]]
-        game.first = int(data["first"])
-        game.active = int(data["active"])
-        game.phase = str(data["phase"])
-        game.drawn = None if data["drawn"] is None else str(data["drawn"])
-        game.step = int(data["step"])
-        game.setup_returns = int(data["setup_returns"])
-        return game
+        return cls(Table.from_dict(data))

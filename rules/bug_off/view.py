@@ -53,11 +53,11 @@ def build_view(game: BugOff, seat: int | None) -> dict[str, Any]:
         "seats": [
             {
                 "seat": s,
-                "hand_size": sum(game.hands[s].values()),
-                "tableau": dict(game.tableaux[s]),
-                "points_size": sum(game.points[s].values()),
+                "hand_size": sum(piles.hand.values()),
+                "tableau": dict(piles.tableau),
+                "points_size": sum(piles.points.values()),
             }
-            for s in range(game.players)
+            for s, piles in enumerate(game.table.seats)
         ],
         "me": None if seat is None else _private(game, seat),
         "final": _final(game) if game.is_over else None,
@@ -68,8 +68,8 @@ def _private(game: BugOff, seat: int) -> dict[str, Any]:
     actions = game.legal_actions(seat)
     return {
         "seat": seat,
-        "hand": dict(game.hands[seat]),
-        "points": dict(game.points[seat]),
+        "hand": dict(game.table.seats[seat].hand),
+        "points": dict(game.table.seats[seat].points),
         "drawn": game.drawn if seat == game.active else None,
         "can_draw": {"type": "draw"} in actions,
         "place": [a["colour"] for a in actions if a["type"] == "place"],

@@ -28,7 +28,6 @@ START: Final = "start"
 STOP: Final = "stop"
 
 PLAYER_TYPES: Final = (PEEK, KEEP, RETURN, TAKE_TROPHY)
-SYSTEM_TYPES: Final = (START, STOP)
 
 # type -> (required keys, optional keys), besides "type"
 _SHAPES: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {

@@ -36,15 +36,21 @@ class Deadline:
     due time, a key that disappears is cancelled, and when a timer expires the host applies
     ``action`` as ``SYSTEM`` (if the key is still wanted). ``seconds`` is the delay the rules
     give; ``setting`` names a host setting that may override it (platform timers such as turn
-    clocks), or is ``None`` when the delay is itself a rule (Bugs & Co's 10 s countdown).
+    clocks), or is ``None`` when the delay is itself a rule (Bugs & Co's 10 s countdown). A
+    platform timer whose delay is only ever the host's setting gives no ``seconds`` at all,
+    so no engine keeps a number the host would always override.
     """
 
     key: str
     action: Action
-    seconds: float
+    seconds: float | None = None
     setting: str | None = None
     seats: frozenset[int] = field(default_factory=frozenset)
     """The players this deadline is waiting on (for "@you have 30 s" messages); may be empty."""
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.setting is None:
+            raise ValueError(f"deadline {self.key!r} needs seconds or a setting")
 
 
 class Engine(ABC):

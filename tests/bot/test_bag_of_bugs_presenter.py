@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -58,8 +58,8 @@ def engine_of(table: Table) -> BagOfBugs:
     return engine
 
 
-def board_of(table: Table) -> MessageSpec:
-    boards = PRESENTER.boards(table)
+def board_of(table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    boards = PRESENTER.boards(table, log)
     assert len(boards) == 1
     return boards[0]
 
@@ -96,9 +96,9 @@ def desc(spec: MessageSpec) -> str:
     return spec.embed.description or ""
 
 
-def play(table: Table, seed: int) -> Iterator[Outcome]:
-    """Random legal play (any waiting seat), timers firing now and then; logs like the
-    publisher does."""
+def play(table: Table, seed: int, log: list[str] | None = None) -> Iterator[Outcome]:
+    """Random legal play (any waiting seat), timers firing now and then; adds to ``log`` what
+    the public log would show."""
     rng = random.Random(seed)
     engine = engine_of(table)
     while not engine.is_over:
@@ -108,34 +108,32 @@ def play(table: Table, seed: int) -> Iterator[Outcome]:
         else:
             seat = rng.choice(sorted(engine.waiting_for()))
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
-        table.log.extend(PRESENTER.log_lines(table, outcome))
+        if log is not None:
+            log.extend(PRESENTER.log_lines(table, outcome))
         yield outcome
 
 
 def scripted_table(players: int = 3, names: list[str] | None = None, drawer: int = 0) -> Table:
     table = make_table(SLUG, players, seed=3, names=names)
-    engine_of(table).t.drawer = drawer
+    engine_of(table).table.drawer = drawer
     return table
 
 
 def draw(table: Table, n: int = 1) -> list[str]:
     lines: list[str] = []
     for _ in range(n):
-        outcome = act(table, engine_of(table).t.drawer, {"type": "draw"})
+        outcome = act(table, engine_of(table).table.drawer, {"type": "draw"})
         lines += PRESENTER.log_lines(table, outcome)
-        table.log.extend(PRESENTER.log_lines(table, outcome))
     return lines
 
 
 def do(table: Table, seat: int, action: dict[str, Any]) -> list[str]:
     outcome = act(table, seat, action)
-    lines = PRESENTER.log_lines(table, outcome)
-    table.log.extend(lines)
-    return lines
+    return PRESENTER.log_lines(table, outcome)
 
 
 def step(table: Table) -> int:
-    return engine_of(table).t.step
+    return engine_of(table).table.step
 
 
 # -- registration and limits ---------------------------------------------------------------
@@ -152,8 +150,9 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
     table = make_table(SLUG, players, seed=seed, names=LONG_NAMES[:players])
     engine = engine_of(table)
     choices = selects = 0
-    for outcome in play(table, seed):
-        board = board_of(table)
+    log: list[str] = []
+    for outcome in play(table, seed, log):
+        board = board_of(table, log)
         check_limits(board, engine.turn)
         reply = PRESENTER.reply(table, outcome)
         if reply is not None:
@@ -162,7 +161,7 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
         if engine.is_over:
             assert board.rows == ()
             continue
-        choice = engine.t.choice
+        choice = engine.table.choice
         if choice is not None:
             choices += 1
             selects += any(isinstance(r, SelectSpec) for r in board.rows)
@@ -172,8 +171,8 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
         else:
             assert choice_actions(board) == []
     assert engine.is_over and choices > 5
-    check_limits(PRESENTER.final(table), engine.turn)
-    assert table.log
+    check_limits(PRESENTER.final(table, log), engine.turn)
+    assert log
 
 
 @pytest.mark.parametrize(("grab", "options", "menus"), [(5, 56, 3), (4, 28, 2)])
@@ -187,7 +186,7 @@ def test_the_biggest_choices_are_split_over_menus(
     do(table, 1, {"type": "grab", "token": grab})
     draw(table, 8)
     engine = engine_of(table)
-    assert engine.t.choice is not None and engine.t.choice.seat == 1
+    assert engine.table.choice is not None and engine.table.choice.seat == 1
     board = board_of(table)
     check_limits(board, engine.turn)
     legal = engine.legal_actions(1)
@@ -225,11 +224,11 @@ def test_board_mid_draw_shows_the_pool_in_order_and_who_took_each_grab(rig: Rig)
     assert "press **Draw**" in desc(board) and "**Revealed 0 / 8:** nothing yet" in desc(board)
 
     rig("c1", "rock", "larva", "c1", "c2", "rock")
-    draw(table, 2)
-    do(table, 2, {"type": "grab", "token": 3})
-    draw(table)
-    do(table, 0, {"type": "grab", "token": 1})
-    board = board_of(table)
+    log = draw(table, 2)
+    log += do(table, 2, {"type": "grab", "token": 3})
+    log += draw(table)
+    log += do(table, 0, {"type": "grab", "token": 1})
+    board = board_of(table, log)
     grabs = grab_row(board)
     assert [b.label for b in grabs] == [
         "① ann",
@@ -253,8 +252,8 @@ def test_board_mid_draw_shows_the_pool_in_order_and_who_took_each_grab(rig: Rig)
 
     # the draw stops at the 2nd Rock: every Grab token closes, the takers stay on them, Draw
     # goes away; ① took a Red at once, ③ (no two identical left) must choose
-    draw(table, 3)
-    board = board_of(table)
+    log += draw(table, 3)
+    board = board_of(table, log)
     assert all(b.disabled for b in grab_row(board))
     assert [b.label for b in grab_row(board)][::2] == ["① ann", "③ cy", "⑤ 3 different"]
     assert not any(b.action == {"type": "draw"} for b in board.buttons())
@@ -305,7 +304,7 @@ def test_board_during_a_choice_names_the_chooser_and_offers_only_their_options(r
 def test_board_during_a_wind_give_away(rig: Rig) -> None:
     table = scripted_table(3, names=["ann", "bob", "cy"])
     engine = engine_of(table)
-    engine.t.collections[1] = {"c1": 1, "scary": 2}
+    engine.table.collections[1] = {"c1": 1, "scary": 2}
     rig("wind", "c4", "c4", "c4", "c4", "c4")
     draw(table)
     do(table, 1, {"type": "grab", "token": 2})  # smallest group: the Wind alone
@@ -323,9 +322,9 @@ def test_board_during_a_wind_give_away(rig: Rig) -> None:
 def test_names_are_escaped_on_the_board_and_plain_on_buttons(rig: Rig) -> None:
     table = scripted_table(3, names=["a_b*", "c|d", "e~f"])
     rig("c1")
-    draw(table)
-    do(table, 1, {"type": "grab", "token": 2})
-    board = board_of(table)
+    log = draw(table)
+    log += do(table, 1, {"type": "grab", "token": 2})
+    board = board_of(table, log)
     assert "🎒 **a\\_b\\*** holds the bag" in desc(board)
     assert grab_row(board)[1].label == "② c|d"
     assert field(board, "This turn") == "✋ **c\\|d** grabbed ② after 1 token"
@@ -365,7 +364,7 @@ def test_log_lines_for_a_known_sequence(rig: Rig) -> None:
         "🎒 Turn 3: **cy** draws",
     ]
     # turn 3 is the last: ① takes the only token, ② finds the pool empty, then the end
-    engine.t.pairs = 3
+    engine.table.pairs = 3
     rig("c2", "rock", "rock")
     draw(table)
     do(table, 0, {"type": "grab", "token": 2})
@@ -403,7 +402,7 @@ def test_log_lines_for_a_chosen_take_leftovers_and_a_timed_out_choice(rig: Rig) 
         1,
         {"type": "take", "step": step(table), "tokens": dict(engine.legal_actions(1)[0]["tokens"])},
     )[0].startswith("④ **bob** took ")
-    left = dict(engine.t.pool)
+    left = dict(engine.table.pool)
     shown = " ".join(EMOJI[t] * n for t, n in left.items())
     assert do(table, 0, {"type": "take_all", "step": step(table)}) == [
         f"🧺 **ann** took the leftovers: {shown}",
@@ -422,12 +421,12 @@ def test_log_lines_depend_only_on_events_and_names() -> None:
 
 def test_the_board_shows_this_turn_and_the_previous_turn_apart() -> None:
     table = make_table(SLUG, 3, seed=2)
-    table.log.extend(["old 1", "🎒 Turn 2: x draws", "a", "b", "🎒 Turn 3: y draws", "c"])
-    board = board_of(table)
+    log = ["old 1", "🎒 Turn 2: x draws", "a", "b", "🎒 Turn 3: y draws", "c"]
+    board = board_of(table, log)
     assert field(board, "Previous turn") == "a\nb"
     assert field(board, "This turn") == "c"
-    table.log.append("🎒 Turn 4: z draws")
-    board = board_of(table)
+    log.append("🎒 Turn 4: z draws")
+    board = board_of(table, log)
     assert field(board, "Previous turn") == "c"
     assert board.embed is not None and "This turn" not in [f.name for f in board.embed.fields]
 
@@ -438,7 +437,7 @@ def test_the_board_shows_this_turn_and_the_previous_turn_apart() -> None:
 def test_reply_is_silent_for_draws_and_grabs_and_confirms_choices(rig: Rig) -> None:
     table = scripted_table(3, names=["ann", "bob", "cy"])
     engine = engine_of(table)
-    engine.t.collections[1] = {"c1": 1, "scary": 1}
+    engine.table.collections[1] = {"c1": 1, "scary": 1}
     rig("c2", "wind", "c2", "c2", "c2", "c3")
     assert PRESENTER.reply(table, act(table, 0, {"type": "draw"})) is None
     assert PRESENTER.reply(table, act(table, 1, {"type": "grab", "token": 4})) is None
@@ -474,13 +473,16 @@ def test_stale_texts() -> None:
 
 def finished(collections: list[dict[str, int]], names: list[str]) -> Table:
     table = make_table(SLUG, len(collections), seed=4, names=names)
-    t = engine_of(table).t
+    t = engine_of(table).table
     t.collections = collections
     t.phase = "over"
     t.pairs = t.setup.pairs_needed
     t.turn_number = 12
-    table.log.extend(["🎒 Turn 12: x draws", "🏁 Game over: somebody wins."])
     return table
+
+
+FINAL_LOG = ("🎒 Turn 12: x draws", "🏁 Game over: somebody wins.")
+"""The public log of every ``finished`` table."""
 
 
 def test_final_board_shows_the_breakdown_and_the_winner() -> None:
@@ -493,8 +495,8 @@ def test_final_board_shows_the_breakdown_and_the_winner() -> None:
         ],
         ["ann", "bob", "cy"],
     )
-    final = PRESENTER.final(table)
-    assert PRESENTER.boards(table) == [final]
+    final = PRESENTER.final(table, FINAL_LOG)
+    assert PRESENTER.boards(table, FINAL_LOG) == [final]
     check_limits(final, 0)
     assert final.rows == ()
     assert final.embed is not None
@@ -537,7 +539,7 @@ def test_draw_is_disabled_with_its_time_during_the_pause_then_comes_back() -> No
     from datetime import UTC, datetime, timedelta
 
     table = make_table(SLUG, 3)
-    drawer = engine_of(table).t.drawer
+    drawer = engine_of(table).table.drawer
     act(table, drawer, {"type": "draw"})
     until = datetime.now(UTC) + timedelta(seconds=30)
     table.paced_until["bag_min_gap"] = until

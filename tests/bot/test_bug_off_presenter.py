@@ -65,12 +65,13 @@ def scramble(
         if seat == keep:
             continue
         for zone in zones:
-            size = sum(zone[seat].values())
-            zone[seat] = dict.fromkeys(COLOURS, 0)
+            pile = zone[seat]  # the engine's own dict: redrawn in place
+            size = sum(pile.values())
+            pile.update(dict.fromkeys(COLOURS, 0))
             for _ in range(size):
-                zone[seat][rng.choice(COLOURS)] += 1
+                pile[rng.choice(COLOURS)] += 1
         if seat == other.active and other.drawn is not None:
-            other.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
+            other.table.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
     return other
 
 
@@ -142,9 +143,13 @@ def colours_named(lines: list[str]) -> set[str]:
 
 
 def play(
-    table: Table, seed: int, on_outcome: Callable[[Outcome], None] | None = None
+    table: Table,
+    seed: int,
+    on_outcome: Callable[[Outcome], None] | None = None,
+    log: list[str] | None = None,
 ) -> Iterator[Outcome]:
-    """Random legal play with the turn clock firing now and then; logs like the publisher."""
+    """Random legal play with the turn clock firing now and then; adds to ``log`` what the
+    public log would show."""
     rng = random.Random(seed)
     engine = engine_of(table)
     while not engine.is_over:
@@ -153,7 +158,8 @@ def play(
         else:
             seat = engine.active
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
-        table.log.extend(PRESENTER.log_lines(table, outcome))
+        if log is not None:
+            log.extend(PRESENTER.log_lines(table, outcome))
         yield outcome
 
 
@@ -184,8 +190,9 @@ def test_the_bug_off_presenter_is_registered() -> None:
 def test_board_hand_reply_and_final_fit_discord_limits(players: int) -> None:
     table = make_table(SLUG, players, seed=11, names=LONG_NAMES[:players])
     seen_choose = 0
-    for outcome in play(table, seed=players):
-        for board in PRESENTER.boards(table):
+    log: list[str] = []
+    for outcome in play(table, seed=players, log=log):
+        for board in PRESENTER.boards(table, log):
             check_limits(board)
         for seat in range(players):
             hand = PRESENTER.hand(table, seat)
@@ -197,8 +204,8 @@ def test_board_hand_reply_and_final_fit_discord_limits(players: int) -> None:
         if engine_of(table).phase == "choose":
             seen_choose += 1
     assert seen_choose > 10
-    check_limits(PRESENTER.final(table))
-    assert table.log  # the board's log field was exercised with long lines too
+    check_limits(PRESENTER.final(table, log))
+    assert log  # the board's log field was exercised with long lines too
 
 
 def test_six_players_with_the_widest_wipes_still_fit() -> None:
@@ -216,9 +223,10 @@ def test_six_players_with_the_widest_wipes_still_fit() -> None:
         deck_size=0,
     )
     outcome = Outcome(table, 0, {"type": "draw"}, [event], False, 0, 1)
+    log: list[str] = []
     for _ in range(8):
-        table.log.extend(PRESENTER.log_lines(table, outcome))
-    board = PRESENTER.boards(table)[0]
+        log.extend(PRESENTER.log_lines(table, outcome))
+    board = PRESENTER.boards(table, log)[0]
     check_limits(board)
     # the newest line is always kept, even when older ones have to go
     assert field(board, "Log").splitlines()[-1].startswith("💥")
@@ -237,8 +245,8 @@ def test_board_shows_the_public_table() -> None:
     data["deck"] = [c for c in data["deck"] if c not in (bug_off("blue"), bug_off("red"))]
     data["active"] = 1
     table = with_engine(table, BugOff.from_dict(data))
-    table.log.extend(f"line {i}" for i in range(12))
-    board = PRESENTER.boards(table)[0]
+    log = [f"line {i}" for i in range(12)]
+    board = PRESENTER.boards(table, log)[0]
     assert board.embed is not None
     desc = board.embed.description or ""
     assert "▶ **p1**'s turn: draw a card." in desc
@@ -259,7 +267,7 @@ def test_board_shows_the_public_table() -> None:
 
     # after the draw: the board says so, and Draw is disabled; the drawn colour is not shown
     act(table, 1, {"type": "draw"})
-    board = PRESENTER.boards(table)[0]
+    board = PRESENTER.boards(table, log)[0]
     assert board.embed is not None
     assert "▶ **p1** has drawn and is choosing" in (board.embed.description or "")
     assert "Hand: 4" in field(board, "▶ p1")

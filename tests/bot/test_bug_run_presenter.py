@@ -81,7 +81,9 @@ def key(action: dict[str, Any]) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def states(players: int, seed: int, mode: str = "normal") -> Iterator[tuple[Table, int]]:
+def states(
+    players: int, seed: int, mode: str = "normal", log: list[str] | None = None
+) -> Iterator[tuple[Table, int]]:
     """Every decision of one random game: (table, deciding seat), the log kept as the host does."""
     table = make_table(SLUG, players, seed, {"mode": mode}, names=NAMES[:players])
     engine = engine_of(table)
@@ -90,7 +92,8 @@ def states(players: int, seed: int, mode: str = "normal") -> Iterator[tuple[Tabl
         (seat,) = engine.waiting_for()
         yield table, seat
         outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
-        table.log.extend(PRESENTER.log_lines(table, outcome))
+        if log is not None:
+            log.extend(PRESENTER.log_lines(table, outcome))
     yield table, -1
 
 
@@ -101,9 +104,10 @@ GAMES = [(2, 1, "normal"), (3, 2, "powers"), (4, 3, "normal"), (5, 4, "powers"),
 def test_every_decision_is_offered_within_discords_limits(
     players: int, seed: int, mode: str
 ) -> None:
-    for table, seat in states(players, seed, mode):
+    log: list[str] = []
+    for table, seat in states(players, seed, mode, log):
         engine = engine_of(table)
-        (board,) = PRESENTER.boards(table)
+        (board,) = PRESENTER.boards(table, log)
         check_limits(board, engine.turn)
         assert board.image is not None and board.image.filename.endswith(".png")
         if seat < 0:
@@ -136,11 +140,12 @@ def test_every_prompt_kind_is_met() -> None:
 
 def test_board_never_offers_or_names_a_secret_card() -> None:
     for players, seed in [(3, 21), (4, 22), (2, 23), (6, 24), (6, 3)]:  # 3: a secret card sold
-        for table, seat in states(players, seed, "powers"):
+        log: list[str] = []
+        for table, seat in states(players, seed, "powers", log):
             if seat < 0:
                 break
             engine = engine_of(table)
-            (board,) = PRESENTER.public_boards(table)
+            (board,) = PRESENTER.public_boards(table, log)
             secrets = {
                 c for s in range(engine.players) for c in engine.view(s)["you"]["hand"]
             } | set(engine.s["limbo"])

@@ -117,9 +117,15 @@ def choose(engine: BugsAndCo, seat: int, rng: random.Random) -> dict[str, Any]:
 
 
 def play(
-    table: Table, seed: int, *, final_steps: int = 15, max_steps: int = 500
+    table: Table,
+    seed: int,
+    *,
+    final_steps: int = 15,
+    max_steps: int = 500,
+    log: list[str] | None = None,
 ) -> Iterator[Outcome]:
-    """Random play from the start signal to STOP, logging like the publisher does."""
+    """Random play from the start signal to STOP; adds to ``log`` what the public log would
+    show."""
     rng = random.Random(seed)
     engine = engine_of(table)
     steps = 0
@@ -127,7 +133,8 @@ def play(
 
     def step(seat: int, action: dict[str, Any]) -> Outcome:
         outcome = act(table, seat, action)
-        table.log.extend(PRESENTER.log_lines(table, outcome))
+        if log is not None:
+            log.extend(PRESENTER.log_lines(table, outcome))
         return outcome
 
     yield step(SYSTEM, START)
@@ -231,9 +238,10 @@ def test_every_message_fits_discord_limits(players: int) -> None:
     for spec in boards:
         check_limits(spec, turn=0)
     replies = 0
-    for outcome in play(table, seed=players):
+    log: list[str] = []
+    for outcome in play(table, seed=players, log=log):
         engine = engine_of(table)
-        boards = PRESENTER.boards(table)
+        boards = PRESENTER.boards(table, log)
         assert len(boards) == (1 if engine.is_over else pages)
         for spec in boards:
             check_limits(spec, engine.turn)
@@ -243,8 +251,8 @@ def test_every_message_fits_discord_limits(players: int) -> None:
             check_limits(reply, outcome.turn_after)
         assert PRESENTER.hand(table, 0) is None
     assert replies > 20
-    check_limits(PRESENTER.final(table))
-    assert table.log
+    check_limits(PRESENTER.final(table, log))
+    assert log
 
 
 def test_the_widest_final_still_fits() -> None:
@@ -253,10 +261,10 @@ def test_the_widest_final_still_fits() -> None:
     hands = [on_table[s::8] for s in range(8)]
     engine = finished(8, hands, [3, 3, 2, 2, 1, None, None, None])
     table = with_engine(make_table(SLUG, 8, seed=7, names=LONG_NAMES), engine)
-    table.log.extend("x" * 400 for _ in range(40))
-    final = PRESENTER.final(table)
+    log = ["x" * 400 for _ in range(40)]
+    final = PRESENTER.final(table, log)
     check_limits(final)
-    assert PRESENTER.boards(table) == [final]
+    assert PRESENTER.boards(table, log) == [final]
 
 
 # -- the board -------------------------------------------------------------------------------

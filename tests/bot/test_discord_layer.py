@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 import tests.support.testgame  # noqa: F401
 from bot.discord.client import BugtableBot
@@ -17,14 +18,21 @@ from bot.discord.codec import (
     game_button_id,
     host_button_id,
 )
-from bot.discord.commands import build_group
-from bot.discord.components import GameButton, GameSelect, HostButton
+from bot.discord.commands import BugsCog
+from bot.discord.components import (
+    GAME_BUTTON,
+    HOST_BUTTON,
+    GameButton,
+    GameSelect,
+    HostButton,
+)
 from bot.discord.render import edit_kwargs, send_kwargs, view_of
 from bot.settings import Settings, SettingsError
 from bot.ui.lobby import lobby_message
 from bot.ui.options import RULE_CODE, chosen_in_words, words_for
 from bot.ui.presenter import presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectOption, SelectSpec
+from rules.core import SYSTEM, Rng, get_game
 from rules.core.engine import GameOption
 from tests.support.tables import act, make_table
 
@@ -33,13 +41,13 @@ def test_game_button_ids_round_trip_and_respect_the_limit() -> None:
     action = {"type": "grab", "token": 3}
     custom_id = game_button_id(12345, 77, action)
     assert custom_id == 'g:12345:77:{"token":3,"type":"grab"}'
-    match = GameButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    match = GAME_BUTTON.fullmatch(custom_id)
     assert match and decode_action(match["payload"]) == action and match["turn"] == "77"
     with pytest.raises(CodecError):
         game_button_id(1, 1, {"type": "x" * 100})
     with pytest.raises(CodecError):
         decode_action("[1]")
-    assert HostButton.__discord_ui_compiled_template__.fullmatch(host_button_id(5, "join"))
+    assert HOST_BUTTON.fullmatch(host_button_id(5, "join"))
     with pytest.raises(CodecError):
         host_button_id(5, "explode")
 
@@ -111,9 +119,17 @@ def test_generic_reply_shows_only_the_actors_private_events() -> None:
     assert reply is not None and reply.content == "you picked: n 2"
 
 
-def test_slash_commands_offer_every_game_and_its_options() -> None:
+def bugs_group() -> tuple[app_commands.Group, BugtableBot]:
+    """The `/bugs` group as the bot declares it (its dependencies are not needed to declare)."""
     bot = BugtableBot(Settings(_env_file=None, discord_token="t" * 30))  # type: ignore[call-arg]
-    group = build_group(bot)
+    unused: Any = None
+    cog = BugsCog(host=unused, store=unused, settings=unused, edge=unused, publisher=unused)
+    assert cog.app_command is not None
+    return cog.app_command, bot
+
+
+def test_slash_commands_offer_every_game_and_its_options() -> None:
+    group, bot = bugs_group()
     payload = group.to_dict(bot.tree)
     subs = {c["name"]: c for c in payload["options"]}
     assert set(subs) >= {"new", "join", "leave", "start", "cancel", "status", "hand", "rules"}
@@ -140,8 +156,8 @@ def test_slash_commands_offer_every_game_and_its_options() -> None:
 
 
 def test_no_command_text_shows_an_internal_rule_code() -> None:
-    bot = BugtableBot(Settings(_env_file=None, discord_token="t" * 30))  # type: ignore[call-arg]
-    payload = build_group(bot).to_dict(bot.tree)
+    group, bot = bugs_group()
+    payload = group.to_dict(bot.tree)
     texts: list[str] = []
 
     def walk(node: dict[str, Any]) -> None:
@@ -198,6 +214,36 @@ def test_timer_settings_override_engine_defaults() -> None:
     assert settings.timer_seconds("bugoff_turn", 60) == 5
     assert settings.timer_seconds(None, 10.0) == 10.0
     assert settings.timer_seconds("unknown_setting", 30) == 30
+    # a platform timer that leaves its delay to the setting alone needs the bot to have it
+    assert settings.timer_seconds("bugoff_turn", None) == 5
+    with pytest.raises(SettingsError, match="unknown_setting"):
+        settings.timer_seconds("unknown_setting", None)
+
+
+@pytest.mark.parametrize("slug", ["bag-of-bugs", "bug-off", "bugs-and-co", "bug-run"])
+def test_every_deadline_without_seconds_names_a_setting_the_bot_has(slug: str) -> None:
+    """An engine may leave a platform timer's delay to the host setting alone; the bot must
+    then have that setting, or the timer could not be scheduled."""
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    engine = get_game(slug).new(get_game(slug).min_players, 3)
+    rng = Rng(3)
+    named: set[str] = set()
+    for _ in range(300):
+        if engine.is_over:
+            break
+        for deadline in engine.deadlines():
+            if deadline.seconds is None:
+                assert deadline.setting is not None
+                named.add(deadline.setting)
+                assert settings.deadline_seconds(deadline.setting, None) > 0
+        movers = [s for s in range(engine.players) if engine.legal_actions(s)]
+        if movers:
+            seat = rng.choice(movers)
+            engine.apply(seat, rng.choice(engine.legal_actions(seat)))
+        else:
+            engine.apply(SYSTEM, engine.deadlines()[0].action)
+    if slug in ("bag-of-bugs", "bug-off"):
+        assert named  # these engines do leave their clocks to the settings
 
 
 def test_the_timer_scale_multiplies_every_deadline_and_nothing_else() -> None:

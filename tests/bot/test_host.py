@@ -13,7 +13,6 @@ from bot.host.errors import (
     GameGone,
     HostError,
     NotAllowed,
-    NotSeated,
     NotStarted,
     StaleButton,
     TooFast,
@@ -22,8 +21,7 @@ from bot.host.errors import (
 from bot.host.host import Host
 from bot.host.table import Outcome, Table
 from bot.settings import Settings
-from bot.store import AlreadySeated, ChannelBusy, Store, TableFull
-from bot.store import NotSeated as StoreNotSeated
+from bot.store import AlreadySeated, ChannelBusy, NotSeated, Store, TableFull
 from bot.store.models import Game
 from rules.core import SYSTEM, RuleError, replay
 from tests.support.state import stored_state
@@ -65,7 +63,7 @@ async def test_lobby_misuse_is_refused_and_changes_nothing(host: Host, store: St
         await host.open("ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=CAROL, name="c")
     with pytest.raises(AlreadySeated):
         await host.join(table.id, BOB, "bob")
-    with pytest.raises(StoreNotSeated):
+    with pytest.raises(NotSeated, match="not at this table"):
         await host.leave(table.id, CAROL)
     await host.join(table.id, CAROL, "carol")
     await host.join(table.id, DAVE, "dave")
@@ -98,7 +96,9 @@ async def test_start_needs_the_player_range_and_privilege(host: Host) -> None:
         await host.start(table.id, ALICE)
     with pytest.raises(AlreadyStarted):
         await host.join(table.id, CAROL, "carol")
-    with pytest.raises(NotSeated):  # during play, only a player may leave (to a bot, P-30)
+    with pytest.raises(
+        NotSeated, match="not playing"
+    ):  # during play, only a player may leave (to a bot, P-30)
         await host.leave(table.id, CAROL)
 
 

@@ -17,6 +17,7 @@ from bot.discord.publisher import Publisher
 from bot.discord.render import edit_kwargs, send_kwargs
 from bot.settings import Settings
 from bot.ui.presenter import presenter_for
+from bot.ui.public_log import PublicLog
 from bot.ui.specs import EmbedSpec, ImageSpec, MessageSpec
 from tests.support.tables import act, make_table
 
@@ -84,7 +85,7 @@ async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> N
     fake_bot: Any = SimpleNamespace(
         settings=settings, store=Store(), get_partial_messageable=lambda _id: channel
     )
-    publisher = Publisher(fake_bot)
+    publisher = Publisher(fake_bot, fake_bot.store, settings, PublicLog())
     table = make_table("bug-run", 3, 5, names=["ann", "ben", "cat"])
     # bots get no DMs: only the board is synced here
     table.seats = [dataclasses.replace(s, is_bot=True) for s in table.seats]
@@ -107,7 +108,7 @@ async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> N
             assert [f.filename for f in edit["attachments"]] == ["bug-run.png"]
         shown_key = board.image.key
         # a change the picture does not draw (a log line): edited, the picture kept as it is
-        table.log.append(f"note {len(channel.edits)}")
+        publisher.log.add(table.id, [f"note {len(channel.edits)}"])
         publisher.mark_dirty(table)
         await publisher.flush()
         assert channel.edits[-1] is not edit and "attachments" not in channel.edits[-1]

@@ -13,6 +13,7 @@ import pytest
 import tests.support.testgame  # noqa: F401
 from bot.discord.publisher import Publisher
 from bot.settings import Settings
+from bot.ui.public_log import PublicLog
 from tests.support.tables import act, make_table
 
 
@@ -67,7 +68,7 @@ def make_publisher(channel: FakeChannel) -> Publisher:
         get_partial_messageable=lambda _id: channel,
         get_user=lambda _id: user,
     )
-    return Publisher(fake_bot)
+    return Publisher(fake_bot, fake_bot.store, settings, PublicLog())
 
 
 @pytest.mark.parametrize("failures", [2, 12])  # 12: longer than the old budget of 5 retries

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any, cast
-
 import pytest
 
 import bot.ui.games  # noqa: F401  (registers every game's presenter)
@@ -68,14 +65,9 @@ async def test_a_rematch_holds_the_seats_until_each_player_confirms(
     assert lobby.content is not None and f"<@{ALICE}> <@{BOB}>" in lobby.content
     assert "Waiting for alice, user2 to confirm" in str(lobby.embed)
     assert "Players (2/4): alice (invited), user2 (invited), Carol, 🤖 Bot 1" in status_text(
-        cast(
-            Any,
-            SimpleNamespace(
-                settings=Settings(_env_file=None),  # type: ignore[call-arg]
-                publisher=SimpleNamespace(board_message_id=lambda _: None),
-            ),
-        ),
+        Settings(_env_file=None),  # type: ignore[call-arg]
         table,
+        None,
     )
     join = next(b for b in lobby.buttons() if b.label == "Join")
     assert not join.disabled  # the table is full of held seats, yet their players may confirm

@@ -348,3 +348,40 @@ async def test_0005_marks_every_stored_snapshot_as_following_the_newest_action(
         await store.close()
     await _run(url, _migrate(url, "0004", down=True))
     assert await inspect_db(url, _state) == (TABLES, "0004")
+
+
+async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path: Path) -> None:
+    """``games.lobby_message_id`` was never written: 0007 drops it, every game and its seats
+    stay as they were, and downgrading adds it back empty."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await _run(url, _migrate(url, "0004"))
+
+    def columns(connection: sa.Connection) -> list[str]:
+        return [c["name"] for c in sa.inspect(connection).get_columns("games")]
+
+    def fill(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(
+            "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " players, version, created_at, updated_at, web_token) VALUES (1, 'ladybug-dash', 9,"
+            " 50, 1, 'playing', 7, '{}', 2, 3, '2030-01-01 00:00:00', '2030-01-01 00:00:00', 'T')"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot, confirmed)"
+            " VALUES (1, 0, 1, 1, 'alice', 0, 1), (1, 1, 2, 2, 'bob', 0, 1)"
+        )
+
+    await _run(url, fill)
+    assert "lobby_message_id" in await inspect_db(url, columns)
+    await _run(url, _migrate(url, "0007"))
+    assert "lobby_message_id" not in await inspect_db(url, columns)
+    store = await Store.open(url, migrate=False)
+    try:
+        game = await store.get_game(1)
+        assert game is not None and (game.seed, game.version, game.web_token) == (7, 3, "T")
+        # Its seats too: the games table is altered in place, never rebuilt (which would
+        # cascade to every row that refers to a game).
+        assert [s.name for s in await store.seats(1)] == ["alice", "bob"]
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0004", down=True))
+    assert "lobby_message_id" in await inspect_db(url, columns)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import socket
-from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
@@ -19,6 +18,7 @@ from bot.discord.render import view_of
 from bot.host.host import Host
 from bot.settings import Settings, SettingsError
 from bot.store import Store
+from bot.ui.public_log import PublicLog
 from bot.ui.specs import ButtonSpec, MessageSpec
 from bot.web.links import REPLAY_LABEL, game_url, with_replay_link
 from bot.web.server import WebServer
@@ -54,11 +54,8 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     settings = Settings(_env_file=None, web_port=8080)  # type: ignore[call-arg]
     table = make_table("bug-off", 2)
     table.game = dataclasses.replace(table.game, web_token="T" * 22)
-    fake_bot: Any = SimpleNamespace(
-        settings=settings, publisher=SimpleNamespace(board_message_id=lambda _id: None)
-    )
-    assert "Watch: http://127.0.0.1:8080/games/" + "T" * 22 in status_text(fake_bot, table)
-    publisher = Publisher(fake_bot)
+    assert "Watch: http://127.0.0.1:8080/games/" + "T" * 22 in status_text(settings, table, None)
+    publisher = Publisher(cast(Any, None), cast(Any, None), settings, PublicLog())
     boards = (await publisher._render(table)).boards
     assert not any(b.url for spec in boards for b in spec.buttons())  # not while playing
     engine = table.running()
@@ -71,7 +68,7 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     last_row = boards[0].rows[-1]
     assert isinstance(last_row, tuple)
     assert [b.label for b in last_row] == ["Rematch", REPLAY_LABEL]  # side by side
-    fake_bot.settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    publisher.settings = Settings(_env_file=None)  # type: ignore[call-arg]
     boards = (await publisher._render(table)).boards
     assert not any(b.url for b in boards[0].buttons())
 

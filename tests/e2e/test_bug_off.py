@@ -28,7 +28,7 @@ import pytest
 
 from bot.emulator.models import Message, MessageVersion, walk_components
 from bot.store import Store
-from bot.ui.games.bug_off import EMOJI, LOG_LINES, counts
+from bot.ui.games.bug_off import EMOJI, BugOffPresenter, counts
 from rules.bug_off import COLOURS
 from rules.core import SYSTEM, get_game, replay
 
@@ -36,6 +36,8 @@ from .conftest import World
 from .helpers import DEFERRED_UPDATE, click, dms_ever, start_game, told, until_text
 
 GAME = "bug-off"
+LOG_LINES = BugOffPresenter.board_log_lines
+"""Log lines a Bug Off! board shows."""
 FAST = {"board_edit_interval": 0.01}
 """Board edits are coalesced every 10 ms instead of 50 ms: whole games stay quick."""
 SAMPLE = 3

@@ -69,7 +69,15 @@ async def test_forged_select_values_and_clicks_from_nowhere_are_answered(world: 
 
 async def test_bugs_commands_refuse_in_direct_messages(world: World) -> None:
     emu, dm = world.emulator, world.emulator.dm_channel(world.alice)
-    for command, options in (("bugs new ladybug-dash", {}), ("bugs status", {})):
+    for command, options in (
+        ("bugs new ladybug-dash", {}),
+        ("bugs status", {}),
+        ("bugs join", {}),
+        ("bugs history", {}),
+        ("bugs settings", {}),
+        ("bugs leaderboard", {"game": "ladybug-dash"}),  # made when the bot starts, like new
+        ("bugs rules", {"game": "ladybug-dash"}),
+    ):
         result = await emu.forge_slash(world.alice, dm, command, **options)
         assert result.acknowledged and result.ephemeral
         assert "server channel" in told(result)

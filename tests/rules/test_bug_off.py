@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import rules
-from rules.bug_off import COLOURS, BugOff, scoring
+from rules.bug_off import COLOURS, BugOff, play, scoring
 from rules.bug_off.cards import BUGS_PER_COLOUR, DECK_SIZE, bug_off, full_deck, is_bug_off
 from rules.core import SYSTEM, Event, Rng, RuleError, random_playout, replay
 
@@ -80,7 +80,7 @@ def play_bug_offs(game: BugOff, *colours: str) -> None:
 
 def rigged(players: int = 3, seed: int = 1, active: int = 0) -> BugOff:
     game = BugOff.new(players, seed)
-    game.first = game.active = active
+    game.table.first = game.table.active = active
     return game
 
 
@@ -138,8 +138,8 @@ def test_bo2_drawn_card_makes_four_and_may_be_the_one_played() -> None:
 
 def test_bo3_bug_off_dealt_in_setup_goes_back_until_a_bug_card_comes() -> None:
     game = rigged()
-    game.deck = [bug_off(c) for c in COLOURS] + ["green"]
-    assert game._deal_bug() == "green"
+    game.table.deck = [bug_off(c) for c in COLOURS] + ["green"]
+    assert play.deal_bug(game.table) == "green"
     assert sorted(game.deck) == sorted(bug_off(c) for c in COLOURS)
     assert game.setup_returns >= 6  # every BUG OFF above the green came back at least once
 
@@ -466,7 +466,8 @@ def test_bo17_choice_is_mandatory_and_the_clock_is_offered() -> None:
     rejects(game, 0, {"type": "draw"}, "already_drawn")
     assert game.waiting_for() == {0}
     (deadline,) = game.deadlines()
-    assert deadline.setting == "bugoff_turn" and deadline.seconds == 60
+    # the clock's length is the host's setting alone (60 s by default), not an engine number
+    assert deadline.setting == "bugoff_turn" and deadline.seconds is None
     assert deadline.seats == frozenset({0})
     assert deadline.action == {"type": "timeout", "turn": game.turn}
     assert deadline.key == f"bugoff_turn:{game.turn}"
@@ -666,6 +667,8 @@ def test_snapshot_round_trips_and_rejects_other_games() -> None:
     assert clone.to_dict() == game.to_dict()
     with pytest.raises(ValueError):
         BugOff.from_dict({**game.to_dict(), "slug": "bug-run"})
+    with pytest.raises(ValueError, match="phase 'drawing'"):
+        BugOff.from_dict({**game.to_dict(), "phase": "drawing"})
 
 
 def test_every_listed_action_is_accepted_on_a_copy() -> None:

@@ -28,6 +28,14 @@ PUBLIC_EVENTS = {"drew", "bug_off", "placed", "scored", "turn", "timeout", "game
 PRIVATE_EVENTS = {"drew_card"}
 
 
+def redraw(pile: dict[str, int], rng: Rng) -> None:
+    """Give ``pile`` (an engine's own dict, changed in place) random colours, same size."""
+    size = sum(pile.values())
+    pile.update(dict.fromkeys(COLOURS, 0))
+    for _ in range(size):
+        pile[rng.choice(COLOURS)] += 1
+
+
 def scramble_secrets(game: BugOff, viewer: int | None, rng: Rng) -> BugOff:
     """A copy where everything ``viewer`` may not know is redrawn at random (same sizes)."""
     other = copy(game)
@@ -35,13 +43,10 @@ def scramble_secrets(game: BugOff, viewer: int | None, rng: Rng) -> BugOff:
     for seat in range(other.players):
         if seat == viewer:
             continue
-        for zone in (other.hands, other.points):
-            size = sum(zone[seat].values())
-            zone[seat] = dict.fromkeys(COLOURS, 0)
-            for _ in range(size):
-                zone[seat][rng.choice(COLOURS)] += 1
+        for pile in (other.hands[seat], other.points[seat]):
+            redraw(pile, rng)
         if seat == other.active and other.drawn is not None:
-            other.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
+            other.table.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
     return other
 
 
@@ -265,49 +270,51 @@ def mid_game(draw: st.DrawFn) -> BugOff:
     whose top is chosen to hit BUG OFF chains, the 6th BUG OFF and SCOREs of face-up colours."""
     players = draw(st.integers(2, 6))
     game = BugOff.new(players, draw(seeds))
+    table = game.table
     order = draw(st.permutations(COLOURS))
     out = draw(st.integers(0, 5))
-    game.bug_offs = list(order[:out])
+    table.bug_offs = list(order[:out])
     rng = Rng(draw(seeds))
     bugs = [c for c in COLOURS for _ in range(20)]
     rng.shuffle(bugs)
     choosing = draw(st.booleans())
-    game.active = draw(st.integers(0, players - 1))
+    table.active = draw(st.integers(0, players - 1))
     for seat in range(players):
-        game.hands[seat] = dict.fromkeys(COLOURS, 0)
-        for _ in range(4 if choosing and seat == game.active else 3):
-            game.hands[seat][bugs.pop()] += 1
-    game.phase = "choose" if choosing else "draw"
-    game.drawn = None
+        hand = table.seats[seat].hand = dict.fromkeys(COLOURS, 0)
+        for _ in range(4 if choosing and seat == table.active else 3):
+            hand[bugs.pop()] += 1
+    table.phase = "choose" if choosing else "draw"
+    table.drawn = None
     if choosing:
-        game.drawn = rng.choice([c for c in COLOURS if game.hands[game.active][c]])
+        table.drawn = rng.choice([c for c in COLOURS if table.hands[table.active][c]])
     # Where the other BUG cards are: weights for deck / tableaux / points / score pile / discard.
     weights = [draw(st.integers(1, 4)), *draw(st.lists(st.integers(0, 4), min_size=4, max_size=4))]
     zones = ["deck", "tableau", "points", "score", "discard"]
     pool = [z for z, w in zip(zones, weights, strict=True) for _ in range(w)]
-    for zone in ("tableaux", "points"):
-        setattr(game, zone, [dict.fromkeys(COLOURS, 0) for _ in range(players)])
-    game.score_pile = dict.fromkeys(COLOURS, 0)
-    game.discard = dict.fromkeys(COLOURS, 0)
+    for piles in table.seats:
+        piles.tableau = dict.fromkeys(COLOURS, 0)
+        piles.points = dict.fromkeys(COLOURS, 0)
+    table.score_pile = dict.fromkeys(COLOURS, 0)
+    table.discard = dict.fromkeys(COLOURS, 0)
     deck: list[str] = []
     for card in bugs:
         zone = rng.choice(pool)
         if zone == "deck":
             deck.append(card)
         elif zone == "tableau":
-            game.tableaux[rng.below(players)][card] += 1
+            table.seats[rng.below(players)].tableau[card] += 1
         elif zone == "points":
-            game.points[rng.below(players)][card] += 1
+            table.seats[rng.below(players)].points[card] += 1
         elif zone == "score":
-            game.score_pile[card] += 1
+            table.score_pile[card] += 1
         else:
-            game.discard[card] += 1
+            table.discard[card] += 1
     offs = [bug_off(c) for c in order[out:]]
     deck += offs
     rng.shuffle(deck)
     top = draw(st.lists(st.sampled_from(offs), unique=True, max_size=len(offs)))
-    game.deck = top + [card for card in deck if card not in top]
-    game.step = draw(st.integers(0, 500))
+    table.deck = top + [card for card in deck if card not in top]
+    table.step = draw(st.integers(0, 500))
     return game
 
 
@@ -391,11 +398,8 @@ def scramble_hidden_zones(game: BugOff, keep: int, rng: Rng) -> BugOff:
     for seat in range(other.players):
         if seat == keep:
             continue
-        for zone in (other.hands, other.points):
-            size = sum(zone[seat].values())
-            zone[seat] = dict.fromkeys(COLOURS, 0)
-            for _ in range(size):
-                zone[seat][rng.choice(COLOURS)] += 1
+        for pile in (other.hands[seat], other.points[seat]):
+            redraw(pile, rng)
     return other
 
 

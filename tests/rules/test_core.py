@@ -106,3 +106,12 @@ def test_every_game_checks_legality_in_engine_apply_alone() -> None:
     for cls in (GAMES[slug] for slug in ("bag-of-bugs", "bugs-and-co", "bug-off", "bug-run")):
         assert "apply" not in vars(cls), f"{cls.slug} overrides Engine.apply"
         assert "_apply" in vars(cls) and "refusal" in vars(cls), cls.slug
+
+
+def test_a_deadline_needs_its_own_seconds_or_a_host_setting() -> None:
+    from rules.core import Deadline
+
+    assert Deadline("rule", {"type": "stop"}, 10.0).seconds == 10.0
+    assert Deadline("clock", {"type": "timeout"}, setting="some_turn").seconds is None
+    with pytest.raises(ValueError, match="needs seconds or a setting"):
+        Deadline("nothing", {"type": "timeout"})

@@ -36,7 +36,6 @@ def make_table(
         players=players,
         snapshot=engine.to_dict(),
         version=1,
-        lobby_message_id=None,
         created_at=NOW,
         updated_at=NOW,
         finished_at=None,

@@ -20,12 +20,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from rules.bag_of_bugs import scoring
-from rules.bag_of_bugs.tokens import COLLECTABLE, COLOURS
+from rules.bag_of_bugs import BagOfBugs
+from rules.bag_of_bugs.tokens import COLOURS
 from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
 from ..presenter import Presenter, register_presenter
+from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import (
     ButtonSpec,
     EmbedSpec,
@@ -147,17 +148,21 @@ class BagOfBugsPresenter(Presenter):
     colour = 0x9C6B30
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         view = engine.view(None)
         choice = view["choice"]
         actions = engine.legal_actions(choice["seat"]) if choice is not None else []
-        return [self._board(table, view, actions)]
+        return [self._board(table, view, actions, log)]
 
     def _board(
-        self, table: Table, view: Mapping[str, Any], actions: list[dict[str, Any]]
+        self,
+        table: Table,
+        view: Mapping[str, Any],
+        actions: list[dict[str, Any]],
+        log: Sequence[str],
     ) -> MessageSpec:
         raw = table.names()
         names = [esc(n) for n in raw]
@@ -214,7 +219,7 @@ class BagOfBugsPresenter(Presenter):
             if notes:
                 value += "\n" + " · ".join(notes)
             fields.append(Field(clip(head, 256), value, inline=True))
-        fields += self._log_fields(table)
+        fields += self._log_fields(log)
 
         rows: list[Row] = [tuple(_grab_buttons(view, raw))]
         if drawing:
@@ -227,7 +232,7 @@ class BagOfBugsPresenter(Presenter):
             )
             rows.append((draw,))
         elif choice is not None:
-            rows += _choice_rows(choice, actions, view, raw)
+            rows += _choice_rows(choice, actions, _bag_of_bugs(table), raw)
         embed = EmbedSpec(
             title=TITLE,
             description="\n".join(lines),
@@ -237,10 +242,10 @@ class BagOfBugsPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=tuple(rows))
 
-    def _log_fields(self, table: Table) -> list[Field]:
+    def _log_fields(self, log: Sequence[str]) -> list[Field]:
         """This turn's lines, and the previous turn's (the newest that fit when there are many)."""
         turns: list[list[str]] = [[]]
-        for line in table.log:
+        for line in log:
             if line.startswith(TURN_MARK):
                 turns.append([])
             else:
@@ -268,46 +273,38 @@ class BagOfBugsPresenter(Presenter):
         return self.cooldown_until(table, "draw")
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         view = engine.view(None)
         raw = table.names()
         names = [esc(n) for n in raw]
         scores: list[int] = view["scores"]
         winners: list[int] = view["winners"]
-        best = max(scores)
-        won = _join([f"**{names[s]}**" for s in winners])
-        if len(winners) > 1:
-            headline = f"🏆 {won} share the win with **{plural(best, 'point')}**!"
-        else:
-            headline = f"🏆 {won} wins with **{plural(best, 'point')}**!"
         lines = [
-            headline,
+            headline(names, winners, f"**{plural(max(scores), 'point')}**"),
             f"🪨 All {view['pairs_needed']} Rock pairs were set aside after "
             f"{plural(view['turn_number'], 'turn')}.",
             "",
             f"Scoring: {SCORING_LEGEND}",
         ]
-        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        fields = []
-        for seat in ranked:
-            crown = "🏆 " if seat in winners else ""
-            fields.append(
-                Field(
-                    clip(f"{crown}{raw[seat]} — {plural(scores[seat], 'point')}", 256),
-                    _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
-                )
+        fields = [
+            standing(
+                raw[seat],
+                seat in winners,
+                plural(scores[seat], "point"),
+                _breakdown_text(view["collections"][seat], view["breakdowns"][seat]),
             )
-        turns = [f for f in self._log_fields(table) if f.name == "This turn"]
-        fields += [Field("Final turn", f.value) for f in turns]
-        embed = EmbedSpec(
-            title=f"{TITLE} — game over",
-            description="\n".join(lines),
-            fields=tuple(fields),
+            for seat in ranked(scores, winners)
+        ]
+        turns = [f for f in self._log_fields(log) if f.name == "This turn"]
+        return results_screen(
+            TITLE,
+            "\n".join(lines),
+            fields,
+            log=[Field("Final turn", f.value) for f in turns],
             footer=LEGEND,
             colour=self.colour,
         )
-        return MessageSpec(embed=embed)
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
@@ -416,7 +413,7 @@ def _grab_buttons(view: Mapping[str, Any], raw: Sequence[str]) -> list[ButtonSpe
 def _choice_rows(
     choice: Mapping[str, Any],
     actions: list[dict[str, Any]],
-    view: Mapping[str, Any],
+    engine: BagOfBugs,
     raw: Sequence[str],
 ) -> list[Row]:
     """Exactly the chooser's legal actions: a row of buttons, or menus of 25 options each."""
@@ -436,12 +433,19 @@ def _choice_rows(
             SelectOption(
                 clip(_action_label(a), OPTION_MAX),
                 a,
-                description=clip(_score_preview(view, seat, a), OPTION_MAX),
+                description=clip(_score_preview(engine, seat, a), OPTION_MAX),
             )
             for a in chunk
         )
         rows.append(SelectSpec(placeholder, options))
     return rows
+
+
+def _bag_of_bugs(table: Table) -> BagOfBugs:
+    """The table's running engine, typed: the score previews are this game's own."""
+    engine = table.running()
+    assert isinstance(engine, BagOfBugs), engine
+    return engine
 
 
 def _leftover_button(action: dict[str, Any]) -> ButtonSpec:
@@ -459,22 +463,13 @@ def _action_label(action: Mapping[str, Any]) -> str:
     return str(action["type"]).replace("_", " ")
 
 
-def _score_preview(view: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> str:
+def _score_preview(engine: BagOfBugs, seat: int, action: Mapping[str, Any]) -> str:
     """What the choice does to the chooser's running score (a Wind's give-away comes after)."""
-    collections = [dict(c) for c in view["collections"]]
-    if action["type"] == "take":
-        for token, n in action["tokens"].items():
-            if token in COLLECTABLE:
-                collections[seat][token] = collections[seat].get(token, 0) + n
-        wind = " · then give 1 token away (💨)" if "wind" in action["tokens"] else ""
-    else:
-        token = action["token"]
-        collections[seat][token] -= 1
-        receiver = (seat + 1) % len(collections)
-        collections[receiver][token] = collections[receiver].get(token, 0) + 1
-        wind = ""
-    before = view["scores"][seat]
-    after = scoring.totals(collections)[seat]
+    wind = ""
+    if action["type"] == "take" and "wind" in action["tokens"]:
+        wind = " · then give 1 token away (💨)"
+    before = engine.scores()[seat]
+    after = engine.score_preview(seat, dict(action))
     return f"score {before} → {after}{wind}"
 
 
@@ -489,12 +484,6 @@ def _breakdown_text(collection: Mapping[str, int], parts: Mapping[str, int]) -> 
         f"most 🕷️ **{points(parts['most_scary'])}**"
     )
     return f"{colours}\n{extras}"
-
-
-def _join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items) or "nobody"
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # -- the log -----------------------------------------------------------------------------------
@@ -565,8 +554,8 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
             lines.append(f"{TURN_MARK}{d['turn_number']}: **{names[d['drawer']]}** draws")
         elif event.type == "game_over":
             winners = d["winners"]
-            won = _join([f"**{names[s]}**" for s in winners])
-            verb = "share the win" if len(winners) > 1 else "wins"
+            won = join_and([f"**{names[s]}**" for s in winners])
+            verb = win_verb(winners)
             lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
     return [clip(line, LINE_MAX) for line in lines]
 

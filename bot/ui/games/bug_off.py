@@ -22,8 +22,9 @@ from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
 from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
-from ..text import FIELD_MAX, LINE_MAX, clip, esc, newest_lines, plural
+from ..text import FIELD_MAX, LINE_MAX, clip, esc, plural
 
 EMOJI: dict[str, str] = {
     "red": "🟥",
@@ -36,7 +37,6 @@ EMOJI: dict[str, str] = {
 """One clear square per colour, used everywhere a colour is named (buttons too)."""
 
 TITLE = "🐞 Bug Off!"
-LOG_LINES = 8
 DRAW_ACTION: dict[str, Any] = {"type": "draw"}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
@@ -58,15 +58,16 @@ def ordinal(n: int) -> str:
 class BugOffPresenter(Presenter):
     slug = "bug-off"
     colour = 0xD9472B
+    board_log_lines = 8
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
-        return [self._board(table, engine.view(None))]
+            return [self.final(table, log)]
+        return [self._board(table, engine.view(None), log)]
 
-    def _board(self, table: Table, view: Mapping[str, Any]) -> MessageSpec:
+    def _board(self, table: Table, view: Mapping[str, Any], log: Sequence[str]) -> MessageSpec:
         names = [esc(n) for n in table.names()]
         active = view["active"]
         choosing = view["phase"] == "choose"
@@ -105,7 +106,7 @@ class BugOffPresenter(Presenter):
         embed = EmbedSpec(
             title=TITLE,
             description="\n".join(lines),
-            fields=(*fields, *self._log_field(table)),
+            fields=(*fields, *self._log_field(log)),
             footer="Draw on your turn · My hand shows your cards privately",
             colour=self.colour,
         )
@@ -114,15 +115,11 @@ class BugOffPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=((draw, HAND_BUTTON),))
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        text = newest_lines(table.log, LOG_LINES)
-        return (Field("Log", text),) if text else ()
-
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: your turn, press **Draw**."
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         view = engine.view(None)
         final = view["final"]
@@ -132,38 +129,30 @@ class BugOffPresenter(Presenter):
         winners: list[int] = final["winners"]
         stack: list[str] = view["bug_offs"]
         order = [*stack, *(c for c in COLOURS if c not in stack)]
-        best = max(scores)
-        won = _join([f"**{shown[s]}**" for s in winners])
-        if len(winners) > 1:
-            headline = f"🏆 {won} share the win with **{best}** points!"
-        else:
-            headline = f"🏆 {won} wins with **{best}** points!"
-        lines = [headline]
+        lines = [headline(shown, winners, f"**{max(scores)}** points")]
         if stack:
             lines.append(f"💥 BUG OFF stack (first → last): {' → '.join(chip(c) for c in stack)}")
         tiebreak = final["tiebreak"]
         if tiebreak:
             lines.append("")
             lines.append(_tiebreak_text(tiebreak, shown))
-        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        fields = []
-        for seat in ranked:
-            crown = "🏆 " if seat in winners else ""
-            fields.append(
-                Field(
-                    clip(f"{crown}{names[seat]} — {plural(scores[seat], 'point')}", 256),
-                    counts(final["points"][seat], order, zeros=True),
-                    inline=False,
-                )
+        fields = [
+            standing(
+                names[seat],
+                seat in winners,
+                plural(scores[seat], "point"),
+                counts(final["points"][seat], order, zeros=True),
             )
-        embed = EmbedSpec(
-            title=f"{TITLE} — game over",
-            description=clip("\n".join(lines), 4000),
-            fields=(*fields, *self._log_field(table)),
+            for seat in ranked(scores, winners)
+        ]
+        return results_screen(
+            TITLE,
+            clip("\n".join(lines), 4000),
+            fields,
+            log=self._log_field(log),
             footer="Points piles are listed in BUG OFF order, the tie-break order",
             colour=self.colour,
         )
-        return MessageSpec(embed=embed)
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
@@ -311,12 +300,6 @@ class BugOffPresenter(Presenter):
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items) or "nobody"
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _score_preview(
     colours: Sequence[str], public: Mapping[str, Any], names: Sequence[str], seat: int
 ) -> str:
@@ -334,7 +317,7 @@ def _score_preview(
 
 
 def _tiebreak_text(tiebreak: Mapping[str, Any], names: Sequence[str]) -> str:
-    tied = _join([f"**{names[s]}**" for s in tiebreak["tied"]])
+    tied = join_and([f"**{names[s]}**" for s in tiebreak["tied"]])
     parts = [
         f"⚖️ **Tie-break:** {tied} tied on {plural(tiebreak['score'], 'point')}; "
         "compared on the BUG OFF colours, first one first:"
@@ -345,7 +328,7 @@ def _tiebreak_text(tiebreak: Mapping[str, Any], names: Sequence[str]) -> str:
         if len(survivors) == 1:
             verdict = f"**{names[survivors[0]]}** wins the tie-break"
         else:
-            verdict = "still tied: " + _join([names[s] for s in survivors])
+            verdict = "still tied: " + join_and([names[s] for s in survivors])
         parts.append(f"• {ordinal(number)} BUG OFF {chip(step['colour'])}: {row} → {verdict}")
     if tiebreak["shared"]:
         parts.append("Still tied after every BUG OFF colour, so the win is shared.")
@@ -417,8 +400,8 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
             next_seat = d["seat"]
         elif event.type == "game_over":
             winners = d["winners"]
-            won = _join([f"**{names[s]}**" for s in winners])
-            verb = "share the win" if len(winners) > 1 else "wins"
+            won = join_and([f"**{names[s]}**" for s in winners])
+            verb = win_verb(winners)
             decided = d["tiebreak"] is not None and not d["tiebreak"]["shared"]
             tie = " after a tie-break" if decided else ""
             best = plural(max(d["scores"]), "point")

@@ -26,6 +26,7 @@ from rules.core import SYSTEM
 from ...host.table import Outcome, Table
 from ..images.bug_run import board_fingerprint, render_board
 from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..results import headline, ranked, results_screen, standing
 from ..specs import (
     ButtonSpec,
     EmbedSpec,
@@ -37,7 +38,7 @@ from ..specs import (
     SelectSpec,
     Style,
 )
-from ..text import FIELD_MAX, clip, esc, newest_lines
+from ..text import FIELD_MAX, clip, esc
 from .bug_run_words import (
     HERO_EMOJI,
     PHASE_WORD,
@@ -59,7 +60,6 @@ from .bug_run_words import (
 
 TITLE = "🏃 Bug Run"
 IMAGE_NAME = "bug-run.png"
-LOG_LINES = 10
 BOARD_ROWS = 4
 """Component rows for choices on the board (the fifth holds **My hand**)."""
 HAND_ROWS = 5
@@ -373,12 +373,13 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
 class BugRunPresenter(Presenter):
     slug = "bug-run"
     colour = 0x7A4FBF
+    board_log_lines = 10
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         public = engine.view(None)
         names = table.names()
         describer = Describer(public, names)
@@ -396,7 +397,7 @@ class BugRunPresenter(Presenter):
         if public.get("flash") is not None:
             lines.append(f"⚡ Flash Phase: {describer.hero(public['flash'])}")
         fields = [*self._hero_fields(public, names), self._market_field(public)]
-        fields += list(self._log_field(table))
+        fields += list(self._log_field(log))
         embed = EmbedSpec(
             title=f"{TITLE} — level {public['level']} of 4 · {PHASE_WORD[public['phase']]}",
             description=clip("\n".join(lines), 4000),
@@ -549,22 +550,15 @@ class BugRunPresenter(Presenter):
         lines.append("Basic equipment (sword or bow +2) · 3 🪙 · 3 ❤️ or 2 🏹 · 3 🪙")
         return Field("🛒 Bazaar", clip("\n".join(lines), FIELD_MAX))
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        text = newest_lines(table.log, LOG_LINES)
-        return (Field("Log", text),) if text else ()
-
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         public = engine.view(None)
         names = table.names()
         scores = engine.scores()
         winners = engine.winners()
-        won = " and ".join(f"**{esc(names[s])}**" for s in winners) or "nobody"
-        verb = "share the win" if len(winners) > 1 else "wins"
-        order = sorted(range(engine.players), key=lambda s: (s not in winners, -scores[s], s))
         fields = []
-        for seat in order:
+        for seat in ranked(scores, winners):
             parts = engine.score_breakdown(seat)
             detail = (
                 f"VP tokens: {parts['vp_tokens']} · trinkets: {parts['loot']} · "
@@ -576,20 +570,23 @@ class BugRunPresenter(Presenter):
                 for h in public["heroes"]
                 if h["seat"] == seat
             )
-            crown = "🏆 " if seat in winners else ""
             fields.append(
-                Field(
-                    clip(f"{crown}{names[seat]} — {scores[seat]} VP", 256),
+                standing(
+                    names[seat],
+                    seat in winners,
+                    f"{scores[seat]} VP",
                     clip(f"{heroes}\n{detail}", FIELD_MAX),
                 )
             )
-        embed = EmbedSpec(
-            title=f"{TITLE} — game over",
-            description=f"🏁 {won} {verb} with **{max(scores)}** VP!",
-            fields=(*fields, *self._log_field(table)),
+        shown = [esc(n) for n in names]
+        return results_screen(
+            TITLE,
+            headline(shown, winners, f"**{max(scores)}** VP", mark="🏁"),
+            fields,
+            log=self._log_field(log),
             colour=self.colour,
+            image=self.image(table, public),
         )
-        return MessageSpec(embed=embed, image=self.image(table, public))
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:

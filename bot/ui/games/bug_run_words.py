@@ -31,7 +31,6 @@ DIE_MEANING = {
     "bone": "1 bone",
     "white": "blank",
 }
-WEAPON_WORD = {"sword": "sword", "bow": "bow"}
 SPACE_WORD = {"any": "any weapon", "sw": "sword only", "bw": "bow only"}
 PHASE_WORD = {
     "trading": "Trading",

@@ -4,7 +4,7 @@ What may be shown where (RULINGS §2, BC-8, BC-9, BC-17, BC-X8):
 
 - the board reads only ``view(None)`` (which slots hold a tile, who holds a tile from which
   slot, hand *counts*, trophies), ``table.names()``, ``table.timers`` (the persisted deadlines,
-  shown as Discord timestamps) and ``table.log``; it never names a symbol, so it cannot show a
+  shown as Discord timestamps) and the public log; it never names a symbol, so it cannot show a
   held, kept or removed tile;
 - log lines read only public events and ``table.names()``: after a restart the host replays the
   action log through ``log_lines`` while the table's engine already holds the *final* state, so
@@ -34,8 +34,9 @@ from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
 from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
-from ..text import FIELD_MAX, LINE_MAX, clip, esc, newest_lines, plural
+from ..text import FIELD_MAX, LINE_MAX, clip, esc, plural
 
 SLUG: Final = "bugs-and-co"
 TITLE: Final = "🐞 Bugs & Co"
@@ -44,21 +45,13 @@ ROWS_PER_MESSAGE: Final = 5
 FIRST_PAGE_TILES: Final = PER_ROW * (ROWS_PER_MESSAGE - 1)
 """The first message gives one row to the Trophy and My hand buttons."""
 PAGE_TILES: Final = PER_ROW * ROWS_PER_MESSAGE
-LOG_LINES: Final = 8
 REFRESH_SECONDS: Final = 2.5
 """How often a running countdown is redrawn (Discord allows about five edits per 5 s)."""
-EMBED_MAX: Final = 6000
 LABEL_NAME: Final = 24
 FACE_DOWN: Final = "🂠"
 TROPHY_ACTION: Final[dict[str, Any]] = {"type": "trophy"}
 EYES: Final = {1: "👁", 2: "👁👁", 3: "👁👁👁"}
 EYES_WORD: Final = {1: "one-eyed", 2: "two-eyed", 3: "three-eyed"}
-
-
-def join_and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items) or "nobody"
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def trophy_list(values: Sequence[int]) -> str:
@@ -103,17 +96,18 @@ def pages_for(slots: int) -> list[range]:
 class BugsAndCoPresenter(Presenter):
     slug = SLUG
     colour = 0x2E9E5B
+    board_log_lines = 8
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table) -> list[MessageSpec]:
+    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
         if engine.is_over:
-            return [self.final(table)]
+            return [self.final(table, log)]
         view = engine.view(None)
         names = table.names()
         pages = pages_for(len(view["slots"]))
         tiles = self._tile_buttons(view, names)
-        first = self._status(table, view, names, pages)
+        first = self._status(table, view, names, pages, log)
         first_rows: list[Row] = [(self._trophy_button(view), HAND_BUTTON)]
         first_rows += chunk_buttons(tiles[pages[0].start : pages[0].stop], PER_ROW)
         out = [MessageSpec(embed=first, rows=tuple(first_rows))]
@@ -124,7 +118,12 @@ class BugsAndCoPresenter(Presenter):
         return out
 
     def _status(
-        self, table: Table, view: Mapping[str, Any], names: Sequence[str], pages: list[range]
+        self,
+        table: Table,
+        view: Mapping[str, Any],
+        names: Sequence[str],
+        pages: list[range],
+        log: Sequence[str],
     ) -> EmbedSpec:
         phase = view["phase"]
         slots = len(view["slots"])
@@ -167,7 +166,7 @@ class BugsAndCoPresenter(Presenter):
         if view["extra_set"]:
             lines.append(f"🐛 Sets: two-eyed + {view['extra_set']}")
         fields = [Field("Players", self._players(view, names))]
-        fields += list(self._log_field(table))
+        fields += list(self._log_field(log))
         if len(pages) > 1:
             rest = ", ".join(f"{p.start + 1}–{p.stop}" for p in pages[1:])
             footer = f"Slots {pages[0].start + 1}–{pages[0].stop} below · {rest} further down"
@@ -241,31 +240,25 @@ class BugsAndCoPresenter(Presenter):
             )
         return out
 
-    def _log_field(self, table: Table) -> tuple[Field, ...]:
-        text = newest_lines(table.log, LOG_LINES)
-        return (Field("Log", text),) if text else ()
-
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: 1, 2, 3… play!"
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table) -> MessageSpec:
+    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
         engine = table.running()
         result: Mapping[str, Any] = engine.view(None)["result"]
         raw = table.names()
         names = [esc(n) for n in raw]
         scores: list[int] = result["scores"]
         winners: list[int] = result["winners"]
-        best = max(scores)
-        won = join_and([f"**{names[s]}**" for s in winners])
-        verb = "share the win" if len(winners) > 1 else "wins"
         why = "the 15-minute limit" if result["why"] == "cap" else "the countdown"
         lines = [
-            f"🏆 {won} {verb} with **{plural(best, 'point')}**!",
+            headline(names, winners, f"**{plural(max(scores), 'point')}**"),
             f"🛑 STOP was called by {why}. Every hand is revealed below.",
         ]
-        ranked = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        fields = [self._hand_field(raw[s], s in winners, result, s) for s in ranked]
+        fields = [
+            self._hand_field(raw[s], s in winners, result, s) for s in ranked(scores, winners)
+        ]
         removed: list[int] = result["removed"]
         fields.append(
             Field(
@@ -273,23 +266,14 @@ class BugsAndCoPresenter(Presenter):
                 clip(symbol_counts(removed) or "—", FIELD_MAX),
             )
         )
-        log = list(self._log_field(table))
-        embed = EmbedSpec(
-            title=f"{TITLE} — game over",
-            description="\n".join(lines),
-            fields=tuple(fields + log),
+        return results_screen(
+            TITLE,
+            "\n".join(lines),
+            fields,
+            log=self._log_field(log),
             footer="Trios +3 each · every other kept tile −1 · plus the trophy",
             colour=self.colour,
         )
-        if _embed_size(embed) > EMBED_MAX:
-            embed = EmbedSpec(
-                title=embed.title,
-                description=embed.description,
-                fields=tuple(fields),
-                footer=embed.footer,
-                colour=self.colour,
-            )
-        return MessageSpec(embed=embed)
 
     def _hand_field(self, name: str, winner: bool, result: Mapping[str, Any], seat: int) -> Field:
         parts: Mapping[str, int] = result["breakdowns"][seat]
@@ -298,8 +282,6 @@ class BugsAndCoPresenter(Presenter):
         counts = Counter(hand)
         trios = sorted(s for s, n in counts.items() if n == 3)
         others = [s for s in hand if counts[s] != 3]
-        crown = "🏆 " if winner else ""
-        title = clip(f"{crown}{name} — {plural(parts['total'], 'point')}", 256)
         if not hand:
             kept = "No tiles kept."
         else:
@@ -311,7 +293,7 @@ class BugsAndCoPresenter(Presenter):
             )
         trophy_text = f"Trophy: +{trophy}" if trophy is not None else "Trophy: none"
         value = f"{kept}\n{trophy_text} · {plural(len(hand), 'tile')} kept"
-        return Field(title, clip(value, FIELD_MAX))
+        return standing(name, winner, plural(parts["total"], "point"), clip(value, FIELD_MAX))
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
@@ -429,12 +411,6 @@ def _signed(n: int) -> str:
     return f"−{-n}" if n < 0 else f"+{n}"
 
 
-def _embed_size(embed: EmbedSpec) -> int:
-    parts = [embed.title or "", embed.description or "", embed.footer or ""]
-    parts += [p for f in embed.fields for p in (f.name, f.value)]
-    return sum(len(p) for p in parts)
-
-
 def _trophy_reply(seat: int, events: Iterable[Event]) -> str:
     lines: list[str] = []
     for event in events:
@@ -504,7 +480,7 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
         elif kind == "game_over":
             winners: list[int] = d["winners"]
             won = join_and([f"**{names[s]}**" for s in winners])
-            verb = "share the win" if len(winners) > 1 else "wins"
+            verb = win_verb(winners)
             lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
     return [clip(line, LINE_MAX) for line in lines]
 
