@@ -29,8 +29,8 @@ def game_views(players: int, seed: int, every: int) -> list[dict[str, Any]]:
     rng = Rng(seed + 10_000)
     views, phase, n = [], None, 0
     while True:
-        if g.s["phase"] != phase or n % every == 0 or g.is_over:
-            phase = g.s["phase"]
+        if g.state.phase != phase or n % every == 0 or g.is_over:
+            phase = g.state.phase
             views.append(g.view(None))
         if g.is_over:
             return views

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -64,9 +65,8 @@ def run_bot() -> int:
 def _run_bot(settings: Settings, token: str) -> int:
     _setup_logging()
     point_at(settings)
-    bot = BugtableBot(settings)
     try:
-        asyncio.run(_serve(bot, token, settings.retry_max_delay))
+        asyncio.run(_serve(lambda: BugtableBot(settings), token, settings.retry_max_delay))
     except discord.LoginFailure:
         print(
             "bugtable: Discord refused DISCORD_TOKEN (401): reset the token in the Developer "
@@ -80,33 +80,31 @@ def _run_bot(settings: Settings, token: str) -> int:
     return 0
 
 
-async def _serve(bot: BugtableBot, token: str, max_delay: float) -> None:
+async def _serve(make_bot: Callable[[], BugtableBot], token: str, max_delay: float) -> None:
     """What ``bot.run`` does, except that Discord out of reach at start-up is said in one line
-    and tried again with backoff, as discord.py does for a connection dropped later (P-25)."""
-    async with bot:
-        await _login(bot, token, max_delay)
-        await bot.connect(reconnect=True)
+    and tried again with backoff, as discord.py does for a connection dropped later (P-25).
 
-
-async def _login(bot: BugtableBot, token: str, max_delay: float) -> None:
+    Every try is a fresh client, closed whole by ``async with`` when its login fails: discord.py
+    has no public way to log one client in again after that (closing its HTTP session also
+    closes the connector it keeps for the next session), and the failed login has not yet run
+    ``setup_hook``, so the fresh client loses nothing."""
     failures = 0
     while True:
-        try:
-            await bot.login(token)
-            return
-        except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as exc:
-            if bot.user is not None:
-                raise  # Discord answered: this failed later, in setup_hook
-            failures += 1
-            wait = backoff(failures, max_delay)
-            log.warning(
-                "Discord could not be reached (%s); trying again in %.1f s", one_line(exc), wait
-            )
-            # The failed login left its HTTP session open: close it (with its connector) so
-            # the next try starts afresh, as the first did.
-            await bot.http.close()
-            bot.http.connector = discord.utils.MISSING
-            await asyncio.sleep(wait)
+        async with make_bot() as bot:
+            try:
+                await bot.login(token)
+            except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as exc:
+                if bot.user is not None:
+                    raise  # Discord answered: this failed later, in setup_hook
+                failures += 1
+                wait = backoff(failures, max_delay)
+                log.warning(
+                    "Discord could not be reached (%s); trying again in %.1f s", one_line(exc), wait
+                )
+            else:
+                await bot.connect(reconnect=True)
+                return
+        await asyncio.sleep(wait)
 
 
 async def sync_commands(guild_id: int | None) -> int:

@@ -106,8 +106,17 @@ def _find_control(
 
 
 async def run_demo(
-    game: str | None, *, players: int | None = None, seed: int = 1, quiet_logs: bool = True
+    game: str | None,
+    *,
+    players: int | None = None,
+    seed: int = 1,
+    quiet_logs: bool = True,
+    pace: float = 1.0,
 ) -> int:
+    """Play one game among simulated members and print it. ``pace`` multiplies the per-channel
+    window (of the emulator and the bot alike) and the board edit interval: tests shorten
+    them, nobody reads along. The game's own timers stay as they are."""
+    window = WINDOW * pace
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     load_extra_games(settings)
     games = sorted(slug for slug in GAMES if playable(slug))
@@ -123,7 +132,7 @@ async def run_demo(
     if quiet_logs:
         logging.basicConfig(level=logging.WARNING)
     rng = random.Random(seed)
-    emulator = Emulator(token=TOKEN, channel_limit=ChannelLimit(5, WINDOW))
+    emulator = Emulator(token=TOKEN, channel_limit=ChannelLimit(5, window))
     await emulator.start()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(  # type: ignore[call-arg]
@@ -137,8 +146,8 @@ async def run_demo(
             bag_min_gap=0.3,
             bugoff_turn=5.0,
             bugrun_turn=5.0,
-            board_edit_interval=0.05,
-            channel_edit_window=WINDOW,
+            board_edit_interval=0.05 * pace,
+            channel_edit_window=window,
         )
         point_at(settings)
         guild = emulator.add_guild("Bug Club")
@@ -150,7 +159,7 @@ async def run_demo(
         try:
             await emulator.wait_identified(timeout=20)
             code = await _play(emulator, bot, channel, members, slug, rng, transcript)
-            traffic = measure(emulator, channel, members, window=WINDOW)
+            traffic = measure(emulator, channel, members, window=window)
             print("\n📊 What this game sent (the demo runs ten times faster than Discord):")
             for line in traffic.lines():
                 print(f"    {line}")

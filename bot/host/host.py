@@ -34,7 +34,7 @@ from .errors import (
     UnknownGame,
 )
 from .table import Outcome, SeatChange, SeatChangeWhy, Table
-from .timers import TimerScheduler, utcnow
+from .timers import Sleep, TimerScheduler, utcnow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -60,6 +60,7 @@ class Host:
         *,
         clock: Callable[[], datetime] = utcnow,
         monotonic: Callable[[], float] = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -74,7 +75,9 @@ class Host:
         self._dormant: dict[int, dict[str, datetime]] = {}
         # Alarms run from the start, or after a restart from ``resume_timers()``.
         self._timers_running = True
-        self.scheduler = TimerScheduler(self.fire_timer, clock, max_delay=settings.retry_max_delay)
+        self.scheduler = TimerScheduler(
+            self.fire_timer, clock, max_delay=settings.retry_max_delay, sleep=sleep
+        )
 
     # -- loading ---------------------------------------------------------------------------
     async def restore(self) -> list[Table]:

@@ -21,6 +21,7 @@ from ..store.errors import StoreError
 log = logging.getLogger(__name__)
 
 Fire = Callable[[int, str], Awaitable[object]]
+Sleep = Callable[[float], Awaitable[None]]
 
 
 def utcnow() -> datetime:
@@ -31,10 +32,18 @@ class TimerScheduler:
     """One asyncio task per (game, key), sleeping until the due time and then calling ``fire``."""
 
     def __init__(
-        self, fire: Fire, clock: Callable[[], datetime] = utcnow, *, max_delay: float = 60.0
+        self,
+        fire: Fire,
+        clock: Callable[[], datetime] = utcnow,
+        *,
+        max_delay: float = 60.0,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
+        """``clock`` and ``sleep`` are the wall clock and its waiting; tests pass a clock they
+        move by hand (``tests/support/clock.py``), so no test waits for real time."""
         self._fire = fire
         self._clock = clock
+        self._sleep = sleep
         self._max_delay = max_delay
         # By game, then key: a game's alarms are found without looking at the others (a
         # restart schedules every stored deadline, thousands of games' worth).
@@ -79,7 +88,7 @@ class TimerScheduler:
     async def _run(self, game_id: int, key: str, due: datetime) -> None:
         delay = (due - self._clock()).total_seconds()
         if delay > 0:
-            await asyncio.sleep(delay)
+            await self._sleep(delay)
         failures = 0
         while True:
             # Unlisted while firing: the action it applies replaces the game's alarms, and must
@@ -106,7 +115,7 @@ class TimerScheduler:
                 return  # closing, or a newer alarm for this key took over
             # Listed again: set_game may cancel it.
             self._tasks.setdefault(game_id, {})[key] = (due, task)
-            await asyncio.sleep(wait)
+            await self._sleep(wait)
 
     async def close(self) -> None:
         self._closed = True

@@ -36,7 +36,7 @@ from rules.core import (
 
 from . import flow, scoring
 from .grabs import GRAB_TOKENS
-from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, Table
+from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, GameState
 from .tokens import SETUPS, Counts
 from .view import public_view, seat_view
 
@@ -70,10 +70,10 @@ class BagOfBugs(Engine):
     pacing: ClassVar[dict[str, str]] = {"draw": PACING_SETTING, "auto_draw": PACING_SETTING}
     """BB-22: the host keeps a minimum gap between two reveals, so Grabbers can react."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.players = table.players
-        self.seed = table.seed
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.players = state.players
+        self.seed = state.seed
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -83,7 +83,7 @@ class BagOfBugs(Engine):
         setup = SETUPS[players]
         rng = Rng(seed)
         first = rng.below(players)
-        table = Table(
+        state = GameState(
             players=players,
             seed=seed,
             rng=rng,
@@ -92,83 +92,83 @@ class BagOfBugs(Engine):
             drawer=first,
             collections=[{} for _ in range(players)],
         )
-        return cls(table)
+        return cls(state)
 
     # -- what may happen now ----------------------------------------------------------------
     def _seated(self, seat: Any) -> bool:
-        return _is_int(seat) and 0 <= seat < self.table.players
+        return _is_int(seat) and 0 <= seat < self.state.players
 
     def _may_grab(self, seat: int) -> bool:
-        table = self.table
+        state = self.state
         return (
-            table.phase == DRAW
-            and table.revealed > 0
-            and seat != table.drawer
-            and table.grab_of(seat) is None
+            state.phase == DRAW
+            and state.revealed > 0
+            and seat != state.drawer
+            and state.grab_of(seat) is None
         )
 
     def legal_actions(self, seat: int) -> list[Action]:
-        table = self.table
-        if not self._seated(seat) or table.phase == OVER:
+        state = self.state
+        if not self._seated(seat) or state.phase == OVER:
             return []
-        if table.phase == DRAW:
-            if seat == table.drawer:
+        if state.phase == DRAW:
+            if seat == state.drawer:
                 return [{"type": "draw"}]
             if self._may_grab(seat):
                 return [
-                    {"type": "grab", "token": k} for k in GRAB_TOKENS if table.grabs[k - 1] is None
+                    {"type": "grab", "token": k} for k in GRAB_TOKENS if state.grabs[k - 1] is None
                 ]
             return []
-        choice = table.choice
+        choice = state.choice
         if choice is None or choice.seat != seat:
             return []
         if choice.kind == TAKE:
             return [
                 {"type": "take", "step": choice.step, "tokens": dict(option)}
-                for option in flow.take_options(choice.grab, table.pool)
+                for option in flow.take_options(choice.grab, state.pool)
             ]
         if choice.kind == GIVE:
             return [
                 {"type": "give", "step": choice.step, "token": token}
-                for token in flow.options(table)
+                for token in flow.options(state)
             ]
         return [{"type": kind, "step": choice.step} for kind in _LEFTOVER_TYPES]
 
     def waiting_for(self) -> frozenset[int]:
         """Draw phase: the Drawer and every Grabber who may still grab; else the chooser."""
-        table = self.table
-        if table.phase == DRAW:
-            return frozenset([table.drawer]) | {
-                s for s in range(table.players) if self._may_grab(s)
+        state = self.state
+        if state.phase == DRAW:
+            return frozenset([state.drawer]) | {
+                s for s in range(state.players) if self._may_grab(s)
             }
-        if table.choice is not None:
-            return frozenset([table.choice.seat])
+        if state.choice is not None:
+            return frozenset([state.choice.seat])
         return frozenset()
 
     def deadlines(self) -> list[Deadline]:
         """BB-22: the idle Drawer's next reveal, or the open choice's timeout; how long each
         waits is the host's ``bag_idle_draw`` / ``bag_choice`` setting (8 s / 30 s by default)."""
-        table = self.table
-        if table.phase == DRAW:
+        state = self.state
+        if state.phase == DRAW:
             return [
                 Deadline(
-                    key=f"draw:{table.turn_number}:{table.revealed}",
+                    key=f"draw:{state.turn_number}:{state.revealed}",
                     action={
                         "type": "auto_draw",
-                        "turn_number": table.turn_number,
-                        "reveal": table.revealed + 1,
+                        "turn_number": state.turn_number,
+                        "reveal": state.revealed + 1,
                     },
                     setting=IDLE_DRAW_SETTING,
-                    seats=frozenset([table.drawer]),
+                    seats=frozenset([state.drawer]),
                 )
             ]
-        if table.choice is not None:
+        if state.choice is not None:
             return [
                 Deadline(
-                    key=f"choice:{table.choice.step}",
-                    action={"type": "timeout", "step": table.choice.step},
+                    key=f"choice:{state.choice.step}",
+                    action={"type": "timeout", "step": state.choice.step},
                     setting=CHOICE_SETTING,
-                    seats=frozenset([table.choice.seat]),
+                    seats=frozenset([state.choice.seat]),
                 )
             ]
         return []
@@ -177,7 +177,7 @@ class BagOfBugs(Engine):
     def turn(self) -> int:
         """Changes at every draw stop, every new question and every new Drawer; never during
         the draw itself, so grab and draw buttons stay live for the whole grab window."""
-        return self.table.step
+        return self.state.step
 
     # -- doing it ---------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -185,20 +185,20 @@ class BagOfBugs(Engine):
         kind = action["type"]
         if seat == SYSTEM:
             return (
-                flow.reveal(self.table, auto=True)
+                flow.reveal(self.state, auto=True)
                 if kind == "auto_draw"
-                else flow.timeout(self.table)
+                else flow.timeout(self.state)
             )
         if kind == "draw":
-            return flow.reveal(self.table, auto=False)
+            return flow.reveal(self.state, auto=False)
         if kind == "grab":
-            return flow.claim(self.table, seat, action["token"])
+            return flow.claim(self.state, seat, action["token"])
         picked: Counts | str = kind
         if kind == "take":
             picked = dict(action["tokens"])
         elif kind == "give":
             picked = str(action["token"])
-        return flow.answer(self.table, picked, flow.CHOSEN)
+        return flow.answer(self.state, picked, flow.CHOSEN)
 
     def refusal(self, seat: int, action: Any) -> RuleError:
         return explain(lambda: self._explain(seat, action))
@@ -223,30 +223,30 @@ class BagOfBugs(Engine):
             raise RuleError("Bag of Bugs has no such action.", code="unknown_action")
 
     def _not_over(self) -> None:
-        require(self.table.phase != OVER, "The game is over.", code="finished")
+        require(self.state.phase != OVER, "The game is over.", code="finished")
 
     def _check_draw(self, seat: int) -> None:
-        table = self.table
+        state = self.state
         self._not_over()
-        require(seat == table.drawer, "Only the Drawer reveals tokens.", code="not_drawer")
-        require(table.phase == DRAW, "The draw is over for this turn.", code="draw_over")
+        require(seat == state.drawer, "Only the Drawer reveals tokens.", code="not_drawer")
+        require(state.phase == DRAW, "The draw is over for this turn.", code="draw_over")
 
     def _check_grab(self, seat: int, grab: Any) -> None:
-        table = self.table
+        state = self.state
         self._not_over()
-        require(seat != table.drawer, "The Drawer cannot grab.", code="drawer_cannot_grab")
+        require(seat != state.drawer, "The Drawer cannot grab.", code="drawer_cannot_grab")
         require(_is_int(grab) and grab in GRAB_TOKENS, "Grab tokens are 1 to 5.", code="bad_token")
-        require(table.phase == DRAW, "Too late: the draw has stopped.", code="too_late")
-        require(table.revealed > 0, "Wait for the first token to be revealed.", code="too_early")
+        require(state.phase == DRAW, "Too late: the draw has stopped.", code="too_late")
+        require(state.revealed > 0, "Wait for the first token to be revealed.", code="too_early")
         require(
-            table.grab_of(seat) is None, "You already hold a Grab token.", code="already_grabbed"
+            state.grab_of(seat) is None, "You already hold a Grab token.", code="already_grabbed"
         )
-        holder = table.grabs[grab - 1]
+        holder = state.grabs[grab - 1]
         require(holder is None, f"Grab token {grab} is already taken.", code="taken")
 
     def _check_choice(self, seat: int, kind: str, action: Action) -> Counts | str:
         """Why a choice action is refused (its form, the question asked, then the option)."""
-        table = self.table
+        state = self.state
         if kind == "take":
             _fields(action, "step", "tokens")
         elif kind == "give":
@@ -255,7 +255,7 @@ class BagOfBugs(Engine):
             _fields(action, "step")
         require(_is_int(action["step"]), "That is not a valid action.", code="malformed")
         self._not_over()
-        choice = table.choice
+        choice = state.choice
         require(
             choice is not None and choice.seat == seat,
             "There is no choice for you to make right now.",
@@ -275,14 +275,14 @@ class BagOfBugs(Engine):
                 "That is not a valid action.",
                 code="malformed",
             )
-            for option in flow.take_options(choice.grab, table.pool):
+            for option in flow.take_options(choice.grab, state.pool):
                 if option == tokens:
                     return option
             raise RuleError("Your Grab token cannot take those tokens.", code="illegal_choice")
         if kind == "give":
             token = action["token"]
             require(
-                isinstance(token, str) and token in flow.options(table),
+                isinstance(token, str) and token in flow.options(state),
                 "You have no such token to give.",
                 code="illegal_choice",
             )
@@ -310,20 +310,20 @@ class BagOfBugs(Engine):
         """
         waiting = self.waiting_for()
         if seat is None or not self._seated(seat):
-            return public_view(self.table, waiting)
-        return seat_view(self.table, seat, waiting, self.legal_actions(seat))
+            return public_view(self.state, waiting)
+        return seat_view(self.state, seat, waiting, self.legal_actions(seat))
 
     # -- the end ----------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.table.phase == OVER
+        return self.state.phase == OVER
 
     def scores(self) -> list[int]:
         """Running scores during play, final scores at the end."""
-        return scoring.totals(self.table.collections)
+        return scoring.totals(self.state.collections)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
-        return scoring.breakdowns(self.table.collections)[seat]
+        return scoring.breakdowns(self.state.collections)[seat]
 
     def score_preview(self, seat: int, action: Action) -> int:
         """``seat``'s running score once the open choice is settled with ``action``.
@@ -335,9 +335,9 @@ class BagOfBugs(Engine):
         listed = self._listed(action, self.legal_actions(seat))
         if listed is None or listed["type"] not in _CHOICE_TYPES:
             raise RuleError("Only an option of your open choice has a preview.", code="no_preview")
-        choice = self.table.choice
+        choice = self.state.choice
         assert choice is not None
-        trial = Table.from_dict(self.table.to_dict())
+        trial = GameState.from_dict(self.state.to_dict())
         events: list[Event] = []
         kind = listed["type"]
         if kind == "take":
@@ -353,8 +353,8 @@ class BagOfBugs(Engine):
 
     # -- persistence ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return self.table.to_dict()
+        return self.state.to_dict()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        return cls(Table.from_dict(data))
+        return cls(GameState.from_dict(data))

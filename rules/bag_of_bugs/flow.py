@@ -1,7 +1,7 @@
 """The turn machine (RULINGS §1.2): reveals, the Rock step, grab resolution, Wind, leftovers,
 cleanup and the end.
 
-Every function here mutates a ``Table`` and appends events; callers (engine.py) validate first,
+Every function here mutates a ``GameState`` and appends events; callers (engine.py) validate first,
 so nothing here is reached with an illegal request. ``run`` performs every automatic step and
 stops at the first real question (a choice with two or more options) or at the next draw.
 """
@@ -23,7 +23,7 @@ from .state import (
     RESOLVE,
     TAKE,
     Choice,
-    Table,
+    GameState,
 )
 from .tokens import COLLECTABLE, ROCK, TYPES, WIND, Counts, add, canon, one, subtract, total
 
@@ -38,255 +38,257 @@ TIMEOUT = "timeout"
 EMPTY = "empty"
 
 
-def bump(table: Table) -> None:
+def bump(state: GameState) -> None:
     """Earlier buttons lose their meaning: advance the ``turn`` counter."""
-    table.step += 1
+    state.step += 1
 
 
-def options(table: Table) -> list[Counts] | list[str]:
+def options(state: GameState) -> list[Counts] | list[str]:
     """The options of the open choice, in a fixed order (the timeout draws from it)."""
-    choice = table.choice
+    choice = state.choice
     if choice is None:
         return []
     if choice.kind == TAKE:
-        return take_options(choice.grab, table.pool)
+        return take_options(choice.grab, state.pool)
     if choice.kind == GIVE:
-        return list(canon(table.collections[choice.seat]))
+        return list(canon(state.collections[choice.seat]))
     return list(LEFTOVER_OPTIONS)
 
 
 # -- drawing ----------------------------------------------------------------------------------
-def draw_token(table: Table) -> str:
+def draw_token(state: GameState) -> str:
     """One uniformly random token out of the bag, through the game RNG."""
-    index = table.rng.below(total(table.bag))
+    index = state.rng.below(total(state.bag))
     for token in TYPES:
-        count = table.bag.get(token, 0)
+        count = state.bag.get(token, 0)
         if index < count:
             return token
         index -= count
     raise AssertionError("bag count mismatch")
 
 
-def reveal(table: Table, auto: bool) -> list[Event]:
+def reveal(state: GameState, auto: bool) -> list[Event]:
     """The Drawer (or the idle timer) reveals one token; stop when a limit is met (BB-7, BB-8)."""
-    token = draw_token(table)
-    table.bag = subtract(table.bag, one(token))
-    table.pool = add(table.pool, one(token))
-    table.revealed += 1
-    table.order.append(token)
+    token = draw_token(state)
+    state.bag = subtract(state.bag, one(token))
+    state.pool = add(state.pool, one(token))
+    state.revealed += 1
+    state.order.append(token)
     if token == ROCK:
-        table.rocks_revealed += 1
+        state.rocks_revealed += 1
     events = [
         Event.public(
             "reveal",
-            drawer=table.drawer,
+            drawer=state.drawer,
             token=token,
-            count=table.revealed,
-            limit=table.setup.draw_limit,
-            rocks=table.rocks_revealed,
+            count=state.revealed,
+            limit=state.setup.draw_limit,
+            rocks=state.rocks_revealed,
             auto=auto,
         )
     ]
-    second_rock = table.rocks_revealed >= 2
-    at_limit = table.revealed >= table.setup.draw_limit
+    second_rock = state.rocks_revealed >= 2
+    at_limit = state.revealed >= state.setup.draw_limit
     if second_rock or at_limit:
         reason = "both" if second_rock and at_limit else ("rock" if second_rock else "limit")
-        stop_draw(table, reason, events)
-    elif not table.bag:  # BB-9: unreachable by the Rock invariant, kept as a safe fallback
-        stop_draw(table, "bag_empty", events)
+        stop_draw(state, reason, events)
+    elif not state.bag:  # BB-9: unreachable by the Rock invariant, kept as a safe fallback
+        stop_draw(state, "bag_empty", events)
     return events
 
 
-def claim(table: Table, seat: int, grab: int) -> list[Event]:
-    table.grabs[grab - 1] = seat
-    return [Event.public("grab", seat=seat, token=grab, count=table.revealed)]
+def claim(state: GameState, seat: int, grab: int) -> list[Event]:
+    state.grabs[grab - 1] = seat
+    return [Event.public("grab", seat=seat, token=grab, count=state.revealed)]
 
 
-def stop_draw(table: Table, reason: str, events: list[Event]) -> None:
+def stop_draw(state: GameState, reason: str, events: list[Event]) -> None:
     """Close the grab window, take the Rocks out of the pool (step 2), then resolve."""
     events.append(
-        Event.public("draw_stopped", drawer=table.drawer, reason=reason, count=table.revealed)
+        Event.public("draw_stopped", drawer=state.drawer, reason=reason, count=state.revealed)
     )
-    rocks = table.rocks_revealed
+    rocks = state.rocks_revealed
     if rocks:
-        table.pool = subtract(table.pool, one(ROCK, rocks))
+        state.pool = subtract(state.pool, one(ROCK, rocks))
     if rocks == 1:
-        table.bag = add(table.bag, one(ROCK))
+        state.bag = add(state.bag, one(ROCK))
     elif rocks >= 2:
-        table.pairs += 1
-        table.final = table.pairs >= table.setup.pairs_needed
+        state.pairs += 1
+        state.final = state.pairs >= state.setup.pairs_needed
     if rocks:
         events.append(
             Event.public(
                 "rocks",
                 count=rocks,
                 result="returned" if rocks == 1 else "paired",
-                pairs=table.pairs,
-                needed=table.setup.pairs_needed,
-                last=table.final,
+                pairs=state.pairs,
+                needed=state.setup.pairs_needed,
+                last=state.final,
             )
         )
-    table.phase = RESOLVE
-    table.stage = GRABS
-    table.next_grab = 1
-    bump(table)
-    run(table, events)
+    state.phase = RESOLVE
+    state.stage = GRABS
+    state.next_grab = 1
+    bump(state)
+    run(state, events)
 
 
 # -- resolution -------------------------------------------------------------------------------
-def run(table: Table, events: list[Event]) -> None:
+def run(state: GameState, events: list[Event]) -> None:
     """Do every automatic step until a real question is open or the next draw begins."""
     while True:
-        if table.held_winds:
-            if _resolve_wind(table, events):
+        if state.held_winds:
+            if _resolve_wind(state, events):
                 return
             continue
-        table.wind_holder = None
-        if table.stage == GRABS:
-            if _resolve_next_grab(table, events):
+        state.wind_holder = None
+        if state.stage == GRABS:
+            if _resolve_next_grab(state, events):
                 return
             continue
-        if table.stage == LEFTOVERS:
-            if not table.pool:
-                table.stage = CLEANUP
+        if state.stage == LEFTOVERS:
+            if not state.pool:
+                state.stage = CLEANUP
                 continue
-            ask(table, LEFTOVER, table.drawer, events)
+            ask(state, LEFTOVER, state.drawer, events)
             return
-        cleanup(table, events)
+        cleanup(state, events)
         return
 
 
-def _resolve_wind(table: Table, events: list[Event]) -> bool:
+def _resolve_wind(state: GameState, events: list[Event]) -> bool:
     """One held Wind (BB-10..BB-13, BB-23); True when the giver must be asked."""
-    giver = table.wind_holder
+    giver = state.wind_holder
     assert giver is not None
-    kinds = list(canon(table.collections[giver]))
+    kinds = list(canon(state.collections[giver]))
     if not kinds:
-        _return_wind(table)
+        _return_wind(state)
         events.append(
-            Event.public("wind", seat=giver, to=table.left_of(giver), token=None, how=EMPTY)
+            Event.public("wind", seat=giver, to=state.left_of(giver), token=None, how=EMPTY)
         )
         return False
     if len(kinds) == 1:
-        give(table, kinds[0], ONLY, events)
+        give(state, kinds[0], ONLY, events)
         return False
-    ask(table, GIVE, giver, events)
+    ask(state, GIVE, giver, events)
     return True
 
 
-def _resolve_next_grab(table: Table, events: list[Event]) -> bool:
+def _resolve_next_grab(state: GameState, events: list[Event]) -> bool:
     """The next claimed Grab token, 1 → 5 (BB-16); True when its owner must be asked."""
-    for grab in range(table.next_grab, 6):
-        holder = table.grabs[grab - 1]
+    for grab in range(state.next_grab, 6):
+        holder = state.grabs[grab - 1]
         if holder is None:
             continue
-        table.next_grab = grab + 1
-        choices = take_options(grab, table.pool)
+        state.next_grab = grab + 1
+        choices = take_options(grab, state.pool)
         if not choices:  # BB-15
             events.append(Event.public("take", seat=holder, grab=grab, tokens={}, how=EMPTY))
             return False
         if len(choices) == 1:
-            take(table, holder, grab, choices[0], ONLY, events)
+            take(state, holder, grab, choices[0], ONLY, events)
             return False
-        ask(table, TAKE, holder, events, grab)
+        ask(state, TAKE, holder, events, grab)
         return True
-    table.next_grab = 6
-    table.stage = LEFTOVERS
+    state.next_grab = 6
+    state.stage = LEFTOVERS
     return False
 
 
-def ask(table: Table, kind: str, seat: int, events: list[Event], grab: int = 0) -> None:
-    bump(table)
-    table.choice = Choice(kind, seat, table.step, grab)
+def ask(state: GameState, kind: str, seat: int, events: list[Event], grab: int = 0) -> None:
+    bump(state)
+    state.choice = Choice(kind, seat, state.step, grab)
     events.append(
         Event.public(
-            "choice", seat=seat, kind=kind, step=table.step, grab=grab, options=options(table)
+            "choice", seat=seat, kind=kind, step=state.step, grab=grab, options=options(state)
         )
     )
 
 
-def _collect(table: Table, seat: int, tokens: Counts) -> None:
+def _collect(state: GameState, seat: int, tokens: Counts) -> None:
     """Tokens enter a collection together; Winds are held to be resolved next (BB-10)."""
-    table.collections[seat] = add(
-        table.collections[seat], {k: tokens[k] for k in COLLECTABLE if k in tokens}
+    state.collections[seat] = add(
+        state.collections[seat], {k: tokens[k] for k in COLLECTABLE if k in tokens}
     )
     winds = tokens.get(WIND, 0)
     if winds:
-        table.held_winds += winds
-        table.wind_holder = seat
+        state.held_winds += winds
+        state.wind_holder = seat
 
 
-def _return_wind(table: Table) -> None:
-    table.held_winds -= 1
-    table.bag = add(table.bag, one(WIND))  # BB-14
+def _return_wind(state: GameState) -> None:
+    state.held_winds -= 1
+    state.bag = add(state.bag, one(WIND))  # BB-14
 
 
-def take(table: Table, seat: int, grab: int, tokens: Counts, how: str, events: list[Event]) -> None:
+def take(
+    state: GameState, seat: int, grab: int, tokens: Counts, how: str, events: list[Event]
+) -> None:
     tokens = canon(tokens)
-    table.pool = subtract(table.pool, tokens)
-    _collect(table, seat, tokens)
+    state.pool = subtract(state.pool, tokens)
+    _collect(state, seat, tokens)
     events.append(Event.public("take", seat=seat, grab=grab, tokens=tokens, how=how))
 
 
-def give(table: Table, token: str, how: str, events: list[Event]) -> None:
-    giver = table.wind_holder
+def give(state: GameState, token: str, how: str, events: list[Event]) -> None:
+    giver = state.wind_holder
     assert giver is not None
-    receiver = table.left_of(giver)
-    table.collections[giver] = subtract(table.collections[giver], one(token))
-    table.collections[receiver] = add(table.collections[receiver], one(token))
-    _return_wind(table)
+    receiver = state.left_of(giver)
+    state.collections[giver] = subtract(state.collections[giver], one(token))
+    state.collections[receiver] = add(state.collections[receiver], one(token))
+    _return_wind(state)
     events.append(Event.public("wind", seat=giver, to=receiver, token=token, how=how))
 
 
-def leftovers(table: Table, choice: str, how: str, events: list[Event]) -> None:
-    tokens = canon(table.pool)
-    table.pool = {}
+def leftovers(state: GameState, choice: str, how: str, events: list[Event]) -> None:
+    tokens = canon(state.pool)
+    state.pool = {}
     if choice == TAKE_ALL:
-        _collect(table, table.drawer, tokens)
+        _collect(state, state.drawer, tokens)
     else:
-        table.bag = add(table.bag, tokens)
-    table.stage = CLEANUP
+        state.bag = add(state.bag, tokens)
+    state.stage = CLEANUP
     events.append(
-        Event.public("leftovers", seat=table.drawer, choice=choice, tokens=tokens, how=how)
+        Event.public("leftovers", seat=state.drawer, choice=choice, tokens=tokens, how=how)
     )
 
 
-def answer(table: Table, picked: Counts | str, how: str) -> list[Event]:
+def answer(state: GameState, picked: Counts | str, how: str) -> list[Event]:
     """Settle the open choice with ``picked`` (already validated), then carry on."""
-    choice = table.choice
+    choice = state.choice
     assert choice is not None
-    table.choice = None
+    state.choice = None
     events: list[Event] = []
     if choice.kind == TAKE:
         assert isinstance(picked, dict)
-        take(table, choice.seat, choice.grab, picked, how, events)
+        take(state, choice.seat, choice.grab, picked, how, events)
     elif choice.kind == GIVE:
         assert isinstance(picked, str)
-        give(table, picked, how, events)
+        give(state, picked, how, events)
     else:
         assert isinstance(picked, str)
-        leftovers(table, picked, how, events)
-    run(table, events)
+        leftovers(state, picked, how, events)
+    run(state, events)
     return events
 
 
-def timeout(table: Table) -> list[Event]:
+def timeout(state: GameState) -> list[Event]:
     """BB-22: a random legal take, a random token for Wind, RETURN_ALL for leftovers."""
-    choice = table.choice
+    choice = state.choice
     assert choice is not None
     picked: Counts | str
     if choice.kind == TAKE:
-        picked = table.rng.choice(take_options(choice.grab, table.pool))
+        picked = state.rng.choice(take_options(choice.grab, state.pool))
     elif choice.kind == GIVE:
-        picked = _random_token(table, table.collections[choice.seat])
+        picked = _random_token(state, state.collections[choice.seat])
     else:
         picked = RETURN_ALL
-    return answer(table, picked, TIMEOUT)
+    return answer(state, picked, TIMEOUT)
 
 
-def _random_token(table: Table, zone: Counts) -> str:
+def _random_token(state: GameState, zone: Counts) -> str:
     """A uniformly random token (not type) of ``zone``."""
-    index = table.rng.below(total(zone))
+    index = state.rng.below(total(zone))
     for token in TYPES:
         count = zone.get(token, 0)
         if index < count:
@@ -296,40 +298,40 @@ def _random_token(table: Table, zone: Counts) -> str:
 
 
 # -- end of turn ------------------------------------------------------------------------------
-def cleanup(table: Table, events: list[Event]) -> None:
+def cleanup(state: GameState, events: list[Event]) -> None:
     """Step 5: Grab tokens back; the bag passes left, or the game ends (BB-20)."""
-    if not table.final:
+    if not state.final:
         # RULINGS §1.1: Rocks leave the bag only as pairs, so the next turn starts with
         # 2N+1-2*pairs >= 3 of them and its 2nd Rock stops the draw before the bag can empty.
-        rocks = table.bag.get(ROCK, 0)
-        expected = 2 * table.setup.pairs_needed + 1 - 2 * table.pairs
-        assert rocks == expected >= 3, f"Rock invariant broken: {rocks} Rocks, {table.pairs} pairs"
-    events.append(Event.public("turn_end", turn_number=table.turn_number, drawer=table.drawer))
-    table.grabs = [None] * 5
-    table.stage = ""
-    table.choice = None
-    bump(table)
-    if table.final:
-        table.phase = OVER
-        parts = scoring.breakdowns(table.collections)
+        rocks = state.bag.get(ROCK, 0)
+        expected = 2 * state.setup.pairs_needed + 1 - 2 * state.pairs
+        assert rocks == expected >= 3, f"Rock invariant broken: {rocks} Rocks, {state.pairs} pairs"
+    events.append(Event.public("turn_end", turn_number=state.turn_number, drawer=state.drawer))
+    state.grabs = [None] * 5
+    state.stage = ""
+    state.choice = None
+    bump(state)
+    if state.final:
+        state.phase = OVER
+        parts = scoring.breakdowns(state.collections)
         scores = [p["total"] for p in parts]
         events.append(
             Event.public("game_over", scores=scores, winners=scoring.best(scores), breakdowns=parts)
         )
         return
-    table.turn_number += 1
-    table.drawer = table.left_of(table.drawer)
-    table.phase = DRAW
-    table.revealed = 0
-    table.rocks_revealed = 0
-    table.order = []
-    table.next_grab = 1
+    state.turn_number += 1
+    state.drawer = state.left_of(state.drawer)
+    state.phase = DRAW
+    state.revealed = 0
+    state.rocks_revealed = 0
+    state.order = []
+    state.next_grab = 1
     events.append(
         Event.public(
             "turn_start",
-            turn_number=table.turn_number,
-            drawer=table.drawer,
-            limit=table.setup.draw_limit,
-            bag=total(table.bag),
+            turn_number=state.turn_number,
+            drawer=state.drawer,
+            limit=state.setup.draw_limit,
+            bag=total(state.bag),
         )
     )

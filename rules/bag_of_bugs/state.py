@@ -56,7 +56,7 @@ class Choice:
 
 
 @dataclass
-class Table:
+class GameState:
     """Everything on the table. Zones are canonical ``Counts`` (see tokens.py)."""
 
     players: int
@@ -136,7 +136,7 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         phase, stage = str(data["phase"]), str(data["stage"])
         if phase not in PHASES or stage not in STAGES:
             raise ValueError(f"unknown Bag of Bugs phase {phase!r} or stage {stage!r}")

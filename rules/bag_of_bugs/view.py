@@ -12,7 +12,7 @@ from rules.core import Action
 
 from . import flow, scoring
 from .grabs import GRAB_TEXT
-from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, Table
+from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, GameState
 from .tokens import ROCK, canon, total
 
 PHASE_OF_CHOICE = {TAKE: "grab_choice", GIVE: "wind", LEFTOVER: "leftovers"}
@@ -24,15 +24,15 @@ ROCK_RETURNED = "returned"
 ROCK_PAIRED = "paired"
 
 
-def phase_name(table: Table) -> str:
+def phase_name(state: GameState) -> str:
     """``draw``, ``grab_choice``, ``wind``, ``leftovers`` or ``over``."""
-    if table.phase in (DRAW, OVER):
-        return table.phase
-    assert table.choice is not None, "the resolve phase always rests on an open choice"
-    return PHASE_OF_CHOICE[table.choice.kind]
+    if state.phase in (DRAW, OVER):
+        return state.phase
+    assert state.choice is not None, "the resolve phase always rests on an open choice"
+    return PHASE_OF_CHOICE[state.choice.kind]
 
 
-def pool_order(table: Table) -> list[dict[str, str]]:
+def pool_order(state: GameState) -> list[dict[str, str]]:
     """This turn's reveals in order, each with where it is now.
 
     ``pool``: still in the pool; ``gone``: left the pool with a grab or the leftovers (tokens of
@@ -40,11 +40,11 @@ def pool_order(table: Table) -> list[dict[str, str]]:
     ``returned`` / ``paired``: a Rock that left when the draw stopped, back into the bag or set
     aside in a pair.
     """
-    left = dict(table.pool)
-    rock_fate = ROCK_RETURNED if table.rocks_revealed == 1 else ROCK_PAIRED
+    left = dict(state.pool)
+    rock_fate = ROCK_RETURNED if state.rocks_revealed == 1 else ROCK_PAIRED
     out = []
-    for token in table.order:
-        if token == ROCK and table.phase != DRAW:
+    for token in state.order:
+        if token == ROCK and state.phase != DRAW:
             status = rock_fate
         elif left.get(token, 0) > 0:
             left[token] -= 1
@@ -57,38 +57,38 @@ def pool_order(table: Table) -> list[dict[str, str]]:
     return out
 
 
-def public_view(table: Table, waiting: frozenset[int]) -> dict[str, Any]:
-    parts = scoring.breakdowns(table.collections)
+def public_view(state: GameState, waiting: frozenset[int]) -> dict[str, Any]:
+    parts = scoring.breakdowns(state.collections)
     scores = [p["total"] for p in parts]
-    choice = table.choice
+    choice = state.choice
     return {
         "game": "bag-of-bugs",
-        "players": table.players,
-        "phase": phase_name(table),
-        "turn": table.step,
-        "turn_number": table.turn_number,
-        "drawer": table.drawer,
-        "draw_limit": table.setup.draw_limit,
-        "revealed": table.revealed,
-        "rocks_revealed": table.rocks_revealed,
-        "window_open": table.phase == DRAW and table.revealed > 0,
-        "pool": canon(table.pool),
-        "pool_order": pool_order(table),
-        "pool_count": total(table.pool),
-        "bag": canon(table.bag),
-        "bag_count": total(table.bag),
-        "pairs": table.pairs,
-        "pairs_needed": table.setup.pairs_needed,
-        "last_turn": table.final,
-        "out_of_game": canon(table.out_of_game),
+        "players": state.players,
+        "phase": phase_name(state),
+        "turn": state.step,
+        "turn_number": state.turn_number,
+        "drawer": state.drawer,
+        "draw_limit": state.setup.draw_limit,
+        "revealed": state.revealed,
+        "rocks_revealed": state.rocks_revealed,
+        "window_open": state.phase == DRAW and state.revealed > 0,
+        "pool": canon(state.pool),
+        "pool_order": pool_order(state),
+        "pool_count": total(state.pool),
+        "bag": canon(state.bag),
+        "bag_count": total(state.bag),
+        "pairs": state.pairs,
+        "pairs_needed": state.setup.pairs_needed,
+        "last_turn": state.final,
+        "out_of_game": canon(state.out_of_game),
         "grabs": [
             {"token": k, "seat": holder, "text": GRAB_TEXT[k]}
-            for k, holder in enumerate(table.grabs, start=1)
+            for k, holder in enumerate(state.grabs, start=1)
         ],
         "resolving": choice.grab if choice is not None and choice.kind == TAKE else None,
-        "held_winds": table.held_winds,
-        "wind_holder": table.wind_holder,
-        "collections": [canon(c) for c in table.collections],
+        "held_winds": state.held_winds,
+        "wind_holder": state.wind_holder,
+        "collections": [canon(c) for c in state.collections],
         "scores": scores,
         "breakdowns": parts,
         "choice": None
@@ -98,22 +98,22 @@ def public_view(table: Table, waiting: frozenset[int]) -> dict[str, Any]:
             "kind": choice.kind,
             "step": choice.step,
             "grab": choice.grab,
-            "options": flow.options(table),
+            "options": flow.options(state),
         },
         "waiting_for": sorted(waiting),
-        "is_over": table.phase == OVER,
-        "winners": scoring.best(scores) if table.phase == OVER else [],
+        "is_over": state.phase == OVER,
+        "winners": scoring.best(scores) if state.phase == OVER else [],
     }
 
 
 def seat_view(
-    table: Table, seat: int, waiting: frozenset[int], actions: list[Action]
+    state: GameState, seat: int, waiting: frozenset[int], actions: list[Action]
 ) -> dict[str, Any]:
-    view = public_view(table, waiting)
+    view = public_view(state, waiting)
     view["you"] = {
         "seat": seat,
-        "role": "drawer" if seat == table.drawer else "grabber",
-        "grab": table.grab_of(seat),
+        "role": "drawer" if seat == state.drawer else "grabber",
+        "grab": state.grab_of(seat),
         "actions": actions,
     }
     return view

@@ -5,7 +5,7 @@ draw), then ``place``s or ``score``s one card of a colour from a hand of four. A
 (BO-17) lets the host play the default (draw, then place the drawn card) as ``SYSTEM``. The
 first player is random unless the ``first_player`` option names a seat (BO-4, BO-X7).
 
-The game is a typed ``Table`` (state.py) changed by the turn's functions (play.py); this
+The game is a typed ``GameState`` (state.py) changed by the turn's functions (play.py); this
 class is the contract: what is legal, why a refusal, the clock, the views and the scores.
 Nothing random happens after setup; the Rng state is still kept so snapshots follow the
 shared contract.
@@ -32,7 +32,7 @@ from ..core import (
 from ..core.events import Action
 from . import play, scoring
 from .cards import COLOURS, Counts
-from .state import CHOOSE, DRAW, Table
+from .state import CHOOSE, DRAW, GameState
 from .view import build_view
 
 TURN_SETTING = "bugoff_turn"
@@ -64,68 +64,68 @@ class BugOff(Engine):
         ),
     )
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.players = table.players
-        self.seed = table.seed
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.players = state.players
+        self.seed = state.seed
 
-    # -- the table's fields, as the views, presenters and tests read them ------------------
+    # -- the state's fields, as the views, presenters and tests read them ------------------
     @property
     def rng(self) -> Rng:
-        return self.table.rng
+        return self.state.rng
 
     @property
     def deck(self) -> list[str]:
         """Top card first."""
-        return self.table.deck
+        return self.state.deck
 
     @property
     def hands(self) -> list[Counts]:
-        return self.table.hands
+        return self.state.hands
 
     @property
     def tableaux(self) -> list[Counts]:
-        return self.table.tableaux
+        return self.state.tableaux
 
     @property
     def points(self) -> list[Counts]:
-        return self.table.points
+        return self.state.points
 
     @property
     def score_pile(self) -> Counts:
-        return self.table.score_pile
+        return self.state.score_pile
 
     @property
     def discard(self) -> Counts:
-        return self.table.discard
+        return self.state.discard
 
     @property
     def bug_offs(self) -> list[str]:
-        return self.table.bug_offs
+        return self.state.bug_offs
 
     @property
     def first(self) -> int:
-        return self.table.first
+        return self.state.first
 
     @property
     def active(self) -> int:
-        return self.table.active
+        return self.state.active
 
     @property
     def phase(self) -> str:
-        return self.table.phase
+        return self.state.phase
 
     @property
     def drawn(self) -> str | None:
-        return self.table.drawn
+        return self.state.drawn
 
     @property
     def step(self) -> int:
-        return self.table.step
+        return self.state.step
 
     @property
     def setup_returns(self) -> int:
-        return self.table.setup_returns
+        return self.state.setup_returns
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -138,32 +138,32 @@ class BugOff(Engine):
                 f"The first player was set to seat {first}, but only {players} players are seated.",
                 code="bad_option",
             )
-        table = Table.empty(players, seed)
+        state = GameState.empty(players, seed)
         # BO-4: random, unless the host chose the first seat (BO-X7).
-        play.deal(table, None if first == RANDOM_FIRST else int(first) - 1)
-        return cls(table)
+        play.deal(state, None if first == RANDOM_FIRST else int(first) - 1)
+        return cls(state)
 
     # -- queries ----------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.table.is_over
+        return self.state.is_over
 
     @property
     def turn(self) -> int:
         """Every accepted action changes which buttons make sense (draw -> choose -> next
         player), and Bug Off! has no simultaneous windows, so the turn is the action count."""
-        return self.table.step
+        return self.state.step
 
     def waiting_for(self) -> frozenset[int]:
-        return frozenset() if self.is_over else frozenset({self.table.active})
+        return frozenset() if self.is_over else frozenset({self.state.active})
 
     def legal_actions(self, seat: int) -> list[Action]:
         # ``type(seat) is int``: apply refuses True or 1.0 as a seat, so nothing is listed for them.
-        if self.is_over or type(seat) is not int or seat != self.table.active:
+        if self.is_over or type(seat) is not int or seat != self.state.active:
             return []
-        if self.table.phase == DRAW:
+        if self.state.phase == DRAW:
             return [{"type": "draw"}]
-        hand = self.table.seats[seat].hand
+        hand = self.state.seats[seat].hand
         held = [c for c in COLOURS if hand[c] > 0]
         return [{"type": "place", "colour": c} for c in held] + [
             {"type": "score", "colour": c} for c in held
@@ -176,10 +176,10 @@ class BugOff(Engine):
             return []
         return [
             Deadline(
-                key=f"{TURN_SETTING}:{self.table.step}",
-                action={"type": "timeout", "turn": self.table.step},
+                key=f"{TURN_SETTING}:{self.state.step}",
+                action={"type": "timeout", "turn": self.state.step},
                 setting=TURN_SETTING,
-                seats=frozenset({self.table.active}),
+                seats=frozenset({self.state.active}),
             )
         ]
 
@@ -191,14 +191,14 @@ class BugOff(Engine):
     # -- scoring ----------------------------------------------------------------------------
     def scores(self) -> list[int]:
         """Points-pile sizes: public at any time, final once the game is over."""
-        return scoring.totals(self.table.points)
+        return scoring.totals(self.state.points)
 
     def winners(self) -> list[int]:
-        return scoring.rank(self.table.points, self.table.bug_offs)[0] if self.is_over else []
+        return scoring.rank(self.state.points, self.state.bug_offs)[0] if self.is_over else []
 
     def tiebreak(self) -> dict[str, Any] | None:
         """How a tied top score was settled (``None`` before the end or without a tie)."""
-        return scoring.rank(self.table.points, self.table.bug_offs)[1] if self.is_over else None
+        return scoring.rank(self.state.points, self.state.bug_offs)[1] if self.is_over else None
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Per-colour points in BUG OFF order at the end; before it the colours are the
@@ -206,14 +206,29 @@ class BugOff(Engine):
         self._check_seat(seat)
         if not self.is_over:
             return {"total": self.scores()[seat]}
-        return scoring.breakdown(self.table.seats[seat].points, self.table.bug_offs)
+        return scoring.breakdown(self.state.seats[seat].points, self.state.bug_offs)
+
+    def score_preview(self, seat: int, action: Action) -> dict[int, int]:
+        """Who would gain what if ``seat`` played ``action`` (a listed score) now: seat -> cards
+        moved to its points pile, in seat order, gaining seats only (BO-5/BO-6).
+
+        Face-up cards are public, so this is no secret; presenters show it instead of
+        re-implementing the rule. The game is unchanged."""
+        listed = self._listed(action, self.legal_actions(seat))
+        if listed is None or listed["type"] != "score":
+            raise RuleError("Only a score you may make now has a preview.", code="no_preview")
+        trial = GameState.from_dict(self.state.to_dict(self.slug))
+        events: list[Event] = []
+        play.score(trial, seat, str(listed["colour"]), events)
+        (scored,) = (e for e in events if e.type == "scored")
+        return {int(g["seat"]): int(g["count"]) for g in scored.data["gains"]}
 
     # -- play -------------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """A listed action: a player's draw, place or score, or the clock's timeout."""
         if seat == SYSTEM:
-            return play.time_out(self.table)
-        return play.act(self.table, seat, action["type"], action.get("colour"))
+            return play.time_out(self.state)
+        return play.act(self.state, seat, action["type"], action.get("colour"))
 
     def refusal(self, seat: int, action: Any) -> RuleError:
         return explain(lambda: self._explain(seat, action))
@@ -239,10 +254,10 @@ class BugOff(Engine):
         else:
             raise RuleError("Bug Off! has no such action.", code="unknown_action")
         require(not self.is_over, "The game is over.", code="finished")
-        require(seat == self.table.active, "It is not your turn.", code="not_your_turn")
+        require(seat == self.state.active, "It is not your turn.", code="not_your_turn")
         if kind == "draw":
             raise RuleError("You have already drawn this turn.", code="already_drawn")
-        require(self.table.phase == CHOOSE, "Draw a card first.", code="draw_first")
+        require(self.state.phase == CHOOSE, "Draw a card first.", code="draw_first")
         colour = action["colour"]
         require(
             isinstance(colour, str) and colour in COLOURS,
@@ -260,10 +275,10 @@ class BugOff(Engine):
 
     # -- persistence ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return self.table.to_dict(self.slug)
+        return self.state.to_dict(self.slug)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         if data.get("slug") != cls.slug:
             raise ValueError("not a Bug Off! snapshot")
-        return cls(Table.from_dict(data))
+        return cls(GameState.from_dict(data))

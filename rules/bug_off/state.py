@@ -36,7 +36,7 @@ class Seat:
 
 
 @dataclass
-class Table:
+class GameState:
     """Everything a Bug Off! game is, in one typed record. ``deck[0]`` is the top card."""
 
     players: int
@@ -61,7 +61,7 @@ class Table:
     """BUG OFFs dealt in setup and shuffled back (BO-3); kept for the record."""
 
     @classmethod
-    def empty(cls, players: int, seed: int) -> Table:
+    def empty(cls, players: int, seed: int) -> GameState:
         """A table with empty piles for ``players`` seats and the Rng seeded, before the deal."""
         return cls(players, seed, Rng(seed), seats=[Seat() for _ in range(players)])
 
@@ -105,7 +105,7 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         phase = str(data["phase"])
         if phase not in PHASES:
             raise ValueError(f"unknown Bug Off! phase {phase!r}")

@@ -57,7 +57,7 @@ def build_view(game: BugOff, seat: int | None) -> dict[str, Any]:
                 "tableau": dict(piles.tableau),
                 "points_size": sum(piles.points.values()),
             }
-            for s, piles in enumerate(game.table.seats)
+            for s, piles in enumerate(game.state.seats)
         ],
         "me": None if seat is None else _private(game, seat),
         "final": _final(game) if game.is_over else None,
@@ -68,8 +68,8 @@ def _private(game: BugOff, seat: int) -> dict[str, Any]:
     actions = game.legal_actions(seat)
     return {
         "seat": seat,
-        "hand": dict(game.table.seats[seat].hand),
-        "points": dict(game.table.seats[seat].points),
+        "hand": dict(game.state.seats[seat].hand),
+        "points": dict(game.state.seats[seat].points),
         "drawn": game.drawn if seat == game.active else None,
         "can_draw": {"type": "draw"} in actions,
         "place": [a["colour"] for a in actions if a["type"] == "place"],

@@ -1,12 +1,13 @@
-"""The Bug Run engine: setup, phases and turn order, the contract methods and the views.
+"""The Bug Run engine: the contract methods (DESIGN.md §2) over the game's modules.
 
-Flows live in the mixins (trading, combat, moves, quests, flash, stairs, escape); this module
-decides who acts next and exposes the engine contract (DESIGN.md §2).
+The rules live in modules named after the rulebook's sections (setup, turns, trading, moving,
+combat, chance, quests, loot, flash, stairs, escape, scoring, cards, board), as functions over
+the ``Run`` context (context.py) and its typed state (state.py, frames.py); the frame driver
+(driver.py) dispatches each frame to its kind's handlers, and view.py builds what a seat sees.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Self
 
@@ -22,26 +23,19 @@ from ..core import (
     explain,
     register,
 )
-from . import content as C
-from .base import START, Action, Frame, FrameKind
-from .board import QUEST_KINDS
-from .escape import EscapeMixin
+from . import driver, scoring, setup
+from .context import SLUG, Action, Run
+from .frames import Frame
+from .state import GameState
+from .view import table_view
 
-TURN_SECONDS = 90.0
-EQUIP_KEYS = ("sword", "bow", "shield", "stored", "faceup")
-PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
-    "roll": ("dice", "n", "why"),
-    "toss": ("result", "why"),
-    "attack": ("weapon", "need"),
-    "bridge": ("card",),
-    "escape": ("reached",),
-    "trade": ("merchant",),
-}
-"""Frame fields every player sees at the table (each was announced by a public event)."""
+TURN_SETTING = "bugrun_turn"
+"""BR-X19: the clock on every decision; its length is only ever the host setting (90 s by
+default)."""
 
 
 @register
-class BugRun(EscapeMixin, Engine):
+class BugRun(Run, Engine):
     """Bug Run for 2-6 players (2p: two heroes each, hero i belongs to seat i // 2).
 
     Exactly one seat decides at any time (``waiting_for``); its decision is the top frame of a
@@ -70,7 +64,7 @@ class BugRun(EscapeMixin, Engine):
          "scores", "winners" (once over)}
     """
 
-    slug = "bug-run"
+    slug = SLUG
     title = "Bug Run"
     min_players = 2
     max_players = 6
@@ -78,265 +72,35 @@ class BugRun(EscapeMixin, Engine):
         GameOption("mode", "Play with hero powers or without.", ("normal", "powers"), "normal"),
     )
 
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.s = state
-        self.players = int(state["players"])
-        self.seed = int(state["seed"])
-        self.rng = Rng.from_state(state["rng"])
+    def __init__(self, state: GameState, rng: Rng | None = None) -> None:
+        """A game from its state; ``rng`` is the live generator (else the stored one)."""
+        self.state = state
+        self.players = state.players
+        self.seed = state.seed
+        self.rng = Rng.from_state(state.rng) if rng is None else rng
 
     # -- setup ----------------------------------------------------------------------------------
     @classmethod
     def new(cls, players: int, seed: int, options: Mapping[str, str] | None = None) -> Self:
         cls.check_players(players)
         opts = cls.resolve_options(options)
-        rng = Rng(seed)
-        two = players == 2
-        names = [h["name"] for h in C.HEROES]
-        rng.shuffle(names)
-        n_heroes = 4 if two else players
-        heroes: list[dict[str, Any]] = []
-        for i in range(n_heroes):
-            seat = i // 2 if two else i
-            heroes.append(
-                {
-                    "name": names[i],
-                    "seat": seat,
-                    **START,
-                    "sword": [],
-                    "bow": [],
-                    "shield": [],
-                    "stored": [],
-                    "faceup": [],
-                    "pos": None,
-                    "roof": None,
-                }
-            )
-        bazaar = list(C.BAZAAR_CARDS)
-        rng.shuffle(bazaar)
-        loot = list(C.LOOT_CARDS)
-        rng.shuffle(loot)
-        level_card = rng.choice(sorted(C.LEVELS))
-        explore = sorted(C.EXPLORATION)
-        rng.shuffle(explore)
-        monsters = []
-        for level in range(1, 5):
-            deck = sorted(m for m, d in C.MONSTERS.items() if d["level"] == level)
-            rng.shuffle(deck)
-            monsters.append(deck)
-        stairs = sorted(C.STAIRS)
-        rng.shuffle(stairs)
-        state: dict[str, Any] = {
-            "players": players,
-            "seed": seed,
-            "mode": opts["mode"],
-            "two": two,
-            "serial": 0,
-            "level": 1,
-            "phase": "setup",
-            "level_card": level_card,
-            "heroes": heroes,
-            "seats": [{"vp": 10 if two else 5, "hand": []} for _ in range(players)],
-            "crown": rng.below(n_heroes),
-            "bazaar": {"deck": bazaar, "market": [], "discard": []},
-            "basics": list(C.BASIC_CARDS),
-            "basic_side": {},
-            "loot": {"deck": loot, "discard": []},
-            "limbo": [],
-            "explore": explore,
-            "monsters": monsters,
-            "stairs_stack": stairs[:4],
-            "stairs_out": stairs[4:],
-            "roof": [],
-            "boxed": [],
-            "board": [],
-            "teams": {},
-            "markers": {},
-            "flash": None,
-            "order": {},
-            "fought": False,
-            "escape_queue": [],
-            "stack": [],
-            "rng": [],
-        }
-        game = cls.__new__(cls)
-        game.s = state
-        game.players = players
-        game.seed = seed
-        game.rng = rng
-        ev: list[Event] = []
-        game.refill_market()
-        game.build_level(1, ev)
-        game.start_phase("trading", ev)
-        game.run(ev)
+        state, rng = setup.deal(players, seed, opts["mode"])
+        game = cls(state, rng)
+        events: list[Event] = []
+        setup.first_level(game, events)
+        game.run(events)
         return game
-
-    # -- phases and turn order ------------------------------------------------------------------
-    def start_phase(self, phase: str, events: list[Event]) -> None:
-        state = self.s
-        state["phase"] = phase
-        crown = state["crown"]
-        state["order"] = {
-            "next": crown,
-            "left": self.n_heroes(),
-            "forced": crown,
-            "ready": [True] * self.n_heroes(),
-            "seat": self.owner(crown),
-        }
-        state["fought"] = False
-        events.append(Event.public("phase", phase=phase, level=state["level"], crown=crown))
-
-    def next_hero(self) -> int | None:
-        """The hero to activate, or None when a 2p player must choose (an activate frame)."""
-        order = self.s["order"]
-        if not self.s["two"]:
-            hero = int(order["next"])
-            order["next"] = (hero + 1) % self.n_heroes()
-            return hero
-        if order["forced"] is not None:
-            hero = int(order["forced"])
-            order["forced"] = None
-            self.mark_used(hero)
-            return hero
-        ready = [
-            hero for hero in range(4) if order["ready"][hero] and self.owner(hero) == order["seat"]
-        ]
-        if len(ready) == 1:
-            self.mark_used(ready[0])
-            return ready[0]
-        self.push({"k": "activate", "seat": order["seat"], "wait": True})
-        return None
-
-    def mark_used(self, hero: int) -> None:
-        order = self.s["order"]
-        order["ready"][hero] = False
-        order["seat"] = 1 - self.owner(hero)
-        if not any(order["ready"]):
-            order["ready"] = [True] * 4
-            order["seat"] = self.owner(self.s["crown"])
-
-    def opts_activate(self, frame: Frame) -> list[Action]:
-        order = self.s["order"]
-        return [
-            {"type": "activate", "hero": hero}
-            for hero in range(4)
-            if order["ready"][hero] and self.owner(hero) == frame["seat"]
-        ]
-
-    def answer_activate(self, frame: Frame, action: Action, events: list[Event]) -> None:
-        self.pop()
-        self.mark_used(action["hero"])
-        events.append(Event.public("activate", hero=action["hero"]))
-        self.begin(action["hero"], events)
-
-    def begin(self, hero: int, events: list[Event]) -> None:
-        phase = self.s["phase"]
-        if phase == "trading":
-            self.s["order"]["left"] -= 1
-            events.append(Event.public("trade_turn", hero=hero))
-            self.push({"k": "trade", "hero": hero, "merchant": False, "wait": True})
-        else:
-            events.append(Event.public("turn", hero=hero))
-            # 4.6 / L245: a bow attack needs an arrow at the start of the turn (BR-64)
-            arrows0 = int(self.hero(hero)["arrows"])
-            self.push(
-                {"k": "turn", "hero": hero, "stage": "choose", "wait": True, "arrows0": arrows0}
-            )
-
-    def schedule(self, events: list[Event]) -> None:
-        state = self.s
-        phase = state["phase"]
-        if phase == "trading":
-            if state["order"]["left"] <= 0:
-                baz = state["bazaar"]
-                baz["discard"].extend(baz["market"])
-                baz["market"] = []
-                new = self.refill_market()
-                events.append(Event.public("market_renewed", market=new))
-                self.start_phase("adventure", events)
-                return
-        elif phase == "adventure":
-            if all(self.on_stairs(hero) for hero in range(self.n_heroes())):
-                if self.stairs_card()["type"] == "fight" and not state["fought"]:
-                    state["fought"] = True
-                    self.push(self.fight_frame())
-                else:
-                    self.reset_level(events)
-                return
-        elif phase == "escape":
-            if state["escape_queue"]:
-                hero = state["escape_queue"].pop(0)
-                self.push({"k": "escape", "hero": hero, "reached": 0, "stage": "start"})
-            else:
-                self.cash_gold_coins(events)
-                state["phase"] = "over"
-                events.append(
-                    Event.public("game_over", scores=self.scores(), winners=self.winners())
-                )
-            return
-        hero = self.next_hero()
-        if hero is not None:
-            self.begin(hero, events)
-
-    # -- the adventure turn ---------------------------------------------------------------------
-    def opts_turn(self, frame: Frame) -> list[Action]:
-        hero = frame["hero"]
-        if self.on_stairs(hero):
-            return [{"type": "wait"}]
-        out = self.move_options(hero)
-        slot = self.here(hero)
-        if slot["kind"] == "monster":
-            weapon = self.space_weapon(hero)
-            if weapon != "bw":
-                out.append({"type": "attack", "weapon": "sword"})
-            if weapon != "sw" and self.bow_ready(frame):
-                out.append({"type": "attack", "weapon": "bow"})
-        elif slot["kind"] in QUEST_KINDS and not slot["locked"]:
-            out += self.quest_options(hero, slot)
-        return out + self.play_options(hero, "turn")
-
-    def bow_ready(self, frame: Frame) -> bool:
-        """4.6 step 0: arrows >= 1 at the start of the turn (arrows gained during the turn, e.g.
-        from an Itinerant Merchant or a Crafty One, do not count), and one arrow to pay now."""
-        hero = self.hero(frame["hero"])
-        return int(frame.get("arrows0", hero["arrows"])) >= 1 and hero["arrows"] >= 1
-
-    def step_turn(self, frame: Frame, events: list[Event]) -> None:
-        if frame["stage"] == "choose":
-            frame["wait"] = True
-        else:
-            self.pop()
-
-    def answer_turn(self, frame: Frame, action: Action, events: list[Event]) -> None:
-        hero = frame["hero"]
-        kind = action["type"]
-        if kind == "play":
-            self.answer_play(frame, action, events)
-            return
-        frame["stage"] = "done"
-        if kind == "move":
-            self.push(self.move_frame(hero, action))
-        elif kind == "attack":
-            self.push(
-                self.attack_frame(hero, action["weapon"]) | {"arrows0": frame.get("arrows0", 1)}
-            )
-        elif kind == "quest":
-            self.push(self.quest_frame(hero, action))
-        else:
-            events.append(Event.public("wait", hero=hero))
-            self.push({"k": "reward", "hero": hero, "items": self.stair_wait_items(), "i": 0})
 
     # -- contract -------------------------------------------------------------------------------
     def deciding(self) -> tuple[int, Frame] | None:
-        frame = self.top()
-        if frame is None or not frame["wait"] or self.s["phase"] == "over":
-            return None
-        return int(frame["seat"]), frame
+        return driver.deciding(self)
+
+    def run(self, events: list[Event]) -> None:
+        """Step the game on until a player has a real choice (or the game is over)."""
+        driver.settle(self, events)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        decision = self.deciding()
-        if decision is None or decision[0] != seat:
-            return []
-        return self.frame_options(decision[1])
+        return driver.legal_actions(self, seat)
 
     def waiting_for(self) -> frozenset[int]:
         decision = self.deciding()
@@ -344,7 +108,7 @@ class BugRun(EscapeMixin, Engine):
 
     @property
     def turn(self) -> int:
-        return int(self.s["serial"])
+        return int(self.state.serial)
 
     def deadlines(self) -> list[Deadline]:
         decision = self.deciding()
@@ -352,10 +116,9 @@ class BugRun(EscapeMixin, Engine):
             return []
         return [
             Deadline(
-                key=f"bug-run:afk:{self.s['serial']}",
-                action={"type": "afk", "turn": self.s["serial"]},
-                seconds=TURN_SECONDS,
-                setting="bugrun_turn",
+                key=f"bug-run:afk:{self.state.serial}",
+                action={"type": "afk", "turn": self.state.serial},
+                setting=TURN_SETTING,
                 seats=frozenset({decision[0]}),
             )
         ]
@@ -374,17 +137,17 @@ class BugRun(EscapeMixin, Engine):
             action = self.default_action(frame)
             events.append(Event.public("afk", seat=who, action=action["type"]))
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
-        self.s["serial"] += 1
-        frame["wait"] = False
-        self.answer_frame(frame, action, events)
+        self.state.serial += 1
+        frame.wait = False
+        driver.answer_frame(self, frame, action, events)
         self.run(events)
         return events
 
     def default_action(self, frame: Frame) -> Action:
         """The AFK choice (BR-X19): the first legal option, which every frame lists as its safe
         default; a move never spends a card (Optional Extra) on the player's behalf."""
-        opts = self.frame_options(frame)
-        if frame["k"] in ("turn", "freemove"):
+        opts = driver.frame_options(self, frame)
+        if frame.kind in ("turn", "freemove"):
             for option in opts:
                 if option["type"] == "wait" or (option["type"] == "move" and "extra" not in option):
                     return option
@@ -405,155 +168,38 @@ class BugRun(EscapeMixin, Engine):
             raise RuleError("That timer is no longer running.", code="no_deadline")
         if seat != who:
             raise RuleError("It is not your turn.", code="not_your_turn")
-        if frame["k"] == "trade" and kind in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
+        if frame.kind == "trade" and kind in ("buy", "buy_basic", "buy_hearts", "buy_arrows"):
             raise RuleError(
                 "You cannot buy that (price, stock or equipment zone).", code="cant_afford"
             )
-        if frame["k"] == "turn" and kind == "move":
+        if frame.kind == "turn" and kind == "move":
             raise RuleError("You cannot move there.", code="bad_move")
-        if kind not in {option["type"] for option in self.frame_options(frame)}:
+        if kind not in {option["type"] for option in driver.frame_options(self, frame)}:
             raise RuleError("You cannot do that now.", code="wrong_step")
         raise RuleError("That choice is not allowed now.", code="illegal")
 
     # -- the end --------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return bool(self.s["phase"] == "over")
-
-    def frame_kind(self, kind: str) -> FrameKind:
-        return FRAME_KINDS[kind]
+        return bool(self.state.phase == "over")
 
     def scores(self) -> list[int]:
-        return [self.breakdown(seat)["total"] for seat in range(self.players)]
+        return scoring.scores(self)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
-        return self.breakdown(seat)
+        return scoring.breakdown(self, seat)
 
     def winners(self) -> list[int]:
-        if not self.is_over:
-            return []
-        scores = self.scores()
-        best = max(scores)
-        return [seat for seat, sc in enumerate(scores) if sc == best]
+        return scoring.winners(self)
 
     # -- persistence ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        self.s["rng"] = self.rng.state()
-        return json.loads(json.dumps(self.s))
+        self.state.rng = self.rng.state()
+        return self.state.to_dict()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        return cls(json.loads(json.dumps(dict(data))))
+        return cls(GameState.from_dict(dict(data)))
 
-    # -- views ----------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        s = self.s
-        heroes: list[dict[str, Any]] = []
-        for h, hero in enumerate(s["heroes"]):
-            v = {k: hero[k] for k in ("name", "seat", "hearts", "arrows", "coins", "roof")}
-            v.update({k: list(hero[k]) for k in ("sword", "bow", "shield", "stored", "faceup")})
-            v["index"] = h
-            v["power"] = C.POWERS[hero["name"]] if s["mode"] == "powers" else None
-            v["pos"] = dict(hero["pos"]) if hero["pos"] else None
-            v["ready"] = bool(s["order"].get("ready", [True] * 6)[h]) if s["two"] else None
-            heroes.append(v)
-        seats = []
-        for i, st in enumerate(s["seats"]):
-            row: dict[str, Any] = {"seat": i, "hand_size": len(st["hand"])}
-            row["heroes"] = [h for h in range(self.n_heroes()) if self.owner(h) == i]
-            if seat == i:
-                row["vp"] = st["vp"]
-            seats.append(row)
-        active = None
-        d = self.deciding()
-        if d is not None:
-            fr = d[1]
-            active = {
-                "seat": d[0],
-                "hero": fr.get("hero"),
-                "prompt": fr["k"],
-                "stage": fr.get("stage"),
-            }
-            # What the table sees of the decision (dice faces, the coin, the bridge, the
-            # target number, the roof step), so a board can show it beside the choice.
-            for key in PUBLIC_FRAME_KEYS.get(fr["k"], ()):
-                if fr.get(key) is not None:
-                    active[key] = json.loads(json.dumps(fr[key]))
-            if fr["k"] == "loot" and fr["stage"] == "equip":
-                active["card"] = fr["card"]  # announced by the public "loot" event
-            if fr["k"] == "fight":
-                active["hero"] = fr["choosers"][0]
-            if fr["k"] == "flash" and fr.get("pickers"):
-                active["hero"] = fr["pickers"][0]
-                active["items"] = list(fr.get("items", []))
-        out: dict[str, Any] = {
-            "game": self.slug,
-            "phase": s["phase"],
-            "level": s["level"],
-            "mode": s["mode"],
-            "players": self.players,
-            "turn": self.turn,
-            "crown": s["crown"],
-            "flash": s["flash"],
-            "level_card": s["level_card"],
-            "side": "small" if self.small_game() else "large",
-            "stairs": s["board"][-1]["C"]["card"] if s["board"] else None,
-            "roof": list(s["roof"]),
-            "market": self.market(),
-            "decks": {
-                "bazaar": len(s["bazaar"]["deck"]),
-                "bazaar_discard": len(s["bazaar"]["discard"]),
-                "basics": len(s["basics"]),
-                "loot": len(s["loot"]["deck"]),
-                "loot_discard": len(s["loot"]["discard"]),
-                "exploration": len(s["explore"]),
-            },
-            "markers": dict(s["markers"]),
-            "heroes": heroes,
-            "seats": seats,
-            "board": self.board_view() if s["board"] else [],
-            "teams": dict(s["teams"]),
-            "active": active,
-        }
-        shown = [*out["market"], *(c for v in heroes for k in EQUIP_KEYS for c in v[k])]
-        out["names"] = {c: C.card_name(c) for c in shown}
-        out["roof_paths"] = [C.STAIRS[c]["roof"] for c in s["roof"]]
-        if seat is not None and 0 <= seat < self.players:
-            you: dict[str, Any] = {
-                "seat": seat,
-                "vp": s["seats"][seat]["vp"],
-                "hand": list(s["seats"][seat]["hand"]),
-                "options": self.legal_actions(seat),
-            }
-            if d is not None and d[0] == seat and d[1]["k"] == "loot" and d[1]["stage"] == "keep":
-                you["loot_choice"] = list(s["limbo"])
-            you["names"] = {c: C.card_name(c) for c in [*you["hand"], *you.get("loot_choice", [])]}
-            if self.is_over:
-                you["score"] = self.breakdown(seat)
-            out["you"] = you
-        if self.is_over:
-            out["scores"] = [self.breakdown(i) for i in range(self.players)]
-            out["winners"] = self.winners()
-        return out
-
-
-FRAME_KINDS: dict[str, FrameKind] = {
-    "activate": FrameKind(options=BugRun.opts_activate, answer=BugRun.answer_activate),
-    "attack": FrameKind(BugRun.opts_attack, BugRun.answer_attack, BugRun.step_attack),
-    "bridge": FrameKind(BugRun.opts_bridge, BugRun.answer_bridge, BugRun.step_bridge),
-    "crafty": FrameKind(step=BugRun.step_crafty),
-    "escape": FrameKind(BugRun.opts_escape, BugRun.answer_escape, BugRun.step_escape),
-    "fight": FrameKind(BugRun.opts_fight, BugRun.answer_fight, BugRun.step_fight),
-    "flash": FrameKind(BugRun.opts_flash, BugRun.answer_flash, BugRun.step_flash),
-    "freemove": FrameKind(BugRun.opts_freemove, BugRun.answer_freemove, BugRun.step_freemove),
-    "loot": FrameKind(BugRun.opts_loot, BugRun.answer_loot, BugRun.step_loot),
-    "move": FrameKind(step=BugRun.step_move),
-    "quest": FrameKind(step=BugRun.step_quest),
-    "reward": FrameKind(step=BugRun.step_reward),
-    "roll": FrameKind(BugRun.opts_roll, BugRun.answer_roll, BugRun.step_roll),
-    "toss": FrameKind(BugRun.opts_toss, BugRun.answer_toss, BugRun.step_toss),
-    "trade": FrameKind(BugRun.opts_trade, BugRun.answer_trade, BugRun.step_trade),
-    "turn": FrameKind(BugRun.opts_turn, BugRun.answer_turn, BugRun.step_turn),
-}
-"""Every frame kind Bug Run pushes, with its handlers (options, answer, step): the frame
-driver's only dispatch table."""
+        return table_view(self, seat)

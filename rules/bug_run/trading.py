@@ -1,233 +1,136 @@
-"""Trading turns (§4.3), the Itinerant Merchant's private one, and "any time" card plays."""
+"""The Trading Phase: buying (bazaar, basic equipment, hearts, arrows), equipment zones,
+selling and the end of a trading turn; the Itinerant Merchant's private turn is one too."""
 
 from __future__ import annotations
 
 from ..core import Event
+from . import cards, stocks
 from . import content as C
-from .base import Action, Frame
-from .board import BoardMixin
+from .context import Action, Run
+from .frames import (
+    TradeFrame,
+)
 
 SET_PRICE = 3
 
 
-class TradingMixin(BoardMixin):
-    """Buying, equipping, selling, and cards played outside an attack."""
+def zone_actions(
+    game: Run, hero: int, base: Action, zone: str, price: int, equip: bool
+) -> list[Action]:
+    """Buy actions for equipment: room in the zone, or sell one equipped card first (BR-22)."""
+    sheet = game.hero(hero)
+    coins = sheet.coins
+    if not equip or len(sheet.zone(zone)) < game.zone_limit(zone):
+        return [base] if coins >= price else []
+    if coins + 1 < price:
+        return []
+    return [base | {"replace": r} for r in sheet.zone(zone)]
 
-    # -- equipment zones ------------------------------------------------------------------------
-    def zone_actions(
-        self, h: int, base: Action, zone: str, price: int, equip: bool
-    ) -> list[Action]:
-        """Buy actions for equipment: room in the zone, or sell one equipped card first (BR-22)."""
-        hero = self.hero(h)
-        coins = hero["coins"]
-        if not equip or len(hero[zone]) < self.zone_limit(zone):
-            return [base] if coins >= price else []
-        if coins + 1 < price:
-            return []
-        return [base | {"replace": r} for r in hero[zone]]
 
-    def sellable(self, h: int) -> list[str]:
-        hero = self.hero(h)
-        cards = [c for k in ("sword", "bow", "shield", "stored", "faceup") for c in hero[k]]
-        cards += self.hand(self.owner(h))
-        return [c for c in cards if not self.s["markers"].get(c)]
+def sellable(game: Run, hero: int) -> list[str]:
+    """Cards ``hero`` may sell: held or in its player's hand, without a use marker."""
+    held = game.hero(hero).cards() + game.hand(game.owner(hero))
+    return [card for card in held if not game.state.markers.get(card)]
 
-    def opts_trade(self, fr: Frame) -> list[Action]:
-        h = fr["hero"]
-        hero = self.hero(h)
-        out: list[Action] = [{"type": "end_turn"}]
-        for c in self.s["bazaar"]["market"]:
-            d = C.card(c)
-            base: Action = {"type": "buy", "card": c}
-            if d["effect"] == "equipment":
-                out += self.zone_actions(h, base, d["zone"], d["price"], self.can_equip(h, c))
-            elif hero["coins"] >= d["price"]:
-                out.append(base)
-        if self.s["basics"]:
-            for side in ("sword", "bow"):
-                base = {"type": "buy_basic", "side": side}
-                out += self.zone_actions(h, base, side, SET_PRICE, True)
-        if hero["coins"] >= SET_PRICE:
-            out += [{"type": "buy_hearts"}, {"type": "buy_arrows"}]
-        out += [{"type": "sell", "card": c} for c in self.sellable(h)]
-        out += self.play_options(h, "merchant" if fr["merchant"] else "trade")
-        return out
 
-    def place_equipment(self, h: int, c: str, replace: str | None, ev: list[Event]) -> None:
-        hero = self.hero(h)
-        if replace is not None:
-            self.sell(h, replace, ev)
-        if self.can_equip(h, c):
-            hero[self.zone_of(c)].append(c)
-        else:
-            hero["stored"].append(c)
-
-    def sell(self, h: int, c: str, ev: list[Event]) -> None:
-        self.remove_card(h, c)
-        self.discard(c)
-        got = self.gain(h, "coins", 1)
-        ev.append(Event.public("sell", hero=h, card=c, name=C.card_name(c), coins=got))
-
-    def answer_trade(self, fr: Frame, a: Action, ev: list[Event]) -> None:
-        h = fr["hero"]
-        hero = self.hero(h)
-        t = a["type"]
-        fr["wait"] = True
-        if t == "end_turn":
-            fr["wait"] = False
-            new = self.refill_market()
-            ev.append(Event.public("trade_end", hero=h, revealed=new, market=self.market()))
-            self.pop()
-        elif t == "buy":
-            c = a["card"]
-            d = C.card(c)
-            if "replace" in a:
-                self.sell(h, a["replace"], ev)
-            hero["coins"] -= d["price"]
-            self.s["bazaar"]["market"].remove(c)
-            ev.append(Event.public("buy", hero=h, card=c, name=d["name"], price=d["price"]))
-            if d["effect"] == "equipment":
-                self.place_equipment(h, c, None, ev)
-            else:
-                hero["faceup"].append(c)
-        elif t == "buy_basic":
-            if "replace" in a:
-                self.sell(h, a["replace"], ev)
-            c = self.s["basics"].pop(0)
-            self.s["basic_side"][c] = a["side"]
-            hero["coins"] -= SET_PRICE
-            hero[a["side"]].append(c)
-            ev.append(
-                Event.public("buy", hero=h, card=c, name=f"Basic {a['side']}", price=SET_PRICE)
+def options_trade(game: Run, frame: TradeFrame) -> list[Action]:
+    """End the turn, buy (bazaar, basic equipment, hearts or arrows), sell, or play a card
+    (BR-40)."""
+    hero = frame.hero
+    sheet = game.hero(hero)
+    out: list[Action] = [{"type": "end_turn"}]
+    for card in game.state.bazaar.market:
+        info = C.card(card)
+        base: Action = {"type": "buy", "card": card}
+        if info["effect"] == "equipment":
+            out += zone_actions(
+                game, hero, base, info["zone"], info["price"], game.can_equip(hero, card)
             )
-        elif t in ("buy_hearts", "buy_arrows"):
-            stock, n = ("hearts", 3) if t == "buy_hearts" else ("arrows", 2)
-            hero["coins"] -= SET_PRICE
-            got = self.gain(h, stock, n)
-            ev.append(Event.public("buy_stock", hero=h, stock=stock, amount=got, price=SET_PRICE))
-        elif t == "sell":
-            self.sell(h, a["card"], ev)
+        elif sheet.coins >= info["price"]:
+            out.append(base)
+    if game.state.basics:
+        for side in ("sword", "bow"):
+            base = {"type": "buy_basic", "side": side}
+            out += zone_actions(game, hero, base, side, SET_PRICE, True)
+    if sheet.coins >= SET_PRICE:
+        out += [{"type": "buy_hearts"}, {"type": "buy_arrows"}]
+    out += [{"type": "sell", "card": card} for card in sellable(game, hero)]
+    out += cards.play_options(game, hero, "merchant" if frame.merchant else "trade")
+    return out
+
+
+def place_equipment(
+    game: Run, hero: int, card: str, replace: str | None, events: list[Event]
+) -> None:
+    """Equip a bought card (after selling the replaced one), or store it when the hero cannot equip
+    it."""
+    sheet = game.hero(hero)
+    if replace is not None:
+        sell(game, hero, replace, events)
+    if game.can_equip(hero, card):
+        sheet.zone(game.zone_of(card)).append(card)
+    else:
+        sheet.stored.append(card)
+
+
+def sell(game: Run, hero: int, card: str, events: list[Event]) -> None:
+    """Sell for 1 coin; the card goes back to its pile."""
+    game.remove_card(hero, card)
+    game.discard(card)
+    got = stocks.gain(game, hero, "coins", 1)
+    events.append(Event.public("sell", hero=hero, card=card, name=C.card_name(card), coins=got))
+
+
+def answer_trade(game: Run, frame: TradeFrame, action: Action, events: list[Event]) -> None:
+    """Play a trading choice; ending the turn refills the market."""
+    hero = frame.hero
+    sheet = game.hero(hero)
+    choice = action["type"]
+    frame.wait = True
+    if choice == "end_turn":
+        frame.wait = False
+        new = game.refill_market()
+        events.append(Event.public("trade_end", hero=hero, revealed=new, market=game.market()))
+        game.pop()
+    elif choice == "buy":
+        card = action["card"]
+        info = C.card(card)
+        if "replace" in action:
+            sell(game, hero, action["replace"], events)
+        sheet.coins -= info["price"]
+        game.state.bazaar.market.remove(card)
+        events.append(
+            Event.public("buy", hero=hero, card=card, name=info["name"], price=info["price"])
+        )
+        if info["effect"] == "equipment":
+            place_equipment(game, hero, card, None, events)
         else:
-            self.answer_play(fr, a, ev)
-
-    def market(self) -> list[str]:
-        return list(self.s["bazaar"]["market"])
-
-    # -- card plays -----------------------------------------------------------------------------
-    def play_options(self, h: int, where: str) -> list[Action]:
-        """Cards hero ``h`` may play now (BR-40): ``where`` is trade, merchant (the private
-        trading turn of an Itinerant Merchant), turn or escape."""
-        hero = self.hero(h)
-        seat = self.owner(h)
-        out: list[Action] = []
-        seen: set[str] = set()
-
-        def once(c: str, act: Action) -> None:
-            key = c.rsplit("-", 1)[0] + repr(sorted(act.items()))
-            if key not in seen:
-                seen.add(key)
-                out.append(act)
-
-        for c in hero["faceup"]:
-            eff = C.card(c)["effect"]
-            if eff in ("potion", "full_potion") and hero["hearts"] < 10:
-                once(c, {"type": "play", "card": c})
-        for c in self.hand(seat):
-            eff = C.card(c)["effect"]
-            if (eff == "gold_coins" and hero["coins"] < 15) or (
-                eff == "merchant" and where != "merchant"
-            ):
-                once(c, {"type": "play", "card": c})
-            elif eff == "crafty" and where == "turn":
-                for t in self.crafty_targets(h):
-                    once(c, {"type": "play", "card": c, "target": t})
-            elif eff == "reserved_seat" and where != "escape" and self.s["board"]:
-                for i in self.reservable(h):
-                    once(c, {"type": "play", "card": c, "space": i})
-        return out
-
-    def reservable(self, h: int) -> list[int]:
-        """Stairs spaces hero ``h`` may reserve (BR-47): one reservation per hero, and in a
-        2p fight whose teams are fixed only on its own team, so every hero keeps a space."""
-        slot = self.stairs_slot()
-        if any(sp["reserved"] == h for sp in slot["spaces"]):
-            return []
-        team = self.s["teams"].get(str(self.owner(h)))
-        return [
-            i
-            for i, sp in enumerate(slot["spaces"])
-            if sp["hero"] is None
-            and not sp["lock"]
-            and sp["reserved"] is None
-            and (team is None or self.stair_team(i) == team)
-        ]
-
-    def crafty_targets(self, h: int) -> list[int]:
-        """Heroes on the same monster or quest card (BR-45); opponents only in 2p (4.10)."""
-        slot = self.here(h)
-        if slot["kind"] in ("entrance", "stairs"):
-            return []
-        pos = self.hero(h)["pos"]
-        return [
-            t
-            for t in self.heroes_on(pos["col"], pos["floor"])
-            if t != h and self.owner(t) != self.owner(h)
-        ]
-
-    def answer_play(self, fr: Frame, a: Action, ev: list[Event]) -> None:
-        h = fr["hero"]
-        hero = self.hero(h)
-        c = a["card"]
-        d = C.card(c)
-        eff = d["effect"]
-        self.remove_card(h, c)
-        self.discard(c)
-        ev.append(Event.public("play", hero=h, card=c, name=d["name"]))
-        if eff == "full_potion":
-            hero["hearts"] = 10
-        elif eff == "potion":
-            self.gain(h, "hearts", d["hearts"])
-        elif eff == "gold_coins":
-            self.gain(h, "coins", d["coins"])
-        elif eff == "reserved_seat":
-            self.stairs_slot()["spaces"][a["space"]]["reserved"] = h
-        elif eff == "merchant":
-            fr["wait"] = False
-            self.push({"k": "trade", "hero": h, "merchant": True, "wait": True})
-        elif eff == "crafty":
-            fr["wait"] = False
-            self.push({"k": "crafty", "hero": h, "target": a["target"], "card": c, "stage": "roll"})
-
-    def step_crafty(self, fr: Frame, ev: list[Event]) -> None:
-        if fr["stage"] == "roll":
-            fr["stage"] = "steal"
-            self.push(
-                {
-                    "k": "roll",
-                    "hero": fr["hero"],
-                    "n": 1,
-                    "cards": True,
-                    "bravery": False,
-                    "why": "crafty",
-                    "dice": [],
-                    "courage": False,
-                    "braved": False,
-                }
-            )
-            return
-        d = C.card(fr["card"])
-        amount = int(fr["ret"]["successes"]) + int(d["plus"])
-        stock = d["steal"]
-        target = self.hero(fr["target"])
-        taken = min(target[stock], amount)
-        target[stock] -= taken
-        got = self.gain(fr["hero"], stock, taken)
-        ev.append(
+            sheet.faceup.append(card)
+    elif choice == "buy_basic":
+        if "replace" in action:
+            sell(game, hero, action["replace"], events)
+        card = game.state.basics.pop(0)
+        game.state.basic_side[card] = action["side"]
+        sheet.coins -= SET_PRICE
+        sheet.zone(action["side"]).append(card)
+        events.append(
             Event.public(
-                "steal", hero=fr["hero"], target=fr["target"], stock=stock, taken=taken, kept=got
+                "buy", hero=hero, card=card, name=f"Basic {action['side']}", price=SET_PRICE
             )
         )
-        self.pop()
+    elif choice in ("buy_hearts", "buy_arrows"):
+        stock, n = ("hearts", 3) if choice == "buy_hearts" else ("arrows", 2)
+        sheet.coins -= SET_PRICE
+        got = stocks.gain(game, hero, stock, n)
+        events.append(
+            Event.public("buy_stock", hero=hero, stock=stock, amount=got, price=SET_PRICE)
+        )
+    elif choice == "sell":
+        sell(game, hero, action["card"], events)
+    else:
+        cards.answer_play(game, frame, action, events)
 
-    def step_trade(self, fr: Frame, ev: list[Event]) -> None:
-        fr["wait"] = True
+
+def step_trade(game: Run, frame: TradeFrame, events: list[Event]) -> None:
+    """A trading turn always waits for the player."""
+    frame.wait = True

@@ -35,9 +35,9 @@ from .state import (
     START_COUNT,
     STOPPED,
     TROPHY,
+    GameState,
     Held,
     Player,
-    Table,
 )
 from .view import build_view
 
@@ -45,9 +45,9 @@ START_SECONDS: Final = 3.0
 """The rulebook's "counts to three out loud" before anyone may touch a tile."""
 FINAL_SECONDS: Final = 10.0
 """BC-14: "10, 9, … 1, STOP!" from the last trophy; a rule, so no setting overrides it."""
-LIVE_CAP_SECONDS: Final = 900.0
 LIVE_CAP_SETTING: Final = "bco_live_cap"
-"""BC-15: platform hard cap on LIVE so a game nobody ends cannot stall a channel."""
+"""BC-15: platform hard cap on LIVE so a game nobody ends cannot stall a channel; its length is
+only ever the host setting (900 s by default)."""
 
 START_KEY: Final = "bco:start"
 CAP_KEY: Final = "bco:cap"
@@ -76,55 +76,55 @@ class BugsAndCo(Engine):
         ),
     )
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.players = table.players
-        self.seed = table.seed
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.players = state.players
+        self.seed = state.seed
 
-    # -- the table's fields, as the views and tests read them ------------------------------
+    # -- the state's fields, as the views and tests read them ------------------------------
     @property
     def chosen_options(self) -> dict[str, str]:
-        return self.table.options
+        return self.state.options
 
     @property
     def extra_set(self) -> str | None:
-        return self.table.extra_set
+        return self.state.extra_set
 
     @property
     def phase(self) -> str:
-        return self.table.phase
+        return self.state.phase
 
     @property
     def slots(self) -> list[int | None]:
-        return self.table.slots
+        return self.state.slots
 
     @slots.setter
     def slots(self, slots: list[int | None]) -> None:
-        self.table.slots = slots
+        self.state.slots = slots
 
     @property
     def removed(self) -> list[int]:
-        return self.table.removed
+        return self.state.removed
 
     @removed.setter
     def removed(self, removed: list[int]) -> None:
-        self.table.removed = removed
+        self.state.removed = removed
 
     @property
     def trophies(self) -> list[int]:
-        return self.table.trophies
+        return self.state.trophies
 
     @property
     def seats(self) -> list[Player]:
-        return self.table.seats
+        return self.state.seats
 
     @property
     def pickups(self) -> int:
-        return self.table.pickups
+        return self.state.pickups
 
     @property
     def stop_reason(self) -> str | None:
-        return self.table.stop_reason
+        return self.state.stop_reason
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -139,7 +139,7 @@ class BugsAndCo(Engine):
         tiles = box.tiles_of(box.symbols_in_play(players, extra_set))
         rng.shuffle(tiles)
         return cls(
-            Table(
+            GameState(
                 players=players,
                 seed=seed,
                 options=chosen,
@@ -162,27 +162,25 @@ class BugsAndCo(Engine):
         not move on peeks or trophies (not even when the final countdown starts: peeking goes on).
         Keep / Put back buttons carry the pickup serial instead.
         """
-        return _TURNS[self.table.phase]
+        return _TURNS[self.state.phase]
 
     @property
     def playing(self) -> list[int]:
         """Seats still allowed to act (no trophy, not stopped)."""
-        return [s for s, p in enumerate(self.table.seats) if p.status == PLAYING]
+        return [s for s, p in enumerate(self.state.seats) if p.status == PLAYING]
 
     def waiting_for(self) -> frozenset[int]:
-        if self.table.phase not in (LIVE, FINAL_COUNT):
+        if self.state.phase not in (LIVE, FINAL_COUNT):
             return frozenset()
         return frozenset(self.playing)
 
     def deadlines(self) -> list[Deadline]:
-        if self.table.phase == START_COUNT:
+        if self.state.phase == START_COUNT:
             return [Deadline(START_KEY, {"type": act.START}, START_SECONDS)]
-        if self.table.phase == LIVE:
+        if self.state.phase == LIVE:
             stop = {"type": act.STOP, "why": STOP_CAP}
-            return [
-                Deadline(CAP_KEY, stop, LIVE_CAP_SECONDS, LIVE_CAP_SETTING, frozenset(self.playing))
-            ]
-        if self.table.phase == FINAL_COUNT:
+            return [Deadline(CAP_KEY, stop, None, LIVE_CAP_SETTING, frozenset(self.playing))]
+        if self.state.phase == FINAL_COUNT:
             stop = {"type": act.STOP, "why": STOP_COUNTDOWN}
             return [Deadline(FINAL_KEY, stop, FINAL_SECONDS, None, frozenset(self.playing))]
         return []
@@ -191,23 +189,23 @@ class BugsAndCo(Engine):
         if (
             type(seat) is not int
             or not 0 <= seat < self.players
-            or self.table.phase not in (LIVE, FINAL_COUNT)
-            or self.table.seats[seat].status != PLAYING
+            or self.state.phase not in (LIVE, FINAL_COUNT)
+            or self.state.seats[seat].status != PLAYING
         ):
             return []
-        held = self.table.seats[seat].held
+        held = self.state.seats[seat].held
         out: list[Action]
         if held is None:
-            out = [act.peek(slot) for slot, tile in enumerate(self.table.slots) if tile is not None]
+            out = [act.peek(slot) for slot, tile in enumerate(self.state.slots) if tile is not None]
         else:
             # BC-X10: a chosen slot is listed in the public form (the table's empty-slot
             # buttons) and, since apply accepts it too, in the pickup form (BC-X11: the list is
             # exactly what apply accepts).
-            empty = [slot for slot, tile in enumerate(self.table.slots) if tile is None]
+            empty = [slot for slot, tile in enumerate(self.state.slots) if tile is None]
             out = [act.keep(held.pickup), act.put_back(held.pickup)]
             out += [act.put_into(slot) for slot in empty]
             out += [act.put_back(held.pickup, slot) for slot in empty]
-        if self.table.phase == LIVE:
+        if self.state.phase == LIVE:
             out.append(act.take_trophy())
         return out
 
@@ -217,10 +215,10 @@ class BugsAndCo(Engine):
         kind = action["type"]
         if seat == SYSTEM:
             if kind == act.START:
-                self.table.phase = LIVE
+                self.state.phase = LIVE
                 return [
                     Event.public(
-                        "start", slots=len(self.table.slots), trophies=list(self.table.trophies)
+                        "start", slots=len(self.state.slots), trophies=list(self.state.trophies)
                     )
                 ]
             return self._stop(str(action["why"]))
@@ -233,11 +231,11 @@ class BugsAndCo(Engine):
         return self._take_trophy(seat)
 
     def _peek(self, seat: int, slot: int) -> list[Event]:
-        tile = self.table.slots[slot]
+        tile = self.state.slots[slot]
         assert tile is not None
-        self.table.slots[slot] = None
-        self.table.pickups += 1
-        self.table.seats[seat].held = Held(tile, slot, self.table.pickups)
+        self.state.slots[slot] = None
+        self.state.pickups += 1
+        self.state.seats[seat].held = Held(tile, slot, self.state.pickups)
         return [
             Event.public("peek", seat=seat, slot=slot),
             Event.private(
@@ -245,13 +243,13 @@ class BugsAndCo(Engine):
                 "peeked",
                 seat=seat,
                 slot=slot,
-                pickup=self.table.pickups,
+                pickup=self.state.pickups,
                 **box.describe(box.symbol_of(tile)),
             ),
         ]
 
     def _keep(self, seat: int) -> list[Event]:
-        player = self.table.seats[seat]
+        player = self.state.seats[seat]
         held = player.held
         assert held is not None
         player.kept.append(held.tile)
@@ -260,17 +258,17 @@ class BugsAndCo(Engine):
 
     def _take_trophy(self, seat: int) -> list[Event]:
         events: list[Event] = []
-        player = self.table.seats[seat]
+        player = self.state.seats[seat]
         if player.held is not None:  # BC-6: the right-hand tile goes back, unscored
             events.append(self._return_held(seat, "trophy"))
-        value = self.table.trophies.pop(0)
+        value = self.state.trophies.pop(0)
         player.trophy = value
         player.status = TROPHY
         events.append(
-            Event.public("trophy", seat=seat, value=value, trophies_left=list(self.table.trophies))
+            Event.public("trophy", seat=seat, value=value, trophies_left=list(self.state.trophies))
         )
-        if not self.table.trophies:
-            self.table.phase = FINAL_COUNT
+        if not self.state.trophies:
+            self.state.phase = FINAL_COUNT
             events.append(Event.public("final_count", seconds=FINAL_SECONDS))
         return events
 
@@ -289,30 +287,30 @@ class BugsAndCo(Engine):
         )
         kind = act.parse(action)
         require(kind in act.PLAYER_TYPES, "Only the game clock can do that.", code="system_only")
-        require(self.table.phase != START_COUNT, "Wait for the count of three!", code="not_started")
-        require(self.table.phase != OVER, "Too late: STOP has been called.", code="too_late")
+        require(self.state.phase != START_COUNT, "Wait for the count of three!", code="not_started")
+        require(self.state.phase != OVER, "Too late: STOP has been called.", code="too_late")
         require(
-            self.table.seats[seat].status == PLAYING,
+            self.state.seats[seat].status == PLAYING,
             "You took a trophy, so you have stopped playing.",
             code="stopped",
         )
         if kind == act.PEEK:
             require(
-                self.table.seats[seat].held is None,
+                self.state.seats[seat].held is None,
                 "Keep or put back the tile in your hand first.",
                 code="hand_full",
             )
             self._check_slot(action["slot"], empty=False)
         elif kind == act.RETURN and "pickup" not in action:
             require(
-                self.table.seats[seat].held is not None,
+                self.state.seats[seat].held is not None,
                 "Your hand is empty: click a face-down tile to pick it up first. An empty slot is "
                 "where you put back a tile you hold.",
                 code="empty_hand",
             )
             self._check_slot(action["slot"], empty=True)
         elif kind in (act.KEEP, act.RETURN):
-            held = self.table.seats[seat].held
+            held = self.state.seats[seat].held
             require(held is not None, "You are not holding a tile.", code="empty_hand")
             assert held is not None
             require(
@@ -327,59 +325,59 @@ class BugsAndCo(Engine):
 
     def _check_slot(self, slot: int, *, empty: bool) -> None:
         """A slot on the table, holding a tile to peek at or empty to put one into."""
-        require(0 <= slot < len(self.table.slots), "There is no such slot.", code="bad_slot")
+        require(0 <= slot < len(self.state.slots), "There is no such slot.", code="bad_slot")
         if empty:
             require(
-                self.table.slots[slot] is None, "That slot already holds a tile.", code="occupied"
+                self.state.slots[slot] is None, "That slot already holds a tile.", code="occupied"
             )
-        elif self.table.slots[slot] is None:
+        elif self.state.slots[slot] is None:
             raise RuleError("Too slow: that tile is not there any more.", code="taken")
 
     def _return_held(self, seat: int, reason: str, slot: int | None = None) -> Event:
         """Put a right-hand tile face down into ``slot``, or its own slot (BC-X1 fallback)."""
-        player = self.table.seats[seat]
+        player = self.state.seats[seat]
         held = player.held
         assert held is not None
         target = self._home_slot(held.slot) if slot is None else slot
-        self.table.slots[target] = held.tile
+        self.state.slots[target] = held.tile
         player.held = None
         return Event.public("put_back", seat=seat, slot=target, from_slot=held.slot, reason=reason)
 
     def _home_slot(self, origin: int) -> int:
         """The slot a tile came from, or if another tile went there meanwhile, the next empty
         slot after it (wrapping). One always exists: every tile off the table left a slot."""
-        n = len(self.table.slots)
+        n = len(self.state.slots)
         for step in range(n):
             slot = (origin + step) % n
-            if self.table.slots[slot] is None:
+            if self.state.slots[slot] is None:
                 return slot
         raise AssertionError("a held tile always has an empty slot to go back to")
 
     def _stop(self, why: str) -> list[Event]:
         """STOP: right-hand tiles go back unscored (BC-7), everyone freezes, scores are told."""
         events = [Event.public("stop", why=why)]
-        for seat, player in enumerate(self.table.seats):
+        for seat, player in enumerate(self.state.seats):
             if player.held is not None:
                 events.append(self._return_held(seat, "stop"))
             if player.status == PLAYING:
                 player.status = STOPPED
-        self.table.phase = OVER
-        self.table.stop_reason = why
+        self.state.phase = OVER
+        self.state.stop_reason = why
         events.append(Event.public("game_over", **self.final_summary()))
         return events
 
     # -- the end ----------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.table.phase == OVER
+        return self.state.phase == OVER
 
     def kept_symbols(self, seat: int) -> list[int]:
-        return sorted(box.symbol_of(t) for t in self.table.seats[seat].kept)
+        return sorted(box.symbol_of(t) for t in self.state.seats[seat].kept)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Trios, other tiles, trophy, total. Before the end only the trophy counts: the kept
         tiles are secret even from their owner (BC-8), so no running score may hint at them."""
-        player = self.table.seats[seat]
+        player = self.state.seats[seat]
         if not self.is_over:
             trophy = player.trophy or 0
             return {"trios": 0, "other_tiles": 0, "trophy": trophy, "total": trophy}
@@ -394,13 +392,13 @@ class BugsAndCo(Engine):
     def final_summary(self) -> dict[str, Any]:
         """Everything revealed at the end: hands, the 7 removed tiles (BC-17), scores."""
         return {
-            "why": self.table.stop_reason,
+            "why": self.state.stop_reason,
             "scores": self.scores(),
             "winners": self.winners(),
             "breakdowns": [self.score_breakdown(s) for s in range(self.players)],
             "hands": [self.kept_symbols(s) for s in range(self.players)],
-            "trophies": [p.trophy for p in self.table.seats],
-            "removed": sorted(box.symbol_of(t) for t in self.table.removed),
+            "trophies": [p.trophy for p in self.state.seats],
+            "removed": sorted(box.symbol_of(t) for t in self.state.removed),
         }
 
     # -- what players see -------------------------------------------------------------------
@@ -409,8 +407,8 @@ class BugsAndCo(Engine):
 
     # -- persistence ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return self.table.to_dict(self.slug)
+        return self.state.to_dict(self.slug)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        return cls(Table.from_dict(data))
+        return cls(GameState.from_dict(data))

@@ -73,7 +73,7 @@ class Player:
 
 
 @dataclass
-class Table:
+class GameState:
     """Everything a Bugs & Co game is, in one typed record; ``to_dict`` is the snapshot."""
 
     players: int
@@ -111,7 +111,7 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         phase = str(data["phase"])
         if phase not in PHASES:
             raise ValueError(f"unknown Bugs & Co phase {phase!r}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -12,19 +11,10 @@ import tests.support.testgame  # noqa: F401  (registers Ladybug Dash)
 from bot.host.host import Host
 from bot.settings import Settings
 from bot.store import Store
+from tests.support.clock import ManualClock
 
-
-class FakeClock:
-    """Wall time the tests can move forward."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
+FakeClock = ManualClock
+"""Wall time and the scheduler's sleeping, both moved by the test (``advance``)."""
 
 
 @pytest.fixture
@@ -51,6 +41,6 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 async def host(store: Store, settings: Settings, clock: FakeClock) -> AsyncIterator[Host]:
-    host = Host(store, settings, clock=clock)
+    host = Host(store, settings, clock=clock, sleep=clock.sleep)
     yield host
     await host.close()

@@ -115,14 +115,14 @@ def play(table: Table, seed: int, log: list[str] | None = None) -> Iterator[Outc
 
 def scripted_table(players: int = 3, names: list[str] | None = None, drawer: int = 0) -> Table:
     table = make_table(SLUG, players, seed=3, names=names)
-    engine_of(table).table.drawer = drawer
+    engine_of(table).state.drawer = drawer
     return table
 
 
 def draw(table: Table, n: int = 1) -> list[str]:
     lines: list[str] = []
     for _ in range(n):
-        outcome = act(table, engine_of(table).table.drawer, {"type": "draw"})
+        outcome = act(table, engine_of(table).state.drawer, {"type": "draw"})
         lines += PRESENTER.log_lines(table, outcome)
     return lines
 
@@ -133,7 +133,7 @@ def do(table: Table, seat: int, action: dict[str, Any]) -> list[str]:
 
 
 def step(table: Table) -> int:
-    return engine_of(table).table.step
+    return engine_of(table).state.step
 
 
 # -- registration and limits ---------------------------------------------------------------
@@ -161,7 +161,7 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
         if engine.is_over:
             assert board.rows == ()
             continue
-        choice = engine.table.choice
+        choice = engine.state.choice
         if choice is not None:
             choices += 1
             selects += any(isinstance(r, SelectSpec) for r in board.rows)
@@ -186,7 +186,7 @@ def test_the_biggest_choices_are_split_over_menus(
     do(table, 1, {"type": "grab", "token": grab})
     draw(table, 8)
     engine = engine_of(table)
-    assert engine.table.choice is not None and engine.table.choice.seat == 1
+    assert engine.state.choice is not None and engine.state.choice.seat == 1
     board = board_of(table)
     check_limits(board, engine.turn)
     legal = engine.legal_actions(1)
@@ -304,7 +304,7 @@ def test_board_during_a_choice_names_the_chooser_and_offers_only_their_options(r
 def test_board_during_a_wind_give_away(rig: Rig) -> None:
     table = scripted_table(3, names=["ann", "bob", "cy"])
     engine = engine_of(table)
-    engine.table.collections[1] = {"c1": 1, "scary": 2}
+    engine.state.collections[1] = {"c1": 1, "scary": 2}
     rig("wind", "c4", "c4", "c4", "c4", "c4")
     draw(table)
     do(table, 1, {"type": "grab", "token": 2})  # smallest group: the Wind alone
@@ -364,7 +364,7 @@ def test_log_lines_for_a_known_sequence(rig: Rig) -> None:
         "🎒 Turn 3: **cy** draws",
     ]
     # turn 3 is the last: ① takes the only token, ② finds the pool empty, then the end
-    engine.table.pairs = 3
+    engine.state.pairs = 3
     rig("c2", "rock", "rock")
     draw(table)
     do(table, 0, {"type": "grab", "token": 2})
@@ -402,7 +402,7 @@ def test_log_lines_for_a_chosen_take_leftovers_and_a_timed_out_choice(rig: Rig) 
         1,
         {"type": "take", "step": step(table), "tokens": dict(engine.legal_actions(1)[0]["tokens"])},
     )[0].startswith("④ **bob** took ")
-    left = dict(engine.table.pool)
+    left = dict(engine.state.pool)
     shown = " ".join(EMOJI[t] * n for t, n in left.items())
     assert do(table, 0, {"type": "take_all", "step": step(table)}) == [
         f"🧺 **ann** took the leftovers: {shown}",
@@ -437,7 +437,7 @@ def test_the_board_shows_this_turn_and_the_previous_turn_apart() -> None:
 def test_reply_is_silent_for_draws_and_grabs_and_confirms_choices(rig: Rig) -> None:
     table = scripted_table(3, names=["ann", "bob", "cy"])
     engine = engine_of(table)
-    engine.table.collections[1] = {"c1": 1, "scary": 1}
+    engine.state.collections[1] = {"c1": 1, "scary": 1}
     rig("c2", "wind", "c2", "c2", "c2", "c3")
     assert PRESENTER.reply(table, act(table, 0, {"type": "draw"})) is None
     assert PRESENTER.reply(table, act(table, 1, {"type": "grab", "token": 4})) is None
@@ -473,7 +473,7 @@ def test_stale_texts() -> None:
 
 def finished(collections: list[dict[str, int]], names: list[str]) -> Table:
     table = make_table(SLUG, len(collections), seed=4, names=names)
-    t = engine_of(table).table
+    t = engine_of(table).state
     t.collections = collections
     t.phase = "over"
     t.pairs = t.setup.pairs_needed
@@ -539,7 +539,7 @@ def test_draw_is_disabled_with_its_time_during_the_pause_then_comes_back() -> No
     from datetime import UTC, datetime, timedelta
 
     table = make_table(SLUG, 3)
-    drawer = engine_of(table).table.drawer
+    drawer = engine_of(table).state.drawer
     act(table, drawer, {"type": "draw"})
     until = datetime.now(UTC) + timedelta(seconds=30)
     table.paced_until["bag_min_gap"] = until

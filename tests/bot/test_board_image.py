@@ -13,7 +13,6 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import pytest
 from PIL import Image
@@ -29,8 +28,10 @@ from bot.ui.images.bug_run import (
     render_board,
     render_with_fingerprint,
 )
+from rules.bug_run import board
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
+from rules.bug_run.state import Hero, Position, Space
 from rules.core import Rng
 
 NAMES = ["Ann", "Bjørn", "Chloé 🐛", "Dmitri", "Eve", "Frank"]
@@ -55,16 +56,16 @@ def check_png(png: bytes, players: int) -> Image.Image:
 
 def place(g: BugRun, h: int, col: int, floor: str, space: int | None) -> None:
     """Move hero ``h`` as the engine would: off its old space, onto the new one."""
-    old = g.hero(h)["pos"]
-    if old is not None and old["space"] is not None:
-        g.slot(old["col"], old["floor"])["spaces"][old["space"]]["hero"] = None
-    g.hero(h)["pos"] = {"col": col, "floor": floor, "space": space}
+    old = g.hero(h).pos
+    if old is not None and old.space is not None:
+        g.slot(old.col, old.floor).spaces[old.space].hero = None
+    g.hero(h).pos = Position(col, floor, space)
     if space is not None:
-        g.slot(col, floor)["spaces"][space]["hero"] = h
+        g.slot(col, floor).spaces[space].hero = h
 
 
 def middle_slots(g: BugRun) -> list[tuple[int, str]]:
-    return [(c, f) for c in range(1, len(g.s["board"]) - 1) for f in sorted(g.s["board"][c])]
+    return [(c, f) for c in range(1, len(g.state.board) - 1) for f in sorted(g.state.board[c])]
 
 
 def random_states(players: int, seed: int, mode: str, every: int) -> Iterator[BugRun]:
@@ -73,8 +74,8 @@ def random_states(players: int, seed: int, mode: str, every: int) -> Iterator[Bu
     rng = Rng(seed + 1000)
     phase = None
     for n in range(5000):
-        if g.s["phase"] != phase or n % every == 0:
-            phase = g.s["phase"]
+        if g.state.phase != phase or n % every == 0:
+            phase = g.state.phase
             yield g
         if g.is_over:
             return
@@ -103,9 +104,9 @@ def boards_with(players: int, cards: list[str]) -> Iterator[BugRun]:
         for k, (col, floor) in enumerate(middle_slots(g)):
             if not todo:
                 break
-            slot = g.make_slot(todo.pop(0), g.s["level"])
-            g.s["board"][col][floor] = slot
-            if slot["spaces"] and k < g.n_heroes():
+            slot = board.make_slot(g, todo.pop(0), g.state.level)
+            g.state.board[col][floor] = slot
+            if slot.spaces and k < g.n_heroes():
                 place(g, k, col, floor, 0)
         seed += 1
         yield g
@@ -130,8 +131,8 @@ def test_every_stairs_card_renders(players: int) -> None:
     prints = set()
     for cid in sorted(C.STAIRS):
         g = BugRun.new(players, 1)
-        g.s["board"][-1]["C"] = g.make_slot(cid, 1)
-        place(g, 0, len(g.s["board"]) - 1, "C", 1)
+        g.state.board[-1]["C"] = board.make_slot(g, cid, 1)
+        place(g, 0, len(g.state.board) - 1, "C", 1)
         view = g.view(None)
         check_png(render_board(view, NAMES), players)
         prints.add(board_fingerprint(view, NAMES))
@@ -142,14 +143,14 @@ def test_every_level_card_line_renders_on_both_sides() -> None:
     for players in (4, 5):
         g = BugRun.new(players, 2)
         for level_card in sorted(C.LEVELS):
-            g.s["level_card"] = level_card
+            g.state.level_card = level_card
             for level in range(1, 5):
-                g.s["level"] = level
-                g.s["explore"] = sorted(C.EXPLORATION)
-                g.s["monsters"][level - 1] = sorted(
+                g.state.level = level
+                g.state.explore = sorted(C.EXPLORATION)
+                g.state.monsters[level - 1] = sorted(
                     m for m, d in C.MONSTERS.items() if d["level"] == level
                 )
-                g.build_level(level, [])
+                board.build_level(g, level, [])
                 check_png(render_board(g.view(None), NAMES), players)
 
 
@@ -161,28 +162,26 @@ def showcase(mode: str = "normal") -> BugRun:
     slots = middle_slots(g)
     cards = ["M3-22", "Q16", "B6", "Q10", "M2-13", "Q01", "Q08", "M4-31"]
     for (col, floor), cid in zip(slots, cards, strict=False):
-        g.s["board"][col][floor] = g.make_slot(cid, 1)
-    by_card = {g.slot(c, f)["card"]: (c, f) for c, f in slots}
-    g.slot(*by_card["M3-22"])["wounds"] = 3
-    g.slot(*by_card["Q16"])["marks"] = [0, 2]
-    g.slot(*by_card["Q10"])["duel"] = 2
+        g.state.board[col][floor] = board.make_slot(g, cid, 1)
+    by_card = {g.slot(c, f).card: (c, f) for c, f in slots}
+    g.slot(*by_card["M3-22"]).wounds = 3
+    g.slot(*by_card["Q16"]).marks = [0, 2]
+    g.slot(*by_card["Q10"]).duel = 2
     defeated = g.slot(*by_card["M2-13"])
-    defeated.update(wounds=6, defeated=True)
-    g.slot(*by_card["Q01"])["locked"] = True
-    g.slot(*by_card["Q08"])["marks"] = [1]
+    defeated.wounds, defeated.defeated = 6, True
+    g.slot(*by_card["Q01"]).locked = True
+    g.slot(*by_card["Q08"]).marks = [1]
     crowded = g.slot(*by_card["M4-31"])
-    crowded["spaces"].append(
-        {"weapon": "any", "lock": False, "hero": None, "reserved": None, "extra": True}
-    )
-    stairs = len(g.s["board"]) - 1
-    g.s["board"][stairs]["C"] = g.make_slot("ST8", 1)
-    g.slot(stairs, "C")["spaces"][3]["reserved"] = 2
+    crowded.spaces.append(Space("any", False, extra=True))
+    stairs = len(g.state.board) - 1
+    g.state.board[stairs]["C"] = board.make_slot(g, "ST8", 1)
+    g.slot(stairs, "C").spaces[3].reserved = 2
     place(g, 0, *by_card["M3-22"], 0)
     place(g, 1, *by_card["M2-13"], 1)
-    place(g, 2, *by_card["M4-31"], len(crowded["spaces"]) - 1)
+    place(g, 2, *by_card["M4-31"], len(crowded.spaces) - 1)
     place(g, 3, stairs, "C", 0)
     place(g, 4, stairs, "C", None)
-    g.s["flash"] = 1
+    g.state.flash = 1
     return g
 
 
@@ -197,7 +196,7 @@ def test_each_token_position_is_drawn() -> None:
     every move of one hero changes the picture."""
     g = showcase()
     col, floor = middle_slots(g)[0]
-    stairs = len(g.s["board"]) - 1
+    stairs = len(g.state.board) - 1
     positions = [(0, "C", None), (col, floor, 1), (stairs, "C", 2), (stairs, "C", None)]
     seen = {render_board(g.view(None), NAMES)}
     for pos in positions:
@@ -208,28 +207,28 @@ def test_each_token_position_is_drawn() -> None:
 
 def test_final_escape_and_game_over() -> None:
     g = BugRun.new(3, 8)
-    s = g.s
-    s.update(phase="escape", level=4, board=[], roof=["ST1", "ST5", "ST9", "ST3"])
+    s = g.state
+    s.phase, s.level, s.board, s.roof = "escape", 4, [], ["ST1", "ST5", "ST9", "ST3"]
     for h, reached in enumerate([3, None, 1]):
-        g.hero(h).update(pos=None, roof=reached)
+        g.hero(h).pos, g.hero(h).roof = None, reached
     escape = render_board(g.view(None), NAMES)
     check_png(escape, 3)
-    g.hero(1)["roof"] = 4
+    g.hero(1).roof = 4
     assert render_board(g.view(None), NAMES) != escape
-    s["phase"] = "over"
+    s.phase = "over"
     over = g.view(None)
     assert "scores" in over
     check_png(render_board(over, NAMES), 3)
 
 
 # -- random games ----------------------------------------------------------------------------------
-def position_kind(g: BugRun, hero: dict[str, Any]) -> str:
-    pos = hero["pos"]
+def position_kind(g: BugRun, hero: Hero) -> str:
+    pos = hero.pos
     if pos is None:
-        return "roof" if hero["roof"] else "off-board"
-    if pos["col"] == 0:
+        return "roof" if hero.roof else "off-board"
+    if pos.col == 0:
         return "entrance"
-    if pos["col"] == len(g.s["board"]) - 1:
+    if pos.col == len(g.state.board) - 1:
         return "stairs"
     return "card"
 
@@ -244,7 +243,7 @@ def test_random_games_render_at_every_stage() -> None:
                 view = g.view(None)
                 check_png(render_board(view, NAMES[:players]), players)
                 phases.add(view["phase"])
-                kinds |= {position_kind(g, h) for h in g.s["heroes"]}
+                kinds |= {position_kind(g, h) for h in g.state.heroes}
                 if players == 2:
                     assert [h["seat"] for h in view["heroes"]] == [0, 0, 1, 1]
     assert phases == {"trading", "adventure", "escape", "over"}
@@ -272,9 +271,9 @@ def test_fingerprint_follows_what_is_drawn() -> None:
     assert board_fingerprint(undrawn, NAMES) == first
 
     col, floor = middle_slots(g)[0]
-    g.slot(col, floor)["wounds"] += 1
+    g.slot(col, floor).wounds += 1
     assert board_fingerprint(g.view(None), NAMES) != first
-    g.slot(col, floor)["wounds"] -= 1
+    g.slot(col, floor).wounds -= 1
     assert board_fingerprint(g.view(None), NAMES) == first
     place(g, 0, 0, "C", None)
     assert board_fingerprint(g.view(None), NAMES) != first

@@ -71,7 +71,7 @@ def scramble(
             for _ in range(size):
                 pile[rng.choice(COLOURS)] += 1
         if seat == other.active and other.drawn is not None:
-            other.table.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
+            other.state.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
     return other
 
 

@@ -148,7 +148,7 @@ def test_board_never_offers_or_names_a_secret_card() -> None:
             (board,) = PRESENTER.public_boards(table, log)
             secrets = {
                 c for s in range(engine.players) for c in engine.view(s)["you"]["hand"]
-            } | set(engine.s["limbo"])
+            } | set(engine.state.limbo)
             for action in offered(board):
                 assert not set(map(str, action.values())) & secrets, action
                 assert "extra" not in action

@@ -242,7 +242,7 @@ def test_every_deadline_without_seconds_names_a_setting_the_bot_has(slug: str) -
             engine.apply(seat, rng.choice(engine.legal_actions(seat)))
         else:
             engine.apply(SYSTEM, engine.deadlines()[0].action)
-    if slug in ("bag-of-bugs", "bug-off"):
+    if slug in ("bag-of-bugs", "bug-off", "bugs-and-co"):
         assert named  # these engines do leave their clocks to the settings
 
 

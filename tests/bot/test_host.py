@@ -25,6 +25,7 @@ from bot.store import AlreadySeated, ChannelBusy, NotSeated, Store, TableFull
 from bot.store.models import Game
 from rules.core import SYSTEM, RuleError, replay
 from tests.support.state import stored_state
+from tests.support.wait import until
 
 from .conftest import FakeClock
 
@@ -246,18 +247,17 @@ async def test_deadline_is_persisted_and_fires_a_system_action(host: Host, store
     assert await host.fire_timer(table.id, timers[0].key) is None
 
 
-async def test_the_scheduler_fires_a_real_deadline(store: Store, settings: Settings) -> None:
-    host = Host(store, settings)
-    try:
-        table = await started(host, BOB, options={"clock": "1"})
-        await host.act(table.id, ALICE, {"type": "claim"})
-        for _ in range(60):
-            await asyncio.sleep(0.05)
-            if table.running().view(None)["picks_made"][0] == 1:
-                break
-        assert table.running().view(None)["picks_made"] == [1, 0]
-    finally:
-        await host.close()
+async def test_the_scheduler_fires_a_deadline_when_it_falls_due(
+    host: Host, clock: FakeClock
+) -> None:
+    table = await started(host, BOB, options={"clock": "1"})
+    await host.act(table.id, ALICE, {"type": "claim"})
+    await until(lambda: clock.sleepers == 1, what="the clock's alarm asleep")
+    clock.advance(0.9)
+    assert clock.sleepers == 1  # not woken: not due yet
+    assert table.running().view(None)["picks_made"] == [0, 0]
+    clock.advance(0.1)
+    await until(lambda: table.running().view(None)["picks_made"] == [1, 0], what="the timeout")
 
 
 async def test_an_overdue_deadline_fires_before_a_later_action(
@@ -289,22 +289,19 @@ async def test_restart_restores_games_and_fires_overdue_deadlines(
         def table_changed(self, t: Table, outcome: Outcome | None) -> None:
             fired.append(outcome)
 
-    second = Host(store, settings, clock=clock)
+    second = Host(store, settings, clock=clock, sleep=clock.sleep)
     second.listeners.append(Spy())
     second.loaders.append(lambda t, done: loaded.append((t.id, [o.action["type"] for o in done])))
     try:
         assert await second.restore() == []  # no bot moves it: loaded at its first use (P-32)
         assert second.tables == {}
-        await asyncio.sleep(0.1)
-        assert fired == []  # nothing fires before the timers are resumed
+        # Nothing can fire before the timers are resumed: no alarm is set.
+        assert second.scheduler.pending(table.id) == {} and fired == []
         second.resume_timers()
-        for _ in range(40):
-            if fired:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: fired, what="the overdue deadline")
         # The overdue deadline loaded the game (its log replayed for the loaders) and fired.
         assert loaded == [(table.id, ["claim"])]
-        assert fired and fired[0] is not None and fired[0].seat == SYSTEM
+        assert fired[0] is not None and fired[0].seat == SYSTEM
         restored = second.tables[table.id]
         assert restored.seat_of(BOB) == 1
         assert restored.running().view(None)["picks_made"] == [1, 0]

@@ -76,7 +76,10 @@ class RecordingChannel:
 
 async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> None:
     channel = RecordingChannel()
-    settings = Settings(_env_file=None, board_edit_interval=0.0)  # type: ignore[call-arg]
+    # Pacing is not under test here: a limit no test reaches, so no edit waits out a window.
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, board_edit_interval=0.0, channel_edit_limit=1000
+    )
 
     class Store:
         async def set_message(self, *args: Any) -> None:

@@ -60,7 +60,11 @@ class FakeStore:
 
 
 def make_publisher(channel: FakeChannel) -> Publisher:
-    settings = Settings(_env_file=None, board_edit_interval=0.01, retry_max_delay=0.01)  # type: ignore[call-arg]
+    # Pacing is tested elsewhere (test_pacing): a channel limit these tests never reach, so
+    # twelve failed edits do not wait out Discord's window.
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, board_edit_interval=0.01, retry_max_delay=0.01, channel_edit_limit=1000
+    )
     user = FakeUser()
     fake_bot: Any = SimpleNamespace(
         settings=settings,

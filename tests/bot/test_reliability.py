@@ -81,10 +81,14 @@ async def test_a_deadline_that_fails_on_a_locked_database_fires_once_it_is_free(
         assert to_pick(table) == 0
         with database_locked(db_url):
             await until(lambda: "database is locked" in caplog.text, what="the deadline failed")
-        # Only the clock can move the game now: its deadline must be tried again.
-        await until(lambda: to_pick(table) == 1, what="the deadline fired after all")
-        log = await busy_store.actions(table.id)
-        assert [a.seat for a in log][-1] == SYSTEM
+        # Only the clock can move the game now: its deadline must be tried again. Waited on
+        # in the stored log (the table shows a move before its commit is done).
+
+        async def fired() -> bool:
+            return (await busy_store.actions(table.id))[-1].seat == SYSTEM
+
+        await until(fired, what="the deadline fired after all")
+        assert to_pick(table) == 1
         secret = needles("ladybug-dash", [table.running().to_dict()])
         assert leaks(caplog.text, secret) == []  # the failed statement's parameters stay hidden
     finally:
@@ -147,9 +151,15 @@ async def test_a_stale_tables_deadlines_reload_and_fire_after_the_other_process_
     await mine.act(table.id, ALICE, {"type": "claim"})  # my alarm: alice's pick in 1 s
     await other.act(table.id, ALICE, {"type": "pick", "n": 3})  # the other process: bob's turn
     await other.close()  # ... and it stops: only my process can fire bob's deadline
-    await until(lambda: to_pick(table) is None, what="bob's deadline fired in my process")
-    log = await mine.store.actions(table.id)
-    assert [(a.seat, a.action["type"]) for a in log][-2:] == [(0, "pick"), (SYSTEM, "timeout")]
+
+    async def timed_out() -> bool:
+        log = [(a.seat, a.action["type"]) for a in await mine.store.actions(table.id)]
+        return log[-2:] == [(0, "pick"), (SYSTEM, "timeout")]
+
+    # Waits on the stored log, not the table: the table shows a move while its commit is still
+    # on the way, so reading the table and then the log could catch it in between.
+    await until(timed_out, what="bob's deadline fired in my process and committed")
+    assert to_pick(table) is None
 
 
 async def test_a_start_after_another_process_seated_someone_reloads_the_lobby(

@@ -92,7 +92,12 @@ async def test_the_bot_plays_a_leavers_turns_and_stops_when_they_are_back(host: 
         await host.join(table.id, BOB, "bob")
         await host.act(table.id, ALICE, {"type": "claim"})
         await host.act(table.id, ALICE, {"type": "pick", "n": 2})
-        await asyncio.sleep(0.2)  # a stand-in would have picked by now: bob's turn waits for him
+        # Bob's seat is his again: every stand-in move still on its way ends without acting
+        # (awaited, not slept on), and his turn waits for him.
+        seat = table.seat_of(BOB)
+        assert seat is not None and not table.bot_plays(seat)
+        moves = [t for t in asyncio.all_tasks() if t.get_name().startswith(f"bot:{table.id}:")]
+        await asyncio.gather(*moves)
         assert table.running().view(None)["to_pick"] == 1
         await host.act(table.id, BOB, {"type": "pick", "n": 3})
     finally:

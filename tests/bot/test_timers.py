@@ -1,4 +1,5 @@
-"""The in-memory alarms behind persisted deadlines."""
+"""The in-memory alarms behind persisted deadlines, on a clock the test moves by hand: what has
+fired is checked at exact instants, so the tests mean the same on an idle and a loaded machine."""
 
 from __future__ import annotations
 
@@ -6,8 +7,18 @@ import asyncio
 import contextlib
 from datetime import timedelta
 
-from bot.host.timers import TimerScheduler, utcnow
+from bot.host.timers import TimerScheduler
+from tests.support.clock import ManualClock
 from tests.support.wait import until
+
+
+def timer_tasks() -> list[asyncio.Task[object]]:
+    return [t for t in asyncio.all_tasks() if t.get_name().startswith("timer:") and not t.done()]
+
+
+async def asleep(clock: ManualClock, count: int) -> None:
+    """Wait until ``count`` alarms sleep on the clock (each task has started and is waiting)."""
+    await until(lambda: clock.sleepers == count, what=f"{count} alarms asleep")
 
 
 async def test_alarms_fire_in_due_order_and_replacing_the_set_cancels_the_rest() -> None:
@@ -16,14 +27,25 @@ async def test_alarms_fire_in_due_order_and_replacing_the_set_cancels_the_rest()
     async def fire(game_id: int, key: str) -> None:
         fired.append((game_id, key))
 
-    scheduler = TimerScheduler(fire)
-    now = utcnow()
-    scheduler.set_game(
-        1, [("late", now + timedelta(seconds=0.2)), ("soon", now + timedelta(seconds=0.05))]
-    )
-    scheduler.set_game(2, [("other", now + timedelta(seconds=0.1))])
-    scheduler.set_game(1, [("soon", now + timedelta(seconds=0.05))])  # "late" is no longer wanted
-    await asyncio.sleep(0.35)
+    clock = ManualClock()
+    scheduler = TimerScheduler(fire, clock, sleep=clock.sleep)
+    now = clock()
+    late, soon = now + timedelta(seconds=20), now + timedelta(seconds=5)
+    scheduler.set_game(1, [("late", late), ("soon", soon)])
+    scheduler.set_game(2, [("other", now + timedelta(seconds=10))])
+    scheduler.set_game(1, [("soon", soon)])  # "late" is no longer wanted
+    assert scheduler.pending(1) == {"soon": soon}
+    await asleep(clock, 2)
+    clock.advance(4.9)
+    await asleep(clock, 2)  # nothing woke before its time
+    assert fired == []
+    clock.advance(0.1)
+    await until(lambda: fired == [(1, "soon")], what="the first alarm")
+    clock.advance(5)
+    await until(lambda: fired == [(1, "soon"), (2, "other")], what="the second alarm")
+    # Past the cancelled alarm's time: no alarm task is left that could still fire it.
+    clock.advance(60)
+    await until(lambda: not timer_tasks(), what="every alarm task done")
     assert fired == [(1, "soon"), (2, "other")]
     assert scheduler.pending(1) == {} and scheduler.pending(2) == {}
     await scheduler.close()
@@ -35,15 +57,19 @@ async def test_an_overdue_alarm_fires_at_once_and_an_unchanged_one_keeps_running
     async def fire(game_id: int, key: str) -> None:
         fired.append(key)
 
-    scheduler = TimerScheduler(fire)
-    now = utcnow()
-    due = now + timedelta(seconds=0.15)
+    clock = ManualClock()
+    scheduler = TimerScheduler(fire, clock, sleep=clock.sleep)
+    now = clock()
+    due = now + timedelta(seconds=15)
     scheduler.set_game(1, [("past", now - timedelta(seconds=30)), ("keep", due)])
-    await asyncio.sleep(0.05)
-    assert fired == ["past"]
+    await until(lambda: fired == ["past"], what="the overdue alarm")  # without moving the clock
+    await asleep(clock, 1)
+    (keep,) = timer_tasks()
+    clock.advance(10)
     scheduler.set_game(1, [("keep", due)])  # same key and time: not restarted
-    await asyncio.sleep(0.15)
-    assert fired == ["past", "keep"]
+    assert timer_tasks() == [keep]
+    clock.advance(5)
+    await until(lambda: fired == ["past", "keep"], what="the kept alarm at its first due time")
     await scheduler.close()
 
 
@@ -55,11 +81,12 @@ async def test_a_failing_alarm_does_not_stop_the_others() -> None:
             raise RuntimeError("boom")
         fired.append(key)
 
-    scheduler = TimerScheduler(fire)
-    now = utcnow()
-    scheduler.set_game(1, [("bad", now), ("good", now + timedelta(seconds=0.05))])
-    await asyncio.sleep(0.15)
-    assert fired == ["good"]
+    clock = ManualClock()
+    scheduler = TimerScheduler(fire, clock, sleep=clock.sleep)
+    scheduler.set_game(1, [("bad", clock()), ("good", clock() + timedelta(seconds=5))])
+    await asleep(clock, 2)  # "bad" failed and waits to try again; "good" waits for its time
+    clock.advance(5)
+    await until(lambda: fired == ["good"], what="the good alarm")
     await scheduler.close()
 
 
@@ -69,13 +96,15 @@ async def test_close_cancels_everything() -> None:
     async def fire(game_id: int, key: str) -> None:
         fired.append(key)
 
-    scheduler = TimerScheduler(fire)
-    scheduler.set_game(1, [("k", utcnow() + timedelta(seconds=0.05))])
+    clock = ManualClock()
+    scheduler = TimerScheduler(fire, clock, sleep=clock.sleep)
+    scheduler.set_game(1, [("k", clock() + timedelta(seconds=5))])
+    await asleep(clock, 1)
     await scheduler.close()
-    await asyncio.sleep(0.1)
-    assert fired == []
-    scheduler.set_game(1, [("k", utcnow())])  # a closed scheduler schedules nothing
-    await asyncio.sleep(0.02)
+    assert not timer_tasks() and clock.sleepers == 0
+    clock.advance(10)
+    scheduler.set_game(1, [("k", clock())])  # a closed scheduler schedules nothing
+    assert not timer_tasks() and scheduler.pending(1) == {}
     assert fired == []
 
 
@@ -87,10 +116,18 @@ async def test_a_failed_alarm_is_tried_again_until_it_fires() -> None:
         if len(calls) < 3:
             raise RuntimeError("database is locked")
 
-    scheduler = TimerScheduler(fire, max_delay=0.05)
-    scheduler.set_game(1, [("k", utcnow())])
+    clock = ManualClock()
+    scheduler = TimerScheduler(fire, clock, max_delay=8, sleep=clock.sleep)
+    due = clock()
+    scheduler.set_game(1, [("k", due)])
+    for tries in (1, 2):
+        await until(lambda: len(calls) == tries, what=f"try {tries}")  # noqa: B023
+        await asleep(clock, 1)  # waiting to try again, listed meanwhile
+        assert scheduler.pending(1) == {"k": due}
+        clock.advance(8)
     await until(lambda: len(calls) == 3, what="the third try")
-    await until(lambda: scheduler.pending(1) == {}, what="the alarm done")
+    await until(lambda: not timer_tasks(), what="the alarm done")
+    assert scheduler.pending(1) == {}
     await scheduler.close()
 
 
@@ -101,14 +138,15 @@ async def test_an_alarm_being_retried_stops_when_the_game_no_longer_wants_it() -
         calls.append(key)
         raise RuntimeError("database is locked")
 
-    scheduler = TimerScheduler(fire, max_delay=30)
-    due = utcnow()
+    clock = ManualClock()
+    scheduler = TimerScheduler(fire, clock, max_delay=30, sleep=clock.sleep)
+    due = clock()
     scheduler.set_game(1, [("k", due)])
     await until(lambda: calls and scheduler.pending(1) == {"k": due}, what="a retry listed")
-    (task,) = [t for t in asyncio.all_tasks() if t.get_name() == "timer:1:k"]
+    (task,) = timer_tasks()
     scheduler.drop_game(1)
     assert scheduler.pending(1) == {}
     with contextlib.suppress(asyncio.CancelledError):
         await task
-    assert task.cancelled()
+    assert task.cancelled() and calls == ["k"]
     await scheduler.close()

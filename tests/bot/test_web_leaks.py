@@ -61,8 +61,8 @@ def _plant_bugs_and_co(game: Any) -> None:
 
 
 def _plant_bug_run(game: Any) -> None:
-    for seat, row in enumerate(game.s["seats"]):
-        row["vp"] += VP_CANARY + 10_000 * seat
+    for seat, row in enumerate(game.state.seats):
+        row.vp += VP_CANARY + 10_000 * seat
 
 
 PLANT: dict[str, Callable[[Any], None]] = {
@@ -99,10 +99,10 @@ def canaries(engine: Any) -> set[str]:
     elif engine.slug == "bugs-and-co":
         found |= set(CANARY_NAMES)
     elif engine.slug == "bug-run":
-        s = engine.s
-        found |= {str(row["vp"]) for row in s["seats"]}
-        cards = [c for row in s["seats"] for c in row["hand"]] + list(s["limbo"])
-        cards += s["loot"]["deck"][:1]
+        s = engine.state
+        found |= {str(row.vp) for row in s.seats}
+        cards = [c for row in s.seats for c in row.hand] + list(s.limbo)
+        cards += s.loot.deck[:1]
         found |= {json.dumps(c) for c in cards}  # a card id as JSON shows it
         found |= {bug_run_content.card_name(c) for c in cards}
     return found

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from bot.emulator import Emulator
@@ -101,3 +105,24 @@ async def play_dash(
             n = (picks or {}).get(user, [1, 1, 1])[round_no]
             assert told(await click(emu, user, board, f"pick {n}")) == f"you picked: n {n}"
     return await until_text(emu, board, "game over")
+
+
+# -- deadlines, read and moved in the database of a bot that is down ------------------------
+
+_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
+"""How the store writes a UTC time into SQLite (naive, microseconds always present)."""
+
+
+def deadlines(db_path: Path, game_id: int) -> dict[str, datetime]:
+    """The game's stored deadlines (key → due, UTC), read straight from the database."""
+    with contextlib.closing(sqlite3.connect(db_path, timeout=30)) as db:
+        rows = db.execute("SELECT key, due_at FROM timers WHERE game_id = ?", (game_id,))
+        return {key: datetime.fromisoformat(due).replace(tzinfo=UTC) for key, due in rows}
+
+
+def move_deadlines(db_path: Path, game_id: int, due: datetime) -> None:
+    """Make every deadline of the game fall due at ``due``: the test's clock for a bot that is
+    down (time passes, or does not, while it is away) without waiting in real time."""
+    stored = due.astimezone(UTC).replace(tzinfo=None).strftime(_SQLITE_TIME)
+    with contextlib.closing(sqlite3.connect(db_path, timeout=30)) as db, db:
+        db.execute("UPDATE timers SET due_at = ? WHERE game_id = ?", (stored, game_id))

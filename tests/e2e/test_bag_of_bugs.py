@@ -114,7 +114,7 @@ async def game(world: World) -> AsyncIterator[Game]:
 
 
 def grabbers(engine: BagOfBugs) -> list[int]:
-    return [s for s in range(engine.players) if s != engine.table.drawer]
+    return [s for s in range(engine.players) if s != engine.state.drawer]
 
 
 # -- a whole game --------------------------------------------------------------------------
@@ -128,7 +128,7 @@ async def test_a_whole_three_player_game_by_clicks(world: World, game: Game) -> 
         engine = await game.engine()
         if engine.is_over:
             break
-        t = engine.table
+        t = engine.state
         turn = engine.turn
         if t.phase == "draw":
             for seat in grabbers(engine):
@@ -138,7 +138,7 @@ async def test_a_whole_three_player_game_by_clicks(world: World, game: Game) -> 
                     assert told(result) == "" and result.type == DEFERRED_UPDATE
                     grabs += 1
                     engine = await game.engine()
-                    t = engine.table
+                    t = engine.state
             assert told(await game.draw(t.drawer, turn)) == ""
         else:
             assert t.choice is not None
@@ -172,7 +172,7 @@ async def test_a_whole_three_player_game_by_clicks(world: World, game: Game) -> 
 async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: Game) -> None:
     emu = game.emu
     engine = await game.engine()
-    drawer = engine.table.drawer
+    drawer = engine.state.drawer
     first, second = grabbers(engine)
     turn = engine.turn
     old_draw, _ = await game.control(turn, {"type": "draw"})
@@ -210,7 +210,7 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
     assert sorted(answers) == ["", "Grab token 3 is already taken."], answers
     winner, loser = (first, second) if answers[0] == "" else (second, first)
     engine = await game.engine()
-    assert engine.table.grabs[2] == winner and await game.logged() == 2
+    assert engine.state.grabs[2] == winner and await game.logged() == 2
     taken = f"③ {game.users[winner].name}"
     await emu.wait_for(lambda: game.board.has_button(label=taken), timeout=10)
     assert game.board.find_button(label=taken).disabled
@@ -232,7 +232,7 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
     # the Draw button of that turn, from an earlier turn now
     old = as_it_was(drawer, open_still)
     await refused(drawer, old_draw, "That **Draw** button is from an earlier turn", old)
-    assert (await game.engine()).table.grab_of(loser) is None
+    assert (await game.engine()).state.grab_of(loser) is None
 
 
 # -- the pause after a reveal --------------------------------------------------------------
@@ -246,7 +246,7 @@ async def test_draw_shows_its_cooldown_then_comes_back(world: World, game: Game)
     comes back as a Discord timestamp; then it is enabled again by itself (P-29)."""
     emu = game.emu
     engine = await game.engine()
-    drawer, turn = engine.table.drawer, engine.turn
+    drawer, turn = engine.state.drawer, engine.turn
     clicked = time.time()
     assert told(await game.draw(drawer, turn)) == ""
 
@@ -296,7 +296,7 @@ async def test_killed_mid_draw_and_mid_resolution_the_game_goes_on(
 ) -> None:
     emu = game.emu
     engine = await game.engine()
-    drawer = engine.table.drawer
+    drawer = engine.state.drawer
     first, second = grabbers(engine)
     turn = engine.turn
     await game.draw(drawer, turn)
@@ -321,12 +321,12 @@ async def test_killed_mid_draw_and_mid_resolution_the_game_goes_on(
     # mid-resolution: draw on until a choice is open (the leftovers, at the latest)
     for _ in range(200):
         engine = await game.engine()
-        if engine.table.choice is not None:
+        if engine.state.choice is not None:
             break
-        if engine.table.phase == "draw":
-            await game.draw(engine.table.drawer, engine.turn)
+        if engine.state.phase == "draw":
+            await game.draw(engine.state.drawer, engine.turn)
     engine = await game.engine()
-    choice = engine.table.choice
+    choice = engine.state.choice
     assert choice is not None
     action = engine.legal_actions(choice.seat)[-1]
     custom_id, value = await game.control(engine.turn, action)

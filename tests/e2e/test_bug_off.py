@@ -619,12 +619,13 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         assert drew.message is not None
         drawn = YOU_DREW.search(drew.message.text())
         assert drawn, drew.message.text()
+        # Taken now: once the clock has placed the card, the reply may lose it at any moment.
+        place = game_buttons(drew.message, 2)[0]
         mine = f"⏰ {user.name} ran out of time:"
         text = await until_text(emu, game.board, mine, timeout=5)
         assert log_line(text, mine).startswith(f"{mine} placed {drawn[1]} ({drawn[1]}×"), text
         # Too late: the reply with that turn's Place buttons loses them (P-27), and a click on
         # one that is gone is refused by Discord and changes nothing.
-        place = game_buttons(drew.message, 2)[0]
         await emu.wait_for(lambda: not drew.message.buttons(), timeout=10)
         assert "Settled" in drew.message.text()
         assert (await emu.click(user, drew.message, place)).stale
@@ -726,7 +727,8 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         assert ready is not None
         active, turn = ready
         other = world.bob if active is world.alice else world.alice
-        await asyncio.sleep(0.2)  # let the board settle: misuse must not edit it
+        # The board shows the committed state (Draw for this turn), and the bot never edits a
+        # board whose picture of the game is unchanged: from here only an action edits it.
         version, edits = record.version, len(game.board.history)
 
         # Draw when it is not your turn; a member who does not play.
@@ -750,7 +752,8 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         taken = next(r for r in both if "You drew" in told(r))
         assert taken.message is not None
         await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=10)
-        await asyncio.sleep(0.2)
+        # The Draw's edit is the first since the misuse, which came before it: none edited.
+        assert len(game.board.history) == edits + 1
         record = await store.get_game(gid)
         assert record is not None and record.snapshot is not None
         assert record.snapshot["step"] == turn + 1 and record.snapshot["phase"] == "choose"
@@ -774,8 +777,9 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         first, *rest = game_buttons(taken.message, turn + 1)
         done = await emu.click(active, taken.message, first)
         assert done.type == DEFERRED_UPDATE and not done.followups
-        await game.ready(turn + 2)
-        await asyncio.sleep(0.2)
+        following = await game.ready(turn + 2)
+        assert following is not None
+        assert len(game.board.history) == edits + 1  # the Place's edit, and no misuse's
         record = await store.get_game(gid)
         assert record is not None
         version, edits = record.version, len(game.board.history)
@@ -799,5 +803,9 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         actions = [(a.seat, a.action["type"]) for a in await store.actions(gid)]
         seat = game.users.index(active)
         assert actions == [(seat, "draw"), (seat, first.label.split()[0].lower())]
+        # A real move after all of that: its edit is the first since the stale clicks.
+        await click(emu, following[0], game.board, "Draw")
+        await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=10)
+        assert len(game.board.history) == edits + 1
     finally:
         await store.close()

@@ -19,6 +19,7 @@ import random
 import re
 import time
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -34,7 +35,7 @@ from rules.bugs_and_co import components as box
 from rules.core import SYSTEM
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, start_game, until_text
+from .helpers import DEFERRED_UPDATE, deadlines, move_deadlines, start_game, until_text
 from .helpers import told as _told
 
 GAME = "bugs-and-co"
@@ -43,8 +44,6 @@ SCALE = 0.3
 """``TIMER_SCALE``: the 3 s start and the 10 s countdown take 0.9 s and 3 s here."""
 SCALED = {**FAST, "timer_scale": SCALE}
 COUNTDOWN = 10 * SCALE
-LATE = 2.5
-"""How late a timer may fire on a loaded machine."""
 ID = re.compile(r"^g:(?P<game>\d+):(?P<turn>\d+):(?P<action>\{.*\})$")
 SYMBOL_RE = re.compile(
     "|".join(rf"\b{re.escape(n)}\b" for n in sorted(box.SYMBOL_NAMES, key=len, reverse=True))
@@ -376,14 +375,23 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     held = await press(emu, winner, chan, peek(7))
     assert held is not None and picked_symbol(held) and held.message is not None
 
-    text = await until_text(emu, board, "— game over", timeout=15)
-    assert COUNTDOWN - 1.0 * SCALE <= loop.time() - clicked_at <= COUNTDOWN + LATE
+    text = await until_text(emu, board, "— game over", timeout=30)
+    # Never early; how late a loaded machine is is not this test's business (no upper bound).
+    assert loop.time() - clicked_at >= COUNTDOWN - 1.0 * SCALE
     # actions after STOP are refused
     await settled(emu, held.message)  # STOP settled the answer whose tile went back
     await emu.wait_for(lambda: not game_pages(emu, chan), timeout=5)  # the pages are gone
 
     game_id = int(ID.match(keep.custom_id or "")["game"])  # type: ignore[index]
     _, engine, _ = await truth(world, game_id)
+    # STOP is the system's, logged no earlier than the deadline the trophy set.
+    store = await Store.open(world.bot.db_url, migrate=False)
+    try:
+        log = await store.actions(game_id)
+    finally:
+        await store.close()
+    trophy = next(a for a in log if a.action == TROPHY)
+    assert log[-1].seat == SYSTEM and log[-1].at >= trophy.at + timedelta(seconds=COUNTDOWN - 0.5)
     names = [alice.name, bob.name]  # seats in join order
     assert engine.seats[names.index(loser.name)].trophy == 3
     assert len(engine.seats[names.index(winner.name)].kept) == 2
@@ -447,55 +455,53 @@ async def test_seven_players_a_whole_game_with_a_trophy_race(world: World) -> No
     await no_buttons_left(emu, players)
 
 
-RESTART_SCALE = 1.0
-"""Real time: a restart (1.5 s idle, over 5 s on a loaded machine) must fit inside the countdown."""
-RESTART_COUNTDOWN = 10 * RESTART_SCALE
-
-
-@pytest.mark.parametrize("world", [{**FAST, "timer_scale": RESTART_SCALE}], indirect=True)
-async def test_a_restart_during_the_countdown_still_stops_on_time_or_at_once(
+@pytest.mark.parametrize("world", [SCALED], indirect=True)
+async def test_a_restart_during_the_countdown_keeps_its_deadline_and_stop_still_comes(
     world: World,
 ) -> None:
+    """The countdown's deadline outlives the process. While the bot is down the test moves the
+    stored deadline (its clock for a process that is not running): first far ahead, so the bot
+    surely comes back within the countdown however loaded the machine is; then into the past,
+    as if the countdown ran out while the bot was down."""
     emu, chan = world.emulator, world.channel
     alice, bob = world.alice, world.bob
-    loop = asyncio.get_running_loop()
+    db = world.bot.db_path
 
-    # killed and back within the countdown: STOP comes when it was due
     board = await start_game(emu, alice, [bob], chan, GAME)
     await wait_live(emu, chan, board, 38)
     held = await press(emu, alice, chan, peek(0))
     assert held is not None and picked_symbol(held) and held.message is not None
+    keep = held.message.find_button(label="✋ Keep")
+    game_id = int(ID.match(keep.custom_id or "")["game"])  # type: ignore[index]
     took = await press(emu, bob, chan, TROPHY)
-    clicked_at = loop.time()
     assert took is not None and "10 seconds" in told(took)
     await until_text(emu, board, "The last trophy is gone")
+
+    # killed, and back well within the countdown: the stored deadline is kept, not restarted
     await world.bot.kill()
+    (key,) = await asyncio.to_thread(deadlines, db, game_id)  # STOP, and nothing else
+    later = datetime.now(UTC) + timedelta(hours=1)
+    await asyncio.to_thread(move_deadlines, db, game_id, later)
     await world.bot.start()
-    assert loop.time() - clicked_at < RESTART_COUNTDOWN - 2
-    # the buttons of the dead process still work in the new one
-    keep = held.message.find_button(label="✋ Keep")
+    # the buttons of the dead process still work in the new one, and the game is still live
     assert told(await emu.click(alice, held.message, keep)) == ""
-    text = await until_text(emu, board, "— game over", timeout=15)
-    elapsed = loop.time() - clicked_at
-    assert RESTART_COUNTDOWN - 1.0 * RESTART_SCALE <= elapsed <= RESTART_COUNTDOWN + LATE
-    assert "🏆 bob — 3 points" in text and "alice — -1 points" in text
-    assert told(await emu.click(alice, held.message, keep)) in OVER
+    await until_text(emu, board, f"✋ {alice.name} kept the tile from 1")
+    assert await asyncio.to_thread(deadlines, db, game_id) == {key: later}
 
     # down past the deadline: STOP fires as soon as the bot is back
-    board = await start_game(emu, alice, [bob], chan, GAME)
-    await wait_live(emu, chan, board, 38)
-    took = await press(emu, bob, chan, TROPHY)
-    clicked_at = loop.time()
-    assert took is not None and "10 seconds" in told(took)
-    await until_text(emu, board, "The last trophy is gone")
     await world.bot.kill()
-    # stay down until the deadline has passed (real time must pass; nothing is asserted here)
-    await asyncio.sleep(clicked_at + RESTART_COUNTDOWN + 0.5 - loop.time())
+    await asyncio.to_thread(move_deadlines, db, game_id, datetime.now(UTC) - timedelta(seconds=1))
     await world.bot.start()
-    back = loop.time()
-    text = await until_text(emu, board, "— game over", timeout=10)
-    assert loop.time() - back < 3
+    text = await until_text(emu, board, "— game over", timeout=30)
     assert "🛑 STOP!" in text
+    assert "🏆 bob — 3 points" in text and "alice — -1 points" in text
+    assert told(await emu.click(alice, held.message, keep)) in OVER
+    store = await Store.open(world.bot.db_url, migrate=False)
+    try:
+        *_, stop = await store.actions(game_id)
+    finally:
+        await store.close()
+    assert stop.seat == SYSTEM and await asyncio.to_thread(deadlines, db, game_id) == {}
 
 
 def test_the_leak_scan_catches_planted_leaks() -> None:

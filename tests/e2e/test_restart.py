@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -10,11 +11,21 @@ from bot.store import Store
 from rules.core import SYSTEM
 
 from .conftest import World
-from .helpers import click, start_game, told, until_text
+from .helpers import click, deadlines, move_deadlines, start_game, told, until_text
 
 # Snapshots three actions apart (as SNAPSHOT_EVERY spaces them), so a restarted game is its
 # snapshot plus a replayed tail; games load at their first use (P-32, P-33).
 pytestmark = pytest.mark.parametrize("world", [{"snapshot_every": 3}], indirect=True)
+
+
+async def game_of(world: World) -> int:
+    store = await Store.open(world.bot.db_url, migrate=False)
+    try:
+        game = await store.active_game_in_channel(world.channel.id)
+        assert game is not None
+        return game.id
+    finally:
+        await store.close()
 
 
 async def snapshot_of(world: World) -> tuple[dict[str, object] | None, list[int]]:
@@ -50,12 +61,15 @@ async def test_killed_mid_game_the_game_resumes_and_old_buttons_work(world: Worl
 
 async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(world: World) -> None:
     emu, chan = world.emulator, world.channel
-    board = await start_game(emu, world.alice, [world.bob], chan, clock="1")
+    board = await start_game(emu, world.alice, [world.bob], chan, clock="30")
     await click(emu, world.bob, board, "claim")
     await world.bot.kill()
     _, seats = await snapshot_of(world)
     assert seats == [1]  # the clock had not fired yet
-    await asyncio.sleep(1.5)
+    # The deadline passes while the bot is down (moved in the database, not waited for).
+    game = await game_of(world)
+    (due,) = (await asyncio.to_thread(deadlines, world.bot.db_path, game)).values()
+    await asyncio.to_thread(move_deadlines, world.bot.db_path, game, due - timedelta(hours=1))
 
     await world.bot.start()
     await until_text(emu, board, "timeout true")

@@ -41,14 +41,14 @@ def rig(monkeypatch: pytest.MonkeyPatch) -> Rig:
 
 def game(players: int = 3, seed: int = 1, drawer: int = 0) -> BagOfBugs:
     e = BagOfBugs.new(players, seed)
-    e.table.drawer = drawer
+    e.state.drawer = drawer
     return e
 
 
 def draw(e: BagOfBugs, n: int = 1) -> list[Event]:
     events: list[Event] = []
     for _ in range(n):
-        events += e.apply(e.table.drawer, {"type": "draw"})
+        events += e.apply(e.state.drawer, {"type": "draw"})
     return events
 
 
@@ -56,7 +56,7 @@ def draw_out(e: BagOfBugs) -> list[Event]:
     """Reveal until the draw stops."""
     events: list[Event] = []
     while "draw_stopped" not in types(events):
-        events += e.apply(e.table.drawer, {"type": "draw"})
+        events += e.apply(e.state.drawer, {"type": "draw"})
     return events
 
 
@@ -66,8 +66,8 @@ def grab(e: BagOfBugs, seat: int, token: int) -> list[Event]:
 
 def choose(e: BagOfBugs, seat: int, **fields: Any) -> list[Event]:
     """Answer the open choice; ``fields`` holds the action's type and its option."""
-    assert e.table.choice is not None and e.table.choice.seat == seat
-    return e.apply(seat, {"step": e.table.choice.step, **fields})
+    assert e.state.choice is not None and e.state.choice.seat == seat
+    return e.apply(seat, {"step": e.state.choice.step, **fields})
 
 
 def types(events: list[Event]) -> list[str]:
@@ -121,9 +121,9 @@ def test_bb2_rocks_and_scary_bugs_lose_the_same_number() -> None:
 
 
 def test_first_drawer_is_random_and_seeded() -> None:
-    drawers = {BagOfBugs.new(5, seed).table.drawer for seed in range(40)}
+    drawers = {BagOfBugs.new(5, seed).state.drawer for seed in range(40)}
     assert drawers == {0, 1, 2, 3, 4}
-    assert BagOfBugs.new(4, 11).table.drawer == BagOfBugs.new(4, 11).table.drawer
+    assert BagOfBugs.new(4, 11).state.drawer == BagOfBugs.new(4, 11).state.drawer
 
 
 def test_game_is_registered() -> None:
@@ -153,7 +153,7 @@ def test_bb7_rocks_and_wind_count_toward_the_limit(rig: Rig) -> None:
     e = game(3)
     rig("rock", "wind", "c1", "c2", "c3", "c4")
     events = draw(e, 5)
-    assert e.table.phase == "draw" and e.table.revealed == 5
+    assert e.state.phase == "draw" and e.state.revealed == 5
     events += draw(e)
     stop = of_type(events, "draw_stopped")
     assert stop == [{"drawer": 0, "reason": "limit", "count": 6}]
@@ -162,16 +162,16 @@ def test_bb7_rocks_and_wind_count_toward_the_limit(rig: Rig) -> None:
     assert of_type(events, "rocks") == [
         {"count": 1, "result": "returned", "pairs": 0, "needed": 4, "last": False}
     ]
-    assert e.table.bag["rock"] == 9 and "rock" not in e.table.pool
+    assert e.state.bag["rock"] == 9 and "rock" not in e.state.pool
 
 
 def test_second_rock_stops_the_draw_early(rig: Rig) -> None:
     e = game(5)
     rig("c1", "rock", "c2", "rock")
     events = draw_out(e)
-    assert e.table.revealed == 4
+    assert e.state.revealed == 4
     assert of_type(events, "draw_stopped")[0]["reason"] == "rock"
-    assert e.table.pairs == 1 and e.table.bag["rock"] == 11
+    assert e.state.pairs == 1 and e.state.bag["rock"] == 11
 
 
 def test_bb8_limit_and_second_rock_together_set_a_pair_aside(rig: Rig) -> None:
@@ -180,15 +180,15 @@ def test_bb8_limit_and_second_rock_together_set_a_pair_aside(rig: Rig) -> None:
     events = draw_out(e)
     assert of_type(events, "draw_stopped")[0]["reason"] == "both"
     assert of_type(events, "rocks")[0]["result"] == "paired"
-    assert e.table.pairs == 1 and e.table.bag["rock"] == 7
+    assert e.state.pairs == 1 and e.state.bag["rock"] == 7
 
 
 def test_bb9_an_empty_bag_stops_the_draw_as_if_the_limit_were_met() -> None:
     e = game(5)
-    e.table.bag = {"c1": 1, "larva": 1}
+    e.state.bag = {"c1": 1, "larva": 1}
     events = draw(e, 2)
     assert of_type(events, "draw_stopped")[0]["reason"] == "bag_empty"
-    assert e.table.revealed == 2 and e.table.bag == {}
+    assert e.state.revealed == 2 and e.state.bag == {}
     assert e.view(None)["phase"] == "leftovers"
 
 
@@ -201,16 +201,16 @@ def test_bb9_rock_invariant_means_the_bag_never_runs_out() -> None:
             for _ in range(3000):
                 if e.is_over:
                     break
-                if e.table.phase == "draw" and e.table.revealed == 0:
+                if e.state.phase == "draw" and e.state.revealed == 0:
                     starts += 1
-                    rocks = e.table.bag["rock"]
-                    assert rocks == 2 * e.table.setup.pairs_needed + 1 - 2 * e.table.pairs >= 3
+                    rocks = e.state.bag["rock"]
+                    assert rocks == 2 * e.state.setup.pairs_needed + 1 - 2 * e.state.pairs >= 3
                 movers = sorted(e.waiting_for())
                 seat = policy.choice(movers)
                 for ev in e.apply(seat, policy.choice(e.legal_actions(seat))):
                     assert ev.data.get("reason") != "bag_empty"
             assert e.is_over, "the game did not end"
-            assert starts == e.table.turn_number and e.table.bag["rock"] == 1
+            assert starts == e.state.turn_number and e.state.bag["rock"] == 1
 
 
 def test_bb5_the_drawer_cannot_grab(rig: Rig) -> None:
@@ -233,7 +233,7 @@ def test_bb6_grab_window_opens_at_first_reveal_and_closes_with_the_stopping_reve
     assert [a["token"] for a in e.legal_actions(1)] == [1, 2, 3, 4, 5]
     grab(e, 1, 2)
     draw(e, 2)
-    assert e.table.phase == "draw"  # still open after the 3rd reveal
+    assert e.state.phase == "draw"  # still open after the 3rd reveal
     draw(e)  # the 2nd Rock: the window closes atomically with this reveal
     assert not e.view(None)["window_open"]
     rejected(e, 2, {"type": "grab", "token": 3}, "too_late")
@@ -291,7 +291,7 @@ def test_bb3_rocks_have_left_the_pool_before_grabs_resolve(rig: Rig) -> None:
     grab(e, 1, 1)
     draw_out(e)
     # pool c1:2 c2:2 c3:1 -> G1 tie between c1 and c2; the Rock is not a group
-    assert e.table.pool == {"c1": 2, "c2": 2, "c3": 1}
+    assert e.state.pool == {"c1": 2, "c2": 2, "c3": 1}
     assert e.view(None)["choice"]["options"] == [{"c1": 1}, {"c2": 1}]
 
 
@@ -324,8 +324,8 @@ def test_a_single_option_is_applied_without_asking(rig: Rig) -> None:
         {"seat": 1, "grab": 5, "tokens": {"c4": 1, "scary": 1}, "how": "only"}
     ]
     assert "choice" in types(events)  # only the leftover choice is asked
-    assert e.table.choice is not None and e.table.choice.kind == "leftovers"
-    assert e.table.collections[1] == {"c4": 1, "scary": 1}
+    assert e.state.choice is not None and e.state.choice.kind == "leftovers"
+    assert e.state.collections[1] == {"c4": 1, "scary": 1}
 
 
 def test_a_real_choice_is_asked_of_the_grab_owner(rig: Rig) -> None:
@@ -339,20 +339,20 @@ def test_a_real_choice_is_asked_of_the_grab_owner(rig: Rig) -> None:
     assert v["choice"]["seat"] == 2 and len(v["choice"]["options"]) == 20
     assert len(v["you"]["actions"]) == 20
     assert e.waiting_for() == frozenset({2})
-    rejected(e, 1, {"type": "take", "step": e.table.step, "tokens": {"c1": 1}}, "not_your_choice")
-    rejected(e, 2, {"type": "take", "step": e.table.step, "tokens": {"c1": 2}}, "illegal_choice")
+    rejected(e, 1, {"type": "take", "step": e.state.step, "tokens": {"c1": 1}}, "not_your_choice")
+    rejected(e, 2, {"type": "take", "step": e.state.step, "tokens": {"c1": 2}}, "illegal_choice")
     rejected(
-        e, 2, {"type": "take", "step": e.table.step, "tokens": {"c1": 1, "c2": 1}}, "illegal_choice"
+        e, 2, {"type": "take", "step": e.state.step, "tokens": {"c1": 1, "c2": 1}}, "illegal_choice"
     )
     rejected(
         e,
         2,
-        {"type": "take", "step": e.table.step, "tokens": {"c1": True, "c2": 1, "c3": 1}},
+        {"type": "take", "step": e.state.step, "tokens": {"c1": True, "c2": 1, "c3": 1}},
         "malformed",
     )
     events = choose(e, 2, type="take", tokens={"c5": 1, "c1": 1, "larva": 1})
     assert of_type(events, "take")[0]["tokens"] == {"c1": 1, "c5": 1, "larva": 1}
-    assert e.table.collections[2] == {"c1": 1, "c5": 1, "larva": 1}
+    assert e.state.collections[2] == {"c1": 1, "c5": 1, "larva": 1}
 
 
 # -- resolution order and empty pools -------------------------------------------------------
@@ -382,8 +382,8 @@ def test_bb15_a_grab_finding_the_pool_empty_takes_nothing(rig: Rig) -> None:
     ]
     # nothing left: no leftover question, the bag passes left
     assert "leftovers" not in types(events)
-    assert e.table.phase == "draw" and e.table.drawer == 1 and e.table.turn_number == 2
-    assert e.table.collections[2] == {}
+    assert e.state.phase == "draw" and e.state.drawer == 1 and e.state.turn_number == 2
+    assert e.state.collections[2] == {}
 
 
 # -- Wind -----------------------------------------------------------------------------------
@@ -395,18 +395,18 @@ def test_bb10_a_wind_may_give_away_a_token_just_taken(rig: Rig) -> None:
     draw_out(e)
     choose(e, 1, type="take", tokens={"c1": 1, "c2": 1, "wind": 1})
     # all tokens entered the collection first, then the Wind asks for a token
-    assert e.table.collections[1] == {"c1": 1, "c2": 1}
+    assert e.state.collections[1] == {"c1": 1, "c2": 1}
     v = e.view(1)
     assert v["phase"] == "wind" and v["held_winds"] == 1 and v["wind_holder"] == 1
     assert v["choice"]["options"] == ["c1", "c2"]
     assert v["you"]["actions"] == [
-        {"type": "give", "step": e.table.step, "token": "c1"},
-        {"type": "give", "step": e.table.step, "token": "c2"},
+        {"type": "give", "step": e.state.step, "token": "c1"},
+        {"type": "give", "step": e.state.step, "token": "c2"},
     ]
-    rejected(e, 1, {"type": "give", "step": e.table.step, "token": "c3"}, "illegal_choice")
+    rejected(e, 1, {"type": "give", "step": e.state.step, "token": "c3"}, "illegal_choice")
     events = choose(e, 1, type="give", token="c2")
     assert of_type(events, "wind") == [{"seat": 1, "to": 2, "token": "c2", "how": "chosen"}]
-    assert e.table.collections[1] == {"c1": 1} and e.table.collections[2] == {"c2": 1}
+    assert e.state.collections[1] == {"c1": 1} and e.state.collections[2] == {"c2": 1}
     assert e.view(None)["phase"] == "leftovers"
 
 
@@ -421,26 +421,26 @@ def test_bb11_wind_with_an_empty_collection_gives_nothing(rig: Rig) -> None:
         {"seat": 1, "to": 2, "token": None, "how": "empty"},
         {"seat": 1, "to": 2, "token": None, "how": "empty"},
     ]
-    assert e.table.collections == [{}, {}, {}]
-    assert e.table.bag["wind"] == 2 and e.table.held_winds == 0
+    assert e.state.collections == [{}, {}, {}]
+    assert e.state.bag["wind"] == 2 and e.state.held_winds == 0
 
 
 def test_bb12_two_winds_in_one_take_resolve_one_after_the_other(rig: Rig) -> None:
     e = game(3)
-    e.table.collections[1] = {"c1": 1, "larva": 1}
+    e.state.collections[1] = {"c1": 1, "larva": 1}
     rig("wind", "wind", "c1", "c2", "c3", "rock")
     draw(e)
     grab(e, 1, 3)
     draw_out(e)
-    assert e.table.held_winds == 2 and e.table.choice is not None and e.table.choice.kind == "give"
+    assert e.state.held_winds == 2 and e.state.choice is not None and e.state.choice.kind == "give"
     events = choose(e, 1, type="give", token="c1")
     # the second Wind has a single candidate left and resolves by itself
     assert of_type(events, "wind") == [
         {"seat": 1, "to": 2, "token": "c1", "how": "chosen"},
         {"seat": 1, "to": 2, "token": "larva", "how": "only"},
     ]
-    assert e.table.collections[1] == {} and e.table.collections[2] == {"c1": 1, "larva": 1}
-    assert e.table.bag["wind"] == 2
+    assert e.state.collections[1] == {} and e.state.collections[2] == {"c1": 1, "larva": 1}
+    assert e.state.bag["wind"] == 2
 
 
 def test_bb13_the_drawer_resolves_a_wind_from_the_leftovers(rig: Rig) -> None:
@@ -448,8 +448,8 @@ def test_bb13_the_drawer_resolves_a_wind_from_the_leftovers(rig: Rig) -> None:
     rig("c1", "c1", "wind", "c2", "rock", "c3")
     draw_out(e)
     assert e.view(0)["you"]["actions"] == [
-        {"type": "take_all", "step": e.table.step},
-        {"type": "return_all", "step": e.table.step},
+        {"type": "take_all", "step": e.state.step},
+        {"type": "return_all", "step": e.state.step},
     ]
     events = choose(e, 0, type="take_all")
     assert of_type(events, "leftovers") == [
@@ -460,41 +460,41 @@ def test_bb13_the_drawer_resolves_a_wind_from_the_leftovers(rig: Rig) -> None:
             "how": "chosen",
         }
     ]
-    assert e.table.collections[0] == {"c1": 2, "c2": 1, "c3": 1}
-    assert e.table.choice is not None and e.table.choice.kind == "give" and e.table.choice.seat == 0
+    assert e.state.collections[0] == {"c1": 2, "c2": 1, "c3": 1}
+    assert e.state.choice is not None and e.state.choice.kind == "give" and e.state.choice.seat == 0
     events = choose(e, 0, type="give", token="c1")
     # BB-23: the Drawer's left is the next Drawer
     assert of_type(events, "wind")[0]["to"] == 1
-    assert e.table.collections[1] == {"c1": 1}
-    assert e.table.drawer == 1 and e.table.phase == "draw"
+    assert e.state.collections[1] == {"c1": 1}
+    assert e.state.drawer == 1 and e.state.phase == "draw"
 
 
 def test_bb14_wind_goes_back_into_the_bag_at_once_not_redrawn_this_turn(rig: Rig) -> None:
     e = game(3)
-    e.table.collections[1] = {"c1": 1, "c2": 1}
+    e.state.collections[1] = {"c1": 1, "c2": 1}
     rig("wind", "c3", "c3", "c3", "c4", "c4")
     draw(e)
     grab(e, 1, 2)  # smallest group: the lone Wind
     draw_out(e)
-    assert e.table.bag.get("wind", 0) == 1  # one in the bag, one held
-    assert e.table.held_winds == 1
+    assert e.state.bag.get("wind", 0) == 1  # one in the bag, one held
+    assert e.state.held_winds == 1
     choose(e, 1, type="give", token="c2")
-    assert e.table.bag["wind"] == 2 and e.table.held_winds == 0
-    assert e.table.phase == "resolve"  # drawing is over: it cannot come out again this turn
+    assert e.state.bag["wind"] == 2 and e.state.held_winds == 0
+    assert e.state.phase == "resolve"  # drawing is over: it cannot come out again this turn
 
 
 def test_bb23_a_grabber_left_of_nobody_gives_to_the_drawer(rig: Rig) -> None:
     e = game(3, drawer=0)
-    e.table.collections[2] = {"scary": 2}
+    e.state.collections[2] = {"scary": 2}
     rig("wind", "c3", "c3", "c3", "c4", "c4")
     draw(e)
     grab(e, 2, 2)
     events = draw_out(e)
     # seat 2's left is seat 0, the Drawer; a single type is given without asking
     assert of_type(events, "wind") == [{"seat": 2, "to": 0, "token": "scary", "how": "only"}]
-    assert e.table.collections[0] == {"scary": 1} and e.table.collections[2] == {"scary": 1}
+    assert e.state.collections[0] == {"scary": 1} and e.state.collections[2] == {"scary": 1}
     # receiving triggers nothing: the next question is the Drawer's leftovers
-    assert e.table.choice is not None and e.table.choice.kind == "leftovers"
+    assert e.state.choice is not None and e.state.choice.kind == "leftovers"
 
 
 # -- leftovers, cleanup and the end -----------------------------------------------------------
@@ -502,25 +502,25 @@ def test_leftovers_return_all_puts_them_back_in_the_bag(rig: Rig) -> None:
     e = game(3)
     rig("c1", "c1", "larva", "c2", "rock", "c3")
     draw_out(e)
-    bag_before = sum(e.table.bag.values())
+    bag_before = sum(e.state.bag.values())
     events = choose(e, 0, type="return_all")
     assert of_type(events, "leftovers")[0]["choice"] == "return_all"
-    assert sum(e.table.bag.values()) == bag_before + 5
-    assert e.table.collections[0] == {} and e.table.pool == {}
+    assert sum(e.state.bag.values()) == bag_before + 5
+    assert e.state.collections[0] == {} and e.state.pool == {}
     assert types(events)[-2:] == ["turn_end", "turn_start"]
     assert of_type(events, "turn_start") == [
         {"turn_number": 2, "drawer": 1, "limit": 6, "bag": bag_before + 5}
     ]
-    assert e.table.grabs == [None] * 5
+    assert e.state.grabs == [None] * 5
 
 
 def test_bb20_the_turn_setting_aside_the_last_pair_is_completed_then_scored(
     rig: Rig,
 ) -> None:
     e = game(3)
-    e.table.pairs = 3
-    e.table.bag["rock"] = 3
-    e.table.collections[2] = {"larva": 1}
+    e.state.pairs = 3
+    e.state.bag["rock"] = 3
+    e.state.collections[2] = {"larva": 1}
     rig("c1", "c1", "rock", "c2", "rock")
     draw(e)
     grab(e, 1, 3)
@@ -592,7 +592,7 @@ def test_bb18_all_colours_bonus_counts_a_colour_held_four_times() -> None:
 
 def test_running_scores_and_breakdown_during_play(rig: Rig) -> None:
     e = game(3)
-    e.table.collections = [{"scary": 1}, {"c1": 2, "larva": 1}, {}]
+    e.state.collections = [{"scary": 1}, {"c1": 2, "larva": 1}, {}]
     assert e.scores() == [-3, 6, 0]
     assert e.score_breakdown(1)["total"] == 6 and e.score_breakdown(0)["most_scary"] == -2
     assert e.winners() == []  # nobody wins before the end
@@ -627,7 +627,7 @@ def test_bb22_choice_timeout_picks_a_random_legal_option(rig: Rig) -> None:
     draw_out(e)
     (d,) = e.deadlines()
     assert (d.key, d.seconds, d.setting, d.seats) == (
-        f"choice:{e.table.step}",
+        f"choice:{e.state.step}",
         None,
         "bag_choice",
         {1},
@@ -636,7 +636,7 @@ def test_bb22_choice_timeout_picks_a_random_legal_option(rig: Rig) -> None:
     picks = set()
     for seed in range(12):
         copy = BagOfBugs.from_dict(e.to_dict())
-        copy.table.rng = type(e.table.rng)(seed)
+        copy.state.rng = type(e.state.rng)(seed)
         (take,) = of_type(copy.apply(SYSTEM, d.action), "take")
         assert take["how"] == "timeout" and take["tokens"] in legal
         picks.add(json.dumps(take["tokens"], sort_keys=True))
@@ -647,7 +647,7 @@ def test_bb22_wind_timeout_gives_a_random_token_and_leftovers_timeout_returns_al
     rig: Rig,
 ) -> None:
     e = game(3)
-    e.table.collections[1] = {"c1": 1, "scary": 3}
+    e.state.collections[1] = {"c1": 1, "scary": 3}
     rig("wind", "c3", "c3", "c3", "c4", "c4")
     draw(e)
     grab(e, 1, 2)
@@ -655,13 +655,13 @@ def test_bb22_wind_timeout_gives_a_random_token_and_leftovers_timeout_returns_al
     given = set()
     for seed in range(20):
         copy = BagOfBugs.from_dict(e.to_dict())
-        copy.table.rng = type(e.table.rng)(seed)
+        copy.state.rng = type(e.state.rng)(seed)
         (wind,) = of_type(copy.apply(SYSTEM, copy.deadlines()[0].action), "wind")
         assert wind["how"] == "timeout"
         given.add(wind["token"])
     assert given == {"c1", "scary"}
     e.apply(SYSTEM, e.deadlines()[0].action)
-    assert e.table.choice is not None and e.table.choice.kind == "leftovers"
+    assert e.state.choice is not None and e.state.choice.kind == "leftovers"
     events = e.apply(SYSTEM, e.deadlines()[0].action)
     assert of_type(events, "leftovers")[0] == {
         "seat": 0,
@@ -673,7 +673,7 @@ def test_bb22_wind_timeout_gives_a_random_token_and_leftovers_timeout_returns_al
 
 def test_bb22_system_accepts_only_what_deadlines_list() -> None:
     e = game(3)
-    rejected(e, SYSTEM, {"type": "timeout", "step": e.table.step}, "not_due")
+    rejected(e, SYSTEM, {"type": "timeout", "step": e.state.step}, "not_due")
     rejected(e, SYSTEM, {"type": "draw"}, "not_due")
     rejected(e, SYSTEM, {"type": "auto_draw", "turn_number": 1, "reveal": 2}, "not_due")
     assert e.legal_actions(SYSTEM) == []
@@ -703,14 +703,14 @@ def test_every_rejection_reason_has_its_own_code(rig: Rig) -> None:
     check(2, "grab", "malformed")
     check(2, {"type": "dance"}, "unknown_action")
     check(7, {"type": "draw"}, "bad_seat")
-    check(2, {"type": "take", "step": e.table.step, "tokens": {"c1": 1}}, "not_your_choice")
+    check(2, {"type": "take", "step": e.state.step, "tokens": {"c1": 1}}, "not_your_choice")
     draw_out(e)
-    assert e.table.choice is not None and e.table.choice.seat == 1  # G1: c1, c2 or c3
+    assert e.state.choice is not None and e.state.choice.seat == 1  # G1: c1, c2 or c3
     check(2, {"type": "grab", "token": 3}, "too_late")
     check(0, {"type": "draw"}, "draw_over")
-    check(1, {"type": "take", "step": e.table.step - 1, "tokens": {"c1": 1}}, "stale")
-    check(1, {"type": "give", "step": e.table.step, "token": "c1"}, "wrong_choice")
-    check(1, {"type": "take", "step": e.table.step, "tokens": {"c1": 2}}, "illegal_choice")
+    check(1, {"type": "take", "step": e.state.step - 1, "tokens": {"c1": 1}}, "stale")
+    check(1, {"type": "give", "step": e.state.step, "token": "c1"}, "wrong_choice")
+    check(1, {"type": "take", "step": e.state.step, "tokens": {"c1": 2}}, "illegal_choice")
     check(1, {"type": "take", "step": "x", "tokens": {"c1": 1}}, "malformed")
     check(SYSTEM, {"type": "timeout", "step": 0}, "not_due")
     assert len(codes) == 16
@@ -728,16 +728,16 @@ def test_turn_holds_during_the_draw_and_moves_with_every_new_question(rig: Rig) 
     assert e.turn == start  # reveals and grabs never change the button counter
     draw(e)  # the stop: G1 is a 6-way tie -> a question
     asked = e.turn
-    assert asked > start and e.table.choice is not None and e.table.choice.step == asked
+    assert asked > start and e.state.choice is not None and e.state.choice.step == asked
     choose(e, 1, type="take", tokens={"c1": 1})
     assert e.turn > asked  # G5 asks next
-    assert e.table.choice is not None and e.table.choice.grab == 5
+    assert e.state.choice is not None and e.state.choice.grab == 5
     g5 = e.turn
     choose(e, 2, type="take", tokens={"c2": 1, "c3": 1, "c4": 1})
     assert e.turn > g5  # leftovers
     left = e.turn
     choose(e, 0, type="return_all")
-    assert e.turn > left and e.table.phase == "draw" and e.table.drawer == 1
+    assert e.turn > left and e.state.phase == "draw" and e.state.drawer == 1
 
 
 def test_view_shape_is_public_and_json_safe(rig: Rig) -> None:
@@ -763,8 +763,8 @@ def test_view_shape_is_public_and_json_safe(rig: Rig) -> None:
 
 def test_bb21_everything_on_the_table_is_in_the_public_view(rig: Rig) -> None:
     e = game(3)
-    e.table.collections = [{"c1": 1}, {"larva": 2}, {}]
-    e.table.pairs = 2
+    e.state.collections = [{"c1": 1}, {"larva": 2}, {}]
+    e.state.pairs = 2
     rig("c5")
     draw(e)
     grab(e, 2, 3)
@@ -783,7 +783,7 @@ def test_snapshot_round_trip_mid_choice(rig: Rig) -> None:
     snap = json.loads(json.dumps(e.to_dict()))
     copy = BagOfBugs.from_dict(snap)
     assert copy.to_dict() == e.to_dict() and copy.view(1) == e.view(1)
-    action = {"type": "take", "step": e.table.step, "tokens": {"c1": 1, "c2": 1, "wind": 1}}
+    action = {"type": "take", "step": e.state.step, "tokens": {"c1": 1, "c2": 1, "wind": 1}}
     assert [ev.to_dict() for ev in copy.apply(1, action)] == [
         ev.to_dict() for ev in e.apply(1, action)
     ]
@@ -821,7 +821,7 @@ def test_pool_order_follows_the_reveals_and_marks_what_left(rig: Rig) -> None:
         ("c4", "pool"),
     ]
     choose(e, 0, type="return_all")
-    assert statuses(e) == [] and e.table.order == []  # the next turn starts empty
+    assert statuses(e) == [] and e.state.order == []  # the next turn starts empty
 
 
 def test_pool_order_marks_a_rock_pair_and_survives_a_snapshot(rig: Rig) -> None:
@@ -847,12 +847,12 @@ def test_reveals_are_paced_by_the_host_setting() -> None:
 # -- score previews (for the presenter's option labels) -------------------------------------
 def _expected_preview(e: BagOfBugs, seat: int, action: dict[str, Any]) -> int:
     """The chooser's score once the answer's own tokens have moved, worked out by hand."""
-    collections = [dict(c) for c in e.table.collections]
+    collections = [dict(c) for c in e.state.collections]
     moved: dict[str, int] = {}
     if action["type"] == "take":
         moved = action["tokens"]
     elif action["type"] == "take_all":
-        moved = e.table.pool
+        moved = e.state.pool
     elif action["type"] == "give":
         token = action["token"]
         collections[seat][token] -= 1
@@ -871,7 +871,7 @@ def test_score_preview_is_the_choosers_score_after_each_option(players: int) -> 
         e = BagOfBugs.new(players, seed)
         rng = Rng(seed + 100)
         while not e.is_over:
-            choice = e.table.choice
+            choice = e.state.choice
             if choice is not None:
                 before = json.dumps(e.to_dict())
                 for action in e.legal_actions(choice.seat):
@@ -894,12 +894,12 @@ def _any_move(e: BagOfBugs, rng: Rng) -> tuple[int, dict[str, Any]]:
 
 def test_score_preview_of_a_take_with_a_wind_counts_the_take_only(rig: Rig) -> None:
     e = game(3)
-    e.table.collections = [{}, {"c1": 2}, {}]
+    e.state.collections = [{}, {"c1": 2}, {}]
     rig("wind", "c1", "rock", "larva", "rock")  # the 2nd Rock stops the draw
     draw(e)
     grab(e, 1, 4)
     draw_out(e)
-    choice = e.table.choice
+    choice = e.state.choice
     assert choice is not None and choice.kind == "take" and choice.seat == 1
     previews = {
         json.dumps(a["tokens"], sort_keys=True): e.score_preview(1, a) for a in e.legal_actions(1)
@@ -921,7 +921,7 @@ def test_score_preview_is_only_for_an_option_of_the_open_choice(rig: Rig) -> Non
     draw(e)
     grab(e, 1, 4)
     draw_out(e)
-    choice = e.table.choice
+    choice = e.state.choice
     assert choice is not None and choice.seat == 1
     option = e.legal_actions(1)[0]
     for seat, action in ((2, option), (1, {**option, "step": choice.step - 1})):

@@ -143,8 +143,8 @@ def test_scoring_matches_the_rulebook_formula_for_any_collections(
     top = max(expected)
     assert scoring.best(expected) == [s for s, v in enumerate(expected) if v == top]
     e = BagOfBugs.new(len(collections), 1)
-    e.table.collections = [dict(c) for c in collections]
-    e.table.phase = "over"
+    e.state.collections = [dict(c) for c in collections]
+    e.state.phase = "over"
     assert e.scores() == expected and e.winners() == scoring.best(expected)
     for seat, parts in enumerate(scoring.breakdowns(collections)):
         assert list(parts) == list(scoring.BREAKDOWN_KEYS)
@@ -266,7 +266,7 @@ def test_bb10_to_bb16_a_whole_turn_matches_a_reference_reading(
     drawer %= players
     pairs %= PAIRS_NEEDED[players]
     e = BagOfBugs.new(players, 5)
-    t = e.table
+    t = e.state
     t.drawer = drawer
     t.pairs = pairs
     t.bag["rock"] = 2 * PAIRS_NEEDED[players] + 1 - 2 * pairs
@@ -331,7 +331,7 @@ def _option(action: Action) -> Any:
 # -- the contract: listed ⇔ accepted, refusals change nothing, snapshots replay -------------------
 def candidate_requests(e: BagOfBugs) -> list[Any]:
     """Every plausible request now, legal or not, plus malformed ones."""
-    t = e.table
+    t = e.state
     out: list[Any] = [{"type": "draw"}, {"type": "draw", "x": 1}, {"type": "stop"}, "draw", None]
     out += [{"type": "grab", "token": k} for k in (0, 1, 2, 3, 4, 5, 6, True, 1.0, "1", None)]
     for step in (t.step - 1, t.step, t.step + 1, True, float(t.step), str(t.step)):
@@ -351,7 +351,7 @@ def candidate_requests(e: BagOfBugs) -> list[Any]:
 
 
 def system_requests(e: BagOfBugs) -> list[Any]:
-    t = e.table
+    t = e.state
     out: list[Any] = []
     for s in (t.step - 1, t.step, t.step + 1):
         out += [{"type": "timeout", "step": s}, {"type": "timeout", "step": float(s)}]
@@ -366,7 +366,7 @@ def system_requests(e: BagOfBugs) -> list[Any]:
 
 def check_requests(e: BagOfBugs) -> None:
     snap = e.to_dict()
-    for seat in (*range(e.table.players), e.table.players, -2):
+    for seat in (*range(e.state.players), e.state.players, -2):
         listed = e.legal_actions(seat)
         for request in candidate_requests(e):
             try:
@@ -433,7 +433,7 @@ def test_a_snapshot_taken_anywhere_replays_the_same_events(
             action = rng.choice(e.legal_actions(seat))
         mine = [ev.to_dict() for ev in e.apply(seat, action)]
         assert [ev.to_dict() for ev in copy.apply(seat, action)] == mine
-    assert copy.to_dict() == e.to_dict() and e.table.everything() == FULL_SET
+    assert copy.to_dict() == e.to_dict() and e.state.everything() == FULL_SET
 
 
 # -- fixes found by the audit -------------------------------------------------------------------
@@ -456,7 +456,7 @@ def test_bb22_system_applies_a_listed_deadline_exactly_not_a_lookalike() -> None
 
 def test_bb22_a_choice_timeout_with_a_lookalike_step_is_refused() -> None:
     e = BagOfBugs.new(3, 2)
-    e.table.drawer = 0
+    e.state.drawer = 0
     with rigged(["c1", "c1", "c2", "c2", "c3", "c3"]):
         for _ in range(6):
             e.apply(0, {"type": "draw"})
@@ -471,45 +471,45 @@ def test_bb22_a_choice_timeout_with_a_lookalike_step_is_refused() -> None:
 
 def test_rulings_1_1_rock_invariant_is_asserted_when_a_turn_starts() -> None:
     e = BagOfBugs.new(3, 2)
-    e.table.drawer = 0
-    e.table.bag["rock"] -= 1  # a Rock lost: the bag could now run out before a 2nd Rock
-    e.table.out_of_game["rock"] += 1
+    e.state.drawer = 0
+    e.state.bag["rock"] -= 1  # a Rock lost: the bag could now run out before a 2nd Rock
+    e.state.out_of_game["rock"] += 1
     with rigged(["c1", "c1", "c2", "c2", "c3", "c3"]):
         for _ in range(5):
             e.apply(0, {"type": "draw"})
         e.apply(0, {"type": "draw"})
     with pytest.raises(AssertionError, match="Rock invariant"):
-        e.apply(0, {"type": "return_all", "step": e.table.step})
+        e.apply(0, {"type": "return_all", "step": e.state.step})
 
 
 def test_rulings_1_1_rock_invariant_holds_in_a_normal_game() -> None:
     for players in (3, 4, 5):
         e = random_position(players, players, 9, 10_000)
-        assert e.is_over and e.table.bag["rock"] == 1
+        assert e.is_over and e.state.bag["rock"] == 1
 
 
 # -- edge cases from the rulebook text ---------------------------------------------------------
 def test_a_claimed_grab_must_be_resolved_even_when_it_takes_unwanted_tokens() -> None:
     e = BagOfBugs.new(3, 2)
-    e.table.drawer = 0
+    e.state.drawer = 0
     with rigged(["scary", "scary", "scary", "c1", "rock", "rock"]):
         e.apply(0, {"type": "draw"})
         e.apply(1, {"type": "grab", "token": 1})
         e.apply(2, {"type": "grab", "token": 3})
         events = []
-        while e.table.phase == "draw":
+        while e.state.phase == "draw":
             events += e.apply(0, {"type": "draw"})
     takes = [ev.data for ev in events if ev.type == "take"]
     assert takes == [
         {"seat": 1, "grab": 1, "tokens": {"scary": 1}, "how": "only"},
         {"seat": 2, "grab": 3, "tokens": {"scary": 2}, "how": "only"},
     ]
-    assert e.table.collections[1] == {"scary": 1} and e.table.collections[2] == {"scary": 2}
+    assert e.state.collections[1] == {"scary": 1} and e.state.collections[2] == {"scary": 2}
 
 
 def test_a_grabber_without_a_grab_token_takes_nothing_and_the_drawer_never_stops_early() -> None:
     e = BagOfBugs.new(5, 2)
-    e.table.drawer = 4
+    e.state.drawer = 4
     with rigged(["c1", "c2", "c3", "c4", "c5", "larva", "larva", "c1", "c2"]):
         e.apply(4, {"type": "draw"})
         for seat in range(4):
@@ -518,31 +518,31 @@ def test_a_grabber_without_a_grab_token_takes_nothing_and_the_drawer_never_stops
         for _ in range(7):
             assert e.legal_actions(4) == [{"type": "draw"}]  # no way to stop early
             e.apply(4, {"type": "draw"})
-        assert e.table.revealed == 8 and e.table.phase == "draw"
+        assert e.state.revealed == 8 and e.state.phase == "draw"
         e.apply(4, {"type": "draw"})  # the 9th token: the 5-player limit
-    assert e.table.revealed == 9 and e.table.phase == "resolve"
-    assert e.table.collections[1] == e.table.collections[2] == e.table.collections[3] == {}
+    assert e.state.revealed == 9 and e.state.phase == "resolve"
+    assert e.state.collections[1] == e.state.collections[2] == e.state.collections[3] == {}
 
 
 def test_bb20_a_wind_in_the_last_turns_leftovers_is_resolved_before_scoring() -> None:
     e = BagOfBugs.new(3, 2)
-    e.table.drawer = 0
-    e.table.pairs = 3
-    e.table.bag["rock"] = 3
-    e.table.collections[0] = {"c1": 1, "larva": 1}
+    e.state.drawer = 0
+    e.state.pairs = 3
+    e.state.bag["rock"] = 3
+    e.state.collections[0] = {"c1": 1, "larva": 1}
     with rigged(["wind", "c2", "rock", "wind", "rock"]):
-        while e.table.phase == "draw":
+        while e.state.phase == "draw":
             e.apply(0, {"type": "draw"})
-    assert e.table.final and not e.is_over
-    e.apply(0, {"type": "take_all", "step": e.table.step})
-    assert not e.is_over and e.table.choice is not None and e.table.choice.kind == "give"
-    e.apply(0, {"type": "give", "step": e.table.step, "token": "larva"})
+    assert e.state.final and not e.is_over
+    e.apply(0, {"type": "take_all", "step": e.state.step})
+    assert not e.is_over and e.state.choice is not None and e.state.choice.kind == "give"
+    e.apply(0, {"type": "give", "step": e.state.step, "token": "larva"})
     assert not e.is_over  # the second Wind still has to be resolved
-    events = e.apply(0, {"type": "give", "step": e.table.step, "token": "c2"})
+    events = e.apply(0, {"type": "give", "step": e.state.step, "token": "c2"})
     assert [ev.type for ev in events][-2:] == ["turn_end", "game_over"]
-    assert e.table.collections[:2] == [{"c1": 1}, {"c2": 1, "larva": 1}]
+    assert e.state.collections[:2] == [{"c1": 1}, {"c2": 1, "larva": 1}]
     assert e.scores() == [1, 4, 0] and e.winners() == [1]
-    assert e.table.bag["wind"] == 2
+    assert e.state.bag["wind"] == 2
 
 
 def test_turn_counter_semantics_are_documented_on_the_engine() -> None:
@@ -553,7 +553,7 @@ def test_turn_counter_semantics_are_documented_on_the_engine() -> None:
 # -- randomness (BB-X3, BB-X8) ------------------------------------------------------------------
 def test_bb_x8_each_reveal_is_uniform_over_the_tokens_in_the_bag() -> None:
     seen: Counter[str] = Counter()
-    t = BagOfBugs.new(3, 0).table
+    t = BagOfBugs.new(3, 0).state
     t.bag = {"c1": 1, "larva": 2, "rock": 5}
     for seed in range(4000):
         t.rng = Rng(seed)
@@ -565,18 +565,18 @@ def test_bb_x8_each_reveal_is_uniform_over_the_tokens_in_the_bag() -> None:
 
 def test_bb_x3_a_wind_timeout_weighs_each_token_not_each_type() -> None:
     e = BagOfBugs.new(3, 2)
-    e.table.drawer = 0
-    e.table.collections[1] = {"c1": 1, "scary": 3}
+    e.state.drawer = 0
+    e.state.collections[1] = {"c1": 1, "scary": 3}
     with rigged(["wind", "c3", "c3", "c3", "c4", "c4"]):
         e.apply(0, {"type": "draw"})
         e.apply(1, {"type": "grab", "token": 2})
-        while e.table.phase == "draw":
+        while e.state.phase == "draw":
             e.apply(0, {"type": "draw"})
     snap = e.to_dict()
     given: Counter[str] = Counter()
     for seed in range(2000):
         copy = BagOfBugs.from_dict(snap)
-        copy.table.rng = Rng(seed)
+        copy.state.rng = Rng(seed)
         (wind,) = [
             ev.data for ev in copy.apply(SYSTEM, copy.deadlines()[0].action) if ev.type == "wind"
         ]
@@ -586,12 +586,12 @@ def test_bb_x3_a_wind_timeout_weighs_each_token_not_each_type() -> None:
 
 def test_bb_x3_a_take_timeout_is_uniform_over_the_distinct_options() -> None:
     e = BagOfBugs.new(3, 2)
-    e.table.drawer = 0
+    e.state.drawer = 0
     with rigged(["c1", "c1", "c1", "c2", "c3", "rock"]):
         e.apply(0, {"type": "draw"})
         e.apply(1, {"type": "grab", "token": 3})  # no choice: c1 ×2 only
         e.apply(2, {"type": "grab", "token": 4})
-        while e.table.phase == "draw":
+        while e.state.phase == "draw":
             e.apply(0, {"type": "draw"})
     # after G3 took 🔴🔴 the pool is c1, c2, c3: G4 has three options
     assert len(e.legal_actions(2)) == 3
@@ -599,7 +599,7 @@ def test_bb_x3_a_take_timeout_is_uniform_over_the_distinct_options() -> None:
     picked: Counter[str] = Counter()
     for seed in range(1500):
         copy = BagOfBugs.from_dict(snap)
-        copy.table.rng = Rng(seed)
+        copy.state.rng = Rng(seed)
         (take,) = [
             ev.data for ev in copy.apply(SYSTEM, copy.deadlines()[0].action) if ev.type == "take"
         ]

@@ -30,7 +30,7 @@ def copy_of(e: BagOfBugs) -> BagOfBugs:
 
 
 def check_table(e: BagOfBugs) -> None:
-    t = e.table
+    t = e.state
     assert t.everything() == FULL_SET
     setup = t.setup
     if t.phase == "draw" and t.revealed == 0:
@@ -51,7 +51,7 @@ def check_table(e: BagOfBugs) -> None:
 
 def check_pool_order(e: BagOfBugs) -> None:
     """The reveal order accounts for every reveal of this turn and for exactly the pool."""
-    t = e.table
+    t = e.state
     order = e.view(None)["pool_order"]
     if t.phase != "over":
         assert len(order) == t.revealed
@@ -71,7 +71,7 @@ def check_views(e: BagOfBugs) -> None:
     public = e.view(None)
     assert json.loads(json.dumps(public)) == public
     assert public["turn"] == e.turn
-    for seat in range(e.table.players):
+    for seat in range(e.state.players):
         mine = e.view(seat)
         assert json.loads(json.dumps(mine)) == mine
         you = mine.pop("you")
@@ -80,7 +80,7 @@ def check_views(e: BagOfBugs) -> None:
 
 
 def check_everything_listed_is_accepted(e: BagOfBugs) -> None:
-    for seat in range(e.table.players):
+    for seat in range(e.state.players):
         for action in e.legal_actions(seat):
             copy_of(e).apply(seat, action)
     for deadline in e.deadlines():
@@ -89,7 +89,7 @@ def check_everything_listed_is_accepted(e: BagOfBugs) -> None:
 
 def illegal_requests(e: BagOfBugs) -> list[tuple[int, Any]]:
     """Requests that must be refused in the current position."""
-    t = e.table
+    t = e.state
     out: list[tuple[int, Any]] = [
         (t.drawer, {"type": "grab", "token": 1}),
         (SYSTEM, {"type": "timeout", "step": t.step + 1}),
@@ -146,7 +146,7 @@ def play_checked(players: int, seed: int, policy: int, deep: bool) -> None:
             check_everything_listed_is_accepted(e)
             check_rejections(e)
         seat, action = pick(e, rng)
-        turn, phase = e.turn, e.table.phase
+        turn, phase = e.turn, e.state.phase
         new = e.apply(seat, action)
         stopped = any(ev.type == "draw_stopped" for ev in new)
         if phase == "draw" and not stopped:
@@ -157,12 +157,12 @@ def play_checked(players: int, seed: int, policy: int, deep: bool) -> None:
         assert json.loads(json.dumps([ev.to_dict() for ev in new])) == [ev.to_dict() for ev in new]
         events += new
         log.append((seat, action))
-        if middle is None and e.table.turn_number == 3:
+        if middle is None and e.state.turn_number == 3:
             middle = {"snap": e.to_dict(), "at": len(log)}
     check_table(e)
     check_views(e)
     # the end: the last pair, one Rock left, winners share the top score
-    assert e.table.pairs == e.table.setup.pairs_needed and e.table.bag["rock"] == 1
+    assert e.state.pairs == e.state.setup.pairs_needed and e.state.bag["rock"] == 1
     scores = e.scores()
     assert e.winners() and all(scores[w] == max(scores) for w in e.winners())
     assert events[-1].type == "game_over" and events[-1].data["scores"] == scores
@@ -208,7 +208,7 @@ def test_random_playout_replays_and_snapshots_round_trip(
 ) -> None:
     e = BagOfBugs.new(players, seed)
     out = random_playout(e, Rng(policy))
-    assert e.is_over and e.table.everything() == FULL_SET
+    assert e.is_over and e.state.everything() == FULL_SET
     assert replay("bag-of-bugs", players, seed, None, out.log).to_dict() == e.to_dict()
     restored = BagOfBugs.from_dict(json.loads(json.dumps(e.to_dict())))
     assert restored.to_dict() == e.to_dict() and restored.scores() == e.scores()

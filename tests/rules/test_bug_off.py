@@ -80,7 +80,7 @@ def play_bug_offs(game: BugOff, *colours: str) -> None:
 
 def rigged(players: int = 3, seed: int = 1, active: int = 0) -> BugOff:
     game = BugOff.new(players, seed)
-    game.table.first = game.table.active = active
+    game.state.first = game.state.active = active
     return game
 
 
@@ -138,8 +138,8 @@ def test_bo2_drawn_card_makes_four_and_may_be_the_one_played() -> None:
 
 def test_bo3_bug_off_dealt_in_setup_goes_back_until_a_bug_card_comes() -> None:
     game = rigged()
-    game.table.deck = [bug_off(c) for c in COLOURS] + ["green"]
-    assert play.deal_bug(game.table) == "green"
+    game.state.deck = [bug_off(c) for c in COLOURS] + ["green"]
+    assert play.deal_bug(game.state) == "green"
     assert sorted(game.deck) == sorted(bug_off(c) for c in COLOURS)
     assert game.setup_returns >= 6  # every BUG OFF above the green came back at least once
 
@@ -209,6 +209,50 @@ def test_bo5_score_also_scores_the_active_players_own_tableau() -> None:
     assert game.tableaux[1]["blue"] == 1  # other colours stay
     assert game.scores() == [2, 0, 1]
     assert_conserved(game)
+
+
+def test_bo5_score_preview_is_what_the_score_then_moves_and_changes_nothing() -> None:
+    game = rigged()
+    give_hand(game, 0, "red", "green", "purple")
+    put(game, "tableaux", 0, "red", 2)
+    put(game, "tableaux", 2, "red", 1)
+    put(game, "tableaux", 1, "green", 3)
+    stack(game, "yellow")
+    game.apply(0, {"type": "draw"})
+    before = snapshot(game)
+    previews = {
+        c: game.score_preview(0, {"type": "score", "colour": c})
+        for c in ("red", "green", "purple", "yellow")
+    }
+    assert previews == {"red": {0: 2, 2: 1}, "green": {1: 3}, "purple": {}, "yellow": {}}
+    assert list(previews["red"]) == [0, 2]  # seat order
+    assert snapshot(game) == before
+    for c, preview in previews.items():
+        trial = copy(game)
+        gains = trial.apply(0, {"type": "score", "colour": c})[0].data["gains"]
+        assert {g["seat"]: g["count"] for g in gains} == preview
+
+
+def test_score_preview_is_only_for_a_score_the_seat_may_make_now() -> None:
+    game = rigged()
+    give_hand(game, 0, "red", "green", "green")
+    stack(game, "yellow")
+    for seat, action in (
+        (0, {"type": "score", "colour": "red"}),  # not drawn yet
+        (0, {"type": "draw"}),
+    ):
+        with pytest.raises(RuleError) as info:
+            game.score_preview(seat, action)
+        assert info.value.code == "no_preview"
+    game.apply(0, {"type": "draw"})
+    for seat, action in (
+        (1, {"type": "score", "colour": "red"}),  # not their turn
+        (0, {"type": "score", "colour": "blue"}),  # not in hand
+        (0, {"type": "place", "colour": "red"}),
+    ):
+        with pytest.raises(RuleError) as info:
+            game.score_preview(seat, action)
+        assert info.value.code == "no_preview"
 
 
 def test_bo6_the_played_score_card_is_scored_by_nobody() -> None:

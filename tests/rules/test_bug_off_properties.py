@@ -46,7 +46,7 @@ def scramble_secrets(game: BugOff, viewer: int | None, rng: Rng) -> BugOff:
         for pile in (other.hands[seat], other.points[seat]):
             redraw(pile, rng)
         if seat == other.active and other.drawn is not None:
-            other.table.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
+            other.state.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
     return other
 
 
@@ -270,7 +270,7 @@ def mid_game(draw: st.DrawFn) -> BugOff:
     whose top is chosen to hit BUG OFF chains, the 6th BUG OFF and SCOREs of face-up colours."""
     players = draw(st.integers(2, 6))
     game = BugOff.new(players, draw(seeds))
-    table = game.table
+    table = game.state
     order = draw(st.permutations(COLOURS))
     out = draw(st.integers(0, 5))
     table.bug_offs = list(order[:out])

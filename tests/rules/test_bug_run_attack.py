@@ -4,23 +4,28 @@ from __future__ import annotations
 
 import pytest
 
+from rules.bug_run import trading
 from rules.core import RuleError
 
 from .test_bug_run_support import (
     act,
     acts,
     adventure,
+    bought_as,
     crown_hero,
     place,
     plain_board,
     script,
     set_card,
     set_hand,
+    set_markers,
+    set_seat,
     set_vp,
     start_turn,
     top,
     vp,
     with_hero,
+    wound,
 )
 
 
@@ -38,20 +43,20 @@ def test_rulebook_sword_attack_example() -> None:
     # 2 dice successes + 3 from equipment = 5, shield 1 -> 4 wounds: the Garden Shrew falls.
     g, h = setup("M1-02")
     hero = g.hero(h)
-    hero["sword"] = ["BZ14-1", "BASIC-1"]  # Golden Sword (2): +1 and 2 coins; Basic: +2
-    g.s["basic_side"]["BASIC-1"] = "sword"
+    hero.sword = ["BZ14-1", "BASIC-1"]  # Golden Sword (2): +1 and 2 coins; Basic: +2
+    bought_as(g, "BASIC-1", "sword")
     script(g, faces=[4, 1])  # star+bone, star: 2 successes, 1 bone
     before_vp = vp(g, h)
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     slot = g.slot(1, "C")
-    assert slot["wounds"] == 4 and slot["defeated"]
+    assert slot.wounds == 4 and slot.defeated
     strike = next(e for e in ev if e.type == "strike")
     assert strike.data["total"] == 5 and strike.data["wounds"] == 4
     # 2 coins from the equipment, then the 2vp + 2c rewards (alone on the card)
-    assert hero["coins"] == 5 + 2 + 2
+    assert hero.coins == 5 + 2 + 2
     assert vp(g, h) == before_vp + 2
     # strike back: 1 die bone + 1 monster bone
-    assert hero["hearts"] == 3
+    assert hero.hearts == 3
     assert top(g)["k"] == "freemove" and top(g)["hero"] == h
 
 
@@ -59,26 +64,26 @@ def test_br12_strike_back_hits_on_a_miss_too_and_only_with_the_sword() -> None:
     g, h = setup("M1-02")
     script(g, faces=[5, 6])  # bone + white: a miss with one bone
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.slot(1, "C")["wounds"] == 0
-    assert g.hero(h)["hearts"] == 5 - 2
+    assert g.slot(1, "C").wounds == 0
+    assert g.hero(h).hearts == 5 - 2
     g2, h2 = setup("M1-02")
     script(g2, faces=[5, 5])
     act(g2, h2, {"type": "attack", "weapon": "bow"})
-    assert g2.hero(h2)["hearts"] == 5 and g2.hero(h2)["arrows"] == 3
+    assert g2.hero(h2).hearts == 5 and g2.hero(h2).arrows == 3
 
 
 def test_br12_no_bone_on_the_dice_means_no_strike_back() -> None:
     g, h = setup("M1-02")
     script(g, faces=[1, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h)["hearts"] == 5
+    assert g.hero(h).hearts == 5
 
 
 def test_br13_a_monster_without_bones_still_hurts_through_dice_bones() -> None:
     g, h = setup("M1-01")  # Hungry Tadpole: 0 bones
     script(g, faces=[5, 4])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h)["hearts"] == 5 - 2
+    assert g.hero(h).hearts == 5 - 2
 
 
 def test_br14_golden_shield_blocks_one_automatically() -> None:
@@ -86,7 +91,7 @@ def test_br14_golden_shield_blocks_one_automatically() -> None:
     with_hero(g, h, shield=["BZ22-1"])
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h)["hearts"] == 5 - (2 + 1 - 1)
+    assert g.hero(h).hearts == 5 - (2 + 1 - 1)
 
 
 def test_br14_wooden_shield_tosses() -> None:
@@ -95,7 +100,7 @@ def test_br14_wooden_shield_tosses() -> None:
         with_hero(g, h, shield=["BZ20-1"])
         script(g, faces=[5, 5], coins=[coin])
         act(g, h, {"type": "attack", "weapon": "sword"})
-        assert g.hero(h)["hearts"] == hearts
+        assert g.hero(h).hearts == hearts
 
 
 def test_br14_metal_shield_is_an_optional_coin() -> None:
@@ -105,13 +110,13 @@ def test_br14_metal_shield_is_an_optional_coin() -> None:
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert acts(g, h) == [{"type": "no_shield"}, {"type": "metal_shield"}]
     act(g, h, {"type": "metal_shield"})
-    assert g.hero(h)["coins"] == 4 and g.hero(h)["hearts"] == 5 - 1
+    assert g.hero(h).coins == 4 and g.hero(h).hearts == 5 - 1
     g2, h2 = setup("M1-02")
-    g2.hero(h2)["shield"] = ["BZ21-1"]
+    with_hero(g2, h2, shield=["BZ21-1"])
     script(g2, faces=[5, 6])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
     act(g2, h2, {"type": "no_shield"})
-    assert g2.hero(h2)["coins"] == 5 and g2.hero(h2)["hearts"] == 5 - 2
+    assert g2.hero(h2).coins == 5 and g2.hero(h2).hearts == 5 - 2
 
 
 def test_br15_bonuses_need_a_dice_success_and_the_right_zone() -> None:
@@ -122,7 +127,7 @@ def test_br15_bonuses_need_a_dice_success_and_the_right_zone() -> None:
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 0
     g2, h2 = setup("M1-01")
-    g2.hero(h2)["sword"] = ["BZ12-1"]
+    with_hero(g2, h2, sword=["BZ12-1"])
     script(g2, faces=[1, 6])
     ev = act(g2, h2, {"type": "attack", "weapon": "bow"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 1
@@ -134,37 +139,38 @@ def test_br16_awards_need_a_wound() -> None:
     script(g, faces=[1, 6])
     before = vp(g, h)
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h)["coins"] == 5 and vp(g, h) == before
+    assert g.hero(h).coins == 5 and vp(g, h) == before
     g2, h2 = setup("M2-12")
-    g2.hero(h2)["sword"] = ["BZ18-1"]
+    with_hero(g2, h2, sword=["BZ18-1"])
     script(g2, faces=[3, 3])
     before = vp(g2, h2)
     act(g2, h2, {"type": "attack", "weapon": "sword"})
-    assert g2.slot(1, "C")["wounds"] == 2
-    assert g2.hero(h2)["coins"] == 6 and vp(g2, h2) == before + 1
+    assert g2.slot(1, "C").wounds == 2
+    assert g2.hero(h2).coins == 6 and vp(g2, h2) == before + 1
 
 
 def test_br17_overkill_is_ignored() -> None:
     g, h = setup("M1-01")  # life 3
     with_hero(g, h, sword=["BASIC-1", "BASIC-2"])
-    g.s["basic_side"].update({"BASIC-1": "sword", "BASIC-2": "sword"})
+    bought_as(g, "BASIC-1", "sword")
+    bought_as(g, "BASIC-2", "sword")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.slot(1, "C")["wounds"] == 3 and g.slot(1, "C")["defeated"]
+    assert g.slot(1, "C").wounds == 3 and g.slot(1, "C").defeated
 
 
 def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> None:
     g, h = setup("M1-02")
     with_hero(g, h, hearts=2)
     set_vp(g, h, 7)
-    g.slot(1, "C")["wounds"] = 3
+    wound(g, 1, 3)
     script(g, faces=[4, 4])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert any(e.type == "death" for e in ev)
-    assert g.slot(1, "C")["defeated"]
-    assert g.hero(h)["hearts"] == 5
+    assert g.slot(1, "C").defeated
+    assert g.hero(h).hearts == 5
     assert vp(g, h) == 7 - 5 + 2  # death, then the 2vp reward
-    assert g.hero(h)["pos"]["col"] == 1
+    assert g.hero(h).pos.col == 1
 
 
 def test_br18_vp_never_below_zero() -> None:
@@ -191,7 +197,7 @@ def test_br41_strength_potions_stack_and_are_discarded() -> None:
     # the last potion leaves "roll" as the only choice, which is taken at once
     ev = act(g, h, {"type": "potion", "card": "BZ06-1"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 1 + 2 + 3
-    assert g.hero(h)["faceup"] == ["BZ05-1"]
+    assert g.hero(h).faceup == ["BZ05-1"]
 
 
 def test_br41_energy_boost_is_a_full_new_attack() -> None:
@@ -199,7 +205,7 @@ def test_br41_energy_boost_is_a_full_new_attack() -> None:
     with_hero(g, h, faceup=["BZ11-1"])
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
-    assert g.hero(h)["arrows"] == 3
+    assert g.hero(h).arrows == 3
     assert acts(g, h) == [
         {"type": "end_attack"},
         {"type": "energy_boost", "card": "BZ11-1", "weapon": "sword"},
@@ -207,15 +213,15 @@ def test_br41_energy_boost_is_a_full_new_attack() -> None:
     ]
     script(g, faces=[3, 3])
     act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
-    assert g.hero(h)["arrows"] == 2  # the arrow is paid again
-    assert g.slot(1, "C")["wounds"] == 2
-    assert "BZ11-1" in g.s["bazaar"]["discard"]
+    assert g.hero(h).arrows == 2  # the arrow is paid again
+    assert g.slot(1, "C").wounds == 2
+    assert "BZ11-1" in g.state.bazaar.discard
 
 
 def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
     g, h = setup("M1-02")
     seat = g.owner(h)
-    g.s["seats"][seat]["hand"] = ["LT09-1", "LT08-1"]
+    set_seat(g, seat, hand=["LT09-1", "LT08-1"])
     script(g, faces=[5, 4])
     act(g, h, {"type": "attack", "weapon": "sword"})
     opts = acts(g, h)
@@ -224,13 +230,13 @@ def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
         "card": "LT08-1",
     } in opts
     act(g, h, {"type": "bravery", "card": "LT09-1"})  # courage: both bones become successes
-    assert g.slot(1, "C")["wounds"] == 1 + 2 - 1
-    assert g.hero(h)["hearts"] == 5  # no bones left -> no strike back
+    assert g.slot(1, "C").wounds == 1 + 2 - 1
+    assert g.hero(h).hearts == 5  # no bones left -> no strike back
     g2, h2 = setup("M1-02")
-    g2.s["seats"][g2.owner(h2)]["hand"] = ["LT08-1"]
+    set_hand(g2, h2, ["LT08-1"])
     script(g2, faces=[5, 1])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
-    assert g2.hero(h2)["hearts"] == 5 - 2  # one bone: no bravery offered, resolved at once
+    assert g2.hero(h2).hearts == 5 - 2  # one bone: no bravery offered, resolved at once
 
 
 def test_br43_act_of_bravery_riches() -> None:
@@ -240,8 +246,8 @@ def test_br43_act_of_bravery_riches() -> None:
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
     act(g, h, {"type": "bravery", "card": "LT08-1"})
-    assert g.hero(h)["coins"] == 8 and vp(g, h) == before + 2
-    assert g.hero(h)["hearts"] == 5 - 3
+    assert g.hero(h).coins == 8 and vp(g, h) == before + 2
+    assert g.hero(h).hearts == 5 - 3
 
 
 def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
@@ -263,7 +269,7 @@ def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
 def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -> None:
     g, h = setup("M1-01")
     with_hero(g, h, faceup=["BZ10-1"])
-    g.s["markers"]["BZ10-1"] = 2
+    set_markers(g, "BZ10-1", 2)
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})  # nothing to play before: rolls at once
     opts = acts(g, h)
@@ -272,16 +278,16 @@ def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -
     assert {"type": "reroll", "card": "BZ10-1", "dice": [1]} not in opts  # same face as die 0
     script(g, faces=[3, 3])
     act(g, h, {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]})
-    assert g.slot(1, "C")["wounds"] == 3
-    assert "BZ10-1" not in g.hero(h)["faceup"] and "BZ10-1" not in g.s["markers"]
+    assert g.slot(1, "C").wounds == 3
+    assert "BZ10-1" not in g.hero(h).faceup and "BZ10-1" not in g.state.markers
 
 
 def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
     g = adventure(3, 7)
     h = crown_hero(g)
     with_hero(g, h, faceup=["BZ08-1", "BZ08-2"])
-    g.s["markers"]["BZ08-1"] = 1
-    assert g.sellable(h) == ["BZ08-2"]
+    set_markers(g, "BZ08-1", 1)
+    assert trading.sellable(g, h) == ["BZ08-2"]
 
 
 def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> None:
@@ -290,12 +296,12 @@ def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> N
     with_hero(g, h, hearts=6)
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h)["hearts"] == 5
+    assert g.hero(h).hearts == 5
     with_hero(g, h, hearts=5)
     start_turn(g, h)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h)["hearts"] == 5 - 4
+    assert g.hero(h).hearts == 5 - 4
     assert not g.can_equip(h, "BZ22-1")
 
 
@@ -318,12 +324,12 @@ def test_br57_tireless_archer_gains_an_arrow_per_white_face_capped() -> None:
     with_hero(g, h, name="caterpillar")
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
-    assert g.hero(h)["arrows"] == 4 - 1 + 2
+    assert g.hero(h).arrows == 4 - 1 + 2
     with_hero(g, h, arrows=6)
     start_turn(g, h)
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
-    assert g.hero(h)["arrows"] == 6
+    assert g.hero(h).arrows == 6
 
 
 def test_br64_bow_space_without_arrows_must_move() -> None:
@@ -345,12 +351,12 @@ def test_sword_only_space_forces_the_sword() -> None:
 
 def test_br66_after_a_kill_and_the_flash_the_next_hero_plays() -> None:
     g, h = setup("M1-01")
-    g.slot(1, "C")["wounds"] = 2
+    wound(g, 1, 2)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert top(g)["k"] == "freemove"
     act(g, h, next(a for a in acts(g, h) if a["col"] == 2))
-    assert g.s["flash"] is None
+    assert g.state.flash is None
     assert top(g)["k"] == "turn" and top(g)["hero"] == (h + 1) % 3
 
 
@@ -363,19 +369,19 @@ def test_brx3_tireless_archer_counts_the_final_dice_after_rerolls() -> None:
     act(g, h, {"type": "attack", "weapon": "bow"})
     act(g, h, {"type": "reroll", "card": "BZ09-1", "dice": [0]})
     act(g, h, {"type": "keep"})
-    assert g.hero(h)["arrows"] == 2 - 1 + 1
+    assert g.hero(h).arrows == 2 - 1 + 1
 
 
 def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
     # RULINGS 4.5/4.6 and L245: arrows bought during the turn (Itinerant Merchant) do not count.
     g, h = setup("M1-04")  # Sundew Trap: space 0 any, space 1 bow only
-    g.hero(h).update(arrows=0, coins=10)
+    with_hero(g, h, arrows=0, coins=10)
     start_turn(g, h)
     set_hand(g, h, ["LT07-1"])
     act(g, h, {"type": "play", "card": "LT07-1"})
     act(g, h, {"type": "buy_arrows"})
     act(g, h, {"type": "end_turn"})
-    assert g.hero(h)["arrows"] == 2 and top(g)["k"] == "turn" and top(g)["hero"] == h
+    assert g.hero(h).arrows == 2 and top(g)["k"] == "turn" and top(g)["hero"] == h
     attacks = [a for a in acts(g, h) if a["type"] == "attack"]
     assert attacks == [{"type": "attack", "weapon": "sword"}]
     with pytest.raises(RuleError):
@@ -385,9 +391,9 @@ def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
     assert {"type": "attack", "weapon": "bow"} in acts(g, h)
     # a bow-only space with no arrow at the start of the turn: move, whatever is gained later
     g2, h2 = setup("M1-04", space=1)
-    g2.hero(h2)["arrows"] = 0
+    with_hero(g2, h2, arrows=0)
     start_turn(g2, h2)
-    g2.hero(h2)["arrows"] = 3  # (as if gained by a card during this turn)
+    with_hero(g2, h2, arrows=3)  # (as if gained by a card during this turn)
     assert not [a for a in acts(g2, h2) if a["type"] == "attack"]
 
 
@@ -395,15 +401,15 @@ def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
     # BR-58 "after any own toss" and BR-42 "any toss where cards are allowed" cover the Wooden
     # Shield toss of a strike back: Good Fortune, Second Chance and Forcing Fate apply to it.
     g, h = setup("M1-02", mode="powers")
-    g.hero(h).update(name="grasshopper", shield=["BZ20-1"])
+    with_hero(g, h, name="grasshopper", shield=["BZ20-1"])
     script(g, faces=[5, 5], coins=[False])  # 2 bones + 1 monster bone = 3; the toss is red
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert top(g)["k"] == "toss" and top(g)["why"] == "shield"
     assert acts(g, h) == [{"type": "accept"}, {"type": "good_fortune"}]
     act(g, h, {"type": "good_fortune"})  # now green: 1 blocked
-    assert g.hero(h)["coins"] == 3 and g.hero(h)["hearts"] == 5 - 2
+    assert g.hero(h).coins == 3 and g.hero(h).hearts == 5 - 2
     g2, h2 = setup("M1-02")
-    g2.hero(h2).update(shield=["LT20-1"], faceup=["LT24-1", "BZ07-1"])
+    with_hero(g2, h2, shield=["LT20-1"], faceup=["LT24-1", "BZ07-1"])
     script(g2, faces=[5, 5])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
     assert acts(g2, h2) == [
@@ -415,13 +421,13 @@ def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
     act(g2, h2, {"type": "toss"})
     act(g2, h2, {"type": "retoss", "card": "LT24-1"})
     act(g2, h2, {"type": "accept"})
-    assert g2.hero(h2)["hearts"] == 5 - 2 and g2.s["markers"]["LT24-1"] == 1
+    assert g2.hero(h2).hearts == 5 - 2 and g2.state.markers["LT24-1"] == 1
 
 
 def test_br42_the_most_used_copy_takes_the_marker() -> None:
     g, h = setup("M1-02")
     with_hero(g, h, faceup=["BZ09-1", "BZ09-2"])
-    g.s["markers"]["BZ09-2"] = 1
+    set_markers(g, "BZ09-2", 1)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     rerolls = [a for a in acts(g, h) if a["type"] == "reroll"]
@@ -437,9 +443,9 @@ def test_br41_energy_boost_chooses_the_weapon_again() -> None:
     act(g, h, {"type": "attack", "weapon": "sword"})
     script(g, faces=[5, 6])
     act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
-    assert g.hero(h)["arrows"] == 3 and g.hero(h)["hearts"] == 5  # a bow: bones ignored
+    assert g.hero(h).arrows == 3 and g.hero(h).hearts == 5  # a bow: bones ignored
     g2, h2 = setup("M1-02", space=1)  # Garden Shrew: sword-only space
-    g2.hero(h2)["faceup"] = ["BZ11-1"]
+    with_hero(g2, h2, faceup=["BZ11-1"])
     script(g2, faces=[6, 6])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
     assert acts(g2, h2) == [
@@ -448,11 +454,11 @@ def test_br41_energy_boost_chooses_the_weapon_again() -> None:
     ]
     # no arrow at the start of the turn: arrows won during it (Tireless Archer) do not arm a bow
     g3, h3 = setup("M3-27", mode="powers")
-    g3.hero(h3).update(name="caterpillar", arrows=0, faceup=["BZ11-1"])
+    with_hero(g3, h3, name="caterpillar", arrows=0, faceup=["BZ11-1"])
     start_turn(g3, h3)
     script(g3, faces=[6, 6])
     act(g3, h3, {"type": "attack", "weapon": "sword"})
-    assert g3.hero(h3)["arrows"] == 2
+    assert g3.hero(h3).arrows == 2
     assert acts(g3, h3) == [
         {"type": "end_attack"},
         {"type": "energy_boost", "card": "BZ11-1", "weapon": "sword"},
@@ -470,4 +476,4 @@ def test_brx27_no_reroll_after_an_act_of_courage() -> None:
     assert any(a["type"] == "reroll" for a in acts(g, h))
     ev = act(g, h, {"type": "bravery", "card": "LT09-1"})  # "keep" is then the only option
     assert next(e for e in ev if e.type == "strike").data["total"] == 2
-    assert g.hero(h)["hearts"] == 5 and "BZ09-1" not in g.s["markers"]
+    assert g.hero(h).hearts == 5 and "BZ09-1" not in g.state.markers

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rules.bug_run import board
 from rules.bug_run import content as C
-from rules.bug_run.combat import dice_stats
+from rules.bug_run.chance import dice_stats
 
-from .test_bug_run_support import adventure, game
+from .test_bug_run_support import (
+    adventure,
+    game,
+    set_level_decks,
+)
 
 
 def test_content_counts_match_the_component_list() -> None:
@@ -53,9 +58,9 @@ def test_br62_no_level_card_can_run_a_deck_dry() -> None:
             assert explore <= 24
     # and a built level with an empty deck leaves the slot empty instead of failing
     g = game(3, 2)
-    g.s["explore"] = []
-    g.build_level(2, [])
-    kinds = {sl["kind"] for col in g.s["board"][1:-1] for sl in col.values()}
+    set_level_decks(g, explore=[])
+    board.build_level(g, 2, [])
+    kinds = {sl.kind for col in g.state.board[1:-1] for sl in col.values()}
     assert "empty" in kinds and kinds <= {"monster", "empty"}
 
 
@@ -93,5 +98,5 @@ def test_br71_every_stairs_card_has_a_waiting_reward() -> None:
 def test_br69_the_exploration_deck_shows_only_its_size() -> None:
     g = adventure(3, 4)
     view = g.view(None)
-    assert view["decks"]["exploration"] == len(g.s["explore"])
-    assert not any(c in str(view) for c in g.s["explore"])
+    assert view["decks"]["exploration"] == len(g.state.explore)
+    assert not any(c in str(view) for c in g.state.explore)

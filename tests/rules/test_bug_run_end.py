@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from rules.bug_run import board, escape, scoring
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
 from rules.core import SYSTEM, RuleError
@@ -21,10 +22,15 @@ from .test_bug_run_support import (
     hand,
     place,
     plain_board,
+    queue_escape,
     script,
     set_card,
+    set_crown,
     set_hand,
+    set_seat,
+    set_space,
     start_turn,
+    to_roof,
     top,
     vp,
     with_hero,
@@ -33,7 +39,7 @@ from .test_bug_run_support import (
 
 def fight(card: str, spaces: dict[int, int], mode: str = "normal") -> BugRun:
     g = adventure(3, 3, mode)
-    g.s["crown"] = 0
+    set_crown(g, 0)
     set_card(g, g.stairs_col(), card)
     for h, sp in spaces.items():
         place(g, h, g.stairs_col(), space=sp)
@@ -55,7 +61,7 @@ def test_fight_rolls_team_sums_and_the_winner_takes_the_reward() -> None:
     result = next(e for e in ev if e.type == "fight")
     assert result.data["sums"] == {"top": 4, "bottom": 2} and result.data["winner"] == "top"
     assert vp(g, 0) == before + 6
-    assert g.s["level"] == 2
+    assert g.state.level == 2
 
 
 def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
@@ -66,7 +72,7 @@ def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
     g.run([])
     act(g, 0, {"type": "fight_weapon", "weapon": "bow"})
     act(g, 2, {"type": "fight_weapon", "weapon": "sword"})
-    assert g.hero(1)["coins"] == 11 and g.hero(2)["coins"] == 15 and vp(g, 2) == before + 1
+    assert g.hero(1).coins == 11 and g.hero(2).coins == 15 and vp(g, 2) == before + 1
 
 
 def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
@@ -77,8 +83,8 @@ def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
     script(g, faces=[6, 6, 1, 1, 1, 1])  # top 0 vs bottom 2 + 3 (sword)
     ev: list[object] = []
     g.run(ev)  # type: ignore[arg-type]
-    assert g.hero(0)["arrows"] == 3 + 2  # no arrow spent, two white faces
-    assert g.s["level"] == 2
+    assert g.hero(0).arrows == 3 + 2  # no arrow spent, two white faces
+    assert g.state.level == 2
 
 
 def test_fight_ties_are_rerolled() -> None:
@@ -96,30 +102,26 @@ def test_fight_ties_are_rerolled() -> None:
 
 def test_br32_an_empty_team_loses_without_a_roll() -> None:
     g = fight("ST9", {0: 0, 1: 1, 2: 4})
-    g.stairs_slot()["spaces"][4]["lock"] = False
+    set_space(g, g.stairs_col(), 4, lock=False)
     faces = [1, 1, 1, 1]
     script(g, faces=faces)
-    before = [g.hero(h)["coins"] for h in range(3)]
+    before = [g.hero(h).coins for h in range(3)]
     g.run([])
     if top(g)["k"] == "fight":
         act(g, 0, {"type": "fight_weapon", "weapon": "sword"})
-    while g.s["level"] == 1:
+    while g.state.level == 1:
         seat = next(iter(g.waiting_for()))
         g.apply(seat, g.legal_actions(seat)[0])
-    assert [g.hero(h)["coins"] - before[h] for h in range(3)] == [4, 4, 4]
+    assert [g.hero(h).coins - before[h] for h in range(3)] == [4, 4, 4]
     assert isinstance(g.rng, ScriptRng) and g.rng.faces == faces
 
 
 def escape_game(roof: list[str], n: int = 3) -> BugRun:
     g = game(n, 6)
-    g.s["roof"] = list(roof)
-    g.s["board"] = []
-    g.s["phase"] = "escape"
-    g.s["level"] = 4
-    g.s["escape_queue"] = g.clockwise(crown_hero(g))
+    to_roof(g, roof, g.clockwise(crown_hero(g)))
     clear_stack(g)
     for h in range(g.n_heroes()):
-        g.hero(h)["pos"] = None
+        with_hero(g, h, pos=None)
     g.run([])
     return g
 
@@ -127,21 +129,20 @@ def escape_game(roof: list[str], n: int = 3) -> BugRun:
 def test_rulebook_final_escape_example() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     h = crown_hero(g)
-    hero = g.hero(h)
-    hero.update(hearts=2, arrows=4, coins=3)
+    hero = with_hero(g, h, hearts=2, arrows=4, coins=3)
     g.run([])
     assert top(g)["k"] == "escape" and top(g)["hero"] == h
     assert acts(g, h)[0] == {"type": "stop"}
     act(g, h, {"type": "path", "side": "L"})  # pay 3 arrows
-    assert hero["arrows"] == 1
+    assert hero.arrows == 1
     script(g, faces=[3, 3])
     act(g, h, {"type": "path", "side": "L"})  # SWORD >= 4
     assert {"type": "path", "side": "L"} not in acts(g, h)  # pay 2h: not enough hearts
     act(g, h, {"type": "path", "side": "R"})  # pay 3 coins
     script(g, faces=[1, 6])
     act(g, h, {"type": "path", "side": "L"})  # BOW >= 4 fails
-    assert hero["roof"] == 3 and hero["arrows"] == 0
-    assert g.breakdown(g.owner(h))["escape"] == 7
+    assert hero.roof == 3 and hero.arrows == 0
+    assert scoring.breakdown(g, g.owner(h))["escape"] == 7
     assert top(g)["hero"] == (h + 1) % 3
 
 
@@ -165,18 +166,18 @@ def test_br53_stopping_is_always_allowed() -> None:
     g.run([])
     act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts
     act(g, h, {"type": "stop"})
-    assert g.hero(h)["roof"] == 1 and g.breakdown(g.owner(h))["escape"] == 2
+    assert g.hero(h).roof == 1 and scoring.breakdown(g, g.owner(h))["escape"] == 2
 
 
 def test_br20_roof_costs_must_be_paid_in_full() -> None:
     g = escape_game(["ST2", "ST3", "ST4", "ST7"])
     h = crown_hero(g)
-    g.hero(h).update(hearts=2, coins=2)
+    with_hero(g, h, hearts=2, coins=2)
     clear_stack(g)
-    g.s["escape_queue"] = [h]
-    assert g.can_attempt(h, g.roof_path(0, "R")) is False  # pay 3 coins
+    queue_escape(g, [h])
+    assert escape.can_attempt(g, h, escape.roof_path(g, 0, "R")) is False  # pay 3 coins
     g.run([])  # stopping is the only choice left: taken at once
-    assert g.hero(h)["roof"] == 0 and g.is_over
+    assert g.hero(h).roof == 0 and g.is_over
 
 
 def test_roof_sword_challenge_hurts_with_dice_bones_only() -> None:
@@ -185,7 +186,7 @@ def test_roof_sword_challenge_hurts_with_dice_bones_only() -> None:
     g.run([])
     script(g, faces=[4, 4])  # 2 successes, 2 bones
     act(g, h, {"type": "path", "side": "R"})  # SWORD >= 4 fails
-    assert g.hero(h)["hearts"] == 3 and g.hero(h)["roof"] == 0
+    assert g.hero(h).hearts == 3 and g.hero(h).roof == 0
 
 
 def test_br54_each_hero_runs_alone_crown_first() -> None:
@@ -201,8 +202,8 @@ def test_br54_each_hero_runs_alone_crown_first() -> None:
 
 def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
-    g.hero(0).update(coins=8, faceup=["LT27-1"])
-    g.s["seats"][0]["hand"] = ["LT03-1"]
+    with_hero(g, 0, coins=8, faceup=["LT27-1"])
+    set_seat(g, 0, hand=["LT03-1"])
     with_hero(g, 0, roof=2)
     assert g.score_breakdown(0) == {
         "vp_tokens": 5,
@@ -217,29 +218,29 @@ def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
 def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     with_hero(g, 0, coins=14)
-    g.s["seats"][0]["hand"] = ["LT01-1", "LT03-1"]
+    set_seat(g, 0, hand=["LT01-1", "LT03-1"])
     while not g.is_over:
         act(g, top(g)["hero"], {"type": "stop"})
-    assert g.hero(0)["coins"] == 15 and g.s["seats"][0]["hand"] == ["LT03-1"]
-    assert "LT01-1" in g.s["loot"]["discard"]
+    assert g.hero(0).coins == 15 and g.state.seats[0].hand == ["LT03-1"]
+    assert "LT01-1" in g.state.loot.discard
 
 
 def test_br52_roof_vp_by_the_last_step_reached() -> None:
     assert C.ROOF_VP == [0, 2, 4, 7, 10]
     g = escape_game(["ST2", "ST2", "ST2", "ST2"])
     h = crown_hero(g)
-    g.hero(h).update(hearts=10, coins=15)
+    with_hero(g, h, hearts=10, coins=15)
     for _ in range(4):
         act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts each time
-    assert g.hero(h)["roof"] == 4 and g.hero(h)["hearts"] == 2
-    assert g.breakdown(g.owner(h))["escape"] == 10
+    assert g.hero(h).roof == 4 and g.hero(h).hearts == 2
+    assert scoring.breakdown(g, g.owner(h))["escape"] == 10
 
 
 def test_br55_coins_count_per_hero_in_the_two_player_game() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
     with_hero(g, 0, coins=5)
     with_hero(g, 1, coins=4)
-    assert g.breakdown(0)["coins"] == 1 + 1
+    assert scoring.breakdown(g, 0)["coins"] == 1 + 1
 
 
 def test_br56_ties_are_shared() -> None:
@@ -247,11 +248,10 @@ def test_br56_ties_are_shared() -> None:
     while not g.is_over:
         act(g, top(g)["hero"], {"type": "stop"})
     for seat in range(3):
-        g.s["seats"][seat]["vp"] = 5
-        g.s["seats"][seat]["hand"] = []
-        g.hero(seat).update(coins=3, faceup=[])
+        set_seat(g, seat, vp=5, hand=[])
+        with_hero(g, seat, coins=3, faceup=[])
     assert g.scores() == [6, 6, 6] and g.winners() == [0, 1, 2]
-    g.s["seats"][1]["vp"] = 9
+    set_seat(g, 1, vp=9)
     assert g.winners() == [1]
 
 
@@ -264,7 +264,7 @@ def test_br68_the_starting_vp_are_real_tokens() -> None:
 
 def test_br50_views_hide_other_players_vp_and_secret_loot() -> None:
     g = adventure(4, 2)
-    g.s["seats"][1]["hand"] = ["LT04-1", "LT11-2"]
+    set_seat(g, 1, hand=["LT04-1", "LT11-2"])
     for seat in (0, 2, 3, None):
         view = g.view(seat)
         text = json.dumps(view)
@@ -278,7 +278,7 @@ def test_br50_views_hide_other_players_vp_and_secret_loot() -> None:
 def test_br67_turn_clock_and_safe_defaults() -> None:
     g = game(3, 2)
     (d,) = g.deadlines()
-    assert d.setting == "bugrun_turn" and d.seconds == 90 and d.seats == g.waiting_for()
+    assert d.setting == "bugrun_turn" and d.seconds is None and d.seats == g.waiting_for()
     assert d.key == f"bug-run:afk:{g.turn}" and d.action == {"type": "afk", "turn": g.turn}
     h = top(g)["hero"]
     g.apply(SYSTEM, d.action)  # trading -> end the turn
@@ -288,15 +288,15 @@ def test_br67_turn_clock_and_safe_defaults() -> None:
     assert err.value.code == "no_deadline"
     a = adventure(3, 2)
     plain_board(a)
-    h = a.s["crown"]
+    h = a.state.crown
     start_turn(a, h)
     a.apply(SYSTEM, a.deadlines()[0].action)  # adventure -> the nearest card
-    assert a.hero(h)["pos"]["col"] == 1
+    assert a.hero(h).pos.col == 1
     e = escape_game(["ST1", "ST9", "ST2", "ST4"])
     e.run([])
     h = top(e)["hero"]
     e.apply(SYSTEM, e.deadlines()[0].action)  # escape -> stop
-    assert e.hero(h)["roof"] == 0
+    assert e.hero(h).roof == 0
 
 
 def test_turn_changes_with_every_decision() -> None:
@@ -309,18 +309,18 @@ def test_turn_changes_with_every_decision() -> None:
 def test_br51_components_are_unlimited() -> None:
     g = adventure(6, 2)
     for col in range(1, g.stairs_col()):
-        for slot in g.s["board"][col].values():
-            slot["locked"] = True
-    assert all(not g.enterable(sl) for col in g.s["board"][1:-1] for sl in col.values())
-    assert g.move_options(crown_hero(g))  # the stairs always remain
+        for slot in g.state.board[col].values():
+            slot.locked = True
+    assert all(not board.enterable(g, sl) for col in g.state.board[1:-1] for sl in col.values())
+    assert board.move_options(g, crown_hero(g))  # the stairs always remain
     slot = set_card(g, 1, "M4-37")
-    slot["wounds"] = 10
+    slot.wounds = 10
     h = crown_hero(g)
     place(g, h, 1)
     start_turn(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.slot(1, "C")["wounds"] == 11 and g.slot(1, "C")["defeated"]
+    assert g.slot(1, "C").wounds == 11 and g.slot(1, "C").defeated
 
 
 def test_game_over_refuses_actions() -> None:
@@ -338,11 +338,11 @@ def test_brx5_two_player_gold_coins_go_to_the_poorer_hero() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
     with_hero(g, 0, coins=9)
     with_hero(g, 1, coins=3)
-    g.s["seats"][0]["hand"] = ["LT01-1"]
+    set_seat(g, 0, hand=["LT01-1"])
     while not g.is_over:
         seat = next(iter(g.waiting_for()))
         g.apply(seat, {"type": "stop"})
-    assert (g.hero(0)["coins"], g.hero(1)["coins"]) == (9, 8)
+    assert (g.hero(0).coins, g.hero(1).coins) == (9, 8)
 
 
 def test_brx19_the_afk_move_never_spends_an_optional_extra() -> None:
@@ -356,7 +356,7 @@ def test_brx19_the_afk_move_never_spends_an_optional_extra() -> None:
     start_turn(g, h)
     assert acts(g, h)[0] == {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"}
     g.apply(SYSTEM, g.deadlines()[0].action)
-    assert g.hero(h)["pos"]["col"] == 2 and hand(g, h) == ["LT12-1"]
+    assert g.hero(h).pos.col == 2 and hand(g, h) == ["LT12-1"]
 
 
 def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
@@ -369,14 +369,14 @@ def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
     # no Crafty One (no shared card) and no Reserved Seat (no stairs) on the roof
     assert plays == [{"type": "play", "card": "BZ03-1"}, {"type": "play", "card": "LT01-1"}]
     act(g, h, plays[0])
-    assert g.hero(h)["hearts"] == 6 and top(g)["k"] == "escape" and top(g)["hero"] == h
+    assert g.hero(h).hearts == 6 and top(g)["k"] == "escape" and top(g)["hero"] == h
 
 
 def test_br40_the_itinerant_merchant_during_the_final_escape() -> None:
     # "At any time during your turn" includes the Final Escape (BR-40): buy arrows for a path.
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     h = top(g)["hero"]
-    g.hero(h).update(arrows=1, coins=6)
+    with_hero(g, h, arrows=1, coins=6)
     set_hand(g, h, ["LT07-1"])
     assert {"type": "path", "side": "L"} not in acts(g, h)  # pay 3 arrows
     act(g, h, {"type": "play", "card": "LT07-1"})
@@ -386,4 +386,4 @@ def test_br40_the_itinerant_merchant_during_the_final_escape() -> None:
     act(g, h, {"type": "end_turn"})
     assert top(g)["k"] == "escape" and top(g)["hero"] == h
     act(g, h, {"type": "path", "side": "L"})
-    assert g.hero(h)["arrows"] == 0 and top(g)["reached"] == 1
+    assert g.hero(h).arrows == 0 and top(g)["reached"] == 1

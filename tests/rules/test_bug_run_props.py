@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from rules import GAMES
 from rules.bug_run import content as C
-from rules.bug_run.base import CAPS
-from rules.bug_run.engine import FRAME_KINDS, BugRun
+from rules.bug_run.driver import FRAME_KINDS
+from rules.bug_run.engine import BugRun
+from rules.bug_run.stocks import CAPS
 from rules.core import SYSTEM, Rng, random_action, random_playout, replay
 
 ALL_CARDS = Counter(C.all_cards())
@@ -48,7 +49,7 @@ def without_content(view: dict) -> dict:
 
 
 def check_invariants(g: BugRun) -> None:
-    s = g.s
+    s = g.to_dict()
     assert cards_in_play(s) == ALL_CARDS
     assert set(s["roof"]) <= set(s["stairs_stack"])
     for h in s["heroes"]:
@@ -85,9 +86,9 @@ def strings(data: object) -> list[str]:
 def check_public_events(g: BugRun, events: list) -> None:
     """No public event names a card still hidden in a hand (or a Master Crocheter's pending
     choice), and none carries a VP total: only the size of a gain (BR-50)."""
-    hidden = {c for seat in g.s["seats"] for c in seat["hand"]}
-    if len(g.s["limbo"]) > 1:  # the two cards a Master Crocheter chooses between
-        hidden |= set(g.s["limbo"])
+    hidden = {c for seat in g.state.seats for c in seat.hand}
+    if len(g.state.limbo) > 1:  # the two cards a Master Crocheter chooses between
+        hidden |= set(g.state.limbo)
     for e in events:
         if not e.is_public:
             continue
@@ -194,7 +195,7 @@ def test_every_frame_kind_is_registered_with_consistent_handlers() -> None:
     rng = Rng(5)
     seen: set[str] = set()
     while not game.is_over:
-        seen.update(frame["k"] for frame in game.s["stack"])
+        seen.update(frame.kind for frame in game.state.stack)
         (seat,) = game.waiting_for()
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert seen <= set(FRAME_KINDS) and {"trade", "turn", "move"} <= seen

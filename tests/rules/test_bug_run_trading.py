@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.bug_run import cards
 from rules.core import RuleError
 
 from .test_bug_run_support import (
@@ -11,10 +12,14 @@ from .test_bug_run_support import (
     acts,
     adventure,
     crown_hero,
+    deck_to_discard,
     game,
     place,
     plain_board,
     script,
+    set_basics,
+    set_bazaar_deck,
+    set_column,
     set_hand,
     set_market,
     start_turn,
@@ -33,14 +38,14 @@ def test_buying_a_market_card_pays_its_price_and_lays_it_face_up() -> None:
     set_market(g, ["BZ07-1", "BZ12-1", "BZ22-1"])
     assert {"type": "buy", "card": "BZ22-1"} not in acts(g, h)  # 7 coins
     act(g, h, {"type": "buy", "card": "BZ07-1"})
-    assert g.hero(h)["faceup"] == ["BZ07-1"] and g.hero(h)["coins"] == 2
+    assert g.hero(h).faceup == ["BZ07-1"] and g.hero(h).coins == 2
     act(g, h, {"type": "buy", "card": "BZ12-1"})
-    assert g.hero(h)["sword"] == ["BZ12-1"] and g.s["bazaar"]["market"] == ["BZ22-1"]
+    assert g.hero(h).sword == ["BZ12-1"] and g.state.bazaar.market == ["BZ22-1"]
     with pytest.raises(RuleError) as err:
         act(g, h, {"type": "buy", "card": "BZ22-1"})
     assert err.value.code == "cant_afford"
     act(g, h, {"type": "end_turn"})
-    assert len(g.s["bazaar"]["market"]) == 3
+    assert len(g.state.bazaar.market) == 3
 
 
 def test_a_full_zone_sells_an_equipped_card_first() -> None:
@@ -54,52 +59,51 @@ def test_a_full_zone_sells_an_equipped_card_first() -> None:
         {"type": "buy", "card": "BZ18-1", "replace": "LT14-1"},
     ]
     act(g, h, opts[1])
-    assert g.hero(h)["sword"] == ["BZ12-1", "BZ18-1"] and g.hero(h)["coins"] == 0
-    assert "LT14-1" in g.s["loot"]["discard"]
+    assert g.hero(h).sword == ["BZ12-1", "BZ18-1"] and g.hero(h).coins == 0
+    assert "LT14-1" in g.state.loot.discard
 
 
 def test_basic_equipment_side_is_fixed_and_sold_basics_return() -> None:
     g, h = trader()
     act(g, h, {"type": "buy_basic", "side": "bow"})
-    c = g.hero(h)["bow"][0]
-    assert g.s["basic_side"][c] == "bow" and g.hero(h)["coins"] == 2 and len(g.s["basics"]) == 15
+    c = g.hero(h).bow[0]
+    assert g.state.basic_side[c] == "bow" and g.hero(h).coins == 2 and len(g.state.basics) == 15
     act(g, h, {"type": "sell", "card": c})
-    assert g.hero(h)["bow"] == [] and g.hero(h)["coins"] == 3 and c in g.s["basics"]
-    g.s["basics"] = []
+    assert g.hero(h).bow == [] and g.hero(h).coins == 3 and c in g.state.basics
+    set_basics(g, [])
     assert not any(a["type"] == "buy_basic" for a in acts(g, h))
 
 
 def test_hearts_and_arrows_sets() -> None:
     g, h = trader()
     act(g, h, {"type": "buy_arrows"})
-    assert g.hero(h)["arrows"] == 6 and g.hero(h)["coins"] == 2
+    assert g.hero(h).arrows == 6 and g.hero(h).coins == 2
     assert not any(a["type"] in ("buy_hearts", "buy_arrows") for a in acts(g, h))
 
 
 def test_br37_the_bazaar_reshuffles_then_shows_fewer_cards() -> None:
     g, h = trader()
-    g.s["bazaar"]["discard"] = g.s["bazaar"]["deck"]
-    g.s["bazaar"]["deck"] = []
+    deck_to_discard(g, "bazaar")
     with_hero(g, h, coins=15)
-    act(g, h, {"type": "buy", "card": g.s["bazaar"]["market"][0]})
+    act(g, h, {"type": "buy", "card": g.state.bazaar.market[0]})
     act(g, h, {"type": "end_turn"})
-    assert len(g.s["bazaar"]["market"]) == 3 and len(g.s["bazaar"]["deck"]) == 28
+    assert len(g.state.bazaar.market) == 3 and len(g.state.bazaar.deck) == 28
     g2, h2 = trader()
-    g2.s["bazaar"]["deck"] = []
-    g2.hero(h2)["coins"] = 15
-    act(g2, h2, {"type": "buy", "card": g2.s["bazaar"]["market"][0]})
+    set_bazaar_deck(g2, [])
+    with_hero(g2, h2, coins=15)
+    act(g2, h2, {"type": "buy", "card": g2.state.bazaar.market[0]})
     act(g2, h2, {"type": "end_turn"})
-    assert len(g2.s["bazaar"]["market"]) == 2
+    assert len(g2.state.bazaar.market) == 2
 
 
 def test_the_last_trader_renews_the_whole_market() -> None:
     g = game(3, 4)
     for _ in range(2):
         act(g, top(g)["hero"], {"type": "end_turn"})
-    market = list(g.s["bazaar"]["market"])
+    market = list(g.state.bazaar.market)
     act(g, top(g)["hero"], {"type": "end_turn"})
-    assert g.s["phase"] == "adventure"
-    assert g.s["bazaar"]["discard"] == market and not set(market) & set(g.s["bazaar"]["market"])
+    assert g.state.phase == "adventure"
+    assert g.state.bazaar.discard == market and not set(market) & set(g.state.bazaar.market)
 
 
 def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> None:
@@ -111,7 +115,7 @@ def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> Non
     with_hero(g, h, hearts=6)
     act(g, h, {"type": "play", "card": "BZ02-1"})
     act(g, h, {"type": "play", "card": "LT01-1"})
-    assert g.hero(h)["hearts"] == 9 and g.hero(h)["coins"] == 10
+    assert g.hero(h).hearts == 9 and g.hero(h).coins == 10
 
 
 def test_br39_stored_equipment_can_only_be_sold() -> None:
@@ -127,7 +131,7 @@ def test_br59_an_armored_hero_stores_a_bought_shield() -> None:
     with_hero(g, h, name="beetle")
     set_market(g, ["BZ20-1", "BZ04-1", "BZ04-2"])
     act(g, h, {"type": "buy", "card": "BZ20-1"})
-    assert g.hero(h)["shield"] == [] and g.hero(h)["stored"] == ["BZ20-1"]
+    assert g.hero(h).shield == [] and g.hero(h).stored == ["BZ20-1"]
 
 
 def test_a_rejected_action_changes_nothing() -> None:
@@ -157,11 +161,11 @@ def test_br46_the_itinerant_merchant_is_a_private_trading_turn() -> None:
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "LT07-1"})
     assert top(g)["k"] == "trade" and top(g)["merchant"]
-    bought = g.s["bazaar"]["market"][0]
+    bought = g.state.bazaar.market[0]
     with_hero(g, h, coins=15)
     act(g, h, {"type": "buy", "card": bought})
     act(g, h, {"type": "end_turn"})
-    assert len(g.s["bazaar"]["market"]) == 3 and top(g)["k"] == "turn" and top(g)["hero"] == h
+    assert len(g.state.bazaar.market) == 3 and top(g)["k"] == "turn" and top(g)["hero"] == h
 
 
 def test_br45_crafty_one_steals_from_a_hero_on_the_same_card() -> None:
@@ -179,7 +183,7 @@ def test_br45_crafty_one_steals_from_a_hero_on_the_same_card() -> None:
     assert plays == [{"type": "play", "card": "LT05-1", "target": other}]
     script(g, faces=[3])  # 2 successes + 2 = 4 coins
     act(g, h, plays[0])
-    assert g.hero(other)["coins"] == 1 and g.hero(h)["coins"] == 9
+    assert g.hero(other).coins == 1 and g.hero(h).coins == 9
     assert top(g)["k"] == "turn" and top(g)["hero"] == h
 
 
@@ -190,7 +194,7 @@ def test_br45_no_crafty_one_on_the_stairs() -> None:
     place(g, h, g.stairs_col(), space=1)
     place(g, other, g.stairs_col(), space=2)
     set_hand(g, h, ["LT05-1"])
-    assert g.crafty_targets(h) == []
+    assert cards.crafty_targets(g, h) == []
 
 
 def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -> None:
@@ -201,16 +205,16 @@ def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -
     with_hero(g, h, coins=15)
     plays = [a for a in acts(g, h) if a["type"] == "play"]
     assert plays == [{"type": "play", "card": "LT07-1"}]  # no Crafty One at the entrance
-    first = list(g.s["bazaar"]["market"])
+    first = list(g.state.bazaar.market)
     for c in first:
         with_hero(g, h, coins=15)
         act(g, h, next(a for a in acts(g, h) if a["type"] == "buy" and a["card"] == c))
-    assert g.s["bazaar"]["market"] == []
+    assert g.state.bazaar.market == []
     act(g, h, {"type": "play", "card": "LT07-1"})
     assert top(g)["k"] == "trade" and top(g)["merchant"]
     act(g, h, {"type": "end_turn"})
     assert top(g)["k"] == "trade" and not top(g)["merchant"] and top(g)["hero"] == h
-    market = g.s["bazaar"]["market"]
+    market = g.state.bazaar.market
     assert len(market) == 3 and not set(market) & set(first)
 
 
@@ -220,15 +224,15 @@ def test_brx10_selling_a_secret_card_reveals_it() -> None:
     ev = act(g, h, {"type": "sell", "card": "LT04-1"})
     (sale,) = [e for e in ev if e.type == "sell"]
     assert sale.is_public and sale.data["card"] == "LT04-1"
-    assert g.s["loot"]["discard"] == ["LT04-1"] and g.hero(h)["coins"] == 6
+    assert g.state.loot.discard == ["LT04-1"] and g.hero(h).coins == 6
 
 
 def test_look_alike_values_are_stored_canonically() -> None:
     g = adventure(3, 4)
     plain_board(g)
-    g.s["board"][1] = {"C": g.make_slot("Q13", 1)}
+    set_column(g, 1, "Q13")
     h = crown_hero(g)
     place(g, h, 1)
     start_turn(g, h)
     act(g, h, {"type": "quest", "item": True})  # equal to 1 in Python, not in JSON
-    assert g.slot(1, "C")["marks"] == [1] and type(g.slot(1, "C")["marks"][0]) is int
+    assert g.slot(1, "C").marks == [1] and type(g.slot(1, "C").marks[0]) is int

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.bug_run import board
+
 from .test_bug_run_support import (
     act,
     acts,
@@ -13,9 +15,14 @@ from .test_bug_run_support import (
     plain_board,
     script,
     set_card,
+    set_ready,
+    set_space,
+    stairs_fought,
+    start_turn,
     top,
     vp,
     with_hero,
+    wound,
 )
 
 
@@ -36,7 +43,7 @@ def test_two_player_trading_opens_with_the_crown_then_alternates() -> None:
     g.apply(g.owner(crown), {"type": "end_turn"})
     assert top(g)["hero"] == 2 * other_seat
     g.apply(other_seat, {"type": "end_turn"})
-    assert g.s["phase"] == "adventure" and top(g)["hero"] == crown
+    assert g.state.phase == "adventure" and top(g)["hero"] == crown
 
 
 def test_two_player_vp_and_the_hand_are_shared_and_death_costs_shared_vp() -> None:
@@ -46,12 +53,12 @@ def test_two_player_vp_and_the_hand_are_shared_and_death_costs_shared_vp() -> No
     h = crown_hero(g)
     mate = h ^ 1
     place(g, h, 1)
-    g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    start_turn(g, h)
     with_hero(g, h, hearts=1)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert vp(g, h) == vp(g, mate) == 5
-    assert g.hero(h)["hearts"] == 5 and g.hero(mate)["hearts"] == 5
+    assert g.hero(h).hearts == 5 and g.hero(mate).hearts == 5
 
 
 def test_two_player_fight_teams_are_fixed_by_the_first_hero() -> None:
@@ -59,12 +66,12 @@ def test_two_player_fight_teams_are_fixed_by_the_first_hero() -> None:
     plain_board(g)
     set_card(g, g.stairs_col(), "ST8")
     h = crown_hero(g)
-    g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    start_turn(g, h)
     act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})  # bottom
-    assert g.s["teams"] == {str(g.owner(h)): "bottom", str(1 - g.owner(h)): "top"}
+    assert g.state.teams == {str(g.owner(h)): "bottom", str(1 - g.owner(h)): "top"}
     opp = 2 * (1 - g.owner(h))
-    assert sorted(g.stair_spaces_for(opp)) == [0, 1]
-    assert sorted(g.stair_spaces_for(h ^ 1)) == [3]
+    assert sorted(board.stair_spaces_for(g, opp)) == [0, 1]
+    assert sorted(board.stair_spaces_for(g, h ^ 1)) == [3]
 
 
 def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
@@ -77,10 +84,10 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
     place(g, h, 1, space=0)
     place(g, mine, 1, space=1)
     place(g, opp[0], 1, space=2)
-    g.slot(1, "C")["spaces"][3]["lock"] = False
+    set_space(g, 1, 3, lock=False)
     place(g, opp[1], 1, space=3)
-    g.slot(1, "C")["wounds"] = 7
-    g.s["stack"] = [{"k": "turn", "hero": h, "seat": g.owner(h), "stage": "choose", "wait": True}]
+    wound(g, 1, 7)
+    start_turn(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert acts(g, h) == [{"type": "pick", "item": "3vp"}, {"type": "pick", "item": "2c"}]
@@ -93,21 +100,21 @@ def test_two_player_flash_picks_alternate_and_choose_the_hero() -> None:
     ev = g.apply(seat, {"type": "pick", "item": "3vp", "hero": opp[1]})
     # then the defeater's player picks with its other hero (each hero once before repeats)
     assert [e.data["hero"] for e in ev if e.type == "pick"] == [opp[1], mine, opp[0]]
-    assert g.hero(h)["coins"] == 7
+    assert g.hero(h).coins == 7
     # BR-X4: free moves: the defeater, then alternating players starting with the opponent
     assert top(g)["k"] == "freemove" and top(g)["hero"] == h
-    assert g.s["stack"][-2]["movers"] == [opp[0], mine, opp[1]]
+    assert g.state.stack[-2].to_dict()["movers"] == [opp[0], mine, opp[1]]
 
 
 def test_two_player_reset_makes_every_hero_ready_and_the_crown_opens() -> None:
     g = adventure(2, 5)
-    g.s["order"]["ready"] = [False, True, False, True]
+    set_ready(g, [False, True, False, True])
     for h in range(4):
         place(g, h, g.stairs_col(), space=h)  # hero 0 takes the crown space
     clear_stack(g)
-    g.s["fought"] = True
+    stairs_fought(g)
     g.run([])
-    assert g.s["level"] == 2 and g.s["crown"] == 0
+    assert g.state.level == 2 and g.state.crown == 0
     # the crown hero trades first and is the only used hero of the new round
-    assert g.s["order"]["ready"] == [False, True, True, True]
+    assert g.state.order.ready == [False, True, True, True]
     assert top(g)["k"] == "trade" and top(g)["hero"] == 0

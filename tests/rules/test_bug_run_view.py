@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from rules.bug_run.engine import PUBLIC_FRAME_KEYS, BugRun
+from rules.bug_run.engine import BugRun
+from rules.bug_run.view import PUBLIC_FRAME_KEYS
 
 
 def test_the_active_decision_shows_its_public_details() -> None:
@@ -19,8 +20,9 @@ def test_the_active_decision_shows_its_public_details() -> None:
             frame = game.top()
             assert frame is not None
             for key in PUBLIC_FRAME_KEYS.get(active["prompt"], ()):
-                if frame.get(key) is not None:
-                    assert active[key] == frame[key]
+                value = getattr(frame, key)
+                if value is not None:
+                    assert active[key] == value
                     met.add(f"{active['prompt']}.{key}")
             if active["prompt"] == "roll":
                 assert len(active["dice"]) == active["n"] and all(

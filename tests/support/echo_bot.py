@@ -94,6 +94,10 @@ class EchoBot(commands.Bot):
         self.add_dynamic_items(JoinButton)
         await self.tree.sync()
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s before identifying again (Discord's limit on identifies); the
+        emulator has no such limit, and the tests of identifying again need not wait for it."""
+
 
 def _bot(interaction: discord.Interaction[Any]) -> EchoBot:
     client = interaction.client

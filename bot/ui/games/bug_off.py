@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rules.bug_off import BugOff
 from rules.bug_off.cards import COLOURS
 from rules.core import SYSTEM, Event
 
@@ -212,7 +213,8 @@ class BugOffPresenter(Presenter):
             points_field,
         ]
         if me["score"]:
-            fields.append(Field("If you score…", _score_preview(me["score"], public, names, seat)))
+            preview = _score_preview(_bug_off(table), seat, me["score"], names)
+            fields.append(Field("If you score…", preview))
         buttons: list[tuple[ButtonSpec, ...]] = []
         if me["can_draw"]:
             draw = ButtonSpec("Draw", action=dict(DRAW_ACTION), style=Style.PRIMARY, emoji="🃏")
@@ -300,19 +302,22 @@ class BugOffPresenter(Presenter):
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _score_preview(
-    colours: Sequence[str], public: Mapping[str, Any], names: Sequence[str], seat: int
-) -> str:
-    """What scoring each colour would move right now (face-up cards are public)."""
+def _bug_off(table: Table) -> BugOff:
+    """The table's running engine, typed: the score preview is this game's own."""
+    engine = table.running()
+    assert isinstance(engine, BugOff), engine
+    return engine
+
+
+def _score_preview(engine: BugOff, seat: int, colours: Sequence[str], names: Sequence[str]) -> str:
+    """What scoring each colour would move right now, as the engine works it out."""
     lines = []
     for c in colours:
-        gains = [
-            ("you" if info["seat"] == seat else esc(names[info["seat"]]), info["tableau"][c])
-            for info in public["seats"]
-            if info["tableau"][c]
-        ]
-        moved = ", ".join(f"{who} +{n}" for who, n in gains) or "nobody (no face-up cards)"
-        lines.append(f"{chip(c)} {c} → {moved}")
+        gains = engine.score_preview(seat, {"type": "score", "colour": c})
+        moved = ", ".join(
+            f"{'you' if owner == seat else esc(names[owner])} +{n}" for owner, n in gains.items()
+        )
+        lines.append(f"{chip(c)} {c} → {moved or 'nobody (no face-up cards)'}")
     return clip("\n".join(lines), FIELD_MAX)
 
 
