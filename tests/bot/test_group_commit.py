@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def act(store: Store, game: GameRecord, n: int) -> Any:
     )
 
 
+@pytest.mark.sqlite_only("the group-commit writer is SQLite's")
 async def test_a_conflict_in_a_group_fails_alone(store: Store) -> None:
     games = [await playing(store, channel) for channel in (1, 2, 3)]
     groups = store.group_commits

@@ -424,7 +424,7 @@ async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) 
         )  # fmt: skip
     finally:
         await store.close()
-    await _run(url, _migrate(url, "0004", down=True))
+    await _run(url, _migrate(url, "0005", down=True))
     assert set((await inspect_db(url, types)).values()) == {"JSON"}
     store = await Store.open(url, migrate=False)
     try:
