@@ -14,7 +14,7 @@ import json
 import random
 import shutil
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.ui.presenter import presenter_for
 from rules.core import GAMES, RuleError, get_game
-from tests.fixtures.make_old_db import digest
+from tests.fixtures.make_old_db import START, digest
 from tests.support.clock import ManualClock
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -37,8 +37,11 @@ GAMES_BEFORE: list[dict[str, Any]] = SIDECAR["games"]
 
 @pytest.fixture
 def clock() -> ManualClock:
-    """Where the old code's clock stopped: pending deadlines are as far off as they were."""
-    return ManualClock(datetime.fromisoformat(SIDECAR["clock"]))
+    """Where the old script's clock started, before every stored deadline: nothing fires while
+    the games are read, and later only when a move or ``step`` sets the time past a deadline.
+    The clock is set, never advanced, so the host's alarm tasks never wake and every deadline
+    fires at a known point of the play (under the game's lock)."""
+    return ManualClock(START)
 
 
 @pytest.fixture
@@ -182,7 +185,8 @@ def test_the_fixture_covers_every_game_and_state() -> None:
 
 
 async def test_old_games_read_as_they_did(old_host: Host) -> None:
-    assert await all_differences(old_host) == []
+    found = await all_differences(old_host)
+    assert not found, "\n".join(found)
 
 
 async def test_a_changed_snapshot_key_is_caught(
@@ -212,7 +216,7 @@ async def step(host: Host, table: Table, clock: ManualClock, rng: random.Random)
     if movers and not (table.timers and rng.random() < 0.05):
         seat = rng.choice(movers)
         action = rng.choice(engine.legal_actions(seat))
-        clock.advance(2)
+        clock.now += timedelta(seconds=2)
         # A move that lost a race with an overdue deadline is refused: play what comes next.
         with contextlib.suppress(RuleError, HostError):
             await host.act(
