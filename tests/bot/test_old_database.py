@@ -27,7 +27,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.ui.presenter import presenter_for
 from rules.core import GAMES, RuleError, get_game
-from tests.fixtures.make_old_db import START, digest
+from tests.fixtures.make_old_db import START, digest, stats
 from tests.support.clock import ManualClock
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -166,6 +166,14 @@ async def all_differences(host: Host) -> list[str]:
             async for problem in differences(host, before)
         ]
     return found
+
+
+async def test_stats_read_as_they_did(old_store: Store) -> None:
+    """Leaderboards, members' records and history: results and ratings written by the old
+    code read the same."""
+    now = json.loads(json.dumps(await stats(old_store, SIDECAR["stats"]["leaderboards"])))
+    assert now == SIDECAR["stats"]
+    assert all(SIDECAR["stats"]["leaderboards"].values())
 
 
 def test_the_fixture_covers_every_game_and_state() -> None:
