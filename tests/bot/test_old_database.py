@@ -24,7 +24,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.ui.presenter import presenter_for
 from rules.core import GAMES, get_game
-from tests.fixtures.make_old_db import OPEN, START, digest, play_on, stats
+from tests.fixtures.make_old_db import OPEN, START, NoAlarms, digest, play_on, stats
 from tests.support.clock import ManualClock
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -34,10 +34,8 @@ GAMES_BEFORE: list[dict[str, Any]] = SIDECAR["games"]
 
 @pytest.fixture
 def clock() -> ManualClock:
-    """Where the old script's clock started, before every stored deadline: nothing fires while
-    the games are read, and later only when a move or ``step`` sets the time past a deadline.
-    The clock is set, never advanced (``make_old_db.step``), so the host's alarm tasks never
-    wake and every deadline fires at a known point of the play, as in the old script's run."""
+    """Where the old script's clock started, before every stored deadline: nothing is overdue
+    while the games are read."""
     return ManualClock(START)
 
 
@@ -53,10 +51,16 @@ async def old_store(tmp_path: Path) -> AsyncIterator[Store]:
 
 @pytest.fixture
 async def old_host(old_store: Store, settings: Settings, clock: ManualClock) -> AsyncIterator[Host]:
+    """Today's host on the old database. As in the script, deadlines fire only where the play
+    says (an overdue one before a move, or ``step`` firing the next): the host's own alarms are
+    off, since one starting after the clock jumped past its due time would fire whenever the
+    event loop gets to it, and the same moves would not be made at both commits."""
+
     def monotonic() -> float:
         return clock.now.timestamp()
 
     host = Host(old_store, settings, clock=clock, monotonic=monotonic, sleep=clock.sleep)
+    host.scheduler = NoAlarms()  # type: ignore[assignment]
     yield host
     await host.close()
 
