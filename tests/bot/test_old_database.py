@@ -19,12 +19,19 @@ from typing import Any
 import pytest
 
 from bot.host.host import Host
-from bot.host.table import Outcome, Table
+from bot.host.table import Table
 from bot.settings import Settings
 from bot.store import Store
-from bot.ui.presenter import presenter_for
 from rules.core import GAMES, get_game
-from tests.fixtures.make_old_db import OPEN, START, NoAlarms, digest, play_on, stats
+from tests.fixtures.make_old_db import (
+    OPEN,
+    START,
+    NoAlarms,
+    digest,
+    play_on,
+    replay,
+    stats,
+)
 from tests.support.clock import ManualClock
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -104,16 +111,8 @@ async def differences(host: Host, before: dict[str, Any]) -> AsyncIterator[str]:
         now["snapshot"] = digest(engine.to_dict())
         now["turn"] = engine.turn
         now["is_over"] = engine.is_over
-        replay = cls.new(engine.players, record.seed, record.options)
-        lines: list[str] = []
-        for logged in actions:
-            turn_before = replay.turn
-            events = replay.apply(logged.seat, logged.action)
-            outcome = Outcome(
-                table, logged.seat, logged.action, events, replay.is_over, turn_before, replay.turn
-            )
-            lines.extend(presenter_for(record.slug).log_lines(table, outcome))
-        if digest(replay.to_dict()) != before["snapshot"]:
+        lines, replayed = replay(table, record.seed, record.options, actions)
+        if digest(replayed) != before["snapshot"]:
             yield "replaying the action log does not give the stored snapshot"
         if digest(record.snapshot) != before["snapshot"]:
             yield "the stored snapshot changed in the migration"
