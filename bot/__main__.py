@@ -1,4 +1,5 @@
-"""`python -m bot` runs the bot; `python -m bot sync [--guild ID]`; `python -m bot demo [game]`."""
+"""`python -m bot [--shards 0-3 --shard-count 8]` runs the bot; `python -m bot sync [--guild ID]`;
+`python -m bot demo [game]`."""
 
 from __future__ import annotations
 
@@ -9,12 +10,25 @@ import sys
 from .settings import SettingsError
 
 
+def _sharding(default: object) -> argparse.ArgumentParser:
+    """``--shards``/``--shard-count``, before or after ``run`` (after it, they only override
+    what was given before: their default there is to leave it)."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--shards", default=default, help="run these shards only, e.g. 0-3 or 0,2 (SHARD_IDS)"
+    )
+    options.add_argument(
+        "--shard-count", type=int, default=default, help="shards over all processes (SHARD_COUNT)"
+    )
+    return options
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot", description="bugtable, the bug games bot"
+        prog="python -m bot", description="bugtable, the bug games bot", parents=[_sharding(None)]
     )
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="run the bot (the default)")
+    sub.add_parser("run", help="run the bot (the default)", parents=[_sharding(argparse.SUPPRESS)])
     sync = sub.add_parser("sync", help="register the slash commands with Discord now")
     sync.add_argument("--guild", type=int, default=None, help="sync to one guild (instant)")
     demo = sub.add_parser("demo", help="play a game among simulated members on a local emulator")
@@ -34,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(run_demo(args.game, players=args.players, seed=args.seed))
         from .cli import run_bot
 
-        return run_bot()
+        return run_bot(shards=args.shards, shard_count=args.shard_count)
     except SettingsError as exc:
         print(f"bugtable: {exc}", file=sys.stderr)
         return 2

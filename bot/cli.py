@@ -13,6 +13,7 @@ import discord
 
 from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
+from .discord.shards import make_bot
 from .settings import Settings, get_settings
 from .store.lock import DatabaseInUse, lock_database
 
@@ -47,8 +48,18 @@ def _setup_logging() -> None:
     keep_secrets_out_of_logs(level)
 
 
-def run_bot() -> int:
+def run_bot(*, shards: str | None = None, shard_count: int | None = None) -> int:
+    """Run the bot; ``shards``/``shard_count`` (the command line's) override SHARD_IDS and
+    SHARD_COUNT."""
     settings = get_settings()
+    overrides: dict[str, object] = {}
+    if shards is not None:
+        overrides["shard_ids"] = shards
+    if shard_count is not None:
+        overrides["shard_count"] = shard_count
+    if overrides:
+        settings = settings.model_copy(update=overrides)
+    settings.shards()  # a malformed range stops here, in one line
     token = settings.require_token()
     try:
         lock = lock_database(settings.database_url)
@@ -66,7 +77,7 @@ def _run_bot(settings: Settings, token: str) -> int:
     _setup_logging()
     point_at(settings)
     try:
-        asyncio.run(_serve(lambda: BugtableBot(settings), token, settings.retry_max_delay))
+        asyncio.run(_serve(lambda: make_bot(settings), token, settings.retry_max_delay))
     except discord.LoginFailure:
         print(
             "bugtable: Discord refused DISCORD_TOKEN (401): reset the token in the Developer "
@@ -80,7 +91,7 @@ def _run_bot(settings: Settings, token: str) -> int:
     return 0
 
 
-async def _serve(make_bot: Callable[[], BugtableBot], token: str, max_delay: float) -> None:
+async def _serve(new_bot: Callable[[], BugtableBot], token: str, max_delay: float) -> None:
     """What ``bot.run`` does, except that Discord out of reach at start-up is said in one line
     and tried again with backoff, as discord.py does for a connection dropped later (P-25).
 
@@ -90,7 +101,7 @@ async def _serve(make_bot: Callable[[], BugtableBot], token: str, max_delay: flo
     ``setup_hook``, so the fresh client loses nothing."""
     failures = 0
     while True:
-        async with make_bot() as bot:
+        async with new_bot() as bot:
             try:
                 await bot.login(token)
             except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as exc:

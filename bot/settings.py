@@ -56,6 +56,12 @@ class Settings(BaseSettings):
     # Reliability (seconds).
     database_busy_timeout: float = 10.0
     retry_max_delay: float = 60.0
+    # Scale-out (P-41): this process runs shards SHARD_IDS ("0-3", "0,2,4") of SHARD_COUNT;
+    # several processes share one PostgreSQL DATABASE_URL. Unset: one process, one shard.
+    shard_ids: str = ""
+    shard_count: int | None = Field(default=None, ge=1)
+    # Discord allows one IDENTIFY per rate-limit bucket per this many seconds (all processes).
+    identify_window: float = Field(default=5.0, ge=0)
 
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod
@@ -101,8 +107,35 @@ class Settings(BaseSettings):
             )
         return token
 
+    def shards(self) -> list[int] | None:
+        """The shard ids this process runs, or None when it runs unsharded."""
+        if self.shard_count is None:
+            if self.shard_ids.strip():
+                raise SettingsError("SHARD_IDS needs SHARD_COUNT (the total over all processes).")
+            return None
+        ids = parse_shards(self.shard_ids) if self.shard_ids.strip() else []
+        ids = ids or list(range(self.shard_count))
+        wrong = [i for i in ids if not 0 <= i < self.shard_count]
+        if wrong:
+            raise SettingsError(
+                f"SHARD_IDS {wrong} are not shards of SHARD_COUNT {self.shard_count} "
+                f"(0 to {self.shard_count - 1})."
+            )
+        return ids
+
     def extra_modules(self) -> list[str]:
         return [m.strip() for m in self.extra_game_modules.split(",") if m.strip()]
+
+
+def parse_shards(spec: str) -> list[int]:
+    """``"0-3"`` or ``"0,2,5-7"`` -> sorted shard ids; SettingsError on anything else."""
+    ids: set[int] = set()
+    for part in (p.strip() for p in spec.split(",")):
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if match is None or (match[2] is not None and int(match[2]) < int(match[1])):
+            raise SettingsError(f"Shards {spec!r}: write a range like 0-3 or a list like 0,2,5.")
+        ids.update(range(int(match[1]), int(match[2] or match[1]) + 1))
+    return sorted(ids)
 
 
 @lru_cache(maxsize=1)

@@ -1,10 +1,25 @@
 """Hypothesis profiles: ``dev`` (the default, quick) and ``ci`` (more examples), chosen by
-``HYPOTHESIS_PROFILE``. Neither has a deadline: a loaded machine must not fail a test."""
+``HYPOTHESIS_PROFILE``. Neither has a deadline: a loaded machine must not fail a test.
+
+Also the database fixtures: ``db_url`` (a migrated database) and ``empty_db_url`` run each test
+once on SQLite and once on PostgreSQL (see tests/support/databases.py); mark a test
+``sqlite_only`` when what it checks exists only there."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support.databases import (
+    BACKENDS,
+    PostgresDatabases,
+    SqliteDatabases,
+    postgres_unavailable,
+    postgres_url,
+)
 from tests.support.examples import PROFILE
 
 settings.register_profile(
@@ -14,3 +29,52 @@ settings.register_profile(
     "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(PROFILE)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only(why): checks something only SQLite has; no PostgreSQL case"
+    )
+
+
+@pytest.fixture(scope="session")
+def sqlite_databases(tmp_path_factory: pytest.TempPathFactory) -> SqliteDatabases:
+    return SqliteDatabases(tmp_path_factory.mktemp("sqlite-template"))
+
+
+@pytest.fixture(scope="session")
+def postgres_databases() -> Iterator[PostgresDatabases]:
+    reason = postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    url = postgres_url()
+    assert url is not None
+    databases = PostgresDatabases(url)
+    yield databases
+    databases.close()
+
+
+def _database(request: pytest.FixtureRequest, tmp_path: Path, *, migrated: bool) -> Iterator[str]:
+    backend = request.param
+    if backend == "sqlite":
+        yield request.getfixturevalue("sqlite_databases").create(tmp_path, migrated=migrated)
+        return
+    marker = request.node.get_closest_marker("sqlite_only")
+    if marker is not None:
+        pytest.skip(f"SQLite only: {marker.args[0] if marker.args else 'SQLite-specific'}")
+    databases: PostgresDatabases = request.getfixturevalue("postgres_databases")
+    url = databases.create(migrated=migrated)
+    yield url
+    databases.drop(url)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database at the newest schema, new for this test: SQLite, then PostgreSQL."""
+    yield from _database(request, tmp_path, migrated=True)
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database (no tables), new for this test: SQLite, then PostgreSQL."""
+    yield from _database(request, tmp_path, migrated=False)

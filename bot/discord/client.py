@@ -52,11 +52,21 @@ class BugtableBot(commands.Bot):
     edge: Edge
 
     def __init__(
-        self, settings: Settings, *, sync_commands: bool = True, serve_web: bool = True
+        self,
+        settings: Settings,
+        *,
+        sync_commands: bool = True,
+        serve_web: bool = True,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            **client_options,  # shard_ids / shard_count for a sharded bot (discord/shards.py)
+        )
         self.settings = settings
         self.sync_commands = sync_commands
         self.serve_web = serve_web
@@ -69,7 +79,9 @@ class BugtableBot(commands.Bot):
         )
         self.host = Host(self.store, self.settings)
         self.public_log = PublicLog()
-        self.publisher = Publisher(self, self.store, self.settings, self.public_log)
+        self.publisher = Publisher(
+            self, self.store, self.settings, self.public_log, refresh=self.host.refresh
+        )
         self.edge = Edge(self.host, self.publisher, self.store)
         self.host.listeners.append(self.public_log)  # the publisher draws its lines on boards
         self.host.listeners.append(self.publisher)

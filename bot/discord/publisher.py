@@ -20,7 +20,7 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -88,6 +88,8 @@ class _GameMessages:
     """Since when each board message (``board``, ``board:1`` …) has waited for an edit."""
     waiting_seen: frozenset[int] = frozenset()
     """The seats the game waited on at the last committed change."""
+    known: bool = False
+    """This process showed the game's messages, or read them from the store (``adopt``)."""
     ping_due: set[int] = field(default_factory=set)
     """Seats the game started waiting on and that were not pinged yet."""
     ping_id: int | None = None
@@ -108,9 +110,18 @@ class Publisher:
     lines, which boards show."""
 
     def __init__(
-        self, client: discord.Client, store: Store, settings: Settings, log: PublicLog
+        self,
+        client: discord.Client,
+        store: Store,
+        settings: Settings,
+        log: PublicLog,
+        *,
+        refresh: Callable[[Table], Awaitable[object]] | None = None,
     ) -> None:
         self.client, self.store, self.settings, self.log = client, store, settings, log
+        # On a store shared by several processes, brings a table up to the newest commit
+        # before it is drawn (the host's refresh, P-41).
+        self.refresh = refresh
         self._games: dict[int, _GameMessages] = {}
         self.images = ImageCache()
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
@@ -119,9 +130,11 @@ class Publisher:
     def _state(self, game_id: int) -> _GameMessages:
         return self._games.setdefault(game_id, _GameMessages())
 
-    async def adopt(self, table: Table) -> None:
-        """Learn which messages show this game (after it opened, or after a restart)."""
+    async def adopt(self, table: Table, *, restarted: bool = True) -> None:
+        """Learn which messages show this game (after a restart, or when another process
+        showed them: ``restarted`` False, P-41)."""
         state = self._state(table.id)
+        state.known = True
         for kind, record in (await self.store.messages(table.id)).items():
             if kind.startswith("board"):
                 state.board_ids[kind] = record.message_id
@@ -131,7 +144,8 @@ class Publisher:
                 state.ping_id = record.message_id
         # Pinged before the restart: not again. That ping names no seat this process knows of,
         # so the first pass deletes it; the board still says whom the game waits on.
-        state.waiting_seen = _waiting(table)
+        if restarted:
+            state.waiting_seen = _waiting(table)
 
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
@@ -176,6 +190,13 @@ class Publisher:
         state = self._state(table.id)
         interval = self.settings.board_edit_interval
         failures = 0
+        if not state.known and self.store.shared:
+            # A game another process showed (a DM click for it came here): find its messages,
+            # or this process would post a second board.
+            try:
+                await self.adopt(table, restarted=False)
+            except Exception as exc:  # the next change tries again
+                log.warning("game %s: its messages are unknown (%s)", table.id, one_line(exc))
         while state.dirty:
             state.dirty = False
             rounds = _Round()
@@ -239,7 +260,15 @@ class Publisher:
         state.refresh = asyncio.get_running_loop().call_later(delay, self.mark_dirty, table)
 
     async def _render(self, table: Table) -> _Frame:
-        """Render the last committed state (the lock guarantees no half-applied action)."""
+        """Render the last committed state (the lock guarantees no half-applied action), the
+        newest of any process when several share the store (P-41)."""
+        if self.refresh is not None and self.store.shared and table.status in ("lobby", "playing"):
+            try:
+                await self.refresh(table)
+            except Exception as exc:  # draw what this process knows; the next change redraws
+                log.warning(
+                    "game %s: could not check for newer moves (%s)", table.id, one_line(exc)
+                )
         async with table.lock:
             presenter = presenter_for(table.slug)
             settled = [
@@ -478,6 +507,7 @@ class Publisher:
         self, game_id: int, message_id: int, spec: MessageSpec | None = None
     ) -> None:
         state = self._state(game_id)
+        state.known = True
         state.board_ids["board"] = message_id
         if spec is not None:
             state.shown["board"] = (spec, 0)

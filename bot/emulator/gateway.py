@@ -1,5 +1,9 @@
 """The gateway websocket: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, dispatches.
 
+Sharding as on Discord: a session that IDENTIFYs with ``shard: [id, count]`` gets only the guilds
+of that shard (``(guild_id >> 22) % count``) and their events; DMs go to shard 0. Several bot
+processes, each with its own shard range, can so share one emulator.
+
 Frames are plain-text JSON: discord.py only decompresses binary frames, so the ``compress``
 query it sends (zlib-stream) can be ignored.
 """
@@ -58,6 +62,24 @@ class GatewaySession:
     def attached(self) -> bool:
         return self.ws is not None and not self.ws.closed
 
+    @property
+    def shard_id(self) -> int | None:
+        """This session's shard, when it IDENTIFYed as one of several."""
+        if self.shard is None or len(self.shard) != 2 or int(self.shard[1]) <= 1:
+            return None
+        return int(self.shard[0])
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this session gets the events of ``guild_id`` (None: a DM, shard 0's)."""
+        if self.shard_id is None or self.shard is None:
+            return True
+        return shard_of(guild_id, int(self.shard[1])) == self.shard_id
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """Discord's rule: a guild's events go to shard ``(guild_id >> 22) % shard_count``; DMs to 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
 
 class Gateway:
     """Routes dispatches to the newest session; keeps detached sessions resumable."""
@@ -78,6 +100,9 @@ class Gateway:
         self._gateway_url = gateway_url
         self.sessions: dict[str, GatewaySession] = {}
         self.current: GatewaySession | None = None
+        self.shards: dict[int, GatewaySession] = {}
+        """The newest session of each shard, when the bot runs several."""
+        self.shard_count = 1
         self.identify_count = 0
         self.resume_count = 0
         self.sockets: set[web.WebSocketResponse] = set()
@@ -170,15 +195,21 @@ class Gateway:
         session = GatewaySession(shard if isinstance(shard, list) else None, intents)
         session.ws = ws
         self.sessions[session.id] = session
-        previous = self.current
+        sharded = session.shard_id is not None and session.shard is not None
+        previous = self.shards.get(session.shard_id or 0) if sharded else self.current
         if previous is not None and not previous.attached:
             previous.invalidated = True
+        if sharded and session.shard_id is not None and session.shard is not None:
+            self.shards[session.shard_id] = session
+            self.shard_count = int(session.shard[1])
         self.current = session
         world = self.world
         ready: JSON = {
             "v": 10,
             "user": {**world.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "guilds": [
+                {"id": str(g), "unavailable": True} for g in world.guilds if session.serves(g)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self._gateway_url(),
@@ -196,7 +227,7 @@ class Gateway:
             ready["shard"] = session.shard
         async with session.lock:
             await self._dispatch_locked(session, "READY", ready)
-            for guild in list(world.guilds.values()):
+            for guild in [g for g in world.guilds.values() if session.serves(g.id)]:
                 await self._dispatch_locked(
                     session, "GUILD_CREATE", world.guild_create_payload(guild)
                 )
@@ -221,6 +252,8 @@ class Gateway:
                     await ws.send_str(text)
             await self._dispatch_locked(session, "RESUMED", {"_trace": ["bugtable-emulator"]})
         self.current = session
+        if session.shard_id is not None:
+            self.shards[session.shard_id] = session
         self.resume_count += 1
         log.info("gateway session %s resumed from seq %s", session.id, last)
         return session
@@ -278,8 +311,9 @@ class Gateway:
     async def dispatch(
         self, event: str, data: JSON, *, session: GatewaySession | None = None
     ) -> bool:
-        """Sends an event to the live session, or buffers it for a RESUME; False if undelivered."""
-        target = session or self.current
+        """Sends an event to the live session (the shard of its guild when the bot runs
+        several), or buffers it for a RESUME; False if undelivered."""
+        target = session or self._route(event, data)
         if target is None or target.invalidated:
             log.warning("no gateway session for %s: the bot is not connected", event)
             return False
@@ -288,6 +322,12 @@ class Gateway:
         if not sent:
             log.warning("%s buffered: the bot's gateway connection is down", event)
         return sent
+
+    def _route(self, event: str, data: JSON) -> GatewaySession | None:
+        if not self.shards:
+            return self.current
+        guild = data.get("id") if event.startswith("GUILD_") else data.get("guild_id")
+        return self.shards.get(shard_of(int(guild) if guild else None, self.shard_count))
 
     async def drop(self, *, code: int = 4000, forget_session: bool = False) -> None:
         """Closes the live socket so the bot reconnects (RESUME, or IDENTIFY if forgotten)."""

@@ -86,6 +86,15 @@ class Snowflakes:
             self._last = value
             return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose gateway shard is ``shard_id`` of ``shard_count`` (a guild's shard
+        is ``(id >> 22) % shard_count``): at most ``shard_count`` ms ahead of the clock."""
+        with self._lock:
+            ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, (self._last >> 22) + 1)
+            ms += (shard_id - ms) % shard_count
+            self._last = value = ms << 22
+            return value
+
 
 def iso(ts: float | None) -> str | None:
     if ts is None:
@@ -515,8 +524,9 @@ class World:
 
     # --- building the world -------------------------------------------------------------------
 
-    def add_guild(self, name: str) -> Guild:
-        gid = self.snowflakes.next()
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> Guild:
+        """A new guild; ``shard`` (id, count) picks its id so it lands on that gateway shard."""
+        gid = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
         guild = Guild(
             id=gid,
             name=name,

@@ -222,8 +222,9 @@ class Emulator:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def add_guild(self, name: str) -> Guild:
-        guild = self.world.add_guild(name)
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> Guild:
+        """A new guild (``shard``: (id, count) to put it on that gateway shard)."""
+        guild = self.world.add_guild(name, shard=shard)
         if self.gateway.connected:
             self._spawn(
                 self.gateway.dispatch("GUILD_CREATE", self.world.guild_create_payload(guild))

@@ -10,7 +10,8 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
@@ -112,10 +113,12 @@ class Host:
     async def _locked(self, table: Table, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` holding the table's lock. If the database says the table is stale
         (a version or status it did not expect), reload the table and run it once more, so a
-        stale table never refuses every later click (P-22). Listeners hear of a reload."""
+        stale table never refuses every later click (P-22). On a store other processes share,
+        the attempt also holds the game's database lock, and a table found stale under it is
+        reloaded first (P-41). Listeners hear of a reload."""
         reloaded = False
         try:
-            async with table.lock:
+            async with self._guarded(table) as reloaded:
                 try:
                     return await attempt()
                 except (VersionConflict, WrongStatus) as exc:
@@ -130,6 +133,30 @@ class Host:
         finally:
             if reloaded:
                 await self._notify(table, None)
+
+    @asynccontextmanager
+    async def _guarded(self, table: Table) -> AsyncIterator[bool]:
+        """Hold the table's lock and, on a store other processes share, the game's database
+        lock, reloading the table first if another process committed since (P-41). Yields
+        whether it reloaded (the caller tells the listeners)."""
+        async with table.lock, self.store.game_guard(table.id) as current:
+            stale = current is not None and (current.version, current.status) != (
+                table.game.version,
+                table.status,
+            )
+            if stale:
+                log.info("game %s moved on in another process: reloading it first", table.id)
+                await self._reload_locked(table)
+            yield stale
+
+    async def refresh(self, table: Table) -> bool:
+        """Bring the table up to what the database holds, if another process moved the game on
+        (a shared store only, P-41): a board is then never drawn from a state older than one
+        another process already showed. Whether it reloaded."""
+        if not self.store.shared:
+            return False
+        async with self._guarded(table) as reloaded:
+            return reloaded
 
     def resume_timers(self) -> None:
         """Start the alarms of every loaded game (after a restart)."""
@@ -226,7 +253,7 @@ class Host:
     async def join(self, game_id: int, user_id: int, name: str, *, is_bot: bool = False) -> Table:
         """Take a lobby seat; during play, take back one's own seat from its bot (P-30)."""
         table = await self.table(game_id)
-        async with table.lock:
+        async with self._guarded(table):
             if table.status == "playing" and table.seat_of(user_id) is not None:
                 await self._set_away_locked(table, user_id, away=False, why="back")
             elif table.status != "lobby":
@@ -246,7 +273,7 @@ class Host:
     async def add_bot(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
         """Seat a bot player (random legal play). Bots take negative user ids: -1, -2, ..."""
         table = await self.table(game_id)
-        async with table.lock:
+        async with self._guarded(table):
             self._check_privileged(table, user_id, privileged)
             if table.status != "lobby":
                 raise AlreadyStarted()
@@ -267,7 +294,7 @@ class Host:
         """Give up a lobby seat; during play, hand one's seat to a bot until `/bugs join`
         (P-30)."""
         table = await self.table(game_id)
-        async with table.lock:
+        async with self._guarded(table):
             if table.status == "playing":
                 await self._set_away_locked(table, user_id, away=True, why="left")
             elif table.status != "lobby":
@@ -335,7 +362,7 @@ class Host:
 
     async def cancel(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
         table = await self.table(game_id)
-        async with table.lock:
+        async with self._guarded(table):
             self._check_privileged(table, user_id, privileged)
             if table.status not in ("lobby", "playing"):
                 raise GameGone()

@@ -7,10 +7,13 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 from sqlalchemy.pool import NullPool
 
 from .database import create_engine, writer
+
+#: The advisory lock (PostgreSQL) that processes starting at once upgrade under, in turn.
+MIGRATE_LOCK = 0x6274_0003
 
 #: ``migrations/`` at the repository root (next to ``alembic.ini``).
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
@@ -39,11 +42,16 @@ async def upgrade_to_head(url: str) -> None:
 
     Alembic's commands are synchronous, so they run via ``run_sync`` on an async connection that
     ``migrations/env.py`` picks up from ``config.attributes`` (no nested event loop). On SQLite the
-    transaction takes the write lock first, so two processes starting at once take turns.
+    transaction takes the write lock first, and on PostgreSQL an advisory lock, so two processes
+    starting at once take turns (the second finds the schema at head).
     """
     engine = create_engine(url, poolclass=NullPool)
     try:
         async with writer(engine).begin() as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK}
+                )
             await conn.run_sync(_upgrade, alembic_config(url))
     finally:
         await engine.dispose()

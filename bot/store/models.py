@@ -26,6 +26,7 @@ from sqlalchemy import (
     text,
     true,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
@@ -44,6 +45,11 @@ UNFINISHED_SQL = "status IN ('lobby', 'playing')"
 
 WEB_TOKEN_BYTES = 16
 """Randomness in a game's web token: 128 bits, so a page's address cannot be guessed."""
+
+
+JSON_DOC = JSON().with_variant(JSONB(), "postgresql")
+"""A JSON document column: text on SQLite, ``jsonb`` on PostgreSQL (parsed once on write, indexable;
+migration 0006). ``jsonb`` forgets key order, so game snapshots stay plain ``json`` (P-40)."""
 
 
 def new_web_token() -> str:
@@ -102,9 +108,10 @@ class Game(Base):
     creator_id: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(BigInteger)
-    options: Mapped[dict[str, str]] = mapped_column(JSON)
+    options: Mapped[dict[str, str]] = mapped_column(JSON_DOC)
     players: Mapped[int | None] = mapped_column(Integer, nullable=True)
     snapshot: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """Plain ``json`` even on PostgreSQL: Bug Run's state depends on its key order (P-40)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
@@ -165,7 +172,7 @@ class ActionRow(Base):
     )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON_DOC)
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -193,7 +200,7 @@ class TimerRow(Base):
     )
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     due_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON_DOC)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     __table_args__ = (Index("ix_timers_due_at", "due_at"),)
@@ -212,7 +219,7 @@ class ResultRow(Base):
     score: Mapped[int] = mapped_column(Integer)
     rank: Mapped[int] = mapped_column(Integer)
     winner: Mapped[bool] = mapped_column(Boolean)
-    breakdown: Mapped[dict[str, Any]] = mapped_column(JSON)
+    breakdown: Mapped[dict[str, Any]] = mapped_column(JSON_DOC)
 
     __table_args__ = (
         UniqueConstraint("game_id", "user_id"),

@@ -42,6 +42,7 @@ from .models import (
     TimerRow,
     utcnow,
 )
+from .postgres import GameState, SharedLocks
 from .ratings import Skill, Z, update_ratings
 from .records import (
     UNFINISHED,
@@ -79,6 +80,10 @@ class Store:
         self._write_queue: asyncio.Lock | None = (
             asyncio.Lock() if engine.dialect.name == "sqlite" else None
         )
+        # Several processes may share a PostgreSQL store (P-41); one SQLite file has one.
+        self._shared: SharedLocks | None = (
+            SharedLocks(engine.url) if engine.dialect.name == "postgresql" else None
+        )
 
     @classmethod
     async def open(
@@ -93,7 +98,35 @@ class Store:
 
     async def close(self) -> None:
         """Close every pooled connection (SQLite checkpoints its WAL when the last one goes)."""
+        if self._shared is not None:
+            await self._shared.close()
         await self._engine.dispose()
+
+    @property
+    def shared(self) -> bool:
+        """Whether other bot processes may write to this store (PostgreSQL) as this one does."""
+        return self._shared is not None
+
+    @asynccontextmanager
+    async def game_guard(self, game_id: int) -> AsyncIterator[GameState | None]:
+        """Act on a game as its only writer across processes: on PostgreSQL, hold the game's
+        advisory lock and yield its committed version and status, so a stale caller reloads
+        before judging anything (P-41). SQLite has one process: yields None at no cost."""
+        if self._shared is None:
+            yield None
+            return
+        async with self._shared.game(game_id) as state:
+            yield state
+
+    @asynccontextmanager
+    async def identify_slot(self, bucket: int, window: float) -> AsyncIterator[None]:
+        """Discord's IDENTIFY limit across processes (one per bucket per ``window`` seconds)
+        on PostgreSQL; on SQLite this process is the only one and discord.py spaces its own."""
+        if self._shared is None:
+            yield
+            return
+        async with self._shared.identify(bucket, window):
+            yield
 
     @property
     def engine(self) -> AsyncEngine:

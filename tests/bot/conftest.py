@@ -1,9 +1,9 @@
-"""Fixtures for host tests: a real SQLite store in a temporary folder and a controllable clock."""
+"""Fixtures for host tests: a real store (``db_url``: SQLite, then PostgreSQL; tests/conftest.py)
+and a controllable clock."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -20,11 +20,6 @@ FakeClock = ManualClock
 @pytest.fixture
 def settings() -> Settings:
     return Settings(_env_file=None, discord_token="t" * 30)  # type: ignore[call-arg]
-
-
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'host.db'}"
 
 
 @pytest.fixture

@@ -55,6 +55,8 @@ class FakeUser:
 
 
 class FakeStore:
+    shared = False  # one process (P-41)
+
     async def set_message(self, *args: Any) -> None:
         return None
 

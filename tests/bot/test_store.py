@@ -1,12 +1,9 @@
-"""The Store API against a real SQLite file per test."""
+"""The Store API against a fresh database per test: SQLite, then PostgreSQL (``db_url``)."""
 
 from __future__ import annotations
 
 import ast
-import asyncio
 import dataclasses
-import shutil
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -33,31 +30,12 @@ from bot.store import (
     TimerSpec,
     VersionConflict,
     WrongStatus,
-    upgrade_to_head,
 )
 
 REPO = Path(__file__).resolve().parents[2]
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 GUILD = 900
 CHANNEL = 100
-
-
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One migrated database per module, copied for each test: a fresh migration per test would
-    cost more than the test itself. (test_store_migrations covers migrating fresh files.)"""
-    path = tmp_path_factory.mktemp("template") / "bugtable.db"
-    asyncio.run(upgrade_to_head(f"sqlite+aiosqlite:///{path}"))
-    return path
-
-
-@pytest.fixture
-async def store(tmp_path: Path, migrated: Path) -> AsyncIterator[Store]:
-    db = tmp_path / "bugtable.db"
-    shutil.copyfile(migrated, db)
-    s = await Store.open(f"sqlite+aiosqlite:///{db}")  # still migrates: a no-op at head
-    yield s
-    await s.close()
 
 
 async def new_lobby(
@@ -112,6 +90,7 @@ async def act(store: Store, game: GameRecord, n: int, **kw: Any) -> GameRecord:
 # --------------------------------------------------------------------------- engine
 
 
+@pytest.mark.sqlite_only("PRAGMAs")
 async def test_sqlite_runs_in_wal_with_foreign_keys_and_busy_timeout(store: Store) -> None:
     async with store.engine.connect() as conn:
         assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
@@ -125,7 +104,7 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
             await conn.execute(
                 text(
                     "INSERT INTO seats (game_id, join_seq, user_id, name, is_bot)"
-                    " VALUES (999, 1, 1, 'ghost', 0)"
+                    " VALUES (999, 1, 1, 'ghost', false)"
                 )
             )
 

@@ -1,11 +1,8 @@
-"""Races the host must never lose: concurrent joins, lobbies and actions on one SQLite file."""
+"""Races the host must never lose: concurrent joins, lobbies and actions on one database (SQLite, then PostgreSQL)."""
 
 from __future__ import annotations
 
 import asyncio
-import shutil
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,30 +15,12 @@ from bot.store import (
     Store,
     TableFull,
     VersionConflict,
-    upgrade_to_head,
 )
 
 
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One migrated database per module, copied for each test (migrating each costs more)."""
-    path = tmp_path_factory.mktemp("template") / "bugtable.db"
-    asyncio.run(upgrade_to_head(f"sqlite+aiosqlite:///{path}"))
-    return path
-
-
 @pytest.fixture
-def url(tmp_path: Path, migrated: Path) -> str:
-    db = tmp_path / "bugtable.db"
-    shutil.copyfile(migrated, db)
-    return f"sqlite+aiosqlite:///{db}"
-
-
-@pytest.fixture
-async def store(url: str) -> AsyncIterator[Store]:
-    s = await Store.open(url)
-    yield s
-    await s.close()
+def url(db_url: str) -> str:
+    return db_url
 
 
 async def lobby(store: Store, channel: int = 100, creator: int = 1) -> GameRecord:

@@ -62,22 +62,22 @@ def _state(connection: sa.Connection) -> tuple[set[str], str | None]:
     return tables - {"alembic_version"}, version
 
 
-async def test_upgrade_inside_running_loop_is_idempotent(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+async def test_upgrade_inside_running_loop_is_idempotent(empty_db_url: str) -> None:
+    url = empty_db_url
     await upgrade_to_head(url)
     await upgrade_to_head(url)
     assert await inspect_db(url, _state) == (TABLES, head())
 
 
-async def test_head_matches_models(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+async def test_head_matches_models(empty_db_url: str) -> None:
+    url = empty_db_url
     await upgrade_to_head(url)
     assert await inspect_db(url, lambda c: _diff(c, Base.metadata)) == []
 
 
-async def test_model_comparison_is_not_vacuous(tmp_path: Path) -> None:
+async def test_model_comparison_is_not_vacuous(empty_db_url: str) -> None:
     """A model change the migration lacks must show up, or the test above proves nothing."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    url = empty_db_url
     await upgrade_to_head(url)
     changed = sa.MetaData(naming_convention=Base.metadata.naming_convention)
     for table in Base.metadata.tables.values():
@@ -89,9 +89,9 @@ async def test_model_comparison_is_not_vacuous(tmp_path: Path) -> None:
     assert kinds == ["add_column", "add_index"]
 
 
-async def test_partial_unique_index_is_the_models(tmp_path: Path) -> None:
-    """Alembic's comparison ignores SQLite index predicates, so check this one by hand."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+async def test_partial_unique_index_is_the_models(empty_db_url: str) -> None:
+    """Alembic's comparison ignores index predicates, so check this one by hand."""
+    url = empty_db_url
     await upgrade_to_head(url)
 
     def indexes(connection: sa.Connection) -> dict[str, Any]:
@@ -99,7 +99,11 @@ async def test_partial_unique_index_is_the_models(tmp_path: Path) -> None:
 
     index = (await inspect_db(url, indexes))["uq_games_active_channel"]
     assert index["unique"] and index["column_names"] == ["channel_id"]
-    assert str(index["dialect_options"]["sqlite_where"]) == UNFINISHED_SQL
+    if url.startswith("sqlite"):
+        assert str(index["dialect_options"]["sqlite_where"]) == UNFINISHED_SQL
+    else:  # PostgreSQL hands back its own rendering of the predicate
+        where = str(index["dialect_options"]["postgresql_where"])
+        assert "'lobby'" in where and "'playing'" in where and "'finished'" not in where
     model_index = next(
         i for i in Base.metadata.tables["games"].indexes if i.name == "uq_games_active_channel"
     )
@@ -107,8 +111,8 @@ async def test_partial_unique_index_is_the_models(tmp_path: Path) -> None:
     assert str(model_index.dialect_options["postgresql"]["where"]) == UNFINISHED_SQL
 
 
-async def test_database_enforces_one_unfinished_game_per_channel(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+async def test_database_enforces_one_unfinished_game_per_channel(empty_db_url: str) -> None:
+    url = empty_db_url
     store = await Store.open(url)
     try:
         first = await store.create_lobby(
@@ -149,8 +153,8 @@ async def test_database_enforces_one_unfinished_game_per_channel(tmp_path: Path)
         await store.close()
 
 
-async def test_downgrade_to_base_and_back(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+async def test_downgrade_to_base_and_back(empty_db_url: str) -> None:
+    url = empty_db_url
     await upgrade_to_head(url)
     engine = create_engine(url)
     try:
@@ -210,10 +214,12 @@ async def _run(url: str, fn: Any) -> None:
         await engine.dispose()
 
 
-async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(tmp_path: Path) -> None:
+async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(
+    empty_db_url: str,
+) -> None:
     """A live database at 0001 (a finished game, a lobby) upgrades to head: its seats become
     confirmed places, its results stay, and the next finished game is rated."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    url = empty_db_url
     await _run(url, _migrate(url, "0001"))
     assert await inspect_db(url, _state) == (TABLES - {"ratings", "member_settings"}, "0001")
     rows = [
@@ -224,10 +230,10 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(tmp_p
         " (2, 'ladybug-dash', 9, 51, 1, 'lobby', 8, '{}', NULL, 1,"
         " '2030-01-02 00:00:00', '2030-01-02 00:00:00', NULL)",
         "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot) VALUES"
-        " (1, 0, 1, 1, 'alice', 0), (1, 1, 2, 2, 'bob', 0), (2, NULL, 1, 1, 'alice', 0),"
-        " (2, NULL, 2, 2, 'bob', 0)",
+        " (1, 0, 1, 1, 'alice', false), (1, 1, 2, 2, 'bob', false),"
+        " (2, NULL, 1, 1, 'alice', false), (2, NULL, 2, 2, 'bob', false)",
         "INSERT INTO results (game_id, seat, user_id, score, rank, winner, breakdown) VALUES"
-        " (1, 0, 1, 20, 1, 1, '{}'), (1, 1, 2, 12, 2, 0, '{}')",
+        " (1, 0, 1, 20, 1, true, '{}'), (1, 1, 2, 12, 2, false, '{}')",
     ]
 
     def fill(connection: sa.Connection) -> None:
@@ -274,11 +280,11 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(tmp_p
     assert await inspect_db(url, _state) == (TABLES - {"ratings", "member_settings"}, "0001")
 
 
-async def test_0004_adds_member_settings_whose_defaults_need_no_rows(tmp_path: Path) -> None:
+async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_url: str) -> None:
     """A database at 0003 upgrades to 0004: every member has pings on without a row, a change
     is kept, every existing seat is played by its member (not away), and downgrading drops the
     table and the column again."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    url = empty_db_url
     await _run(url, _migrate(url, "0003"))
     assert await inspect_db(url, _state) == (TABLES - {"member_settings"}, "0003")
 
@@ -290,7 +296,7 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(tmp_path: P
         )
         connection.exec_driver_sql(
             "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot, confirmed)"
-            " VALUES (1, 0, 1, 1, 'alice', 0, 1), (1, 1, 2, 2, 'bob', 0, 1)"
+            " VALUES (1, 0, 1, 1, 'alice', false, true), (1, 1, 2, 2, 'bob', false, true)"
         )
 
     await _run(url, fill)
@@ -349,3 +355,44 @@ async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path:
         await store.close()
     await _run(url, _migrate(url, "0004", down=True))
     assert "lobby_message_id" in await inspect_db(url, columns)
+
+
+async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) -> None:
+    """Snapshots stay json (P-40); the other documents become jsonb on PostgreSQL, and go back
+    on downgrade with their data. SQLite has no jsonb: nothing changes there."""
+    url = empty_db_url
+    await upgrade_to_head(url)
+
+    def types(connection: sa.Connection) -> dict[str, str]:
+        inspector = sa.inspect(connection)
+        return {
+            f"{table}.{column['name']}": type(column["type"]).__name__.upper()
+            for table in ("games", "actions", "timers", "results")
+            for column in inspector.get_columns(table)
+            if column["name"] in ("options", "snapshot", "action", "breakdown")
+        }
+
+    jsonb = "JSONB" if not url.startswith("sqlite") else "JSON"
+    assert await inspect_db(url, types) == {
+        "games.options": jsonb,
+        "games.snapshot": "JSON",
+        "actions.action": jsonb,
+        "timers.action": jsonb,
+        "results.breakdown": jsonb,
+    }
+    store = await Store.open(url, migrate=False)
+    try:
+        lobby = await store.create_lobby(
+            slug="bug-off", guild_id=1, channel_id=5, creator_id=1, creator_name="a",
+            options={"b": "1", "a": "2"}, seed=1,
+        )  # fmt: skip
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0004", down=True))
+    assert set((await inspect_db(url, types)).values()) == {"JSON"}
+    store = await Store.open(url, migrate=False)
+    try:
+        kept = await store.get_game(lobby.id)
+        assert kept is not None and kept.options == {"a": "2", "b": "1"}
+    finally:
+        await store.close()

@@ -1,0 +1,192 @@
+"""Several bot processes on one PostgreSQL store (P-41): each acts on a game only under the
+game's database lock, judges a click on the committed state (reloading a stale table first),
+fires a deadline once between them, and takes turns at Discord's IDENTIFY limit.
+
+Two Hosts with a Store each stand for two processes (two pools, two sets of tables). PostgreSQL
+only: one SQLite file has one process (P-22)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from sqlalchemy import text
+
+from bot.host.errors import AlreadyStarted, GameGone, StaleButton
+from bot.host.host import Host
+from bot.host.table import Table
+from bot.settings import Settings
+from bot.store import Store
+from bot.store.postgres import IDENTIFY_LOCK
+from rules.core import SYSTEM, RuleError
+from tests.support.databases import PostgresDatabases
+
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+@pytest.fixture
+def pg_url(postgres_databases: PostgresDatabases) -> Iterator[str]:
+    url = postgres_databases.create()
+    yield url
+    postgres_databases.drop(url)
+
+
+@pytest.fixture
+async def hosts(pg_url: str, settings: Settings) -> AsyncIterator[tuple[Host, Host]]:
+    first, second = await Store.open(pg_url), await Store.open(pg_url, migrate=False)
+    pair = Host(first, settings), Host(second, settings)
+    yield pair
+    for host in pair:
+        await host.close()
+    await first.close()
+    await second.close()
+
+
+async def lobby(host: Host, channel: int = 700, clock: str = "30") -> Table:
+    table = await host.open(
+        "ladybug-dash", guild_id=9, channel_id=channel, user_id=ALICE, name="alice",
+        options={"clock": clock},
+    )  # fmt: skip
+    await host.join(table.id, BOB, "bob")
+    return table
+
+
+async def test_the_store_knows_it_is_shared(hosts: tuple[Host, Host]) -> None:
+    assert all(h.store.shared for h in hosts)
+
+
+async def test_a_table_still_in_the_lobby_here_takes_a_click_for_a_game_started_there(
+    hosts: tuple[Host, Host],
+) -> None:
+    here, there = hosts
+    table = await lobby(here)
+    await there.start(table.id, ALICE)  # my table still says "lobby"
+    outcome = await here.act(table.id, BOB, {"type": "cheer"})
+    assert outcome.table is table and table.status == "playing"
+    assert table.running().view(None)["cheers"] == 1
+
+
+async def test_a_button_of_the_newest_turn_is_taken_by_a_process_that_missed_it(
+    hosts: tuple[Host, Host],
+) -> None:
+    here, there = hosts
+    table = await lobby(here)
+    await here.start(table.id, ALICE)
+    turn = table.running().turn
+    await there.act(table.id, BOB, {"type": "claim"}, turn=turn)  # the turn moved on there
+    outcome = await here.act(table.id, ALICE, {"type": "pick", "n": 2}, turn=turn + 1)
+    assert outcome.turn_before == turn + 1
+    log = await here.store.actions(table.id)
+    assert [(a.seat, a.action) for a in log] == [
+        (1, {"type": "claim"}),
+        (0, {"type": "pick", "n": 2}),
+    ]
+
+
+async def test_same_instant_grabs_in_two_processes_have_exactly_one_winner(
+    hosts: tuple[Host, Host],
+) -> None:
+    here, there = hosts
+    for round_ in range(5):
+        table = await lobby(here, channel=710 + round_)
+        await here.start(table.id, ALICE)
+        await there.table(table.id)  # both processes hold the game, both at the same turn
+        turn = table.running().turn
+        results = await asyncio.gather(
+            here.act(table.id, ALICE, {"type": "claim"}, turn=turn),
+            there.act(table.id, BOB, {"type": "claim"}, turn=turn),
+            return_exceptions=True,
+        )
+        winners = [r for r in results if not isinstance(r, BaseException)]
+        losers = [r for r in results if isinstance(r, BaseException)]
+        assert len(winners) == 1 and len(losers) == 1, results
+        # "That button is from an earlier turn" (or, judged on the same turn, "Too late").
+        assert isinstance(losers[0], StaleButton | RuleError), losers
+        log = await here.store.actions(table.id)
+        assert [a.action["type"] for a in log] == ["claim"]
+        await here.cancel(table.id, ALICE)
+
+
+async def test_a_deadline_both_processes_hold_fires_once(hosts: tuple[Host, Host]) -> None:
+    here, there = hosts
+    table = await lobby(here)
+    await here.start(table.id, ALICE)
+    await here.act(table.id, BOB, {"type": "claim"})  # alice's pick clock starts
+    other = await there.table(table.id)
+    assert other.timers == table.timers and len(table.timers) == 1
+    (key,) = table.timers
+    fired = await asyncio.gather(here.fire_timer(table.id, key), there.fire_timer(table.id, key))
+    assert sorted(o is not None for o in fired) == [False, True]
+    log = await here.store.actions(table.id)
+    assert [(a.seat, a.action["type"]) for a in log] == [(1, "claim"), (SYSTEM, "timeout")]
+
+
+async def test_identify_slots_are_taken_in_turn_across_processes(pg_url: str) -> None:
+    """Within one rate-limit bucket the second process waits (seen in pg_locks, not by timing);
+    another bucket does not."""
+    first, second = await Store.open(pg_url), await Store.open(pg_url, migrate=False)
+    try:
+        async with first.identify_slot(0, window=60):
+            pass  # this process identifies; the bucket stays taken for 60 s
+        waiting = asyncio.create_task(_enter(second, 0))
+        async with second.engine.connect() as conn:
+            for _ in range(200):
+                blocked = await conn.scalar(
+                    text(
+                        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                        " AND classid = :kind AND objid = 0 AND NOT granted"
+                    ),
+                    {"kind": IDENTIFY_LOCK},
+                )
+                if blocked:
+                    break
+                await asyncio.sleep(0.05)
+        assert blocked == 1 and not waiting.done()
+        await asyncio.wait_for(_enter(second, 1), timeout=30)  # another bucket: at once
+        waiting.cancel()
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def _enter(store: Store, bucket: int) -> None:
+    async with store.identify_slot(bucket, window=0):
+        pass
+
+
+async def test_lobby_moves_on_a_table_stale_here_are_judged_on_the_database(
+    hosts: tuple[Host, Host],
+) -> None:
+    here, there = hosts
+    table = await lobby(here)
+    await there.start(table.id, ALICE)  # my table still shows the lobby
+    with pytest.raises(AlreadyStarted):
+        await here.join(table.id, CAROL, "carol")
+    assert table.status == "playing"
+    await here.leave(table.id, BOB)  # during play: a bot takes bob's seat (P-30)
+    assert table.user_at(1).away
+    await there.cancel(table.id, ALICE)
+    with pytest.raises(GameGone):
+        await here.cancel(table.id, ALICE)
+
+
+@pytest.fixture
+def empty_pg_url(postgres_databases: PostgresDatabases) -> Iterator[str]:
+    url = postgres_databases.create(migrated=False)
+    yield url
+    postgres_databases.drop(url)
+
+
+async def test_processes_starting_at_once_on_an_empty_database_upgrade_in_turn(
+    empty_pg_url: str,
+) -> None:
+    # Without the migration lock they deadlock on the catalog: bounded, to fail rather than hang.
+    starting = asyncio.gather(*(Store.open(empty_pg_url) for _ in range(3)))
+    stores = await asyncio.wait_for(starting, timeout=120)
+    try:
+        async with stores[0].engine.connect() as conn:
+            assert await conn.scalar(text("SELECT count(*) FROM alembic_version")) == 1
+    finally:
+        for store in stores:
+            await store.close()
