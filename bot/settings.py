@@ -53,10 +53,13 @@ class Settings(BaseSettings):
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None
+    # The store: actions between two stored snapshots (a game loads as its snapshot plus the
+    # actions after it, P-33).
+    snapshot_every: int = Field(default=32, ge=1)
     # Reliability (seconds).
     database_busy_timeout: float = 10.0
     retry_max_delay: float = 60.0
-    # Scale-out (P-41): this process runs shards SHARD_IDS ("0-3", "0,2,4") of SHARD_COUNT;
+    # Scale-out (P-36): this process runs shards SHARD_IDS ("0-3", "0,2,4") of SHARD_COUNT;
     # several processes share one PostgreSQL DATABASE_URL. Unset: one process, one shard.
     shard_ids: str = ""
     shard_count: int | None = Field(default=None, ge=1)

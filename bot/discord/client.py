@@ -75,7 +75,9 @@ class BugtableBot(commands.Bot):
     async def setup_hook(self) -> None:
         load_extra_games(self.settings)
         self.store = await Store.open(
-            self.settings.database_url, busy_timeout=self.settings.database_busy_timeout
+            self.settings.database_url,
+            busy_timeout=self.settings.database_busy_timeout,
+            snapshot_every=self.settings.snapshot_every,
         )
         self.host = Host(self.store, self.settings)
         self.public_log = PublicLog()
@@ -105,15 +107,12 @@ class BugtableBot(commands.Bot):
         self.tree.error(self.edge.command_error)
         if self.sync_commands:
             await self.sync_if_changed()
-        for table in await self.host.restore():
-            await self.publisher.adopt(table)
-            await self._replay_table(table)
-            self.publisher.mark_dirty(table)
-        # Only now may overdue deadlines fire: the boards they update are known.
+        self.host.loaders.append(self._table_loaded)
+        # Games load at first use (P-32); only those a bot must move on are loaded now.
+        await self.host.restore()
+        # Only now may overdue deadlines fire: a game they move is loaded (and adopted) first.
         self.host.resume_timers()
-        for table in self.host.tables.values():
-            self.bot_players.table_changed(table, None)  # bots whose turn it was play on
-        log.info("bugtable ready: %d game(s) restored", len(self.host.tables))
+        log.info("bugtable ready: %d game(s) loaded, the rest at first use", len(self.host.tables))
 
     async def _start_web(self) -> None:
         """The game pages, when WEB_PORT asks for them; they hear of every committed move."""
@@ -131,24 +130,18 @@ class BugtableBot(commands.Bot):
             ) from None
         self.host.listeners.append(self.web)
 
-    async def _replay_table(self, table: Table) -> None:
-        """Replay the stored log: rebuilds the public log and proves the snapshot."""
-        if table.engine is None:
-            return
-        actions = await self.store.actions(table.id)
-        engine = type(table.engine).new(table.engine.players, table.game.seed, table.game.options)
+    async def _table_loaded(self, table: Table, replayed: list[Outcome]) -> None:
+        """A game was loaded from the store (its first use since this process started): learn
+        its messages, rebuild its public log from the replayed actions, redraw its board, and
+        let a bot whose turn it is play on."""
+        await self.publisher.adopt(table)
         presenter = presenter_for(table.slug)
         lines: list[str] = []
-        for record in actions:
-            turn_before = engine.turn
-            events = engine.apply(record.seat, record.action)
-            outcome = Outcome(
-                table, record.seat, record.action, events, engine.is_over, turn_before, engine.turn
-            )
+        for outcome in replayed:
             lines.extend(presenter.log_lines(table, outcome))
         self.public_log.restore(table.id, lines)
-        if engine.to_dict() != table.committed:
-            log.error("game %s: replaying its log does not give its stored snapshot", table.id)
+        self.publisher.mark_dirty(table)
+        self.bot_players.table_changed(table, None)
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]

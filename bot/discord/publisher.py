@@ -120,7 +120,7 @@ class Publisher:
     ) -> None:
         self.client, self.store, self.settings, self.log = client, store, settings, log
         # On a store shared by several processes, brings a table up to the newest commit
-        # before it is drawn (the host's refresh, P-41).
+        # before it is drawn (the host's refresh, P-36).
         self.refresh = refresh
         self._games: dict[int, _GameMessages] = {}
         self.images = ImageCache()
@@ -132,7 +132,7 @@ class Publisher:
 
     async def adopt(self, table: Table, *, restarted: bool = True) -> None:
         """Learn which messages show this game (after a restart, or when another process
-        showed them: ``restarted`` False, P-41)."""
+        showed them: ``restarted`` False, P-36)."""
         state = self._state(table.id)
         state.known = True
         for kind, record in (await self.store.messages(table.id)).items():
@@ -181,7 +181,7 @@ class Publisher:
 
     async def close(self) -> None:
         """Send what can be sent within ``CLOSE_SECONDS``, then stop: a pump waiting out a long
-        outage must not hold up shutdown (the next start redraws every board)."""
+        outage must not hold up shutdown (a board is redrawn when its game is next used)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
 
@@ -261,7 +261,7 @@ class Publisher:
 
     async def _render(self, table: Table) -> _Frame:
         """Render the last committed state (the lock guarantees no half-applied action), the
-        newest of any process when several share the store (P-41)."""
+        newest of any process when several share the store (P-36)."""
         if self.refresh is not None and self.store.shared and table.status in ("lobby", "playing"):
             try:
                 await self.refresh(table)

@@ -3,7 +3,7 @@
 A big bot runs as several processes over one PostgreSQL store, each with a range of shards;
 Discord sends each shard the events of its guilds (``(guild_id >> 22) % shard_count``) and DMs
 to shard 0. Any process may so get a click for any game: the host's game lock and reload make
-that safe (P-41). What this module adds is the bot itself and its IDENTIFYs, which every
+that safe (P-36). What this module adds is the bot itself and its IDENTIFYs, which every
 process takes in turn through the store (one per rate-limit bucket per ``IDENTIFY_WINDOW``).
 """
 

@@ -20,7 +20,7 @@ from rules.core import GAMES, SYSTEM, Deadline, Engine, RuleError, get_game
 from ..settings import Settings
 from ..store import Store, VersionConflict, WrongStatus
 from ..store.errors import NotSeated
-from ..store.records import GameRecord, LobbySeat, ResultSpec, TimerSpec
+from ..store.records import ActionRecord, GameRecord, LobbySeat, ResultSpec, TimerSpec
 from .errors import (
     AlreadyStarted,
     GameGone,
@@ -47,6 +47,10 @@ class Listener(Protocol):
     def table_changed(self, table: Table, outcome: Outcome | None) -> Awaitable[None] | None: ...
 
 
+Loader = Callable[[Table, list[Outcome]], Awaitable[None] | None]
+"""Hears of a game loaded from the store, with the outcomes of replaying its whole log."""
+
+
 class Host:
     """Owns the live tables of one bot process."""
 
@@ -65,40 +69,109 @@ class Host:
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
+        self.loaders: list[Loader] = []
+        """Told when a game is loaded from the store (at its first use after a restart), with
+        what replaying its log did."""
+        self._loading: dict[int, asyncio.Future[Table]] = {}
+        self._dormant: dict[int, dict[str, datetime]] = {}
+        # Alarms run from the start, or after a restart from ``resume_timers()``.
+        self._timers_running = True
         self.scheduler = TimerScheduler(
             self.fire_timer, clock, max_delay=settings.retry_max_delay, sleep=sleep
         )
 
-    # -- loading -----------------------------------------------------------------------------
+    # -- loading ---------------------------------------------------------------------------
     async def restore(self) -> list[Table]:
-        """Reload every unfinished game. Its deadlines start with ``resume_timers()``, once the
-        caller is ready for what they do (overdue ones fire at once)."""
+        """After a restart: note every persisted deadline and load only the games a bot must
+        move in (a bot seat, or a member's seat a bot plays). Every other game is loaded when
+        first used (a click, a command, its deadline), so start-up does not grow with the number
+        of games (P-32). The deadlines start with ``resume_timers()``, once the caller is ready
+        for what they do (overdue ones fire at once). Returns the games loaded now."""
+        self._timers_running = False
+        self._dormant = {}
+        for timer in await self.store.all_timers():
+            self._dormant.setdefault(timer.game_id, {})[timer.key] = timer.due_at
         restored = []
-        for record in [*await self.store.open_lobbies(), *await self.store.games_in_play()]:
+        for record in await self.store.games_played_by_bots():
+            if record.id in self.tables:
+                continue
             if record.slug not in GAMES:
                 log.warning("game %s is a %r, which this bot does not know", record.id, record.slug)
                 continue
-            table = await self._load(record)
-            restored.append(table)
+            restored.append(await self._load(record))
         return restored
 
     async def _load(self, record: GameRecord) -> Table:
+        """Build a game's table from the store, check its log against its snapshot and tell the
+        loaders (the Discord layer rebuilds the public log and redraws the board)."""
         table = Table(record, get_game(record.slug), [])
-        await self._fill(table, record)
+        actions = await self._fill(table, record, verify=True)
+        outcomes = self._replay_check(table, record, actions)
         self.tables[record.id] = table
+        for loader in self.loaders:
+            try:
+                maybe = loader(table, outcomes)
+                if maybe is not None:
+                    await maybe
+            except Exception:
+                log.exception("loader failed for game %s", table.id)
         return table
 
-    async def _fill(self, table: Table, record: GameRecord) -> None:
-        """Make the table what the database holds."""
+    async def _fill(
+        self, table: Table, record: GameRecord, *, verify: bool = False
+    ) -> list[ActionRecord]:
+        """Make the table what the database holds: the stored snapshot plus the actions after
+        it. With ``verify`` the whole log is read (and returned) so it can be checked."""
         table.game = record
         table.seats = await self.store.seats(record.id)
+        actions: list[ActionRecord] = []
+        if verify and record.snapshot is not None:
+            actions = await self.store.actions(record.id)
+            tail = [a for a in actions if a.seq > record.snapshot_seq]
+        elif record.snapshot is not None and record.last_seq > record.snapshot_seq:
+            tail = await self.store.actions_after(record.id, record.snapshot_seq)
+        else:
+            tail = []
         if record.snapshot is not None:
-            table.engine = table.engine_cls.from_dict(record.snapshot)
+            engine = table.engine_cls.from_dict(record.snapshot)
+            for entry in tail:
+                engine.apply(entry.seat, entry.action)
+            table.engine = engine
             table.committed = record.snapshot
+            table.tail = [(entry.seat, entry.action) for entry in tail]
         playing = record.status == "playing"
         table.timers = (
             {t.key: t.due_at for t in await self.store.timers(record.id)} if playing else {}
         )
+        return actions
+
+    def _replay_check(
+        self, table: Table, record: GameRecord, actions: Sequence[ActionRecord]
+    ) -> list[Outcome]:
+        """Replay the whole log from the seed: what each action did (for the public log) and
+        proof that the stored snapshot is what the log gives, once per game and process."""
+        if table.engine is None or record.snapshot is None:
+            return []
+        outcomes: list[Outcome] = []
+        try:
+            engine = table.engine_cls.new(table.engine.players, record.seed, record.options)
+            if record.snapshot_seq == 0 and engine.to_dict() != record.snapshot:
+                raise ValueError("the first snapshot is not the seed's")
+            for entry in actions:
+                before = engine.turn
+                events = engine.apply(entry.seat, entry.action)
+                after = engine.turn
+                outcomes.append(
+                    Outcome(table, entry.seat, entry.action, events, engine.is_over, before, after)
+                )
+                if entry.seq == record.snapshot_seq and engine.to_dict() != record.snapshot:
+                    raise ValueError(f"the snapshot after seq {entry.seq} is not the log's")
+        except Exception as exc:  # reported, not fatal: the game goes on from its snapshot
+            why = str(exc) if isinstance(exc, ValueError) else type(exc).__name__
+            log.error(
+                "game %s: replaying its log does not give its stored snapshot (%s)", table.id, why
+            )
+        return outcomes
 
     async def _reload_locked(self, table: Table) -> None:
         """The database moved on behind this table (another process committed): take its word."""
@@ -115,7 +188,7 @@ class Host:
         (a version or status it did not expect), reload the table and run it once more, so a
         stale table never refuses every later click (P-22). On a store other processes share,
         the attempt also holds the game's database lock, and a table found stale under it is
-        reloaded first (P-41). Listeners hear of a reload."""
+        reloaded first (P-36). Listeners hear of a reload."""
         reloaded = False
         try:
             async with self._guarded(table) as reloaded:
@@ -137,7 +210,7 @@ class Host:
     @asynccontextmanager
     async def _guarded(self, table: Table) -> AsyncIterator[bool]:
         """Hold the table's lock and, on a store other processes share, the game's database
-        lock, reloading the table first if another process committed since (P-41). Yields
+        lock, reloading the table first if another process committed since (P-36). Yields
         whether it reloaded (the caller tells the listeners)."""
         async with table.lock, self.store.game_guard(table.id) as current:
             stale = current is not None and (current.version, current.status) != (
@@ -151,7 +224,7 @@ class Host:
 
     async def refresh(self, table: Table) -> bool:
         """Bring the table up to what the database holds, if another process moved the game on
-        (a shared store only, P-41): a board is then never drawn from a state older than one
+        (a shared store only, P-36): a board is then never drawn from a state older than one
         another process already showed. Whether it reloaded."""
         if not self.store.shared:
             return False
@@ -159,7 +232,13 @@ class Host:
             return reloaded
 
     def resume_timers(self) -> None:
-        """Start the alarms of every loaded game (after a restart)."""
+        """Start the alarms of every game after a restart: loaded or not (a dormant game is
+        loaded when its alarm goes off)."""
+        self._timers_running = True
+        dormant, self._dormant = self._dormant, {}
+        for game_id, timers in dormant.items():
+            if game_id not in self.tables:
+                self.scheduler.set_game(game_id, timers.items())
         for table in self.tables.values():
             if table.status == "playing":
                 self.scheduler.set_game(table.id, table.timers.items())
@@ -171,14 +250,26 @@ class Host:
         return record
 
     async def table(self, game_id: int) -> Table:
+        """The game's table, loaded from the store at its first use. Callers arriving while it
+        loads wait for that one load, so a game never has two tables."""
         table = self.tables.get(game_id)
         if table is not None:
             return table
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_by_id(game_id))
+            self._loading[game_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load_by_id(self, game_id: int) -> Table:
         record = await self.store.get_game(game_id)
         if record is None or record.status not in ("lobby", "playing"):
             raise _gone(record.status if record is not None else None)
+        if record.slug not in GAMES:
+            raise GameGone()
         table = await self._load(record)
-        if table.status == "playing":
+        if table.status == "playing" and self._timers_running:
             self.scheduler.set_game(table.id, table.timers.items())
         return table
 
@@ -357,7 +448,7 @@ class Host:
         )
         table.game = record
         table.seats = await self.store.seats(game_id)
-        table.engine, table.committed = engine, snapshot
+        table.engine, table.committed, table.tail = engine, snapshot, []
         table.timers = {t.key: t.due_at for t in timers}
 
     async def cancel(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
@@ -428,9 +519,13 @@ class Host:
             raise TooFast()
 
     async def fire_timer(self, game_id: int, key: str) -> Outcome | None:
-        """A persisted deadline expired: apply its SYSTEM action if the game still wants it."""
-        table = self.tables.get(game_id)
-        if table is None or table.status != "playing":
+        """A persisted deadline expired: apply its SYSTEM action if the game still wants it
+        (a game not loaded yet is loaded now)."""
+        try:
+            table = await self.table(game_id)
+        except GameGone:
+            return None
+        if table.status != "playing":
             return None
 
         async def attempt() -> Outcome | None:
@@ -501,7 +596,11 @@ class Host:
             raise
         now = self.clock()
         timers = self._timer_specs(engine, table.timers, now, fired_key=fired_key)
-        snapshot = engine.to_dict()
+        # A snapshot costs more than most moves: made only when the store will write it (every
+        # SNAPSHOT_EVERY actions and at the end, P-33); the table keeps the moves since.
+        game = table.game
+        due = engine.is_over or game.last_seq + 1 - game.snapshot_seq >= self.store.snapshot_every
+        snapshot = engine.to_dict() if due else None
         results = self._results(table) if engine.is_over else None
         try:
             record = await self.store.record_action(
@@ -517,7 +616,11 @@ class Host:
         except BaseException:
             self._rollback(table)
             raise
-        table.game, table.committed = record, snapshot
+        table.game = record
+        if snapshot is not None and record.snapshot_seq == record.last_seq:
+            table.committed, table.tail = snapshot, []
+        else:
+            table.tail.append((seat, action))
         if engine.turn != turn_before:
             table.paced_at.clear()  # pacing spaces actions within a turn, not across turns
             table.paced_until.clear()
@@ -536,8 +639,12 @@ class Host:
         return Outcome(table, seat, action, events, engine.is_over, turn_before, engine.turn)
 
     def _rollback(self, table: Table) -> None:
+        """Back to what the database holds: the stored snapshot plus the moves since."""
         if table.committed is not None:
-            table.engine = table.engine_cls.from_dict(table.committed)
+            engine = table.engine_cls.from_dict(table.committed)
+            for seat, action in table.tail:
+                engine.apply(seat, action)
+            table.engine = engine
 
     def _timer_specs(
         self,

@@ -35,7 +35,10 @@ class Table:
     seats: list[SeatRecord]
     engine: Engine | None = None
     committed: dict[str, Any] | None = None
-    """The last snapshot the database holds; the engine is rebuilt from it if a commit fails."""
+    """The last snapshot the database holds; with ``tail`` it rebuilds the engine if a commit
+    fails."""
+    tail: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """(seat, action) of each committed move after ``committed`` (P-33)."""
     timers: dict[str, datetime] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     paced_at: dict[str, float] = field(default_factory=dict)

@@ -45,28 +45,45 @@ class TimerScheduler:
         self._clock = clock
         self._sleep = sleep
         self._max_delay = max_delay
-        self._tasks: dict[tuple[int, str], tuple[datetime, asyncio.Task[None]]] = {}
+        # By game, then key: a game's alarms are found without looking at the others (a
+        # restart schedules every stored deadline, thousands of games' worth).
+        self._tasks: dict[int, dict[str, tuple[datetime, asyncio.Task[None]]]] = {}
         self._closed = False
 
     def set_game(self, game_id: int, timers: Iterable[tuple[str, datetime]]) -> None:
         """Make the game's alarms exactly ``timers`` (key, due); unchanged ones keep running."""
         wanted = dict(timers)
-        for (gid, key), (due, task) in list(self._tasks.items()):
-            if gid == game_id and wanted.get(key) != due:
+        running = self._tasks.get(game_id, {})
+        for key, (due, task) in list(running.items()):
+            if wanted.get(key) != due:
                 task.cancel()
-                del self._tasks[(gid, key)]
+                del running[key]
         for key, due in wanted.items():
-            if (game_id, key) not in self._tasks and not self._closed:
+            if key not in running and not self._closed:
                 task = asyncio.create_task(
                     self._run(game_id, key, due), name=f"timer:{game_id}:{key}"
                 )
-                self._tasks[(game_id, key)] = (due, task)
+                running[key] = (due, task)
+        if running:
+            self._tasks[game_id] = running
+        else:
+            self._tasks.pop(game_id, None)
 
     def drop_game(self, game_id: int) -> None:
         self.set_game(game_id, [])
 
     def pending(self, game_id: int) -> dict[str, datetime]:
-        return {key: due for (gid, key), (due, _) in self._tasks.items() if gid == game_id}
+        return {key: due for key, (due, _) in self._tasks.get(game_id, {}).items()}
+
+    def _get(self, game_id: int, key: str) -> tuple[datetime, asyncio.Task[None]] | None:
+        return self._tasks.get(game_id, {}).get(key)
+
+    def _unlist(self, game_id: int, key: str) -> None:
+        running = self._tasks.get(game_id)
+        if running is not None:
+            running.pop(key, None)
+            if not running:
+                del self._tasks[game_id]
 
     async def _run(self, game_id: int, key: str, due: datetime) -> None:
         delay = (due - self._clock()).total_seconds()
@@ -76,9 +93,9 @@ class TimerScheduler:
         while True:
             # Unlisted while firing: the action it applies replaces the game's alarms, and must
             # not cancel this one.
-            current = self._tasks.get((game_id, key))
+            current = self._get(game_id, key)
             if current is not None and current[0] == due:
-                del self._tasks[(game_id, key)]
+                self._unlist(game_id, key)
             try:
                 await self._fire(game_id, key)
                 return
@@ -94,14 +111,15 @@ class TimerScheduler:
                     exc_info=failures == 1 and not _expected(exc),
                 )
             task = asyncio.current_task()
-            if self._closed or (game_id, key) in self._tasks or task is None:
+            if self._closed or self._get(game_id, key) is not None or task is None:
                 return  # closing, or a newer alarm for this key took over
-            self._tasks[(game_id, key)] = (due, task)  # listed again: set_game may cancel it
+            # Listed again: set_game may cancel it.
+            self._tasks.setdefault(game_id, {})[key] = (due, task)
             await self._sleep(wait)
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [task for _, task in self._tasks.values()]
+        tasks = [task for running in self._tasks.values() for _, task in running.values()]
         self._tasks.clear()
         for task in tasks:
             task.cancel()

@@ -25,6 +25,18 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
+def sqlite_file(url: str) -> str | None:
+    """The file of a SQLite URL, or None (another database, or SQLite in memory, which a second
+    connection would not see)."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
+        return None
+    if database.startswith("file:") or parsed.query.get("mode") == "memory":
+        return None
+    return database
+
+
 def create_engine(url: str, *, busy_timeout: float = BUSY_TIMEOUT, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url``; on SQLite with WAL, foreign keys, busy timeout and explicit
     transaction control installed on every connection.

@@ -49,7 +49,7 @@ WEB_TOKEN_BYTES = 16
 
 JSON_DOC = JSON().with_variant(JSONB(), "postgresql")
 """A JSON document column: text on SQLite, ``jsonb`` on PostgreSQL (parsed once on write, indexable;
-migration 0006). ``jsonb`` forgets key order, so game snapshots stay plain ``json`` (P-40)."""
+migration 0006). ``jsonb`` forgets key order, so game snapshots stay plain ``json`` (P-35)."""
 
 
 def new_web_token() -> str:
@@ -111,7 +111,7 @@ class Game(Base):
     options: Mapped[dict[str, str]] = mapped_column(JSON_DOC)
     players: Mapped[int | None] = mapped_column(Integer, nullable=True)
     snapshot: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """Plain ``json`` even on PostgreSQL: Bug Run's state depends on its key order (P-40)."""
+    """Plain ``json`` even on PostgreSQL: Bug Run's state depends on its key order (P-35)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
@@ -119,6 +119,10 @@ class Game(Base):
     # Nullable only so SQLite can add it without rebuilding the table: every game gets one, new
     # games here and older ones in migration 0003.
     web_token: Mapped[str | None] = mapped_column(String(32), nullable=True, default=new_web_token)
+    # The seq of the newest action, and the seq the snapshot was taken after (migration 0005):
+    # the game is its snapshot plus the actions after ``snapshot_seq``.
+    last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     __table_args__ = (
         CheckConstraint("status IN ('lobby', 'playing', 'finished', 'cancelled')", name="status"),

@@ -46,6 +46,10 @@ class GameRecord:
     finished_at: datetime | None
     web_token: str | None = None
     """The unguessable key of the game's web page (``/games/<token>``)."""
+    last_seq: int = 0
+    """The seq of the newest action in the log (0: none yet)."""
+    snapshot_seq: int = 0
+    """The seq ``snapshot`` was taken after: the game is the snapshot plus the later actions."""
 
     @property
     def is_unfinished(self) -> bool:

@@ -9,6 +9,7 @@ concurrent lobby operations on one game run one after another.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -19,7 +20,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
-from .database import BUSY_TIMEOUT, create_engine, writer
+from .database import BUSY_TIMEOUT, create_engine, sqlite_file
+from .database import writer as writer_engine
 from .errors import (
     AlreadySeated,
     ChannelBusy,
@@ -62,17 +64,29 @@ from .records import (
     TimerRecord,
     TimerSpec,
 )
+from .writer import ActionWrite, ActionWriter, SQLiteWriter
 
 _UNFINISHED = [str(s) for s in UNFINISHED]
+
+#: Default of the ``SNAPSHOT_EVERY`` setting: actions between two stored snapshots.
+SNAPSHOT_EVERY = 32
 
 
 class Store:
     """Async persistence for games. Build it with :meth:`open`; close it with :meth:`close`."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        writer: ActionWriter | None = None,
+    ) -> None:
+        if snapshot_every < 1:
+            raise ValueError("snapshot_every must be at least 1")
         self._engine = engine
         self._read = async_sessionmaker(engine, expire_on_commit=False)
-        self._write = async_sessionmaker(writer(engine), expire_on_commit=False)
+        self._write = async_sessionmaker(writer_engine(engine), expire_on_commit=False)
         # SQLite has one writer at a time; two of our connections contending for its lock would
         # make the loser sleep in SQLite's busy handler (up to 100 ms a try). Queue our own
         # writers here instead: in arrival order, with no sleeping. (Other processes still
@@ -80,27 +94,50 @@ class Store:
         self._write_queue: asyncio.Lock | None = (
             asyncio.Lock() if engine.dialect.name == "sqlite" else None
         )
-        # Several processes may share a PostgreSQL store (P-41); one SQLite file has one.
+        # Several processes may share a PostgreSQL store (P-36); one SQLite file has one.
         self._shared: SharedLocks | None = (
             SharedLocks(engine.url) if engine.dialect.name == "postgresql" else None
         )
+        self.snapshot_every = snapshot_every
+        """The snapshot is rewritten once this many actions passed since the stored one (and
+        when the game ends); in between only the action is appended."""
+        self._writer = writer
 
     @classmethod
     async def open(
-        cls, url: str, *, migrate: bool = True, busy_timeout: float = BUSY_TIMEOUT
+        cls,
+        url: str,
+        *,
+        migrate: bool = True,
+        busy_timeout: float = BUSY_TIMEOUT,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        group_commit: bool = True,
     ) -> Store:
         """Connect to ``url``, first upgrading its schema to head unless ``migrate`` is False.
         On SQLite, a statement waits ``busy_timeout`` seconds for another process's write lock
-        before it fails."""
+        before it fails. A SQLite file commits actions through the group-commit writer unless
+        ``group_commit`` is False (benches compare the two)."""
         if migrate:
             await upgrade_to_head(url)
-        return cls(create_engine(url, busy_timeout=busy_timeout))
+        store = cls(create_engine(url, busy_timeout=busy_timeout), snapshot_every=snapshot_every)
+        path = sqlite_file(url)
+        if group_commit and path is not None:
+            store._writer = SQLiteWriter(path, busy_timeout=busy_timeout, serial=store._queued)
+        return store
 
     async def close(self) -> None:
-        """Close every pooled connection (SQLite checkpoints its WAL when the last one goes)."""
+        """Finish queued commits, then close every pooled connection (SQLite checkpoints its
+        WAL when the last one goes)."""
+        if self._writer is not None:
+            await self._writer.close()
         if self._shared is not None:
             await self._shared.close()
         await self._engine.dispose()
+
+    @property
+    def group_commits(self) -> int | None:
+        """Transactions the group-commit writer committed (None without one): for benches."""
+        return self._writer.groups if isinstance(self._writer, SQLiteWriter) else None
 
     @property
     def shared(self) -> bool:
@@ -111,7 +148,7 @@ class Store:
     async def game_guard(self, game_id: int) -> AsyncIterator[GameState | None]:
         """Act on a game as its only writer across processes: on PostgreSQL, hold the game's
         advisory lock and yield its committed version and status, so a stale caller reloads
-        before judging anything (P-41). SQLite has one process: yields None at no cost."""
+        before judging anything (P-36). SQLite has one process: yields None at no cost."""
         if self._shared is None:
             yield None
             return
@@ -329,32 +366,50 @@ class Store:
         expected_version: int,
         seat: int,
         action: dict[str, Any],
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | None,
         timers: list[TimerSpec] | None,
         results: list[ResultSpec] | None = None,
     ) -> GameRecord:
-        """Commit one applied action: log entry, snapshot, version, timers and, if the game ended,
-        its results, all or nothing.
+        """Commit one applied action: log entry, version, timers and, if the game ended, its
+        results, all or nothing; and ``snapshot`` (the state after the action) when
+        ``snapshot_every`` actions passed since the stored one, or the game ended. Durable when
+        this returns. A caller that knows no snapshot is due may pass None (making one costs
+        more than most moves); a due snapshot given as None is simply written later.
 
         The version moves with a compare-and-set UPDATE, so a writer holding a stale game changes
         nothing and gets VersionConflict. ``timers`` is the full set wanted now, or ``None`` when
         the caller knows it is unchanged. A finished game keeps no timers, whatever ``timers``
-        says. This is the hot path of every click, so it runs a handful of Core statements in one
-        write transaction rather than an ORM unit of work.
+        says. On a SQLite file an action that does not end the game goes through the
+        group-commit writer (``writer.py``); the rest runs a few Core statements in one write
+        transaction. The record returned carries the caller's ``snapshot`` (the newest state)
+        whatever was stored; ``snapshot_seq`` says what the database holds.
         """
         if timers is not None:
             _check_timer_keys(timers)
-        games, log = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
         now = utcnow()
+        if self._writer is not None and results is None:
+            return await self._writer.record(
+                ActionWrite(
+                    game_id=game_id,
+                    expected_version=expected_version,
+                    seat=seat,
+                    action=action,
+                    snapshot=snapshot,
+                    timers=timers,
+                    at=now,
+                    snapshot_every=self.snapshot_every,
+                )
+            )
+        games, log = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
         values: dict[str, Any] = {
-            "snapshot": snapshot,
             "version": expected_version + 1,
             "updated_at": now,
+            "last_seq": games.c.last_seq + 1,
         }
         if results is not None:
             values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
         kept = [c for c in games.c if c.name != "snapshot"]
-        async with self._queued(), writer(self._engine).begin() as conn:
+        async with self._queued(), writer_engine(self._engine).begin() as conn:
             row = (
                 await conn.execute(
                     update(games)
@@ -378,12 +433,18 @@ class Store:
                 if found.status != GameStatus.PLAYING.value:
                     raise WrongStatus(game_id, found.status)
                 raise VersionConflict(game_id, expected_version, found.version)
-            last = await conn.scalar(select(func.max(log.c.seq)).where(log.c.game_id == game_id))
+            seq, snapshot_seq = row.last_seq, row.snapshot_seq
             await conn.execute(
-                log.insert().values(
-                    game_id=game_id, seq=(last or 0) + 1, seat=seat, action=action, at=now
-                )
+                log.insert().values(game_id=game_id, seq=seq, seat=seat, action=action, at=now)
             )
+            due = results is not None or seq - snapshot_seq >= self.snapshot_every
+            if due and snapshot is not None:
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(snapshot=snapshot, snapshot_seq=seq, updated_at=now)
+                )
+                snapshot_seq = seq
             if results is not None or timers is not None:
                 await _replace_timers(
                     conn, game_id, [] if results is not None else timers or [], now
@@ -412,8 +473,9 @@ class Store:
                     results=results,
                     now=now,
                 )
-        # The snapshot is not read back: the caller just gave it.
-        return _game(row, snapshot=snapshot)
+        # The snapshot is not read back: the record carries the caller's (maybe None).
+        record = _game(row, snapshot={})
+        return dataclasses.replace(record, snapshot=snapshot, snapshot_seq=snapshot_seq)
 
     # ----------------------------------------------------------------- reads
 
@@ -451,6 +513,18 @@ class Store:
     async def open_lobbies(self) -> list[GameRecord]:
         """Every open lobby, so a restarted bot can revive its buttons."""
         return await self._games_with_status(GameStatus.LOBBY)
+
+    async def games_played_by_bots(self) -> list[GameRecord]:
+        """Games being played with a seat a bot plays (a bot's, or an away member's): a
+        restarted bot loads these at once, since nobody else will move them on."""
+        bot_seats = select(Seat.game_id).where(Seat.is_bot | Seat.away).distinct().scalar_subquery()
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(Game)
+                .where(Game.status == GameStatus.PLAYING.value, Game.id.in_(bot_seats))
+                .order_by(Game.id)
+            )
+            return [_game(g) for g in rows]
 
     async def _games_with_status(self, status: GameStatus) -> list[GameRecord]:
         async with self._reading() as session:
@@ -494,6 +568,11 @@ class Store:
             return _actions(rows)
 
     # ---------------------------------------------------------------- timers
+
+    async def all_timers(self) -> list[TimerRecord]:
+        """Every persisted timer, earliest first: a restarted host schedules them all without
+        loading their games (P-32)."""
+        return await self._timers()
 
     async def timers(self, game_id: int) -> list[TimerRecord]:
         """One game's timers, earliest first."""
@@ -819,6 +898,8 @@ def _game(g: Game | Row[Any], *, snapshot: dict[str, Any] | None = None) -> Game
         updated_at=g.updated_at,
         finished_at=g.finished_at,
         web_token=g.web_token,
+        last_seq=g.last_seq,
+        snapshot_seq=g.snapshot_seq,
     )
 
 

@@ -1,7 +1,7 @@
-"""PostgreSQL: JSON documents as jsonb (game snapshots excepted, P-40). SQLite: nothing changes.
+"""PostgreSQL: JSON documents as jsonb (game snapshots excepted, P-35). SQLite: nothing changes.
 
 Revision ID: 0006
-Revises: 0004 (for now: the lead rechains it onto 0005)
+Revises: 0005
 Create Date: 2026-12-01
 
 ``jsonb`` forgets key order, which is harmless for options, actions, timer actions and score
@@ -19,7 +19,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0006"
-down_revision: str | Sequence[str] | None = "0004"
+down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -6,7 +6,8 @@ Revises: 0006
 Create Date: 2026-12-01
 
 Numbered 0007 so that the migrations written alongside it keep their numbers; it is chained to
-whichever revision is head when it lands. Downgrading adds the column back, empty, as it always
+whichever revision is head when it lands (0004 at first; 0005 once the snapshot columns came
+before it). Downgrading adds the column back, empty, as it always
 was.
 """
 

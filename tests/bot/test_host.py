@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from bot.host.errors import (
     AlreadyStarted,
@@ -21,7 +22,9 @@ from bot.host.host import Host
 from bot.host.table import Outcome, Table
 from bot.settings import Settings
 from bot.store import AlreadySeated, ChannelBusy, NotSeated, Store, TableFull
+from bot.store.models import Game
 from rules.core import SYSTEM, RuleError, replay
+from tests.support.state import stored_state
 from tests.support.wait import until
 
 from .conftest import FakeClock
@@ -127,7 +130,7 @@ async def test_act_checks_seat_turn_and_rules_and_a_refusal_changes_nothing(
     assert [e.type for e in outcome.events] == ["claimed"]
     stored = await store.get_game(table.id)
     assert stored is not None and stored.version == version + 1
-    assert stored.snapshot == table.running().to_dict()
+    assert await stored_state(store, table.id) == table.running().to_dict()
     assert [(a.seat, a.action) for a in await store.actions(table.id)] == [(1, {"type": "claim"})]
 
 
@@ -171,6 +174,29 @@ async def test_failed_commit_rolls_the_engine_back(
     monkeypatch.setattr(store, "record_action", broken)
     with pytest.raises(OSError):
         await host.act(table.id, ALICE, {"type": "claim"})
+    assert table.running().to_dict() == before
+
+
+async def test_failed_commit_between_snapshots_rolls_back_to_the_last_committed_move(
+    host: Host, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between two stored snapshots the table keeps the moves since the last one (P-33): a
+    failed commit goes back to that snapshot plus those moves, not to the snapshot alone."""
+    table = await started(host, BOB)
+    await host.act(table.id, ALICE, {"type": "claim"})
+    picker = table.user_at(table.running().view(None)["to_pick"]).user_id
+    await host.act(table.id, picker, {"type": "pick", "n": 2})
+    assert (table.game.last_seq, table.game.snapshot_seq, len(table.tail)) == (2, 0, 2)
+    before = table.running().to_dict()
+    assert before == await stored_state(store, table.id)
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "record_action", broken)
+    other = next(u for u in (ALICE, BOB) if u != picker)
+    with pytest.raises(OSError):
+        await host.act(table.id, other, {"type": "pick", "n": 1})
     assert table.running().to_dict() == before
 
 
@@ -253,11 +279,11 @@ async def test_restart_restores_games_and_fires_overdue_deadlines(
     first = Host(store, settings, clock=clock)
     table = await started(first, BOB)
     await first.act(table.id, BOB, {"type": "claim"})
-    snapshot = table.running().to_dict()
     await first.close()  # the process dies; only the database remains
 
     clock.advance(120)
     fired: list[Outcome | None] = []
+    loaded: list[tuple[int, list[str]]] = []
 
     class Spy:
         def table_changed(self, t: Table, outcome: Outcome | None) -> None:
@@ -265,16 +291,72 @@ async def test_restart_restores_games_and_fires_overdue_deadlines(
 
     second = Host(store, settings, clock=clock, sleep=clock.sleep)
     second.listeners.append(Spy())
+    second.loaders.append(lambda t, done: loaded.append((t.id, [o.action["type"] for o in done])))
     try:
-        (restored,) = await second.restore()
-        assert restored.running().to_dict() == snapshot
-        assert restored.seat_of(BOB) == 1
+        assert await second.restore() == []  # no bot moves it: loaded at its first use (P-32)
+        assert second.tables == {}
         # Nothing can fire before the timers are resumed: no alarm is set.
-        assert second.scheduler.pending(restored.id) == {} and fired == []
+        assert second.scheduler.pending(table.id) == {} and fired == []
         second.resume_timers()
         await until(lambda: fired, what="the overdue deadline")
+        # The overdue deadline loaded the game (its log replayed for the loaders) and fired.
+        assert loaded == [(table.id, ["claim"])]
         assert fired[0] is not None and fired[0].seat == SYSTEM
+        restored = second.tables[table.id]
+        assert restored.seat_of(BOB) == 1
         assert restored.running().view(None)["picks_made"] == [1, 0]
+        assert await second.table(table.id) is restored
+    finally:
+        await second.close()
+
+
+async def test_a_game_loads_once_at_first_use_as_it_was(
+    store: Store, settings: Settings, clock: FakeClock
+) -> None:
+    """After a restart, clicks arriving together on a game not loaded yet share one load, and
+    the table is the game as committed (snapshot plus the actions after it)."""
+    first = Host(store, settings, clock=clock)
+    table = await started(first, BOB)
+    await first.act(table.id, BOB, {"type": "claim"})
+    snapshot = table.running().to_dict()
+    await first.close()
+
+    second = Host(store, settings, clock=clock)
+    loads: list[int] = []
+    second.loaders.append(lambda t, done: loads.append(t.id))
+    try:
+        await second.restore()
+        second.resume_timers()
+        tables = await asyncio.gather(*(second.table(table.id) for _ in range(5)))
+        assert loads == [table.id] and all(t is tables[0] for t in tables)
+        assert tables[0].running().to_dict() == snapshot
+        picker = tables[0].user_at(tables[0].running().view(None)["to_pick"]).user_id
+        outcome = await second.act(table.id, picker, {"type": "pick", "n": 2})
+        assert outcome.table is tables[0] and (await store.actions(table.id))[-1].seq == 2
+    finally:
+        await second.close()
+
+
+async def test_a_log_that_does_not_give_the_stored_snapshot_is_reported_at_first_use(
+    store: Store, settings: Settings, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The check the restart used to make for every game runs when a game is first loaded: a
+    snapshot the log does not give is reported (the game goes on from the snapshot)."""
+    first = Host(store, settings, clock=clock)
+    table = await started(first, BOB)
+    await first.act(table.id, BOB, {"type": "cheer"})
+    await first.close()
+    async with store.engine.begin() as conn:  # the stored snapshot (seq 0) says 5 cheers
+        snapshot = dict(table.committed or {}, cheers=5)
+        await conn.execute(sa.update(Game).where(Game.id == table.id).values(snapshot=snapshot))
+
+    second = Host(store, settings, clock=clock)
+    try:
+        await second.restore()
+        assert "does not give its stored snapshot" not in caplog.text  # not checked at start
+        loaded = await second.table(table.id)
+        assert "does not give its stored snapshot" in caplog.text
+        assert loaded.running().view(None)["cheers"] == 6  # the snapshot, plus the tail
     finally:
         await second.close()
 

@@ -82,7 +82,7 @@ async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> N
     )
 
     class Store:
-        shared = False  # one process (P-41)
+        shared = False  # one process (P-36)
 
         async def set_message(self, *args: Any) -> None:
             return None

@@ -55,7 +55,7 @@ class FakeUser:
 
 
 class FakeStore:
-    shared = False  # one process (P-41)
+    shared = False  # one process (P-36)
 
     async def set_message(self, *args: Any) -> None:
         return None

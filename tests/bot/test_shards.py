@@ -1,4 +1,4 @@
-"""Shard settings and the sharded bot (P-41): ranges parse or fail in one line, the bot the
+"""Shard settings and the sharded bot (P-36): ranges parse or fail in one line, the bot the
 settings ask for is the sharded one, and the emulator's routing follows Discord's rule."""
 
 from __future__ import annotations

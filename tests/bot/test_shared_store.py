@@ -1,4 +1,4 @@
-"""Several bot processes on one PostgreSQL store (P-41): each acts on a game only under the
+"""Several bot processes on one PostgreSQL store (P-36): each acts on a game only under the
 game's database lock, judges a click on the committed state (reloading a stale table first),
 fires a deadline once between them, and takes turns at Discord's IDENTIFY limit.
 

@@ -1,7 +1,7 @@
 """PostgreSQL keeps JSON documents as ``jsonb``, which forgets key order (shorter keys first, then
 bytewise), except game snapshots, which stay ``json`` (text kept as written): Bug Run's state
 walks some of its objects in insertion order, so a restored game would offer its moves in another
-order (P-40). These tests are the evidence, both ways."""
+order (P-35). These tests are the evidence, both ways."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_actions_read_back_from_jsonb_play_identically(slug: str, seed: int) -> 
         pytest.param(
             slug,
             marks=pytest.mark.xfail(
-                strict=True, reason="its state is order-sensitive: snapshots stay json (P-40)"
+                strict=True, reason="its state is order-sensitive: snapshots stay json (P-35)"
             ),
         )
         if slug in ORDER_SENSITIVE

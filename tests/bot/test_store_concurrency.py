@@ -82,6 +82,7 @@ async def test_concurrent_lobbies_in_one_channel(store: Store) -> None:
 async def test_concurrent_actions_on_one_version_commit_once(store: Store) -> None:
     game = await lobby(store)
     game = await store.start(game.id, expected_version=0, seat_order=[1], snapshot={}, timers=[])
+    store.snapshot_every = 1  # so the stored snapshot is the winner's
     outcomes = await asyncio.gather(
         *(
             store.record_action(

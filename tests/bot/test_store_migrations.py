@@ -302,6 +302,7 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_ur
     await _run(url, fill)
     await _run(url, _migrate(url, "0004"))
     assert await inspect_db(url, _state) == (TABLES, "0004")
+    await _run(url, _migrate(url, "head"))  # the models (and so the store) are at head
     store = await Store.open(url, migrate=False)
     try:
         before = await store.member_settings([1, 2])
@@ -318,6 +319,41 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_ur
         await store.close()
     await _run(url, _migrate(url, "0003", down=True))
     assert await inspect_db(url, _state) == (TABLES - {"member_settings"}, "0003")
+
+
+async def test_0005_marks_every_stored_snapshot_as_following_the_newest_action(
+    tmp_path: Path,
+) -> None:
+    """Before 0005 every action rewrote the snapshot: an existing game's snapshot follows its
+    newest action, so it loads with no tail to replay; a game without actions has 0 for both."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
+    await _run(url, _migrate(url, "0004"))
+
+    def fill(connection: sa.Connection) -> None:
+        for game_id, channel in ((1, 50), (2, 51)):
+            connection.exec_driver_sql(
+                "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed,"
+                " options, players, snapshot, version, created_at, updated_at) VALUES"
+                f" ({game_id}, 'ladybug-dash', 9, {channel}, 1, 'playing', 7, '{{}}', 2,"
+                " '{\"n\": 3}', 3, '2030-01-01 00:00:00', '2030-01-01 00:00:00')"
+            )
+        for seq in (1, 2, 3):
+            connection.exec_driver_sql(
+                "INSERT INTO actions (game_id, seq, seat, action, at) VALUES"
+                f" (1, {seq}, 0, '{{}}', '2030-01-01 00:00:00')"
+            )
+
+    await _run(url, fill)
+    await _run(url, _migrate(url, "head"))  # 0005, and what follows it (the models are at head)
+    store = await Store.open(url, migrate=False)
+    try:
+        played, fresh = await store.get_game(1), await store.get_game(2)
+        assert played is not None and (played.last_seq, played.snapshot_seq) == (3, 3)
+        assert fresh is not None and (fresh.last_seq, fresh.snapshot_seq) == (0, 0)
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0004", down=True))
+    assert await inspect_db(url, _state) == (TABLES, "0004")
 
 
 async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path: Path) -> None:
@@ -358,7 +394,7 @@ async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path:
 
 
 async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) -> None:
-    """Snapshots stay json (P-40); the other documents become jsonb on PostgreSQL, and go back
+    """Snapshots stay json (P-35); the other documents become jsonb on PostgreSQL, and go back
     on downgrade with their data. SQLite has no jsonb: nothing changes there."""
     url = empty_db_url
     await upgrade_to_head(url)
@@ -388,7 +424,7 @@ async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) 
         )  # fmt: skip
     finally:
         await store.close()
-    await _run(url, _migrate(url, "0004", down=True))
+    await _run(url, _migrate(url, "0005", down=True))
     assert set((await inspect_db(url, types)).values()) == {"JSON"}
     store = await Store.open(url, migrate=False)
     try:

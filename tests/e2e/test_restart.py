@@ -5,11 +5,17 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+import pytest
+
 from bot.store import Store
 from rules.core import SYSTEM
 
 from .conftest import World
 from .helpers import click, deadlines, move_deadlines, start_game, told, until_text
+
+# Snapshots three actions apart (as SNAPSHOT_EVERY spaces them), so a restarted game is its
+# snapshot plus a replayed tail; games load at their first use (P-32, P-33).
+pytestmark = pytest.mark.parametrize("world", [{"snapshot_every": 3}], indirect=True)
 
 
 async def game_of(world: World) -> int:

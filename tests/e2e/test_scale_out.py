@@ -1,4 +1,4 @@
-"""Scale-out (P-41): two bot processes, each running one of two shards, on one PostgreSQL store
+"""Scale-out (P-36): two bot processes, each running one of two shards, on one PostgreSQL store
 and one emulator. Each process gets the events of its own guilds, DM clicks go to shard 0's
 process, grabs racing in both processes have one winner, deadlines fire once, and a process
 killed by SIGKILL loses nothing. Skipped, saying why, without ``TEST_DATABASE_URL``."""

@@ -1,0 +1,228 @@
+"""Host speed in-process: what committing an action costs next to the engine applying it.
+
+Per game: random legal play through ``Host.act`` on a temporary SQLite file (every action
+committed and durable before ``act`` returns), then the same log replayed on a bare engine; prints
+the median and p99 of ``engine.apply`` and of ``Host.act``, the ratio, and the goal of issue 12
+(act median ≤ 3 × apply + 0.3 ms, p99 ≤ 5 ms). Then committed actions per second with 1, 20 and
+200 games playing at once in one process, and how many actions each SQLite transaction held.
+``--compare`` runs the throughput part again without group commit (one transaction per action).
+
+Run by hand: `.venv/bin/python bench/host.py [--actions 400] [--seconds 5] [--compare]`.
+The machine is noisy: quote medians and ratios, and run it twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.host.errors import HostError
+from bot.host.host import Host
+from bot.host.table import Table
+from bot.settings import Settings
+from bot.store import Store
+from rules import GAMES
+from rules.core import RuleError
+
+
+class Clock:
+    """Wall time that moves only when the bench jumps to a deadline (no timer fires alone)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2030, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+POOL = 4
+"""Games opened in advance per player in the throughput part."""
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def settings() -> Settings:
+    # No pacing gaps (the bench measures the write path, not Bag of Bugs' reveal spacing), and
+    # no stand-ins: clocks running out in real time while hundreds of games are set up must
+    # not hand the bench's seats to bots.
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None, discord_token="t" * 30, bag_min_gap=0.0, afk_limit=0
+    )
+
+
+async def new_table(host: Host, slug: str, channel: int, players: int) -> Table:
+    first = channel * 10
+    table = await host.open(slug, guild_id=1, channel_id=channel, user_id=first, name="p0")
+    for n in range(1, players):
+        await host.join(table.id, first + n, f"p{n}")
+    return await host.start(table.id, first)
+
+
+async def step(host: Host, table: Table, clock: Clock, rng: random.Random) -> float | None:
+    """One random legal move (or the next deadline): seconds ``act`` took, None if not an act."""
+    engine = table.running()
+    movers = [s for s in sorted(engine.waiting_for()) if s >= 0 and engine.legal_actions(s)]
+    if movers:
+        seat = rng.choice(movers)
+        action = rng.choice(engine.legal_actions(seat))
+        user = table.user_at(seat).user_id
+        started = time.perf_counter()
+        with contextlib.suppress(RuleError, HostError):
+            await host.act(table.id, user, action, turn=engine.turn)
+            return time.perf_counter() - started
+        return None
+    if table.timers:
+        key, due = min(table.timers.items(), key=lambda kv: kv[1])
+        clock.now = max(clock.now, due) + timedelta(microseconds=1)
+        await host.fire_timer(table.id, key)
+    return None
+
+
+async def per_game(
+    slug: str, actions: int, tmp: Path
+) -> tuple[list[float], list[float], list[float]]:
+    """(apply seconds, act seconds, seconds of the acts that ended a game) over about
+    ``actions`` committed moves of ``slug``. A game's last move also writes its results and
+    ratings (another, heavier path), so it is counted apart."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp / f'{slug}.db'}")
+    clock = Clock()
+    host = Host(store, settings(), clock=clock)
+    rng = random.Random(7)
+    acts: list[float] = []
+    ends: list[float] = []
+    tables: list[Table] = []
+    try:
+        channel = 0
+        while len(acts) < actions:
+            channel += 1
+            cls = GAMES[slug]
+            table = await new_table(host, slug, channel, cls.max_players)
+            tables.append(table)
+            while not table.running().is_over and len(acts) < actions:
+                took = await step(host, table, clock, rng)
+                if took is not None:
+                    (ends if table.running().is_over else acts).append(took)
+        applies: list[float] = []
+        for table in tables:  # the same logs on bare engines: what the engine alone costs
+            record = table.game
+            engine = table.engine_cls.new(table.running().players, record.seed, record.options)
+            for entry in await store.actions(table.id):
+                started = time.perf_counter()
+                engine.apply(entry.seat, entry.action)
+                applies.append(time.perf_counter() - started)
+    finally:
+        await host.close()
+        await store.close()
+    return applies, acts, ends
+
+
+async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> tuple[float, float]:
+    """(committed actions per second, actions per transaction) with ``games`` playing at once.
+    A player whose games all ended stops early (the rate is over the whole window)."""
+    name = f"tp-{games}-{group}.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp / name}", group_commit=group)
+    clock = Clock()
+    host = Host(store, settings(), clock=clock)
+    slugs = sorted(GAMES)
+    done = 0
+    try:
+        # Games are opened before the clock starts (lobbies are another write path): enough
+        # for each player to go on to the next when one ends.
+        pools = [
+            [
+                await new_table(
+                    host,
+                    slugs[i % len(slugs)],
+                    i * POOL + n + 1,
+                    GAMES[slugs[i % len(slugs)]].max_players,
+                )
+                for n in range(POOL)
+            ]
+            for i in range(games)
+        ]
+
+        async def play(i: int, until: float) -> None:
+            nonlocal done
+            rng = random.Random(i)
+            for table in pools[i]:
+                while not table.running().is_over:
+                    if time.perf_counter() >= until:
+                        return
+                    if await step(host, table, clock, rng) is not None:
+                        done += 1
+
+        until = time.perf_counter() + seconds
+        groups_before = store.group_commits or 0
+        started = time.perf_counter()
+        await asyncio.gather(*(play(i, until) for i in range(games)))
+        elapsed = time.perf_counter() - started
+        groups = (store.group_commits or 0) - groups_before
+    finally:
+        await host.close()
+        await store.close()
+    return done / elapsed, (done / groups if groups else 1.0)
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        warm = tmp / "warm"
+        warm.mkdir()
+        for slug in sorted(GAMES):  # warm-up: imports and first statements are not a click
+            await per_game(slug, 30, warm)
+        print(
+            f"{'game':<13}{'apply p50':>10}{'p99':>8}{'act p50':>9}{'p99':>8}"
+            f"{'act/apply':>10}{'goal p50':>10}{'ok':>4}{'last p50':>10}{'n':>5}   (ms)"
+        )
+        for slug in sorted(GAMES):
+            applies, acts, ends = await per_game(slug, args.actions, tmp)
+            a50, a99 = statistics.median(applies) * 1e3, pct(applies, 0.99) * 1e3
+            h50, h99 = statistics.median(acts) * 1e3, pct(acts, 0.99) * 1e3
+            goal = 3 * a50 + 0.3
+            ok = "yes" if h50 <= goal and h99 <= 5 else "no"
+            last = statistics.median(ends) * 1e3 if ends else float("nan")
+            print(
+                f"{slug:<13}{a50:>10.3f}{a99:>8.3f}{h50:>9.3f}{h99:>8.3f}"
+                f"{h50 / a50:>10.1f}{goal:>10.3f}{ok:>4}{last:>10.3f}{len(ends):>5}"
+            )
+        print(
+            f"(one game at a time; about {args.actions} committed actions per game; goal: act p50"
+            " ≤ 3 × apply p50 + 0.3 ms and p99 ≤ 5 ms; a game's last move, which also writes its"
+            " results and ratings, is counted apart: 'last p50' over 'n' games)"
+        )
+        print()
+        modes = [True, False] if args.compare else [True]
+        print(f"{'games at once':<15}{'commit':<14}{'actions/s':>11}{'actions/txn':>13}")
+        for games in (1, 20, 200):
+            for group in modes:
+                rate, per_txn = await throughput(games, args.seconds, tmp, group=group)
+                mode = "group" if group else "one by one"
+                print(f"{games:<15}{mode:<14}{rate:>11.0f}{per_txn:>13.1f}")
+        print(f"({args.seconds:.0f} s each, random play of every game, one process)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--actions", type=int, default=400)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--compare", action="store_true", help="also without group commit")
+    args = parser.parse_args()
+    asyncio.run(main_async(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
