@@ -12,6 +12,7 @@ end it reached under the old code.
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -217,15 +218,19 @@ def test_the_fixture_covers_every_game_and_state() -> None:
     assert any(not s["confirmed"] for g in GAMES_BEFORE for s in g["seats"])
 
 
-async def test_old_games_read_as_they_did(old_host: Host) -> None:
+async def test_old_games_read_as_they_did(old_host: Host, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
     found = await all_differences(old_host)
     assert not found, "\n".join(found)
+    # Loading checks each game's log against its snapshot (the Host's replay check): silent.
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 async def test_a_changed_snapshot_key_is_caught(
-    old_host: Host, monkeypatch: pytest.MonkeyPatch
+    old_host: Host, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The check above can fail: an engine writing one key under another name is found."""
+    """The checks above can fail: an engine writing one key under another name is found, by
+    the comparison and by the Host's own replay check as it loads the game."""
     cls = get_game("bug-off")
     original = cls.to_dict
 
@@ -239,6 +244,7 @@ async def test_a_changed_snapshot_key_is_caught(
     assert found
     assert all("(bug-off," in problem for problem in found)
     assert any("snapshot: was" in problem for problem in found)
+    assert any(r.levelno == logging.ERROR and r.name == "bot.host.host" for r in caplog.records)
 
 
 async def test_open_games_play_on_as_they_did(old_host: Host, clock: ManualClock) -> None:
