@@ -63,6 +63,10 @@ def settings() -> Settings:
     )
 
 
+SYNCHRONOUS = ["NORMAL"]
+"""The SQLite fsync policy of every store this run opens (``--synchronous``)."""
+
+
 async def new_table(host: Host, slug: str, channel: int, players: int) -> Table:
     first = channel * 10
     table = await host.open(slug, guild_id=1, channel_id=channel, user_id=first, name="p0")
@@ -97,7 +101,9 @@ async def per_game(
     """(apply seconds, act seconds, seconds of the acts that ended a game) over about
     ``actions`` committed moves of ``slug``. A game's last move also writes its results and
     ratings (another, heavier path), so it is counted apart."""
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp / f'{slug}.db'}")
+    store = await Store.open(
+        f"sqlite+aiosqlite:///{tmp / f'{slug}.db'}", synchronous=SYNCHRONOUS[0]
+    )
     clock = Clock()
     host = Host(store, settings(), clock=clock)
     rng = random.Random(7)
@@ -133,7 +139,9 @@ async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> t
     """(committed actions per second, actions per transaction) with ``games`` playing at once.
     A player whose games all ended stops early (the rate is over the whole window)."""
     name = f"tp-{games}-{group}.db"
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp / name}", group_commit=group)
+    store = await Store.open(
+        f"sqlite+aiosqlite:///{tmp / name}", group_commit=group, synchronous=SYNCHRONOUS[0]
+    )
     clock = Clock()
     host = Host(store, settings(), clock=clock)
     slugs = sorted(GAMES)
@@ -177,6 +185,8 @@ async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> t
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    SYNCHRONOUS[0] = args.synchronous
+    print(f"DATABASE_SYNCHRONOUS={args.synchronous}")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         warm = tmp / "warm"
@@ -219,6 +229,12 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--compare", action="store_true", help="also without group commit")
+    parser.add_argument(
+        "--synchronous",
+        choices=["NORMAL", "FULL"],
+        default="NORMAL",
+        help="DATABASE_SYNCHRONOUS: FULL also fsyncs every commit (P-37)",
+    )
     args = parser.parse_args()
     asyncio.run(main_async(args))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -58,6 +59,9 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(default=32, ge=1)
     # Reliability (seconds).
     database_busy_timeout: float = 10.0
+    # SQLite's fsync policy (P-37): NORMAL (a commit survives the process being killed) or FULL
+    # (it also survives the machine losing power, at one fsync per committed group).
+    database_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
     retry_max_delay: float = 60.0
     # Scale-out (P-36): this process runs shards SHARD_IDS ("0-3", "0,2,4") of SHARD_COUNT;
     # several processes share one PostgreSQL DATABASE_URL. Unset: one process, one shard.
@@ -65,6 +69,11 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1)
     # Discord allows one IDENTIFY per rate-limit bucket per this many seconds (all processes).
     identify_window: float = Field(default=5.0, ge=0)
+
+    @field_validator("database_synchronous", mode="before")
+    @classmethod
+    def _upper_synchronous(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod

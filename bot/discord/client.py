@@ -78,6 +78,7 @@ class BugtableBot(commands.Bot):
             self.settings.database_url,
             busy_timeout=self.settings.database_busy_timeout,
             snapshot_every=self.settings.snapshot_every,
+            synchronous=self.settings.database_synchronous,
         )
         self.host = Host(self.store, self.settings)
         self.public_log = PublicLog()

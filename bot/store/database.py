@@ -37,7 +37,19 @@ def sqlite_file(url: str) -> str | None:
     return database
 
 
-def create_engine(url: str, *, busy_timeout: float = BUSY_TIMEOUT, **kwargs: Any) -> AsyncEngine:
+#: SQLite's ``synchronous`` PRAGMA (the ``DATABASE_SYNCHRONOUS`` setting, P-37). With WAL,
+#: NORMAL keeps every commit through a crash of the process and FULL through a power loss too.
+SYNCHRONOUS = "NORMAL"
+SYNCHRONOUS_MODES = ("NORMAL", "FULL")
+
+
+def create_engine(
+    url: str,
+    *,
+    busy_timeout: float = BUSY_TIMEOUT,
+    synchronous: str = SYNCHRONOUS,
+    **kwargs: Any,
+) -> AsyncEngine:
     """An async engine for ``url``; on SQLite with WAL, foreign keys, busy timeout and explicit
     transaction control installed on every connection.
 
@@ -46,7 +58,9 @@ def create_engine(url: str, *, busy_timeout: float = BUSY_TIMEOUT, **kwargs: Any
     kwargs.setdefault("hide_parameters", True)
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        _install_sqlite_listeners(engine, round(busy_timeout * 1000))
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
+        _install_sqlite_listeners(engine, round(busy_timeout * 1000), synchronous)
     return engine
 
 
@@ -55,7 +69,7 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(**{WRITE_OPTION: True})
 
 
-def _install_sqlite_listeners(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+def _install_sqlite_listeners(engine: AsyncEngine, busy_timeout_ms: int, synchronous: str) -> None:
     sync_engine = engine.sync_engine
 
     @event.listens_for(sync_engine, "connect")
@@ -70,7 +84,7 @@ def _install_sqlite_listeners(engine: AsyncEngine, busy_timeout_ms: int) -> None
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms:d}")
-            cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL, far fewer fsyncs
+            cursor.execute(f"PRAGMA synchronous={synchronous}")  # NORMAL: WAL makes it safe
         finally:
             cursor.close()
 

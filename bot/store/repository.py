@@ -20,7 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
-from .database import BUSY_TIMEOUT, create_engine, sqlite_file
+from .database import BUSY_TIMEOUT, SYNCHRONOUS, create_engine, sqlite_file
 from .database import writer as writer_engine
 from .errors import (
     AlreadySeated,
@@ -112,6 +112,7 @@ class Store:
         busy_timeout: float = BUSY_TIMEOUT,
         snapshot_every: int = SNAPSHOT_EVERY,
         group_commit: bool = True,
+        synchronous: str = SYNCHRONOUS,
     ) -> Store:
         """Connect to ``url``, first upgrading its schema to head unless ``migrate`` is False.
         On SQLite, a statement waits ``busy_timeout`` seconds for another process's write lock
@@ -119,10 +120,13 @@ class Store:
         ``group_commit`` is False (benches compare the two)."""
         if migrate:
             await upgrade_to_head(url)
-        store = cls(create_engine(url, busy_timeout=busy_timeout), snapshot_every=snapshot_every)
+        engine = create_engine(url, busy_timeout=busy_timeout, synchronous=synchronous)
+        store = cls(engine, snapshot_every=snapshot_every)
         path = sqlite_file(url)
         if group_commit and path is not None:
-            store._writer = SQLiteWriter(path, busy_timeout=busy_timeout, serial=store._queued)
+            store._writer = SQLiteWriter(
+                path, busy_timeout=busy_timeout, serial=store._queued, synchronous=synchronous
+            )
         return store
 
     async def close(self) -> None:

@@ -6,7 +6,8 @@ engine. Here one writer task collects the actions that arrive while the previous
 written and commits them together: one ``BEGIN IMMEDIATE``, a ``SAVEPOINT`` per action (so an
 action whose version compare-and-set fails is undone alone and refused, while the others stand),
 one ``COMMIT``. Every caller is answered only after that COMMIT returned, so an acknowledged
-action is in the database (WAL, ``synchronous=NORMAL``: it survives the process being killed).
+action is in the database (WAL, ``synchronous=NORMAL``: it survives the process being killed;
+``DATABASE_SYNCHRONOUS=FULL`` also through a power loss, P-37).
 
 The statements run on the writer's own ``sqlite3`` connection in one worker thread, as plain
 cached SQL (the module's statement cache keeps them compiled); each JSON value is encoded once.
@@ -89,8 +90,11 @@ store's other (SQLAlchemy) writes for SQLite's lock."""
 class SQLiteWriter:
     """One writer task and one thread with one connection to a SQLite file."""
 
-    def __init__(self, path: str, *, busy_timeout: float, serial: Serial) -> None:
+    def __init__(
+        self, path: str, *, busy_timeout: float, serial: Serial, synchronous: str = "NORMAL"
+    ) -> None:
         self._path = path
+        self._synchronous = synchronous
         self._busy_ms = round(busy_timeout * 1000)
         self._serial = serial
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
@@ -193,7 +197,7 @@ class SQLiteWriter:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute(f"PRAGMA busy_timeout={self._busy_ms:d}")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(f"PRAGMA synchronous={self._synchronous}")
             conn.execute("PRAGMA wal_autocheckpoint=0")  # see CHECKPOINT_EVERY
             self._local.conn = conn
         return conn

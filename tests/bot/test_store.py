@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import asyncio
 import dataclasses
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
+from bot.settings import Settings
 from bot.store import (
     ActionRecord,
     AlreadySeated,
@@ -31,6 +33,7 @@ from bot.store import (
     VersionConflict,
     WrongStatus,
 )
+from bot.store.writer import SQLiteWriter
 
 REPO = Path(__file__).resolve().parents[2]
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
@@ -96,6 +99,29 @@ async def test_sqlite_runs_in_wal_with_foreign_keys_and_busy_timeout(store: Stor
         assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
         assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
         assert (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 10_000
+        assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 1  # NORMAL
+
+
+async def test_database_synchronous_full_reaches_every_sqlite_connection(tmp_path: Path) -> None:
+    """DATABASE_SYNCHRONOUS=FULL (P-37): the pooled connections and the group-commit writer's
+    own connection both fsync every commit; a mode SQLite does not have is refused."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'full.db'}"
+    store = await Store.open(url, synchronous="FULL")
+    try:
+        async with store.engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 2  # FULL
+        writer = store._writer
+        assert isinstance(writer, SQLiteWriter)
+        mode = await asyncio.get_running_loop().run_in_executor(
+            writer._executor, lambda: writer._connection().execute("PRAGMA synchronous").fetchone()
+        )
+        assert mode == (2,)
+    finally:
+        await store.close()
+    with pytest.raises(ValueError):
+        await Store.open(url, synchronous="OFF")
+    settings = Settings(_env_file=None, database_synchronous="full")  # type: ignore[call-arg]
+    assert settings.database_synchronous == "FULL"
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
