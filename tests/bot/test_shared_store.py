@@ -17,7 +17,7 @@ from bot.host.errors import AlreadyStarted, GameGone, StaleButton
 from bot.host.host import Host
 from bot.host.table import Table
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, postgres
 from bot.store.postgres import IDENTIFY_LOCK
 from rules.core import SYSTEM, RuleError
 from tests.support.databases import PostgresDatabases
@@ -146,8 +146,18 @@ async def test_identify_slots_are_taken_in_turn_across_processes(pg_url: str) ->
         await asyncio.wait_for(_enter(second, 1), timeout=30)  # another bucket: at once
         waiting.cancel()
     finally:
+        _end_held_buckets()
         await first.close()
         await second.close()
+
+
+def _end_held_buckets() -> None:
+    """Give up this loop's buckets now: closing a store waits for its held connections, and the
+    first process would otherwise keep its bucket, and the test, for the whole 60 s."""
+    loop = asyncio.get_running_loop()
+    for task in list(postgres._background):
+        if task.get_loop() is loop:
+            task.cancel()
 
 
 async def _enter(store: Store, bucket: int) -> None:

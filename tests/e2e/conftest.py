@@ -128,7 +128,8 @@ async def emulator() -> AsyncIterator[Emulator]:
 
 
 class BotPool:
-    """One bot process, with its own emulator, per settings group of the whole session.
+    """One bot process, with its own emulator, per settings group of the whole session (of
+    each pytest-xdist worker; ``--dist loadfile`` keeps a module's tests on one worker).
 
     Starting ``python -m bot`` takes 1.5 s (far more on a loaded machine); every test that
     asks for the same settings shares one, whatever its module. Games are per channel and every

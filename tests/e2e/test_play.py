@@ -80,6 +80,8 @@ async def test_stale_buttons_and_wrong_turns_are_answered_and_change_nothing(wor
     # Alice opens her hand privately: it offers her picks for this turn.
     hand = (await click(emu, world.alice, board, "My hand")).message
     assert hand is not None and hand.ephemeral and hand.has_button(label="pick 1")
+    # Held from before the pick: the bot may take it off the message any moment after.
+    pick = hand.find_button(label="pick 1")
     wrong = await click(emu, world.bob, board, "pick 1")
     assert "not your turn" in told(wrong)
     double = await asyncio.gather(
@@ -91,7 +93,6 @@ async def test_stale_buttons_and_wrong_turns_are_answered_and_change_nothing(wor
     await until_text(emu, board, "**picks_made**: [1,0]")
     # The old private message loses its buttons once the pick was made (P-27): Discord refuses
     # a click on a button that is gone.
-    pick = hand.find_button(label="pick 1")
     await emu.wait_for(lambda: not hand.buttons(), timeout=10)
     assert "Settled" in hand.text() and "my_card" in hand.text()
     assert (await emu.click(world.alice, hand, pick)).stale  # refused: it never reached the bot

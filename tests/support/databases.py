@@ -3,7 +3,8 @@
 
 Each PostgreSQL test gets its own database, cloned from one migrated template per test session
 (``CREATE DATABASE … TEMPLATE``: tens of milliseconds, far less than migrating), and dropped
-afterwards. Names carry the process id, so parallel runs on one server never collide."""
+afterwards. Names carry the process id, so parallel runs (and pytest-xdist's workers) on one
+server never collide."""
 
 from __future__ import annotations
 
