@@ -9,6 +9,10 @@ import logging
 
 from .server import Emulator
 
+#: The token the emulator accepts when run by hand: shaped like a real bot token, so the bot
+#: pointed at it with the printed lines in `.env` accepts it too.
+LOCAL_TOKEN = "emulator.local-bot-token-0123456789"
+
 
 async def _serve(args: argparse.Namespace) -> None:
     emu = Emulator(args.token, host=args.host, port=args.port)
@@ -28,7 +32,7 @@ async def _serve(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Run the local Discord emulator.")
-    parser.add_argument("--token", default="test-token")
+    parser.add_argument("--token", default=LOCAL_TOKEN)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--users", nargs="*", default=["alice", "bob"])

@@ -641,3 +641,12 @@ async def test_stale_click_can_be_delivered(scene: Scene, raw: RawBot) -> None:
         {"type": 4, "data": {"content": "earlier turn", "flags": 64}},
     )
     assert (await task).content == "earlier turn"
+
+
+def test_the_standalone_emulators_token_is_one_the_bot_accepts() -> None:
+    """`python -m bot.emulator` prints lines for `.env`; the bot must accept the token in them."""
+    from bot.emulator.__main__ import LOCAL_TOKEN
+    from bot.settings import Settings
+
+    settings = Settings(_env_file=None, discord_token=LOCAL_TOKEN)  # type: ignore[call-arg]
+    assert settings.require_token() == LOCAL_TOKEN
