@@ -31,6 +31,7 @@ from tests.fixtures.make_old_db import (
     START,
     NoAlarms,
     digest,
+    game_facts,
     play_on,
     replay,
     stats,
@@ -145,40 +146,11 @@ async def differences(host: Host, before: dict[str, Any]) -> AsyncIterator[str]:
         now["log_lines"] = len(lines)
         now["log"] = digest(lines)
         now["names"] = table.names()
-        now["views"] = {
-            "public": digest(engine.view(None)),
-            **{str(s): digest(engine.view(s)) for s in range(engine.players)},
-        }
-        if engine.is_over:
-            now["scores"] = engine.scores()
-            now["winners"] = sorted(engine.winners())
-            now["breakdown"] = [engine.score_breakdown(s) for s in range(engine.players)]
-            now["results"] = [
-                {
-                    "user_id": r.user_id,
-                    "seat": r.seat,
-                    "score": r.score,
-                    "rank": r.rank,
-                    "winner": r.winner,
-                    "breakdown": r.breakdown,
-                }
-                for r in sorted(await store.results(record.id), key=lambda r: r.seat)
-            ]
-        else:
-            now["waiting_for"] = sorted(engine.waiting_for())
-            now["deadlines"] = [d.key for d in engine.deadlines()]
-            now["legal_actions"] = {
-                str(s): {"count": len(legal), "hash": digest(legal)}
-                for s in range(engine.players)
-                for legal in [engine.legal_actions(s)]
-            }
-            if record.status == "playing":
-                stored = await store.timers(record.id)
-                now["timers"] = {
-                    t.key: {"due_at": t.due_at.isoformat(), "action": t.action} for t in stored
-                }
-                if table.timers != {t.key: t.due_at for t in stored}:
-                    yield f"the loaded table's timers {table.timers} are not the stored ones"
+        now.update(await game_facts(store, record, engine))
+        if record.status == "playing":
+            stored = {t.key: t.due_at for t in await store.timers(record.id)}
+            if table.timers != stored:
+                yield f"the loaded table's timers {table.timers} are not the stored ones"
     for key in sorted(before.keys() - {"id"} | now.keys()):
         if before.get(key) != now.get(key):
             yield f"{key}: was {before.get(key)!r}, now {now.get(key)!r}"
