@@ -33,28 +33,23 @@ COLUMNS = [
 
 
 def upgrade() -> None:
-    if op.get_bind().dialect.name != "postgresql":
-        return
-    for table, column, nullable in COLUMNS:
-        op.alter_column(
-            table,
-            column,
-            type_=postgresql.JSONB(),
-            existing_type=sa.JSON(),
-            existing_nullable=nullable,
-            postgresql_using=f"{column}::jsonb",
-        )
+    _retype(postgresql.JSONB(), sa.JSON(), "jsonb")
 
 
 def downgrade() -> None:
+    _retype(sa.JSON(), postgresql.JSONB(), "json")
+
+
+def _retype(new: sa.types.TypeEngine[object], old: sa.types.TypeEngine[object], cast: str) -> None:
+    """Give every document column the ``new`` type on PostgreSQL; SQLite keeps text."""
     if op.get_bind().dialect.name != "postgresql":
         return
     for table, column, nullable in COLUMNS:
         op.alter_column(
             table,
             column,
-            type_=sa.JSON(),
-            existing_type=postgresql.JSONB(),
+            type_=new,
+            existing_type=old,
             existing_nullable=nullable,
-            postgresql_using=f"{column}::json",
+            postgresql_using=f"{column}::{cast}",
         )
