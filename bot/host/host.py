@@ -598,8 +598,7 @@ class Host:
         timers = self._timer_specs(engine, table.timers, now, fired_key=fired_key)
         # A snapshot costs more than most moves: made only when the store will write it (every
         # SNAPSHOT_EVERY actions and at the end, P-33); the table keeps the moves since.
-        game = table.game
-        due = engine.is_over or game.last_seq + 1 - game.snapshot_seq >= self.store.snapshot_every
+        due = self.store.snapshot_due(table.game, ending=engine.is_over)
         snapshot = engine.to_dict() if due else None
         results = self._results(table) if engine.is_over else None
         try:

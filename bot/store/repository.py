@@ -64,7 +64,7 @@ from .records import (
     TimerRecord,
     TimerSpec,
 )
-from .writer import ActionWrite, ActionWriter, SQLiteWriter
+from .writer import ActionWrite, ActionWriter, SQLiteWriter, snapshot_due
 
 _UNFINISHED = [str(s) for s in UNFINISHED]
 
@@ -137,6 +137,13 @@ class Store:
         if self._shared is not None:
             await self._shared.close()
         await self._engine.dispose()
+
+    def snapshot_due(self, game: GameRecord, *, ending: bool) -> bool:
+        """Whether the next action of ``game`` stores its snapshot (P-33), so a caller makes one
+        only then."""
+        return snapshot_due(
+            game.last_seq + 1, game.snapshot_seq, self.snapshot_every, ending=ending
+        )
 
     @property
     def group_commits(self) -> int | None:
@@ -441,7 +448,7 @@ class Store:
             await conn.execute(
                 log.insert().values(game_id=game_id, seq=seq, seat=seat, action=action, at=now)
             )
-            due = results is not None or seq - snapshot_seq >= self.snapshot_every
+            due = snapshot_due(seq, snapshot_seq, self.snapshot_every, ending=results is not None)
             if due and snapshot is not None:
                 await conn.execute(
                     update(games)

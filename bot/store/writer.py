@@ -266,6 +266,13 @@ def _answer(
         done.set_result(None)
 
 
+def snapshot_due(seq: int, snapshot_seq: int, every: int, *, ending: bool = False) -> bool:
+    """Whether the action numbered ``seq`` stores the game's snapshot (P-33): ``every`` actions
+    after the stored one, and the game's last action. The one place the policy lives: the host
+    asks it before making a snapshot, both write paths before storing one."""
+    return ending or seq - snapshot_seq >= every
+
+
 def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
     at = _sqlite_time(w.at)
     row = conn.execute(_MOVE, (at, w.game_id, w.expected_version)).fetchone()
@@ -278,7 +285,7 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
         raise VersionConflict(w.game_id, w.expected_version, found[1])
     last_seq, snapshot_seq = row[14], row[15]
     conn.execute(_APPEND, (w.game_id, last_seq, w.seat, json.dumps(w.action), at))
-    if w.snapshot is not None and last_seq - snapshot_seq >= w.snapshot_every:
+    if w.snapshot is not None and snapshot_due(last_seq, snapshot_seq, w.snapshot_every):
         conn.execute(_SNAPSHOT, (json.dumps(w.snapshot), last_seq, w.game_id))
         snapshot_seq = last_seq
     if w.timers is not None:
