@@ -3,7 +3,10 @@
 
 Also the database fixtures: ``db_url`` (a migrated database) and ``empty_db_url`` run each test
 once on SQLite and once on PostgreSQL (see tests/support/databases.py); mark a test
-``sqlite_only`` when what it checks exists only there."""
+``sqlite_only`` when what it checks exists only there.
+
+And the order modules run in: longest first, from ``tests/module_times.json``
+(tests/support/schedule.py); ``--record-module-times`` rewrites that file after a passing run."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from tests.support.databases import (
     postgres_url,
 )
 from tests.support.examples import PROFILE
+from tests.support.schedule import TimeRecorder, load_times, longest_first
 
 settings.register_profile(
     "dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -31,10 +35,26 @@ settings.register_profile(
 settings.load_profile(PROFILE)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-module-times",
+        action="store_true",
+        help="after a passing whole run, write tests/module_times.json (the run's order)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only(why): checks something only SQLite has; no PostgreSQL case"
     )
+    # Only where the reports arrive: the controller under pytest-xdist, or a plain run.
+    if config.getoption("record_module_times") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(TimeRecorder(), "module-times")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Longest modules first (tests/support/schedule.py)."""
+    items[:] = longest_first(items, load_times(), config.rootpath)
 
 
 @pytest.fixture(scope="session")

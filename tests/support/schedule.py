@@ -1,0 +1,78 @@
+"""The order test modules start in: longest first, so the run ends together.
+
+pytest-xdist (``--dist loadfile --no-loadscope-reorder``) hands each worker one module at a time,
+in collection order. Left to itself it starts with the modules that have the most tests, and the
+two longest single tests (a game on Discord's real 5 s window, a fault-injection run on clocks)
+came last: one worker ran alone for half a minute after the others had finished. Starting the
+longest modules first (the classic longest-processing-time rule) leaves short modules to fill
+the end.
+
+The times come from ``tests/module_times.json``, written by a whole run with
+``--record-module-times``. They only order the run: stale or missing times make it slower,
+never wrong; a module the file does not know goes by the median.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pytest
+
+TIMES_FILE = Path(__file__).resolve().parents[1] / "module_times.json"
+
+
+def load_times(path: Path = TIMES_FILE) -> dict[str, float]:
+    """Seconds per module (path from the repository root), or nothing if never recorded."""
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {}
+    return {str(module): float(seconds) for module, seconds in data.items()}
+
+
+def longest_first(
+    items: list[pytest.Item], times: Mapping[str, float], root: Path
+) -> list[pytest.Item]:
+    """``items`` with whole modules reordered by their time, longest first; the tests of a
+    module keep their order, and modules of equal time keep theirs."""
+    default = statistics.median(times.values()) if times else 0.0
+    first_seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first_seen.setdefault(module_of(item, root), index)
+
+    def key(pair: tuple[int, pytest.Item]) -> tuple[float, int, int]:
+        index, item = pair
+        module = module_of(item, root)
+        return (-times.get(module, default), first_seen[module], index)
+
+    return [item for _, item in sorted(enumerate(items), key=key)]
+
+
+def module_of(item: pytest.Item, root: Path) -> str:
+    return item.path.relative_to(root).as_posix()
+
+
+class TimeRecorder:
+    """Sums the setup, call and teardown time of every test per module; on a run that passed
+    as a whole, writes them as the new ``tests/module_times.json``."""
+
+    def __init__(self, path: Path = TIMES_FILE) -> None:
+        self.path = path
+        self.seconds: dict[str, float] = defaultdict(float)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid.split("::", 1)[0]] += report.duration
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if exitstatus == 0 and self.seconds:
+            self.path.write_text(dumps(self.seconds))
+
+
+def dumps(seconds: Mapping[str, float]) -> str:
+    """Longest first, one module per line, to the tenth of a second (diffs stay readable)."""
+    ordered: Iterable[tuple[str, float]] = sorted(seconds.items(), key=lambda kv: (-kv[1], kv[0]))
+    return json.dumps({module: round(value, 1) for module, value in ordered}, indent=0) + "\n"
