@@ -17,7 +17,7 @@ from alembic.script import ScriptDirectory
 
 from bot.store import ResultSpec, Store, upgrade_to_head
 from bot.store.database import create_engine
-from bot.store.migrate import alembic_config
+from bot.store.migrate import MIGRATION_FILE, MIGRATIONS_DIR, alembic_config, newest_revision
 from bot.store.models import UNFINISHED_SQL, Base
 
 REPO = Path(__file__).resolve().parents[2]
@@ -194,6 +194,47 @@ async def test_cli_upgrade_head_on_fresh_file(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{db}"
     assert await inspect_db(url, _state) == (TABLES, head())
     assert await inspect_db(url, lambda c: _diff(c, Base.metadata)) == []
+
+
+def test_each_migration_file_is_named_by_its_revision_and_follows_the_one_before() -> None:
+    """What lets the bot know the head without importing Alembic (``newest_revision``)."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    chain = list(reversed(list(scripts.walk_revisions())))
+    assert [s.down_revision for s in chain] == [None, *(s.revision for s in chain[:-1])]
+    for script in chain:
+        assert script.path is not None
+        match = MIGRATION_FILE.match(Path(script.path).name)
+        assert match is not None and match[1] == script.revision, script.path
+    files = [f.name for f in (MIGRATIONS_DIR / "versions").iterdir() if f.suffix == ".py"]
+    assert len(files) == len(chain)  # no stray migration file the chain leaves out
+    assert newest_revision() == head() == chain[-1].revision
+
+
+async def test_a_database_at_head_starts_without_alembic_and_one_behind_is_upgraded(
+    db_url: str,
+) -> None:
+    check = (
+        "import asyncio, sys\n"
+        "from bot.store import upgrade_to_head\n"
+        "asyncio.run(upgrade_to_head(sys.argv[1]))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))\n"
+    )
+
+    async def upgrade_in_a_new_process() -> str:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", check, db_url, cwd=REPO, stdout=asyncio.subprocess.PIPE
+        )
+        out, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+        assert process.returncode == 0
+        return out.decode().strip()
+
+    assert await upgrade_in_a_new_process() == "[]"
+    previous = str(int(head()) - 1).zfill(4)
+    await _run(db_url, _migrate(db_url, previous, down=True))
+    assert await inspect_db(db_url, _state) != (TABLES, head())
+    assert await upgrade_in_a_new_process() != "[]"  # Alembic did the upgrade
+    assert await inspect_db(db_url, _state) == (TABLES, head())
+    assert await inspect_db(db_url, lambda c: _diff(c, Base.metadata)) == []
 
 
 def _migrate(url: str, revision: str, *, down: bool = False) -> Any:

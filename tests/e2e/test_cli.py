@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
+import sqlite3
 import sys
 from pathlib import Path
 
 from bot.emulator import Emulator
+from bot.store.migrate import newest_revision
 from tests.support.wait import until
 
-from .conftest import REPO, TOKEN
+from .conftest import REPO, TOKEN, BotProcess, make_world
+from .helpers import open_game
 
 
 async def run_cli(tmp_path: Path, *args: str, **env: str) -> tuple[int, str, str]:
@@ -104,3 +108,23 @@ async def test_discord_out_of_reach_at_start_is_one_line_and_tried_again(tmp_pat
     assert "Traceback" not in output and "aiohttp" not in output, output
     tries = [line for line in output.splitlines() if "could not be reached" in line]
     assert all("trying again in" in line for line in tries)
+
+
+async def test_the_first_start_on_a_new_database_migrates_it_and_serves(
+    tmp_path: Path, emulator: Emulator
+) -> None:
+    """The shared e2e bots start on a migrated copy (tests/e2e/conftest.py); this one is the
+    first start of a deployment: no database file at all."""
+    bot = BotProcess(emulator, tmp_path)
+    assert not bot.db_path.exists()
+    await bot.start()
+    try:
+        world = await make_world(emulator, bot)
+        board = await open_game(emulator, world.alice, world.channel, "bag-of-bugs")
+        assert "Bag of Bugs" in board.text()
+    finally:
+        await bot.stop()
+    head = newest_revision()
+    assert f"Running upgrade {int(head) - 1:04d} -> {head}" in bot.output()
+    with contextlib.closing(sqlite3.connect(bot.db_path)) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head,)]
