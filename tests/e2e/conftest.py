@@ -19,6 +19,7 @@ import pytest
 
 import tests.support.testgame  # noqa: F401  (the host-proving game, also loaded by the bot)
 from bot.emulator import ChannelLimit, Emulator
+from tests.support.databases import SqliteDatabases
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "e2e.emulator-token-0123456789abcdef"
@@ -50,6 +51,9 @@ class BotProcess:
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        # A deployed bot keeps its bytecode caches: the suite starts ~40 bots, and where the
+        # environment says not to write them (CI images do) each would compile bot/ and rules/.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         env.update(
             DISCORD_TOKEN=TOKEN,
             DATABASE_URL=self.db_url,
@@ -136,11 +140,14 @@ class BotPool:
     test gets a fresh guild, channel and members, so tests do not see each other's games; the
     reset between tests cancels what a test left running, and earlier finished games stop
     counting as finished. A test may kill and restart its bot. Each bot gets its own emulator:
-    one emulator sends every interaction to every connected bot.
+    one emulator sends every interaction to every connected bot. Each starts on a copy of one
+    migrated database, as a deployed bot does on every start but its first (the first start's
+    migration is tests/e2e/test_cli.py's and tests/bot/test_store_migrations.py's to prove).
     """
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, databases: SqliteDatabases) -> None:
         self.workdir = workdir
+        self.databases = databases
         self.bots: dict[str, BotProcess] = {}
 
     async def get(self, settings: dict[str, Any]) -> BotProcess:
@@ -151,6 +158,7 @@ class BotPool:
         if bot is None:
             workdir = self.workdir / f"bot{len(self.bots)}"
             workdir.mkdir()
+            await asyncio.to_thread(self.databases.create, workdir)
             window = float(settings["channel_edit_window"]) * (1.0 if exact else FAST_SLACK)
             emulator = Emulator(token=TOKEN, channel_limit=ChannelLimit(5, window))
             await emulator.start()
@@ -166,8 +174,10 @@ class BotPool:
 
 
 @pytest.fixture(scope="session")
-async def bots(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotPool]:
-    pool = BotPool(tmp_path_factory.mktemp("bots"))
+async def bots(
+    tmp_path_factory: pytest.TempPathFactory, sqlite_databases: SqliteDatabases
+) -> AsyncIterator[BotPool]:
+    pool = BotPool(tmp_path_factory.mktemp("bots"), sqlite_databases)
     yield pool
     await pool.stop()
 

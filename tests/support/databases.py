@@ -3,7 +3,9 @@
 
 Each PostgreSQL test gets its own database, cloned from one migrated template per test session
 (``CREATE DATABASE … TEMPLATE``: tens of milliseconds, far less than migrating), and dropped
-afterwards. Names carry the process id, so parallel runs (and pytest-xdist's workers) on one
+afterwards. Its commits do not wait for the server's disk (``synchronous_commit = off``): the
+tests kill bot processes, never the server, and a commit acknowledged to a client that dies is
+kept all the same. Names carry the process id, so parallel runs (and pytest-xdist's workers) on one
 server never collide."""
 
 from __future__ import annotations
@@ -89,7 +91,11 @@ class PostgresDatabases:
         """A new database's URL: at head (a copy of the template), or empty."""
         name = f"{self.prefix}_{next(_names)}"
         template = f" TEMPLATE {self.template()}" if migrated else ""
-        _admin(self.url, f"CREATE DATABASE {name}{template}")
+        _admin(
+            self.url,
+            f"CREATE DATABASE {name}{template}",
+            f"ALTER DATABASE {name} SET synchronous_commit = off",
+        )
         return with_database(self.url, name)
 
     def drop(self, url: str) -> None:
