@@ -24,11 +24,25 @@ ZONES = ("sword", "bow", "shield", "stored", "faceup")
 
 
 _SCALARS = (str, int, bool, float, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _plain(value: Any) -> Any:
-    """A dataclass (fields in declaration order), list or dict as fresh plain JSON data."""
+    """A dataclass (fields in declaration order), list or dict as fresh plain JSON data.
+
+    Exact types first (most of a snapshot is lists of card names): a snapshot is written after
+    every few actions and copied for every bot's look-ahead."""
+    kind = type(value)
+    if kind in _SCALAR_TYPES:
+        return value
+    if kind is list:
+        return [item if type(item) in _SCALAR_TYPES else _plain(item) for item in value]
+    if kind is dict:
+        return {
+            key: item if type(item) in _SCALAR_TYPES else _plain(item)
+            for key, item in value.items()
+        }
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, list):
