@@ -2,7 +2,7 @@
 :func:`upgrade_to_head` at start, from inside its running event loop.
 
 A database already at the newest revision (every start but the first after an upgrade) is
-recognised without Alembic: importing it is a third of the bot's start-up time."""
+recognised without Alembic: importing it is a sixth of the bot's start-up time."""
 
 from __future__ import annotations
 

@@ -31,8 +31,8 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 def _plain(value: Any) -> Any:
     """A dataclass (fields in declaration order), list or dict as fresh plain JSON data.
 
-    Exact types first (most of a snapshot is lists of card names): a snapshot is written after
-    every few actions and copied for every bot's look-ahead."""
+    Exact types first (most of a snapshot is lists of card names): the host writes one every
+    few actions and compares one on every load."""
     kind = type(value)
     if kind in _SCALAR_TYPES:
         return value
