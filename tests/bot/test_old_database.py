@@ -33,6 +33,7 @@ from tests.fixtures.make_old_db import (
     digest,
     game_facts,
     play_on,
+    record_facts,
     replay,
     stats,
 )
@@ -105,27 +106,7 @@ async def differences(host: Host, before: dict[str, Any]) -> AsyncIterator[str]:
     assert record is not None, f"game {before['id']} is missing"
     seats = await store.seats(record.id)
     actions = await store.actions(record.id)
-    now: dict[str, Any] = {
-        "slug": record.slug,
-        "status": str(record.status),
-        "seed": record.seed,
-        "options": record.options,
-        "players": record.players,
-        "version": record.version,
-        "seats": [
-            {
-                "user_id": s.user_id,
-                "name": s.name,
-                "is_bot": s.is_bot,
-                "seat": s.seat,
-                "join_seq": s.join_seq,
-                "confirmed": s.confirmed,
-                "away": s.away,
-            }
-            for s in seats
-        ],
-        "actions": len(actions),
-    }
+    now = record_facts(record, seats, actions)
     cls = get_game(record.slug)
     if record.snapshot is not None:
         if record.status in ("lobby", "playing"):
