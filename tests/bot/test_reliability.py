@@ -19,6 +19,7 @@ from bot.host.table import Table
 from bot.settings import Settings
 from bot.store import Store
 from rules.core import SYSTEM
+from tests.support.hosts import two_hosts_on
 from tests.support.leaks import leaks, needles
 from tests.support.state import stored_state
 from tests.support.wait import until
@@ -125,13 +126,8 @@ async def two_hosts(
 ) -> AsyncIterator[tuple[Host, Host]]:
     """Two bot processes on one database (what the SQLite lock now refuses, and PostgreSQL
     could still see during a rolling restart): each has its own tables."""
-    first, second = await Store.open(db_url), await Store.open(db_url, migrate=False)
-    hosts = Host(first, settings), Host(second, settings)
-    yield hosts
-    for host in hosts:
-        await host.close()
-    await first.close()
-    await second.close()
+    async with two_hosts_on(db_url, settings) as hosts:
+        yield hosts
 
 
 async def test_a_table_another_process_moved_on_reloads_and_takes_the_click(

@@ -21,6 +21,7 @@ from bot.store import Store, postgres
 from bot.store.postgres import IDENTIFY_LOCK
 from rules.core import SYSTEM, RuleError
 from tests.support.databases import PostgresDatabases
+from tests.support.hosts import two_hosts_on
 
 ALICE, BOB, CAROL = 1, 2, 3
 
@@ -34,13 +35,8 @@ def pg_url(postgres_databases: PostgresDatabases) -> Iterator[str]:
 
 @pytest.fixture
 async def hosts(pg_url: str, settings: Settings) -> AsyncIterator[tuple[Host, Host]]:
-    first, second = await Store.open(pg_url), await Store.open(pg_url, migrate=False)
-    pair = Host(first, settings), Host(second, settings)
-    yield pair
-    for host in pair:
-        await host.close()
-    await first.close()
-    await second.close()
+    async with two_hosts_on(pg_url, settings) as pair:
+        yield pair
 
 
 async def lobby(host: Host, channel: int = 700, clock: str = "30") -> Table:
