@@ -66,7 +66,8 @@ def test_without_times_the_modules_keep_the_collection_order() -> None:
 
 
 def test_times_are_recorded_per_module_only_from_a_passing_run(tmp_path: Path) -> None:
-    path = tmp_path / "module_times.json"
+    (tmp_path / "tests").mkdir()
+    path = tmp_path / "tests" / "module_times.json"
     recorder = TimeRecorder(path)
     for nodeid, seconds in (
         ("tests/a.py::t1", 0.25),
@@ -80,6 +81,19 @@ def test_times_are_recorded_per_module_only_from_a_passing_run(tmp_path: Path) -
     assert list(json.loads(path.read_text()).items()) == [("tests/b.py", 3.0), ("tests/a.py", 1.2)]
     assert load_times(path) == {"tests/b.py": 3.0, "tests/a.py": 1.2}
     assert load_times(tmp_path / "absent.json") == {}
+
+
+def test_a_partial_run_updates_its_modules_and_drops_deleted_ones(tmp_path: Path) -> None:
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    for name in ("a.py", "b.py"):
+        (tests / name).write_text("")
+    path = tests / "module_times.json"
+    path.write_text(json.dumps({"tests/a.py": 5.0, "tests/b.py": 2.0, "tests/gone.py": 9.0}))
+    recorder = TimeRecorder(path)
+    recorder.pytest_runtest_logreport(cast(Any, _Report("tests/b.py::t", 7.0)))
+    recorder.pytest_sessionfinish(cast(Any, None), exitstatus=0)
+    assert load_times(path) == {"tests/b.py": 7.0, "tests/a.py": 5.0}
 
 
 @dataclass

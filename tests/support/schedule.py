@@ -7,7 +7,7 @@ came last: one worker ran alone for half a minute after the others had finished.
 longest modules first (the classic longest-processing-time rule) leaves short modules to fill
 the end.
 
-The times come from ``tests/module_times.json``, written by a whole run with
+The times come from ``tests/module_times.json``, written by a run with
 ``--record-module-times``. They only order the run: stale or missing times make it slower,
 never wrong; a module the file does not know goes by the median.
 """
@@ -57,8 +57,9 @@ def module_of(item: pytest.Item, root: Path) -> str:
 
 
 class TimeRecorder:
-    """Sums the setup, call and teardown time of every test per module; on a run that passed
-    as a whole, writes them as the new ``tests/module_times.json``."""
+    """Sums the setup, call and teardown time of every test per module; after a run that
+    passed, writes them into ``tests/module_times.json``. A partial run updates the modules it
+    ran; a module whose file is gone is dropped."""
 
     def __init__(self, path: Path = TIMES_FILE) -> None:
         self.path = path
@@ -68,8 +69,11 @@ class TimeRecorder:
         self.seconds[report.nodeid.split("::", 1)[0]] += report.duration
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if exitstatus == 0 and self.seconds:
-            self.path.write_text(dumps(self.seconds))
+        if exitstatus != 0 or not self.seconds:
+            return
+        root = self.path.parent.parent
+        times = {m: t for m, t in load_times(self.path).items() if (root / m).is_file()}
+        self.path.write_text(dumps({**times, **self.seconds}))
 
 
 def dumps(seconds: Mapping[str, float]) -> str:
