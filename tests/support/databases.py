@@ -5,8 +5,8 @@ Each PostgreSQL test gets its own database, cloned from one migrated template pe
 (``CREATE DATABASE … TEMPLATE``: tens of milliseconds, far less than migrating), and dropped
 afterwards. Its commits do not wait for the server's disk (``synchronous_commit = off``): the
 tests kill bot processes, never the server, and a commit acknowledged to a client that dies is
-kept all the same. Names carry the process id, so parallel runs (and pytest-xdist's workers) on one
-server never collide."""
+kept all the same. Names carry the process id, so parallel runs (and pytest-xdist's workers) on
+one server never collide."""
 
 from __future__ import annotations
 
