@@ -20,6 +20,7 @@ from tests.support.databases import (
     BACKENDS,
     PostgresDatabases,
     SqliteDatabases,
+    postgres_header,
     postgres_unavailable,
     postgres_url,
 )
@@ -50,6 +51,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # Only where the reports arrive: the controller under pytest-xdist, or a plain run.
     if config.getoption("record_module_times") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(TimeRecorder(), "module-times")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which PostgreSQL the PostgreSQL cases use, or why they are skipped."""
+    return postgres_header()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
