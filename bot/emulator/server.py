@@ -325,7 +325,8 @@ class Emulator:
         self, user: User, channel: Channel, command: str, /, **options: Any
     ) -> InteractionResult:
         """A slash command Discord's client would not send (a guild-only command in a DM, a
-        value that is not one of the choices), as a scripted client could."""
+        value that is not one of the choices, an option the command does not declare), as a
+        scripted client could."""
         data, name = self.interactions.build_command_data(
             user, channel, command, options, checked=False
         )
