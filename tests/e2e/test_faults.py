@@ -5,7 +5,6 @@ no log line shows a secret (P-20 … P-23)."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import sys
 
@@ -14,6 +13,7 @@ import pytest
 from bot.store import Store
 from rules.core import GAMES
 from tests.support.leaks import leaks, needles, snapshots_of
+from tests.support.processes import run
 from tests.support.wait import until
 
 from .conftest import REPO, World
@@ -29,18 +29,9 @@ FAULTY = {
 
 
 async def second_process(world: World) -> tuple[int, str]:
-    """``python -m bot`` once more, on the same database."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=REPO,
-        env=world.bot.env(),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    _, err = await asyncio.wait_for(proc.communicate(), 60)
-    return proc.returncode or 0, err.decode()
+    """``python -m bot`` once more, on the same database (killed if it does not refuse)."""
+    done = await run([sys.executable, "-m", "bot"], timeout=90, cwd=REPO, env=world.bot.env())
+    return done.code, done.err
 
 
 @pytest.mark.parametrize("world", [FAULTY], indirect=True)

@@ -20,7 +20,7 @@ from bot.store import Store
 from rules.core import SYSTEM
 from tests.support.databases import PostgresDatabases
 
-from .conftest import FAST_WINDOW, TOKEN, BotProcess
+from .conftest import CONNECT_TIMEOUT, FAST_WINDOW, TOKEN, BotProcess
 from .helpers import click, start_game, told, until_text
 
 SHARDS = 2
@@ -46,9 +46,9 @@ class ShardProcess(BotProcess):
     def db_url(self) -> str:
         return self.url
 
-    async def start(self) -> None:
-        await super().start()
-        await self.emulator.wait_for(lambda: self.session() is not None, timeout=30)
+    async def ready(self, identified: int) -> None:
+        await super().ready(identified)
+        await self.emulator.wait_for(lambda: self.session() is not None, timeout=CONNECT_TIMEOUT)
 
     def session(self) -> GatewaySession | None:
         session = self.emulator.gateway.shards.get(self.shard)
