@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import socket
 import sqlite3
 import sys
@@ -11,34 +10,12 @@ from pathlib import Path
 
 from bot.emulator import Emulator
 from bot.store.migrate import newest_revision
-from tests.support.processes import run, spawned
+from tests.support.processes import spawned
 from tests.support.wait import until
 
-from .conftest import CONNECT_TIMEOUT, REPO, TOKEN, BotProcess, make_world
+from .command_line import cli_env, run_cli
+from .conftest import CONNECT_TIMEOUT, TOKEN, BotProcess, make_world
 from .helpers import open_game
-
-
-def cli_env(tmp_path: Path, **env: str) -> dict[str, str]:
-    """The environment of ``python -m bot`` run in ``tmp_path``: no DISCORD_ setting but
-    ``env``'s, its database there."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    clean.update(PYTHONPATH=str(REPO), DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
-    clean.update(env)
-    return clean
-
-
-async def run_cli(
-    tmp_path: Path, *args: str, prefix: tuple[str, ...] = (), **env: str
-) -> tuple[int, str, str]:
-    """``python -m bot *args`` in ``tmp_path`` (no .env there) to its end; killed if it runs on.
-    ``prefix`` runs it through another command (``unshare …``)."""
-    done = await run(
-        [*prefix, sys.executable, "-m", "bot", *args],
-        timeout=90,
-        cwd=tmp_path,
-        env=cli_env(tmp_path, **env),
-    )
-    return done.code, done.out, done.err
 
 
 async def test_a_missing_token_is_one_clear_line(tmp_path: Path) -> None:

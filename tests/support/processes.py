@@ -59,7 +59,9 @@ async def run(
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
-    return Finished(proc.returncode or 0, out.decode(errors="replace"), err.decode(errors="replace"))
+    return Finished(
+        proc.returncode or 0, out.decode(errors="replace"), err.decode(errors="replace")
+    )
 
 
 @contextlib.asynccontextmanager
