@@ -82,7 +82,8 @@ class _GameMessages:
     board_ids: dict[str, int] = field(default_factory=dict)
     shown: dict[str, tuple[MessageSpec, int]] = field(default_factory=dict)
     hand_ids: dict[int, int] = field(default_factory=dict)
-    hands_shown: dict[int, tuple[MessageSpec, int]] = field(default_factory=dict)
+    hands_shown: dict[int, tuple[MessageSpec, int | None]] = field(default_factory=dict)
+    """Per seat, the DM last shown and the turn its controls carry (None: it has none)."""
     dm_closed: set[int] = field(default_factory=set)
     stale_since: dict[str, float] = field(default_factory=dict)
     """Since when each board message (``board``, ``board:1`` …) has waited for an edit."""
@@ -386,7 +387,10 @@ class Publisher:
         """One DM per player per game (P-8): sent once, then edited in place, "your turn" and
         its buttons included. Edits never notify."""
         for seat, spec in hands.items():
-            if seat in state.dm_closed or state.hands_shown.get(seat, (None, -1))[0] == spec:
+            # The same choices at a new turn are new buttons: a DM's are always the current
+            # ones (P-8), a DM without any is not edited for a turn alone.
+            shown = (spec, turn if spec.acts else None)
+            if seat in state.dm_closed or state.hands_shown.get(seat) == shown:
                 continue
             first = seat not in state.hand_ids
             user_id = table.user_at(seat).user_id
@@ -416,7 +420,7 @@ class Publisher:
                 continue
             finally:
                 slot.release()
-            state.hands_shown[seat] = (spec, turn)
+            state.hands_shown[seat] = shown
             rounds.sent += 1
 
     async def _tell_dms_closed(self, table: Table, user_id: int) -> None:
