@@ -74,14 +74,14 @@ class InteractionResult:
     def content(self) -> str | None:
         return None if self.message is None else self.message.content
 
-    async def wait_followup(self, timeout: float = 5.0) -> Message:  # noqa: ASYNC109
+    async def wait_followup(self, timeout: float = 30.0) -> Message:  # noqa: ASYNC109
         """The next followup not yet returned by this method (the first call: the first one)."""
         index = self._cursor
         await _poll(lambda: len(self.followups) > index, timeout, f"followup #{index + 1}")
         self._cursor = index + 1
         return self.followups[index]
 
-    async def wait_message(self, timeout: float = 5.0) -> Message:  # noqa: ASYNC109
+    async def wait_message(self, timeout: float = 30.0) -> Message:  # noqa: ASYNC109
         """The response message once it exists and is no longer a "thinking" placeholder."""
         await _poll(
             lambda: self.message is not None and not self.message.loading,

@@ -17,7 +17,7 @@ from tests.support.processes import run
 from tests.support.wait import until
 
 from .conftest import REPO, World
-from .helpers import click, open_game, until_text
+from .helpers import WAIT, click, open_game, until_text
 
 FAULTY = {
     "log_level": "DEBUG",
@@ -50,7 +50,7 @@ async def test_every_game_finishes_through_a_locked_database_a_429_storm_and_a_s
         board = await open_game(emu, user, channel, game, **opts)
         await click(emu, user, board, "Add bot")
         await until_text(emu, board, "2. 🤖 Bot 1")
-        await emu.wait_for(lambda b=board: not b.find_button(label="Start").disabled, timeout=10)
+        await emu.wait_for(lambda b=board: not b.find_button(label="Start").disabled, timeout=WAIT)
         # A 429 storm on each board, longer than discord.py's 5 tries and the old 5 retries:
         # the game's first edits after the start meet it.
         emu.rate_limit("PATCH", rf"/messages/{board.id}$", times=40, retry_after=0.01)
