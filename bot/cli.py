@@ -155,6 +155,10 @@ async def _serve(new_bot: Callable[[], BugtableBot], token: str, max_delay: floa
 async def sync_commands(guild_id: int | None) -> int:
     settings = get_settings()
     token = settings.require_token()
+    try:  # no lock: the bot may be running on this database
+        check_database(settings.database_url)
+    except DatabaseUnusable as exc:
+        return refuse_database(exc)
     _setup_logging()
     point_at(settings)
     bot = BugtableBot(settings, sync_commands=False, serve_web=False)  # the bot may be running
@@ -164,6 +168,12 @@ async def sync_commands(guild_id: int | None) -> int:
         print("bugtable: Discord refused DISCORD_TOKEN (401).", file=sys.stderr)
         await bot.close()
         return 2
+    except Exception as exc:
+        await bot.close()
+        refusal = database_error(settings.database_url, exc)
+        if refusal is None:
+            raise
+        return refuse_database(refusal)
     try:
         count = await bot.sync_now(guild_id)
         await bot.remember_synced(guild_id)

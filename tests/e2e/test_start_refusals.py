@@ -195,3 +195,16 @@ async def test_a_disk_that_fills_up_under_the_first_migration_is_one_line(
     assert code == REFUSED
     assert err.splitlines()[-1] == full_line(database)
     assert "Running upgrade" in err and " ERROR " not in err, err
+
+
+async def test_sync_refuses_a_file_that_is_not_a_database_the_same_way(tmp_path: Path) -> None:
+    database = tmp_path / "bugtable.db"
+    database.write_text("not a database")
+    code, _, err = await run_cli(
+        tmp_path, "sync", DATABASE_URL=f"sqlite+aiosqlite:///{database}", **dead_discord()
+    )
+    assert code == REFUSED and "Traceback" not in err
+    assert err.splitlines() == [
+        f"bugtable: {database} is not a SQLite database: point DATABASE_URL at the bot's "
+        "database, or move that file away and the bot starts a new one."
+    ]
