@@ -2,12 +2,13 @@
 asked by a member who does not play and by each player (issue #20).
 
 Each game is played with secrets planted in its real state (``tests/support/canaries.py``: Bug
-Run's VP tokens and so its true totals raised to six digits and its secret loot, Bugs & Co's kept
-and face-down tiles of symbols not in the game, Bug Off!'s hand and points markers and deck
-order, every game's seed and RNG state). Its moves are clicks through the real ``Edge`` and its
-commands are the real ``/bugs`` callbacks of ``BugsCog``, answered through a stand-in for the
-Discord interaction that keeps what would have been sent (content, embed and components as
-discord.py serialises them). After every step each asker's answers are scanned:
+Run's VP tokens and so its true totals raised to six digits and its secret loot, Bugs & Co's
+kept and face-down tiles of symbols not in the game, Bug Off!'s hands (each colour held, as a DM
+words it), hand and points markers and deck order, every game's seed and RNG state). Its moves
+are clicks through the real ``Edge`` and its commands are the real ``/bugs`` callbacks of
+``BugsCog``, answered through a stand-in for the Discord interaction that keeps what would have
+been sent (content, embed and components as discord.py serialises them). After every step
+each asker's answers are scanned:
 
 - ``/bugs status``, ``/bugs hand`` and **My hand**; ``/bugs history``, ``/bugs stats`` (one's own
   and a player's) and ``/bugs leaderboard``, which read only finished games, at the first and
@@ -54,7 +55,15 @@ from bot.ui.presenter import presenter_for
 from bot.ui.public_log import PublicLog
 from bot.web.replays import Replays
 from rules.core import GAMES, Event
-from tests.support.canaries import PLANT, canaries, canary_class, leaked, public_text, seat_text
+from tests.support.canaries import (
+    PLANT,
+    canaries,
+    canary_class,
+    hand_lines,
+    leaked,
+    public_text,
+    seat_text,
+)
 from tests.support.web import web_client
 
 from .conftest import FakeClock
@@ -420,19 +429,27 @@ async def test_the_scan_fails_on_a_status_built_from_scores(
             await play_and_scan(game, 7)
 
 
+@pytest.mark.parametrize(("slug", "seed"), [("bug-off", 6), ("bug-run", 7)])
 async def test_the_scan_fails_when_a_board_shows_a_hand(
-    game_host: Host, store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    game_host: Host,
+    store: Store,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    slug: str,
+    seed: int,
 ) -> None:
-    presenter = presenter_for("bug-run")
+    presenter = presenter_for(slug)
     honest = presenter.public_boards
 
     def leaky(table: Table, log: Sequence[str] = ()) -> list[Any]:
         return [*honest(table, log), presenter.hand(table, 0)]
 
     monkeypatch.setattr(presenter, "public_boards", leaky)
-    async with new_game(game_host, store, settings, "bug-run") as game:
-        seat_0 = game.table.running().state.seats[0]  # type: ignore[attr-defined]
-        with pytest.raises(
-            AssertionError, match=f"the channel to the outsider shows .*{seat_0.vp}"
-        ):
-            await play_and_scan(game, 7)
+    async with new_game(game_host, store, settings, slug) as game:
+        engine: Any = game.table.running()
+        if slug == "bug-run":
+            secret = str(engine.state.seats[0].vp)  # seat 0's VP tokens
+        else:
+            secret = hand_lines(engine.hands[0])[0]  # a colour of seat 0's hand
+        with pytest.raises(AssertionError, match=f"the channel to the outsider shows .*{secret}"):
+            await play_and_scan(game, seed)

@@ -4,7 +4,8 @@ Each game runs with secrets planted in its real state, things that only the stat
 player's own view) ever holds until the rules reveal them:
 
 - every game: its seed and the RNG state (what a served snapshot would show);
-- Bug Off!: a marker in every hand and points pile, and the order of the deck's top cards;
+- Bug Off!: a marker in every hand and points pile (which a leaked view shows), each colour of
+  a hand as a player's DM words it (``red ×2``), and the order of the deck's top cards;
 - Bugs & Co: five symbols' tiles swapped for five symbols not in the game, whose names
   therefore never appear unless a tile's face is shown;
 - Bug Run: every seat's VP tokens raised to a six-digit number (so its true total is six
@@ -22,6 +23,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rules.bug_off.cards import COLOURS as BUG_OFF_COLOURS
 from rules.bug_run import content as bug_run_content
 from rules.bugs_and_co.components import SYMBOL_NAMES
 from rules.core import Engine
@@ -78,6 +80,7 @@ def canaries(engine: Any) -> set[str]:
     state = engine.to_dict()
     found = {str(engine.seed)} | {str(n) for n in state["rng"] if abs(n) >= 100_000}
     if engine.slug == "bug-off":
+        found |= {line for hand in engine.hands for line in hand_lines(hand)}
         found |= {k for hand in engine.hands for k in hand if k.startswith("canary")}
         found |= {k for pile in engine.points for k in pile if k.startswith("canary")}
         if len(engine.deck) >= 4:
@@ -111,7 +114,14 @@ def seat_text(engine: Any, seat: int) -> str:
     text = public_text(engine.view(seat))
     if engine.slug == "bug-run":
         text += f" {engine.scores()[seat]}"
+    elif engine.slug == "bug-off":
+        text += "\n".join(hand_lines(engine.hands[seat]))
     return text
+
+
+def hand_lines(hand: dict[str, int]) -> list[str]:
+    """A Bug Off! hand, a line per colour held, as its owner's DM words them (``red ×2``)."""
+    return [f"{colour} ×{n}" for colour, n in hand.items() if n and colour in BUG_OFF_COLOURS]
 
 
 def haystack(text: str) -> str:
