@@ -19,9 +19,8 @@ each asker's answers are scanned:
   JSON (the current step and the newest moves, through the real web app).
 
 A planted secret counts as known to everyone once the public view or a public event has shown
-it, and as known to one seat once that seat's own view or an event it may see has shown it; an
-answer to a seat may show what that seat knows, an answer to the outsider only what everyone
-knows. ``test_the_scan_fails_on_a_status_built_from_scores`` shows the scan fails on what
+it; an answer to a seat may show that, and what the seat's own view (or an event of this step
+it may see) shows now; an answer to the outsider only what everyone knows. ``test_the_scan_fails_on_a_status_built_from_scores`` shows the scan fails on what
 `/bugs status` used to say (every player's ``scores()``, Bug Run's VP tokens included), and
 ``test_the_scan_fails_when_a_board_shows_a_hand`` that it tells one seat's secrets from another's
 (a player's DM is theirs to see, and nobody else's).
@@ -157,11 +156,14 @@ class RepliesKept:
 
 @dataclass
 class Knowledge:
-    """The planted secrets everyone knows by now, and those each seat knows."""
+    """The planted secrets everyone knows by now, and those each seat may be shown now: what
+    its own view and the events it may see of this step show. A seat is not shown again what
+    it saw once and no longer holds (BC-8: a kept tile stays unseen even by its keeper)."""
 
     players: int
     public: set[str] = field(default_factory=set)
     seats: dict[int, set[str]] = field(default_factory=dict)
+    ever_known: set[str] = field(default_factory=set)
     steps: int = 0
     secrets_asked: int = 0
 
@@ -173,11 +175,10 @@ class Knowledge:
             shown = public_text(engine.view(None)) + _events_text(events, None)
             self.public |= {s for s in unknown if s in shown}
         for seat in range(self.players):
-            mine = self.seats.setdefault(seat, set())
-            unknown = secrets - self.public - mine
-            if unknown:
-                shown = seat_text(engine, seat) + _events_text(events, seat)
-                mine |= {s for s in unknown if s in shown}
+            unknown = secrets - self.public
+            shown = seat_text(engine, seat) + _events_text(events, seat)
+            self.seats[seat] = {s for s in unknown if s in shown}
+            self.ever_known |= self.seats[seat]
         return secrets
 
     def hidden_from(self, secrets: set[str], seat: int | None) -> set[str]:
@@ -408,7 +409,7 @@ async def test_no_answer_to_anyone_shows_what_they_may_not_know(
         assert game.answers_scanned > 20 * knowledge.steps
         assert knowledge.secrets_asked > knowledge.steps  # secrets to keep at every step
         if slug != "bag-of-bugs":  # Bag of Bugs hides nothing but its RNG (BB-21)
-            assert any(knowledge.seats.values()), "no seat ever knew a secret of its own"
+            assert knowledge.ever_known, "no seat ever knew a secret of its own"
 
 
 def status_from_scores(settings: Settings, table: Table, board: int | None) -> str:
