@@ -346,18 +346,18 @@ class Publisher:
         )
 
     def _given_up(self, table: Table, state: _GameMessages) -> bool:
-        """A finished game whose messages still fail stops trying after ``GIVE_UP`` tries of a
-        part (a game in play keeps trying: its board must catch up when Discord lets it)."""
-        if table.status in ("lobby", "playing"):
+        """A finished game whose channel still refuses the bot stops trying after ``GIVE_UP``
+        tries (a game in play keeps trying: its board must catch up when the permission is
+        back). Other failures (429 storms, outages) are tried for as long as it takes (P-23)."""
+        wait = state.waits.get(CHANNEL)
+        if table.status in ("lobby", "playing") or wait is None or wait.failures < GIVE_UP:
             return False
-        stuck = [k for k, w in state.waits.items() if w.failures >= GIVE_UP]
-        if stuck:
-            log.warning(
-                "game %s has ended; gave up updating its %s",
-                table.id,
-                ", ".join(_part_name(k, table) for k in stuck),
-            )
-        return bool(stuck)
+        log.warning(
+            "game %s has ended and channel %s still refuses the bot; gave up showing its end",
+            table.id,
+            table.game.channel_id,
+        )
+        return True
 
     @staticmethod
     async def _rest(state: _GameMessages, gap: float, held: float) -> None:
