@@ -87,8 +87,15 @@ class _Round:
     sent: int = 0
     held: float | None = None
 
+    channel_ok: bool = False
+    """A request to the game's channel went through: it takes the bot's messages again."""
+
     def hold(self, delay: float) -> None:
         self.held = delay if self.held is None else min(self.held, delay)
+
+    def channel_sent(self) -> None:
+        self.sent += 1
+        self.channel_ok = True
 
 
 @dataclass
@@ -257,25 +264,31 @@ class Publisher:
     async def _send_frame(
         self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
     ) -> None:
-        """Each part on its own (P-38): the DMs, the private replies and the pings never wait
-        on the board, and a part that fails is tried again later without holding the others."""
-        await self._attempt(
-            table,
-            state,
-            "board",
-            rounds,
-            lambda: self._sync_boards(table, state, frame.boards, frame.turn, rounds),
-        )
-        await self._sync_hands(table, state, frame.hands, frame.turn, rounds)
-        await self._attempt(
-            table,
-            state,
-            "notes",
-            rounds,
-            lambda: self._sync_channel_notes(table, state, frame, rounds),
-        )
-        for reply, spec in frame.settled:
-            await self.replies.settle(reply, spec, table.id, frame.turn)
+        """Each part on its own and at the same time (P-39): the DMs, the private replies and
+        the pings never wait on the board (nor one DM on another), and a part that fails is
+        tried again later without holding the others."""
+        parts = [
+            self._attempt(
+                table,
+                state,
+                "board",
+                rounds,
+                lambda: self._sync_boards(table, state, frame.boards, frame.turn, rounds),
+            ),
+            self._sync_hands(table, state, frame.hands, frame.turn, rounds),
+            self._attempt(
+                table,
+                state,
+                "notes",
+                rounds,
+                lambda: self._sync_channel_notes(table, state, frame, rounds),
+            ),
+            *(
+                self.replies.settle(reply, spec, table.id, frame.turn)
+                for reply, spec in frame.settled
+            ),
+        ]
+        await asyncio.gather(*parts)
 
     async def _attempt(
         self,
@@ -301,6 +314,9 @@ class Publisher:
         except Exception as exc:
             key = CHANNEL if part in ("board", "notes") and _channel_refused(exc) else part
             wait = state.waits.setdefault(key, _Wait())
+            if wait.not_before > now:  # the board and the notes met the same refusal at once
+                rounds.hold(wait.not_before - time.monotonic())
+                return None
             wait.failures += 1
             delay = backoff(wait.failures, self.settings.retry_max_delay)
             wait.not_before = time.monotonic() + delay
@@ -308,7 +324,9 @@ class Publisher:
             if wait.failures == 1:
                 self._log_outage(table, key, exc)
             return None
-        for key in keys:
+        # The channel is known to take the bot's messages again only once a request to it
+        # went through (a part with nothing to send proves nothing).
+        for key in [k for k in keys if k != CHANNEL or rounds.channel_ok]:
             healed = state.waits.pop(key, None)
             if healed is not None and key == CHANNEL:
                 log.info(
@@ -502,7 +520,7 @@ class Publisher:
                 slot.release()
             state.shown[kind] = (spec, turn)
             state.stale_since.pop(kind, None)
-            rounds.sent += 1
+            rounds.channel_sent()
         for kind in [k for k in state.board_ids if k not in kinds]:
             slot = self._slot(channel.id, "delete", rounds)
             if slot is None:
@@ -515,7 +533,7 @@ class Publisher:
             state.board_ids.pop(kind)
             state.shown.pop(kind, None)
             state.stale_since.pop(kind, None)
-            rounds.sent += 1
+            rounds.channel_sent()
 
     async def _sync_hands(
         self,
@@ -528,16 +546,20 @@ class Publisher:
         """One DM per player per game (P-8): sent once, then edited in place, "your turn" and
         its buttons included. Edits never notify. Each DM is its own part: one that fails is
         tried again later while the others go on (P-38)."""
-        for seat, spec in hands.items():
-            if seat in state.dm_closed or state.hands_shown.get(seat, (None, -1))[0] == spec:
-                continue
-            await self._attempt(
-                table,
-                state,
-                f"dm:{seat}",
-                rounds,
-                functools.partial(self._sync_hand, table, state, seat, spec, turn, rounds),
+        await asyncio.gather(
+            *(
+                self._attempt(
+                    table,
+                    state,
+                    f"dm:{seat}",
+                    rounds,
+                    functools.partial(self._sync_hand, table, state, seat, spec, turn, rounds),
+                )
+                for seat, spec in hands.items()
+                if seat not in state.dm_closed
+                and state.hands_shown.get(seat, (None, -1))[0] != spec
             )
+        )
 
     async def _sync_hand(
         self,
@@ -584,8 +606,11 @@ class Publisher:
         rounds.sent += 1
 
     async def _tell_dms_closed(self, table: Table, user_id: int) -> None:
-        """Say so in the channel, without the secret, and point at the ephemeral fallback."""
-        self._state(table.id).notices.append(
+        """Say so in the channel, without the secret, and point at the ephemeral fallback (in
+        the next pass: the channel's part of this one may have gone already)."""
+        state = self._state(table.id)
+        state.dirty = True
+        state.notices.append(
             f"<@{user_id}>, I can't send you direct messages, so your hand stays hidden here: "
             "press **My hand** on the board or use `/bugs hand` to see it privately."
         )
@@ -607,7 +632,7 @@ class Publisher:
             finally:
                 slot.release()
             state.notices.pop(0)
-            rounds.sent += 1
+            rounds.channel_sent()
         if frame.drop_ping and state.ping_id is not None:
             state.old_pings.append(state.ping_id)
             state.ping_id, state.ping_seats = None, frozenset()
@@ -623,7 +648,7 @@ class Publisher:
             finally:
                 slot.release()
             state.old_pings.pop(0)
-            rounds.sent += 1
+            rounds.channel_sent()
 
     async def _ping(
         self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
@@ -654,7 +679,7 @@ class Publisher:
             state.old_pings.append(state.ping_id)
         named = {s for s in pinged if table.user_at(s).user_id in wanted}
         state.ping_id, state.ping_seats = message.id, frozenset(named)
-        rounds.sent += 1
+        rounds.channel_sent()
         await self.store.set_message(table.id, "ping", channel.id, message.id)
 
     def track_reply(self, table: Table, reply: PrivateReply) -> None:
