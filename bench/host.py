@@ -6,6 +6,8 @@ the median and p99 of ``engine.apply`` and of ``Host.act``, the ratio, and the g
 (act median ≤ 3 × apply + 0.3 ms, p99 ≤ 5 ms). Then committed actions per second with 1, 20 and
 200 games playing at once in one process, and how many actions each SQLite transaction held.
 ``--compare`` runs the throughput part again without group commit (one transaction per action).
+Each figure is measured with ``DATABASE_SYNCHRONOUS=FULL`` (the default: one fsync per committed
+group) and with ``NORMAL`` beside it, in turn in the same run (``--synchronous`` picks one).
 
 Run by hand: `.venv/bin/python bench/host.py [--actions 400] [--seconds 5] [--compare]`.
 The machine is noisy: quote medians and ratios, and run it twice.
@@ -63,8 +65,8 @@ def settings() -> Settings:
     )
 
 
-SYNCHRONOUS = ["NORMAL"]
-"""The SQLite fsync policy of every store this run opens (``--synchronous``)."""
+SYNCHRONOUS = ["FULL"]
+"""The SQLite fsync policy of the stores being opened now (each mode in turn)."""
 
 
 async def new_table(host: Host, slug: str, channel: int, players: int) -> Table:
@@ -102,7 +104,7 @@ async def per_game(
     ``actions`` committed moves of ``slug``. A game's last move also writes its results and
     ratings (another, heavier path), so it is counted apart."""
     store = await Store.open(
-        f"sqlite+aiosqlite:///{tmp / f'{slug}.db'}", synchronous=SYNCHRONOUS[0]
+        f"sqlite+aiosqlite:///{tmp / f'{slug}-{SYNCHRONOUS[0]}.db'}", synchronous=SYNCHRONOUS[0]
     )
     clock = Clock()
     host = Host(store, settings(), clock=clock)
@@ -138,7 +140,7 @@ async def per_game(
 async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> tuple[float, float]:
     """(committed actions per second, actions per transaction) with ``games`` playing at once.
     A player whose games all ended stops early (the rate is over the whole window)."""
-    name = f"tp-{games}-{group}.db"
+    name = f"tp-{games}-{group}-{SYNCHRONOUS[0]}.db"
     store = await Store.open(
         f"sqlite+aiosqlite:///{tmp / name}", group_commit=group, synchronous=SYNCHRONOUS[0]
     )
@@ -185,8 +187,8 @@ async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> t
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    SYNCHRONOUS[0] = args.synchronous
-    print(f"DATABASE_SYNCHRONOUS={args.synchronous}")
+    modes = ["FULL", "NORMAL"] if args.synchronous == "both" else [args.synchronous]
+    print(f"DATABASE_SYNCHRONOUS: {' and '.join(modes)}, in turn")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         warm = tmp / "warm"
@@ -194,33 +196,37 @@ async def main_async(args: argparse.Namespace) -> None:
         for slug in sorted(GAMES):  # warm-up: imports and first statements are not a click
             await per_game(slug, 30, warm)
         print(
-            f"{'game':<13}{'apply p50':>10}{'p99':>8}{'act p50':>9}{'p99':>8}"
+            f"{'game':<13}{'sync':<8}{'apply p50':>10}{'p99':>8}{'act p50':>9}{'p99':>8}"
             f"{'act/apply':>10}{'goal p50':>10}{'ok':>4}{'last p50':>10}{'n':>5}   (ms)"
         )
         for slug in sorted(GAMES):
-            applies, acts, ends = await per_game(slug, args.actions, tmp)
-            a50, a99 = statistics.median(applies) * 1e3, pct(applies, 0.99) * 1e3
-            h50, h99 = statistics.median(acts) * 1e3, pct(acts, 0.99) * 1e3
-            goal = 3 * a50 + 0.3
-            ok = "yes" if h50 <= goal and h99 <= 5 else "no"
-            last = statistics.median(ends) * 1e3 if ends else float("nan")
-            print(
-                f"{slug:<13}{a50:>10.3f}{a99:>8.3f}{h50:>9.3f}{h99:>8.3f}"
-                f"{h50 / a50:>10.1f}{goal:>10.3f}{ok:>4}{last:>10.3f}{len(ends):>5}"
-            )
+            for mode in modes:
+                SYNCHRONOUS[0] = mode
+                applies, acts, ends = await per_game(slug, args.actions, tmp)
+                a50, a99 = statistics.median(applies) * 1e3, pct(applies, 0.99) * 1e3
+                h50, h99 = statistics.median(acts) * 1e3, pct(acts, 0.99) * 1e3
+                goal = 3 * a50 + 0.3
+                ok = "yes" if h50 <= goal and h99 <= 5 else "no"
+                last = statistics.median(ends) * 1e3 if ends else float("nan")
+                print(
+                    f"{slug:<13}{mode:<8}{a50:>10.3f}{a99:>8.3f}{h50:>9.3f}{h99:>8.3f}"
+                    f"{h50 / a50:>10.1f}{goal:>10.3f}{ok:>4}{last:>10.3f}{len(ends):>5}"
+                )
         print(
             f"(one game at a time; about {args.actions} committed actions per game; goal: act p50"
             " ≤ 3 × apply p50 + 0.3 ms and p99 ≤ 5 ms; a game's last move, which also writes its"
             " results and ratings, is counted apart: 'last p50' over 'n' games)"
         )
         print()
-        modes = [True, False] if args.compare else [True]
-        print(f"{'games at once':<15}{'commit':<14}{'actions/s':>11}{'actions/txn':>13}")
+        commits = [True, False] if args.compare else [True]
+        print(f"{'games at once':<15}{'sync':<8}{'commit':<14}{'actions/s':>11}{'actions/txn':>13}")
         for games in (1, 20, 200):
-            for group in modes:
-                rate, per_txn = await throughput(games, args.seconds, tmp, group=group)
-                mode = "group" if group else "one by one"
-                print(f"{games:<15}{mode:<14}{rate:>11.0f}{per_txn:>13.1f}")
+            for group in commits:
+                for mode in modes:
+                    SYNCHRONOUS[0] = mode
+                    rate, per_txn = await throughput(games, args.seconds, tmp, group=group)
+                    kind = "group" if group else "one by one"
+                    print(f"{games:<15}{mode:<8}{kind:<14}{rate:>11.0f}{per_txn:>13.1f}")
         print(f"({args.seconds:.0f} s each, random play of every game, one process)")
 
 
@@ -231,9 +237,9 @@ def main() -> int:
     parser.add_argument("--compare", action="store_true", help="also without group commit")
     parser.add_argument(
         "--synchronous",
-        choices=["NORMAL", "FULL"],
-        default="NORMAL",
-        help="DATABASE_SYNCHRONOUS: FULL also fsyncs every commit (P-37)",
+        choices=["both", "FULL", "NORMAL"],
+        default="both",
+        help="DATABASE_SYNCHRONOUS to measure: FULL (the default), NORMAL, or both in turn (P-37)",
     )
     args = parser.parse_args()
     asyncio.run(main_async(args))

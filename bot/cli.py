@@ -1,6 +1,6 @@
 """What `python -m bot` and `python -m bot sync` do, with one clear line for a bad token, a
 database another bot process holds or that cannot be used where it is (a missing or read-only
-folder, a full disk, a file that is not a database: exit code 3, P-22, P-38) or Discord out of
+folder, a full disk, a file that is not a database: exit code 3, P-22, P-40) or Discord out of
 reach at start-up."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def run_bot(*, shards: str | None = None, shard_count: int | None = None) -> int
     settings.shards()  # a malformed range stops here, in one line
     token = settings.require_token()
     # The database first, before a log line or Discord: what keeps the bot from using it is
-    # said in one line (P-22, P-38), even while Discord is out of reach.
+    # said in one line (P-22, P-40), even while Discord is out of reach.
     try:
         lock = lock_database(settings.database_url)
     except (DatabaseInUse, DatabaseUnusable) as exc:

@@ -59,9 +59,10 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(default=32, ge=1)
     # Reliability (seconds).
     database_busy_timeout: float = 10.0
-    # SQLite's fsync policy (P-37): NORMAL (a commit survives the process being killed) or FULL
-    # (it also survives the machine losing power, at one fsync per committed group).
-    database_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
+    # SQLite's fsync policy (P-37): FULL (a commit survives the machine losing power, at one
+    # fsync per committed group) or NORMAL (it survives the process being killed, not a power
+    # loss).
+    database_synchronous: Literal["NORMAL", "FULL"] = "FULL"
     retry_max_delay: float = 60.0
     # Scale-out (P-36): this process runs shards SHARD_IDS ("0-3", "0,2,4") of SHARD_COUNT;
     # several processes share one PostgreSQL DATABASE_URL. Unset: one process, one shard.

@@ -23,10 +23,11 @@ from ..host.errors import NoGameHere
 from ..host.host import Host
 from ..host.table import Table
 from ..settings import Settings
+from ..standings import public_scores
 from ..store import Store
 from ..ui.member import settings_text
 from ..ui.options import words_for
-from ..ui.presenter import playable
+from ..ui.presenter import playable, presenter_for
 from ..ui.rules_text import rules_message
 from ..ui.specs import MessageSpec
 from ..ui.stats import history_message, last_game_text, leaderboard_message, stats_message
@@ -310,9 +311,14 @@ def status_text(settings: Settings, table: Table, board: int | None) -> str:
     else:
         engine = table.engine
         waiting = [names[s] for s in sorted(engine.waiting_for()) if 0 <= s < len(names)]
+        words = presenter_for(table.slug).score_words
+        scores = public_scores(engine)  # anyone in the channel may ask: no hidden part
         lines.append(
             "Players: "
-            + ", ".join(f"{n} ({sc})" for n, sc in zip(names, engine.scores(), strict=True))
+            + ", ".join(
+                f"{n} ({words(sc, over=engine.is_over)})"
+                for n, sc in zip(names, scores, strict=True)
+            )
         )
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))

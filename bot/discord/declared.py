@@ -1,4 +1,4 @@
-"""A slash command is run only when it carries exactly what bugtable declared (P-24, P-39).
+"""A slash command is run only when it carries exactly what bugtable declared (P-24, P-41).
 
 discord.py follows the first subcommand of each level and ignores every option its command has
 no parameter for, so a forged client's `/bugs new bag-of-bugs nonexistent:x` would open a lobby.

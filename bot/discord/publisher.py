@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import discord
 
@@ -45,6 +47,36 @@ DM_CLOSED = 50007
 QUIET = discord.AllowedMentions.none()
 """Boards name members (whom the game waits on) without ever notifying them: pings do that."""
 CLOSE_SECONDS = 5.0
+CHANNEL = "channel"
+"""The part of a game's messages that stands for its channel refusing the bot (P-38)."""
+GIVE_UP = 10
+"""Tries of a failing part of a finished game's messages before the pump gives up (~4 min)."""
+UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
+_T = TypeVar("_T")
+
+
+@dataclass
+class _Wait:
+    """A part of a game's messages that failed: how often in a row, and when to try again."""
+
+    failures: int = 0
+    not_before: float = 0.0
+
+
+def _channel_refused(exc: BaseException) -> bool:
+    """The channel itself will not take the bot's messages (a lost permission, the bot
+    removed, the channel deleted), as opposed to one request failing."""
+    if isinstance(exc, discord.Forbidden):
+        return True
+    return isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL
+
+
+def _part_name(key: str, table: Table) -> str:
+    if key.startswith("dm:"):
+        return f"DM of seat {key[3:]}"
+    return {"render": "rendering", "board": "board", "notes": "channel notices and pings"}.get(
+        key, key
+    )
 
 
 @dataclass
@@ -55,8 +87,15 @@ class _Round:
     sent: int = 0
     held: float | None = None
 
+    channel_ok: bool = False
+    """A request to the game's channel went through: it takes the bot's messages again."""
+
     def hold(self, delay: float) -> None:
         self.held = delay if self.held is None else min(self.held, delay)
+
+    def channel_sent(self) -> None:
+        self.sent += 1
+        self.channel_ok = True
 
 
 @dataclass
@@ -100,6 +139,10 @@ class _GameMessages:
     old_pings: list[int] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     """Channel messages to send (DMs closed, a seat handed to a bot), each without a secret."""
+    waits: dict[str, _Wait] = field(default_factory=dict)
+    """Parts whose last try failed (``board``, ``notes``, ``dm:<seat>``, ``channel`` …)."""
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set by every change: wakes a pump that waits out one part's failure."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None
@@ -172,6 +215,7 @@ class Publisher:
     def mark_dirty(self, table: Table) -> None:
         state = self._state(table.id)
         state.dirty = True
+        state.changed.set()
         if state.pump is None or state.pump.done():
             state.pump = asyncio.create_task(self._pump(table), name=f"pump:{table.id}")
 
@@ -190,7 +234,6 @@ class Publisher:
     async def _pump(self, table: Table) -> None:
         state = self._state(table.id)
         interval = self.settings.board_edit_interval
-        failures = 0
         if not state.known and self.store.shared:
             # A game another process showed (a DM click for it came here): find its messages,
             # or this process would post a second board.
@@ -200,39 +243,17 @@ class Publisher:
                 log.warning("game %s: its messages are unknown (%s)", table.id, one_line(exc))
         while state.dirty:
             state.dirty = False
+            state.changed.clear()
             rounds = _Round()
-            try:
-                frame = await self._render(table)
-                await self._sync_boards(table, state, frame.boards, frame.turn, rounds)
-                await self._sync_hands(table, state, frame.hands, frame.turn, rounds)
-                await self._sync_channel_notes(table, state, frame, rounds)
-                for reply, spec in frame.settled:
-                    await self.replies.settle(reply, spec, table.id, frame.turn)
-                failures = 0
-            except (discord.NotFound, discord.Forbidden) as exc:
-                # The message or the channel is gone, or closed to us: nothing to bring up to
-                # date any more. (A closed DM is handled in _sync_hands.)
-                log.warning("game %s: its messages are gone (%s)", table.id, one_line(exc))
-                continue
-            except Exception as exc:
-                # Discord (or the database) failed: try again, later each time, until it works;
-                # whatever changed meanwhile is rendered then, so the newest state is sent.
-                failures += 1
-                wait = backoff(failures, self.settings.retry_max_delay)
-                log.warning(
-                    "could not update the messages of game %s (%s); trying again in %.1f s",
-                    table.id,
-                    one_line(exc),
-                    wait,
-                    exc_info=failures == 1 and not isinstance(exc, discord.HTTPException),
-                )
+            frame = await self._attempt(table, state, "render", rounds, lambda: self._render(table))
+            if frame is not None:
+                await self._send_frame(table, state, frame, rounds)
+                self._schedule_refresh(table, state, frame.refresh_at)
+            if self._given_up(table, state):
+                break
+            if rounds.held is not None:  # something must be tried again: come back with news
                 state.dirty = True
-                await asyncio.sleep(wait)
-                continue
-            self._schedule_refresh(table, state, frame.refresh_at)
-            if rounds.held is not None:  # a channel had no free slot: come back with news
-                state.dirty = True
-                await asyncio.sleep(max(rounds.held, interval if rounds.sent else 0.0))
+                await self._rest(state, interval if rounds.sent else 0.0, rounds.held)
             elif rounds.sent and state.dirty:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
@@ -240,6 +261,134 @@ class Publisher:
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
+
+    async def _send_frame(
+        self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
+    ) -> None:
+        """Each part on its own and at the same time (P-39): the DMs, the private replies and
+        the pings never wait on the board (nor one DM on another), and a part that fails is
+        tried again later without holding the others."""
+        parts = [
+            self._attempt(
+                table,
+                state,
+                "board",
+                rounds,
+                lambda: self._sync_boards(table, state, frame.boards, frame.turn, rounds),
+            ),
+            self._sync_hands(table, state, frame.hands, frame.turn, rounds),
+            self._attempt(
+                table,
+                state,
+                "notes",
+                rounds,
+                lambda: self._sync_channel_notes(table, state, frame, rounds),
+            ),
+            *(
+                self.replies.settle(reply, spec, table.id, frame.turn)
+                for reply, spec in frame.settled
+            ),
+        ]
+        await asyncio.gather(*parts)
+
+    async def _attempt(
+        self,
+        table: Table,
+        state: _GameMessages,
+        part: str,
+        rounds: _Round,
+        send: Callable[[], Awaitable[_T]],
+    ) -> _T | None:
+        """Run one part of a pass (``render``, ``board``, ``notes``, ``dm:<seat>``) unless it
+        waits out an earlier failure; a failure is logged once per outage and tried again
+        later each time, up to ``RETRY_MAX_DELAY`` apart. The board and the notes share the
+        channel: while it refuses the bot (403, or 404 for the channel itself), neither is
+        tried before the channel's own wait is over."""
+        now = time.monotonic()
+        keys = [part, CHANNEL] if part in ("board", "notes") else [part]
+        waits = [w.not_before - now for k in keys if (w := state.waits.get(k)) is not None]
+        if waits and max(waits) > 0:
+            rounds.hold(max(waits))
+            return None
+        try:
+            result = await send()
+        except Exception as exc:
+            key = CHANNEL if part in ("board", "notes") and _channel_refused(exc) else part
+            wait = state.waits.setdefault(key, _Wait())
+            if wait.not_before > now:  # the board and the notes met the same refusal at once
+                rounds.hold(wait.not_before - time.monotonic())
+                return None
+            wait.failures += 1
+            delay = backoff(wait.failures, self.settings.retry_max_delay)
+            wait.not_before = time.monotonic() + delay
+            rounds.hold(delay)
+            if wait.failures == 1:
+                self._log_outage(table, key, exc)
+            return None
+        # The channel is known to take the bot's messages again only once a request to it
+        # went through (a part with nothing to send proves nothing).
+        for key in [k for k in keys if k != CHANNEL or rounds.channel_ok]:
+            healed = state.waits.pop(key, None)
+            if healed is not None and key == CHANNEL:
+                log.info(
+                    "game %s: channel %s allows the bot again; its board is up to date",
+                    table.id,
+                    table.game.channel_id,
+                )
+            elif healed is not None:
+                log.info(
+                    "game %s: %s works again after %d failed tries; it is up to date",
+                    table.id,
+                    _part_name(key, table),
+                    healed.failures,
+                )
+        return result
+
+    @staticmethod
+    def _log_outage(table: Table, key: str, exc: BaseException) -> None:
+        """One short line when a part starts failing (never one per try)."""
+        if key == CHANNEL:
+            log.warning(
+                "game %s: channel %s refuses the bot (%s); its board and pings wait until it "
+                "allows the bot again, the DMs and the game go on",
+                table.id,
+                table.game.channel_id,
+                one_line(exc),
+            )
+            return
+        log.warning(
+            "could not update the %s of game %s (%s); trying again later",
+            _part_name(key, table),
+            table.id,
+            one_line(exc),
+            exc_info=not isinstance(exc, discord.HTTPException),
+        )
+
+    def _given_up(self, table: Table, state: _GameMessages) -> bool:
+        """A finished game whose channel still refuses the bot stops trying after ``GIVE_UP``
+        tries (a game in play keeps trying: its board must catch up when the permission is
+        back). Other failures (429 storms, outages) are tried for as long as it takes (P-23)."""
+        wait = state.waits.get(CHANNEL)
+        if table.status in ("lobby", "playing") or wait is None or wait.failures < GIVE_UP:
+            return False
+        log.warning(
+            "game %s has ended and channel %s still refuses the bot; gave up showing its end",
+            table.id,
+            table.game.channel_id,
+        )
+        return True
+
+    @staticmethod
+    async def _rest(state: _GameMessages, gap: float, held: float) -> None:
+        """Wait ``gap`` (the spacing of one game's edits), then until ``held`` is over or the
+        game changes, whichever comes first: a part waiting out a failure must not hold back
+        the others' news."""
+        if gap > 0:
+            await asyncio.sleep(gap)
+        remaining = held - gap
+        if remaining > 0 and not state.changed.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(state.changed.wait(), remaining)
 
     def _slot(self, channel: Hashable, kind: Kind, rounds: _Round) -> Slot | None:
         """A slot for one request to ``channel`` now, or ``None`` (the round notes the wait)."""
@@ -357,11 +506,22 @@ class Publisher:
                         **edit_kwargs(spec, table.id, turn, png, shown=shown),
                         allowed_mentions=QUIET,
                     )
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_MESSAGE or message_id is None:
+                    raise
+                # Someone deleted the board: post it again, once, with the newest state (the
+                # next round; the store then records the new message, P-38).
+                log.warning("game %s: its %s message was deleted; posting it again", table.id, kind)
+                state.board_ids.pop(kind, None)
+                state.shown.pop(kind, None)
+                state.dirty = True
+                rounds.hold(0.0)
+                continue
             finally:
                 slot.release()
             state.shown[kind] = (spec, turn)
             state.stale_since.pop(kind, None)
-            rounds.sent += 1
+            rounds.channel_sent()
         for kind in [k for k in state.board_ids if k not in kinds]:
             slot = self._slot(channel.id, "delete", rounds)
             if slot is None:
@@ -374,7 +534,7 @@ class Publisher:
             state.board_ids.pop(kind)
             state.shown.pop(kind, None)
             state.stale_since.pop(kind, None)
-            rounds.sent += 1
+            rounds.channel_sent()
 
     async def _sync_hands(
         self,
@@ -385,47 +545,73 @@ class Publisher:
         rounds: _Round,
     ) -> None:
         """One DM per player per game (P-8): sent once, then edited in place, "your turn" and
-        its buttons included. Edits never notify."""
-        for seat, spec in hands.items():
-            # The same choices at a new turn are new buttons: a DM's are always the current
-            # ones (P-8), a DM without any is not edited for a turn alone.
-            shown = (spec, turn if spec.acts else None)
-            if seat in state.dm_closed or state.hands_shown.get(seat) == shown:
-                continue
-            first = seat not in state.hand_ids
-            user_id = table.user_at(seat).user_id
-            slot = self._slot(("dm", user_id), "send" if first else "edit", rounds)
-            if slot is None:
-                continue
-            try:
-                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                if first:
-                    message = await user.send(**send_kwargs(spec, table.id, turn))
-                    state.hand_ids[seat] = message.id
-                    await self.store.set_message(
-                        table.id, f"hand:{seat}", message.channel.id, message.id
-                    )
-                else:
-                    dm = user.dm_channel or await user.create_dm()
-                    await dm.get_partial_message(state.hand_ids[seat]).edit(
-                        **edit_kwargs(spec, table.id, turn)
-                    )
-            except discord.Forbidden as exc:
-                if exc.code != DM_CLOSED:
-                    raise
-                state.dm_closed.add(seat)
-                await self._tell_dms_closed(table, user_id)
-            except discord.NotFound:  # the member deleted it: the next change sends a new one
-                state.hand_ids.pop(seat, None)
-                continue
-            finally:
-                slot.release()
-            state.hands_shown[seat] = shown
-            rounds.sent += 1
+        its buttons included. Edits never notify. Each DM is its own part: one that fails is
+        tried again later while the others go on (P-38)."""
+        await asyncio.gather(
+            *(
+                self._attempt(
+                    table,
+                    state,
+                    f"dm:{seat}",
+                    rounds,
+                    functools.partial(self._sync_hand, table, state, seat, spec, turn, rounds),
+                )
+                for seat, spec in hands.items()
+                if seat not in state.dm_closed
+                and state.hands_shown.get(seat) != shown_as(spec, turn)
+            )
+        )
+
+    async def _sync_hand(
+        self,
+        table: Table,
+        state: _GameMessages,
+        seat: int,
+        spec: MessageSpec,
+        turn: int,
+        rounds: _Round,
+    ) -> None:
+        first = seat not in state.hand_ids
+        user_id = table.user_at(seat).user_id
+        slot = self._slot(("dm", user_id), "send" if first else "edit", rounds)
+        if slot is None:
+            return
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            if first:
+                message = await user.send(**send_kwargs(spec, table.id, turn))
+                state.hand_ids[seat] = message.id
+                await self.store.set_message(
+                    table.id, f"hand:{seat}", message.channel.id, message.id
+                )
+            else:
+                dm = user.dm_channel or await user.create_dm()
+                await dm.get_partial_message(state.hand_ids[seat]).edit(
+                    **edit_kwargs(spec, table.id, turn)
+                )
+        except discord.Forbidden as exc:
+            # DMs closed (50007), or any other refusal to reach this member: their hand stays
+            # a click away (My hand), and the channel is told once.
+            log.info("game %s: seat %s takes no DMs (%s)", table.id, seat, one_line(exc))
+            state.dm_closed.add(seat)
+            await self._tell_dms_closed(table, user_id)
+            return
+        except discord.NotFound:  # the DM is gone: send a new one, now
+            state.hand_ids.pop(seat, None)
+            state.dirty = True
+            rounds.hold(0.0)
+            return
+        finally:
+            slot.release()
+        state.hands_shown[seat] = shown_as(spec, turn)
+        rounds.sent += 1
 
     async def _tell_dms_closed(self, table: Table, user_id: int) -> None:
-        """Say so in the channel, without the secret, and point at the ephemeral fallback."""
-        self._state(table.id).notices.append(
+        """Say so in the channel, without the secret, and point at the ephemeral fallback (in
+        the next pass: the channel's part of this one may have gone already)."""
+        state = self._state(table.id)
+        state.dirty = True
+        state.notices.append(
             f"<@{user_id}>, I can't send you direct messages, so your hand stays hidden here: "
             "press **My hand** on the board or use `/bugs hand` to see it privately."
         )
@@ -447,7 +633,7 @@ class Publisher:
             finally:
                 slot.release()
             state.notices.pop(0)
-            rounds.sent += 1
+            rounds.channel_sent()
         if frame.drop_ping and state.ping_id is not None:
             state.old_pings.append(state.ping_id)
             state.ping_id, state.ping_seats = None, frozenset()
@@ -463,7 +649,7 @@ class Publisher:
             finally:
                 slot.release()
             state.old_pings.pop(0)
-            rounds.sent += 1
+            rounds.channel_sent()
 
     async def _ping(
         self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
@@ -494,7 +680,7 @@ class Publisher:
             state.old_pings.append(state.ping_id)
         named = {s for s in pinged if table.user_at(s).user_id in wanted}
         state.ping_id, state.ping_seats = message.id, frozenset(named)
-        rounds.sent += 1
+        rounds.channel_sent()
         await self.store.set_message(table.id, "ping", channel.id, message.id)
 
     def track_reply(self, table: Table, reply: PrivateReply) -> None:
@@ -537,6 +723,12 @@ def mentions(user_ids: list[int]) -> str:
     shown = " ".join(f"<@{u}>" for u in user_ids[:MAX_MENTIONS])
     more = len(user_ids) - MAX_MENTIONS
     return f"{shown} +{more}" if more > 0 else shown
+
+
+def shown_as(spec: MessageSpec, turn: int) -> tuple[MessageSpec, int | None]:
+    """What a DM showing ``spec`` at ``turn`` is: the same choices at a new turn are new buttons
+    (a DM's are always the current ones, P-8), and a DM without any is not edited for a turn."""
+    return spec, turn if spec.acts else None
 
 
 def with_turn_line(spec: MessageSpec, user_ids: list[int]) -> MessageSpec:

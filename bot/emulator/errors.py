@@ -90,6 +90,14 @@ def cannot_dm() -> ApiError:
     return ApiError(403, 50007, "Cannot send messages to this user")
 
 
+def missing_access() -> ApiError:
+    return ApiError(403, 50001, "Missing Access")
+
+
+def missing_permissions() -> ApiError:
+    return ApiError(403, 50013, "Missing Permissions")
+
+
 def not_author() -> ApiError:
     return ApiError(403, 50005, "Cannot edit a message authored by another user")
 

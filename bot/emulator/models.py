@@ -169,6 +169,11 @@ class Channel:
     position: int = 0
     recipient: User | None = None
     last_message_id: int | None = None
+    bot_can_view: bool = True
+    """The bot's View Channel here: without it, Discord answers 403 50001 to everything."""
+    bot_can_send: bool = True
+    """The bot's Send Messages here: without it, sends and edits are 403 50013 (deletes of its
+    own messages still work)."""
 
     def payload(self, *, with_guild_id: bool = True) -> JSON:
         if self.type == DM:

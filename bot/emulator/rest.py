@@ -23,6 +23,8 @@ from .errors import (
     ApiError,
     bad_request,
     cannot_dm,
+    missing_access,
+    missing_permissions,
     not_author,
     not_found_route,
     unauthorized,
@@ -96,6 +98,22 @@ class RateLimitRule:
         return (self.method in ("*", method)) and self.pattern.search(path) is not None
 
 
+@dataclass
+class FaultRule:
+    """The next ``remaining`` requests matching this rule fail with ``status`` and ``code``
+    (a 403 on one DM, a 5xx on one board), as Discord answers a request it refuses."""
+
+    method: str
+    pattern: re.Pattern[str]
+    remaining: int
+    status: int
+    code: int
+    message: str
+
+    def matches(self, method: str, path: str) -> bool:
+        return (self.method in ("*", method)) and self.pattern.search(path) is not None
+
+
 @dataclass(frozen=True)
 class ChannelLimit:
     """Discord's per-channel buckets: at most ``limit`` message sends, and apart ``limit``
@@ -162,6 +180,7 @@ class RestApi:
         self._api_base = api_base
         self.requests: list[RequestRecord] = []
         self.rules: list[RateLimitRule] = []
+        self.faults: list[FaultRule] = []
         self.channel_limit: ChannelLimit | None = ChannelLimit()
         """Discord's per-channel limits on message sends and edits (``None``: unlimited)."""
         self._channel_use: dict[tuple[str, str], deque[float]] = {}
@@ -241,6 +260,7 @@ class RestApi:
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
             raise unauthorized()
         self._check_rate_limit(method, path)
+        self._check_faults(method, path)
         self._check_channel_limit(method, path, params)
         body, attachments = await self._read_body(request)
         rest = RestRequest(method, path, params, request.query, body, attachments)
@@ -264,6 +284,14 @@ class RestApi:
                     self.rules.remove(rule)
                 bucket = f"emu{abs(hash(rule.pattern.pattern)):x}"
                 raise too_many_requests(rule.retry_after, bucket, is_global=rule.is_global)
+
+    def _check_faults(self, method: str, path: str) -> None:
+        for rule in self.faults:
+            if rule.remaining > 0 and rule.matches(method, path):
+                rule.remaining -= 1
+                if rule.remaining == 0:
+                    self.faults.remove(rule)
+                raise ApiError(rule.status, rule.code, rule.message)
 
     def _check_channel_limit(self, method: str, path: str, params: Mapping[str, str]) -> None:
         """Like Discord: a channel takes at most ``limit`` sends (and ``limit`` edits) in any
@@ -407,10 +435,17 @@ class RestApi:
             raise unknown_user()
         return 200, user.payload()
 
-    def _channel(self, req: RestRequest) -> Channel:
+    def _channel(self, req: RestRequest, *, send: bool = False) -> Channel:
+        """The channel of the route, as the bot may use it: a guild channel it cannot view is
+        403 50001 for everything, one it may not send in is 403 50013 for sends and edits."""
         channel = self.world.channels.get(_int(req.params["channel"]))
         if channel is None:
             raise unknown_channel()
+        if channel.guild is not None:
+            if not channel.bot_can_view:
+                raise missing_access()
+            if send and not channel.bot_can_send:
+                raise missing_permissions()
         return channel
 
     def _guild(self, req: RestRequest) -> Guild:
@@ -423,7 +458,7 @@ class RestApi:
         return 200, self._channel(req).payload()
 
     async def typing(self, req: RestRequest) -> Result:
-        self._channel(req)
+        self._channel(req, send=True)
         return 204, None
 
     async def get_guild(self, req: RestRequest) -> Result:
@@ -447,8 +482,8 @@ class RestApi:
 
     # --- channel messages ---------------------------------------------------------------------
 
-    def _message(self, req: RestRequest) -> Message:
-        channel = self._channel(req)
+    def _message(self, req: RestRequest, *, send: bool = False) -> Message:
+        channel = self._channel(req, send=send)
         message = self.world.messages.get(_int(req.params["message"]))
         if (
             message is None
@@ -479,7 +514,7 @@ class RestApi:
         return 200, [m.payload() for m in reversed(messages)]
 
     async def create_message(self, req: RestRequest) -> Result:
-        channel = self._channel(req)
+        channel = self._channel(req, send=True)
         body = req.json_object()
         if channel.type == DM:
             assert channel.recipient is not None
@@ -493,7 +528,7 @@ class RestApi:
         return 200, self._message(req).payload()
 
     async def edit_message(self, req: RestRequest) -> Result:
-        message = self._message(req)
+        message = self._message(req, send=True)
         if message.author is not self.world.bot:
             raise not_author()
         body = req.json_object()

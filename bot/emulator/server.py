@@ -19,7 +19,7 @@ from .errors import JSON, EmulatorError
 from .gateway import Gateway
 from .interactions import InteractionResult, Interactions
 from .models import Button, Channel, Guild, Message, User, World
-from .rest import ChannelLimit, RateLimitRule, RequestRecord, RestApi
+from .rest import ChannelLimit, FaultRule, RateLimitRule, RequestRecord, RestApi
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,30 @@ class Emulator:
             )
         )
 
+    def fail(
+        self,
+        method: str,
+        path_regex: str,
+        *,
+        status: int,
+        code: int = 0,
+        message: str = "Refused",
+        times: int = 1,
+    ) -> None:
+        """The next ``times`` requests whose path (under api_base) matches fail with
+        ``status`` and Discord's error ``code`` (e.g. 403 50007 on one member's DM channel,
+        503 on one board)."""
+        self.rest.faults.append(
+            FaultRule(
+                method=method.upper(),
+                pattern=re.compile(path_regex),
+                remaining=times,
+                status=status,
+                code=code,
+                message=message,
+            )
+        )
+
     # --- building the world -------------------------------------------------------------------
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
@@ -254,6 +278,18 @@ class Emulator:
 
     def set_dms_open(self, user: User, open_: bool) -> None:
         user.dms_open = open_
+
+    def set_bot_permissions(
+        self, channel: Channel, *, view: bool = True, send: bool = True
+    ) -> None:
+        """What an admin's channel overwrites let the bot do in ``channel`` (View Channel, Send
+        Messages); the REST API answers 403 as Discord does while one is off."""
+        channel.bot_can_view, channel.bot_can_send = view, send
+
+    def delete_message(self, message: Message) -> None:
+        """A member (a moderator, or the author of a DM's other side) deletes ``message``: later
+        requests for it are 404 Unknown Message, and nobody can click its buttons."""
+        message.deleted = True
 
     def dm_channel(self, user: User) -> Channel:
         return self.world.dm_channel(user)

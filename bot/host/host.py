@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeVar
 from rules.core import GAMES, SYSTEM, Deadline, Engine, RuleError, get_game
 
 from ..settings import Settings
+from ..standings import final_result
 from ..store import Store, VersionConflict, WrongStatus
 from ..store.errors import NotSeated
 from ..store.records import ActionRecord, GameRecord, LobbySeat, ResultSpec, TimerSpec
@@ -669,16 +670,14 @@ class Host:
         return specs
 
     def _results(self, table: Table) -> list[ResultSpec]:
-        engine = table.running()
-        scores = engine.scores()
-        winners = set(engine.winners())
+        result = final_result(table.running())
+        scores, winners = result.scores, set(result.winners)
         out = []
-        for seat in range(engine.players):
-            mine = scores[seat]
+        for seat, mine in enumerate(scores):
             if seat in winners:
                 rank = 1
             else:
-                better = sum(1 for s in range(engine.players) if scores[s] > mine)
+                better = sum(1 for score in scores if score > mine)
                 tied_winners = sum(1 for s in winners if scores[s] == mine)
                 rank = 1 + better + tied_winners
             out.append(
@@ -688,7 +687,7 @@ class Host:
                     score=mine,
                     rank=rank,
                     winner=seat in winners,
-                    breakdown=engine.score_breakdown(seat),
+                    breakdown=result.breakdowns[seat],
                 )
             )
         return out

@@ -38,8 +38,9 @@ def sqlite_file(url: str) -> str | None:
 
 
 #: SQLite's ``synchronous`` PRAGMA (the ``DATABASE_SYNCHRONOUS`` setting, P-37). With WAL,
-#: NORMAL keeps every commit through a crash of the process and FULL through a power loss too.
-SYNCHRONOUS = "NORMAL"
+#: NORMAL keeps every commit through a crash of the process and FULL (the default) through a
+#: power loss too, as PostgreSQL does by default.
+SYNCHRONOUS = "FULL"
 SYNCHRONOUS_MODES = ("NORMAL", "FULL")
 
 

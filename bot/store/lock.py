@@ -5,7 +5,7 @@ other's moves; SQLite has no row locks to make that safe. So ``python -m bot`` h
 ``<database>.lock`` for as long as it runs, and a second one refuses to start. The OS drops the
 lock when the process dies, even by SIGKILL. PostgreSQL needs no such lock. Taking it is the
 first write of a start: a folder that is missing, read-only or full is said in one line here
-(``DatabaseUnusable``, P-38).
+(``DatabaseUnusable``, P-40).
 """
 
 from __future__ import annotations

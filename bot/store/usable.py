@@ -1,4 +1,4 @@
-"""Whether this process can use its SQLite database, checked when the bot starts (P-38).
+"""Whether this process can use its SQLite database, checked when the bot starts (P-40).
 
 A folder that does not exist or may not be written, a full disk and a file that is not a database
 would otherwise surface as a traceback from deep inside SQLite or the lock file, or, with Discord

@@ -6,8 +6,8 @@ engine. Here one writer task collects the actions that arrive while the previous
 written and commits them together: one ``BEGIN IMMEDIATE``, a ``SAVEPOINT`` per action (so an
 action whose version compare-and-set fails is undone alone and refused, while the others stand),
 one ``COMMIT``. Every caller is answered only after that COMMIT returned, so an acknowledged
-action is in the database (WAL, ``synchronous=NORMAL``: it survives the process being killed;
-``DATABASE_SYNCHRONOUS=FULL`` also through a power loss, P-37).
+action is in the database (WAL with ``DATABASE_SYNCHRONOUS=FULL``, the default: it survives a
+power loss, at one fsync per group; ``NORMAL``: it survives the process being killed, P-37).
 
 The statements run on the writer's own ``sqlite3`` connection in one worker thread, as plain
 cached SQL (the module's statement cache keeps them compiled); each JSON value is encoded once.
@@ -91,7 +91,7 @@ class SQLiteWriter:
     """One writer task and one thread with one connection to a SQLite file."""
 
     def __init__(
-        self, path: str, *, busy_timeout: float, serial: Serial, synchronous: str = "NORMAL"
+        self, path: str, *, busy_timeout: float, serial: Serial, synchronous: str = "FULL"
     ) -> None:
         self._path = path
         self._synchronous = synchronous

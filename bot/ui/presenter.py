@@ -16,9 +16,10 @@ from typing import Any, ClassVar
 from rules.core import SYSTEM, Event
 
 from ..host.table import Outcome, SeatChange, Table
+from ..standings import final_result, public_scores
 from .results import ranked, results_screen, standing, win_verb
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
-from .text import esc, newest_lines
+from .text import esc, newest_lines, plural
 
 HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
 REMATCH_BUTTON = ButtonSpec("Rematch", host="rematch", emoji="🔁", style=Style.SUCCESS)
@@ -63,7 +64,7 @@ class Presenter:
         view = engine.view(None)
         lines = [f"**{k}**: {_short(v)}" for k, v in view.items() if k not in ("players",)]
         names = table.names()
-        scores = engine.scores()
+        scores = public_scores(engine)
         players = "\n".join(
             f"{'▶ ' if i in engine.waiting_for() else ''}{names[i]}: {scores[i]}"
             for i in range(engine.players)
@@ -94,11 +95,11 @@ class Presenter:
         """The results: score table with breakdowns and the winners."""
         engine = table.running()
         names = table.names()
-        scores = engine.scores()
-        winners = engine.winners()
+        result = final_result(engine)
+        scores, winners = result.scores, result.winners
         fields = []
         for seat in ranked(scores, winners)[:20]:
-            parts = engine.score_breakdown(seat)
+            parts = result.breakdowns[seat]
             detail = ", ".join(f"{k} {v}" for k, v in parts.items() if k != "total")
             fields.append(standing(names[seat], seat in winners, str(scores[seat]), detail or "—"))
         won = " and ".join(names[s] for s in winners) or "nobody"
@@ -109,6 +110,12 @@ class Presenter:
             log=self._log_field(log),
             colour=self.colour,
         )
+
+    def score_words(self, score: int, *, over: bool) -> str:
+        """A seat's score in words, as `/bugs status` gives it: while the game is played it is
+        the public score (``Engine.public_scores``), so a game whose score hides parts says
+        what it counts ("visible VP"); once the game is over, the final score."""
+        return plural(score, "point")
 
     def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
         """Public log lines for an outcome (only public events may appear here)."""

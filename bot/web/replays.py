@@ -25,6 +25,7 @@ from typing import Any
 from rules.core import GAMES, SYSTEM, Engine
 
 from ..host.table import Outcome, Table
+from ..standings import final_result
 from ..store import ActionRecord, GameRecord, SeatRecord, Store
 from ..ui.lobby import lobby_message
 from ..ui.presenter import playable, presenter_for
@@ -181,7 +182,8 @@ class Replay:
             board = view_html(view, names)
         result = None
         if engine.is_over:
-            scores, winners = engine.scores(), engine.winners()
+            final = final_result(engine)
+            scores, winners = final.scores, final.winners
             order = sorted(range(engine.players), key=lambda s: (s not in winners, -scores[s], s))
             result = [
                 {"seat": s, "name": names[s], "score": scores[s], "winner": s in winners}

@@ -322,6 +322,10 @@ class BagOfBugs(Engine):
         """Running scores during play, final scores at the end."""
         return scoring.totals(self.state.collections)
 
+    def public_scores(self) -> list[int]:
+        """The running scores: every collection is public (BB-21, BB-X7)."""
+        return self.scores()
+
     def score_breakdown(self, seat: int) -> dict[str, int]:
         return scoring.breakdowns(self.state.collections)[seat]
 

@@ -193,6 +193,10 @@ class BugOff(Engine):
         """Points-pile sizes: public at any time, final once the game is over."""
         return scoring.totals(self.state.points)
 
+    def public_scores(self) -> list[int]:
+        """The points-pile sizes, public at any time (BO-15: only their colours are secret)."""
+        return self.scores()
+
     def winners(self) -> list[int]:
         return scoring.rank(self.state.points, self.state.bug_offs)[0] if self.is_over else []
 

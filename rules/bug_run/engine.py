@@ -186,6 +186,9 @@ class BugRun(Run, Engine):
     def scores(self) -> list[int]:
         return scoring.scores(self)
 
+    def public_scores(self) -> list[int]:
+        return scoring.public_scores(self)
+
     def score_breakdown(self, seat: int) -> dict[str, int]:
         return scoring.breakdown(self, seat)
 

@@ -22,9 +22,9 @@ def cash_gold_coins(game: Run, events: list[Event]) -> None:
             )
 
 
-def breakdown(game: Run, seat: int) -> dict[str, int]:
-    """A seat's score by part: VP tokens, loot trinkets, Show-Off cards, the roof, and 1 VP per 3
-    coins of each hero (BR-55)."""
+def _visible(game: Run, seat: int) -> tuple[int, int, int]:
+    """The parts of a seat's score the whole table sees: face-up loot trinkets, the roof, and
+    1 VP per 3 coins of each hero (BR-55)."""
     mine = [hero for hero in range(game.n_heroes()) if game.owner(hero) == seat]
     loot = sum(
         int(C.card(card)["vp"])
@@ -32,9 +32,16 @@ def breakdown(game: Run, seat: int) -> dict[str, int]:
         for card in game.hero(hero).faceup
         if C.card(card)["effect"] == "trinket"
     )
-    show = sum(int(C.card(card)["vp"]) for card in game.find_in_hand(seat, "show_off"))
     roof = sum(C.ROOF_VP[game.hero(hero).roof or 0] for hero in mine)
     coins = sum(int(game.hero(hero).coins) // 3 for hero in mine)
+    return loot, roof, coins
+
+
+def breakdown(game: Run, seat: int) -> dict[str, int]:
+    """A seat's score by part: VP tokens, loot trinkets, Show-Off cards, the roof, and 1 VP per 3
+    coins of each hero (BR-55)."""
+    loot, roof, coins = _visible(game, seat)
+    show = sum(int(C.card(card)["vp"]) for card in game.find_in_hand(seat, "show_off"))
     vp = int(game.state.seats[seat].vp)
     total = vp + loot + show + roof + coins
     return {
@@ -50,6 +57,15 @@ def breakdown(game: Run, seat: int) -> dict[str, int]:
 def scores(game: Run) -> list[int]:
     """Every seat's total."""
     return [breakdown(game, seat)["total"] for seat in range(game.players)]
+
+
+def public_scores(game: Run) -> list[int]:
+    """What the table sees of every seat's score (BR-50): during play the face-up trinkets, the
+    roof and the coins, never the face-down VP tokens or the Show-Off cards in hand; once the
+    game is over, the totals."""
+    if game.state.phase == "over":
+        return scores(game)
+    return [sum(_visible(game, seat)) for seat in range(game.players)]
 
 
 def winners(game: Run) -> list[int]:

@@ -386,6 +386,12 @@ class BugsAndCo(Engine):
     def scores(self) -> list[int]:
         return [self.score_breakdown(s)["total"] for s in range(self.players)]
 
+    def public_scores(self) -> list[int]:
+        """Trophies only before the end: the kept tiles are secret (BC-8, BC-X4)."""
+        if self.is_over:
+            return self.scores()
+        return [player.trophy or 0 for player in self.state.seats]
+
     def winners(self) -> list[int]:
         return winners(self.scores()) if self.is_over else []
 

@@ -176,11 +176,20 @@ class Engine(ABC):
     def is_over(self) -> bool: ...
 
     @abstractmethod
+    def public_scores(self) -> list[int]:
+        """What every player and onlooker may see of the standings now, per seat; equal to
+        ``scores()`` once the game is over. The one score a caller may show during play: it
+        leaves out every hidden part (Bug Run's face-down VP tokens and Show-Off cards in hand,
+        Bugs & Co's kept tiles)."""
+
+    @abstractmethod
     def scores(self) -> list[int]:
-        """Final (or running) score per seat."""
+        """The final result per seat. It may count hidden parts, so a caller shows it only once
+        ``is_over`` (or to the seat itself); during play it shows ``public_scores()``."""
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
-        """Per-rule parts of a seat's score, in display order, ending with ``total``."""
+        """Per-rule parts of a seat's final score, in display order, ending with ``total``;
+        shown, like ``scores()``, only once the game is over (or to that seat)."""
         return {"total": self.scores()[seat]}
 
     @abstractmethod

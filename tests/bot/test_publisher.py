@@ -4,6 +4,7 @@ edited again. Discord is faked at the level the publisher uses it (partial messa
 from __future__ import annotations
 
 import asyncio
+import logging
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +16,7 @@ from bot.discord.publisher import Publisher
 from bot.settings import Settings
 from bot.ui.public_log import PublicLog
 from tests.support.tables import act, make_table
+from tests.support.wait import until
 
 
 class FakeMessage:
@@ -107,22 +109,102 @@ async def test_an_unchanged_board_is_not_edited_again() -> None:
     await asyncio.sleep(0)
 
 
-async def test_a_board_whose_message_is_gone_is_given_up(
+def _http_error(cls: type[discord.HTTPException], status: int, code: int, text: str) -> Any:
+    response: Any = SimpleNamespace(status=status, reason=text)
+    return cls(response, {"code": code, "message": text})
+
+
+async def test_a_deleted_board_is_posted_again_with_the_newest_state(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """404 Unknown Message on the board's edit: a new board, once, and the store learns it."""
     channel = FakeChannel()
-    response: Any = SimpleNamespace(status=404, reason="Not Found")
+    sent: list[dict[str, Any]] = []
 
     async def gone(**kwargs: Any) -> None:
-        raise discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
+        raise _http_error(discord.NotFound, 404, 10008, "Unknown Message")
+
+    async def send(**kwargs: Any) -> Any:
+        sent.append(kwargs)
+        return SimpleNamespace(id=1000 + len(sent))
 
     channel.get_partial_message = lambda _id: SimpleNamespace(edit=gone)  # type: ignore[method-assign]
+    channel.send = send  # type: ignore[attr-defined]
     publisher = make_publisher(channel)
+    stored: list[tuple[Any, ...]] = []
+
+    async def set_message(*args: Any) -> None:
+        stored.append(args)
+
+    publisher.store.set_message = set_message  # type: ignore[method-assign]
     table = make_table("ladybug-dash", 2)
     publisher.remember_board(table.id, 9)
+    act(table, 0, {"type": "claim"})
     publisher.mark_dirty(table)
-    await publisher.flush()  # returns: nothing is tried again
-    assert "its messages are gone (NotFound: 404 Not Found (error code: 10008)" in caplog.text
+    await publisher.flush()
+    assert len(sent) == 1 and "**prizes**: [1,0]" in sent[0]["embed"].to_dict()["description"]
+    assert (table.id, "board", channel.id, 1001) in stored
+    assert publisher.board_message_id(table.id) == 1001
+    assert caplog.text.count("its board message was deleted; posting it again") == 1
+
+
+async def test_a_channel_that_refuses_the_bot_holds_the_board_not_the_dms(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """403 on every board edit: the DMs are still sent at once, one line is logged for the
+    whole outage, and the board catches up with the newest state once the channel allows it."""
+    caplog.set_level(logging.INFO, logger="bot.discord.publisher")
+    channel = FakeChannel()
+    refused = {"on": True}
+    tries = []
+
+    async def edit(**kwargs: Any) -> None:
+        tries.append(1)
+        if refused["on"]:
+            raise _http_error(discord.Forbidden, 403, 50013, "Missing Permissions")
+        channel.edits.append((9, kwargs["embed"].to_dict()))
+
+    channel.get_partial_message = lambda _id: SimpleNamespace(edit=edit)  # type: ignore[method-assign]
+    publisher = make_publisher(channel)
+    user = publisher.client.get_user(0)  # every seat's DMs arrive here
+    table = make_table("ladybug-dash", 2)
+    publisher.remember_board(table.id, 9)
+    for seat, action in ((None, None), (0, {"type": "claim"}), (0, {"type": "pick", "n": 3})):
+        if action is not None:
+            act(table, seat, action)
+        before = len(user.dms)
+        publisher.mark_dirty(table)
+        await until(lambda before=before: len(user.dms) > before, what="a DM")  # type: ignore[misc]
+    assert channel.edits == []
+    refused["on"] = False
+    await publisher.flush()
+    assert len(channel.edits) == 1 and "**picks_made**: [1,0]" in channel.edits[0][1]["description"]
+    assert caplog.text.count("refuses the bot") == 1
+    assert caplog.text.count("channel 20 allows the bot again") == 1
+    assert len(tries) < 40  # tried again with backoff, not in a tight loop
+
+
+async def test_one_member_whose_dm_fails_does_not_hold_the_other_dms() -> None:
+    """A 5xx on one member's DM: the other member's DM is sent, the failed one is retried."""
+    publisher = make_publisher(FakeChannel())
+    good, flaky = FakeUser(), FakeUser()
+    fails = {"left": 3}
+
+    async def flaky_send(**kwargs: Any) -> Any:
+        if fails["left"]:
+            fails["left"] -= 1
+            raise _http_error(discord.DiscordServerError, 503, 0, "Service Unavailable")
+        return await FakeUser.send(flaky, **kwargs)
+
+    flaky.send = flaky_send  # type: ignore[method-assign]
+    table = make_table("ladybug-dash", 2)
+    users = {table.user_at(0).user_id: good, table.user_at(1).user_id: flaky}
+    publisher.client.get_user = users.get  # type: ignore[attr-defined]
+    publisher.remember_board(table.id, 9)
+    publisher.mark_dirty(table)
+    await until(lambda: len(good.dms) == 1, what="the good DM")
+    await publisher.flush()
+    assert len(good.dms) == 1 and len(flaky.dms) == 1 and fails["left"] == 0
 
 
 def dm_turns(user: FakeUser) -> list[set[str]]:

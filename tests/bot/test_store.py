@@ -99,29 +99,34 @@ async def test_sqlite_runs_in_wal_with_foreign_keys_and_busy_timeout(store: Stor
         assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
         assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
         assert (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 10_000
-        assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 1  # NORMAL
+        assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 2  # FULL (P-37)
 
 
-async def test_database_synchronous_full_reaches_every_sqlite_connection(tmp_path: Path) -> None:
-    """DATABASE_SYNCHRONOUS=FULL (P-37): the pooled connections and the group-commit writer's
-    own connection both fsync every commit; a mode SQLite does not have is refused."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'full.db'}"
-    store = await Store.open(url, synchronous="FULL")
+@pytest.mark.parametrize(("mode", "pragma"), [("FULL", 2), ("NORMAL", 1)])
+async def test_database_synchronous_reaches_every_sqlite_connection(
+    tmp_path: Path, mode: str, pragma: int
+) -> None:
+    """DATABASE_SYNCHRONOUS (P-37): FULL, the default, fsyncs every commit, NORMAL does not;
+    either reaches the pooled connections and the group-commit writer's own connection; a mode
+    SQLite does not have is refused."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'sync.db'}"
+    store = await Store.open(url, synchronous=mode)
     try:
         async with store.engine.connect() as conn:
-            assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 2  # FULL
+            assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == pragma
         writer = store._writer
         assert isinstance(writer, SQLiteWriter)
-        mode = await asyncio.get_running_loop().run_in_executor(
+        found = await asyncio.get_running_loop().run_in_executor(
             writer._executor, lambda: writer._connection().execute("PRAGMA synchronous").fetchone()
         )
-        assert mode == (2,)
+        assert found == (pragma,)
     finally:
         await store.close()
     with pytest.raises(ValueError):
         await Store.open(url, synchronous="OFF")
-    settings = Settings(_env_file=None, database_synchronous="full")  # type: ignore[call-arg]
-    assert settings.database_synchronous == "FULL"
+    settings = Settings(_env_file=None, database_synchronous=mode.lower())  # type: ignore[call-arg]
+    assert settings.database_synchronous == mode
+    assert Settings(_env_file=None).database_synchronous == "FULL"  # type: ignore[call-arg]
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:

@@ -1,4 +1,4 @@
-"""The one line for a database the bot cannot use where it is (P-38): each error met at the lowest
+"""The one line for a database the bot cannot use where it is (P-40): each error met at the lowest
 level (an ``OSError`` from the lock file, an error SQLite itself raises) is told in words that
 say what to do; an error that is not about the database's place keeps its traceback."""
 

@@ -17,7 +17,7 @@ DEFERRED_UPDATE = 6
 WAIT = 60.0
 """Seconds a test waits for the state it expects (a board's text, a button, a DM) before it
 fails: what an idle machine shows within a second may take many on one whose cores are shared
-by more test workers and bot processes than it has. A test never waits for time to pass (P-42)."""
+by more test workers and bot processes than it has. A test never waits for time to pass (P-44)."""
 
 
 async def open_game(

@@ -378,6 +378,27 @@ async def test_a_five_player_game_on_the_two_floor_side(world: World) -> None:
         await game.store.close()
 
 
+@pytest.mark.parametrize("world", [FAST], indirect=True)
+async def test_status_from_a_member_who_does_not_play_shows_only_visible_vp(world: World) -> None:
+    """`/bugs status` is anyone's to ask: it gives each player's visible VP (P-38), never the
+    face-down VP tokens that every total counts (5 each at the start, BR-68)."""
+    w = world
+    users = [w.alice, w.bob, w.carol]
+    game = await new_game(w, users, seed=11)
+    try:
+        for _ in range(12):
+            await game.step()
+        engine = game.engine
+        visible, totals = engine.public_scores(), engine.scores()
+        assert all(v < t for v, t in zip(visible, totals, strict=True))
+        text = told(await w.emulator.slash(w.dave, w.channel, "bugs status"))
+        for seat, user in enumerate(users):
+            assert f"{user.name} ({visible[seat]} visible VP)" in text, text
+            assert f"{user.name} ({totals[seat]}" not in text, text
+    finally:
+        await game.store.close()
+
+
 # -- restart, closed DMs, misuse --------------------------------------------------------------
 
 

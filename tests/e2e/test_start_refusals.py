@@ -1,5 +1,5 @@
 """A database the bot cannot use stops ``python -m bot`` at start with one line on stderr that
-says what is wrong and what to do, exit code 3 and no traceback (P-38), as a second process on
+says what is wrong and what to do, exit code 3 and no traceback (P-40), as a second process on
 the same file does (P-22): a missing folder, a file that is not a database, a read-only folder
 and a full disk. The last two run the bot on a tmpfs of its own (``unshare``: a private mount
 namespace, as an unprivileged user too where user namespaces are allowed), skipped, saying why,

@@ -215,6 +215,20 @@ def test_scoring_adds_tokens_loot_show_off_escape_and_coins() -> None:
     }
 
 
+def test_br50_public_scores_leave_out_the_vp_tokens_and_show_off_cards_until_the_end() -> None:
+    g = escape_game(["ST1", "ST9", "ST2", "ST4"])
+    with_hero(g, 0, coins=8, faceup=["LT27-1"])
+    set_seat(g, 0, hand=["LT03-1"])
+    with_hero(g, 0, roof=2)
+    visible = g.public_scores()
+    assert visible[0] == 3 + 4 + 2  # the face-up trinket, the roof and the coins
+    set_seat(g, 0, vp=40, hand=["LT03-1", "LT04-1"])  # face down and in hand: unseen
+    assert g.public_scores() == visible and g.scores()[0] == 40 + 3 + (3 + 4) + 4 + 2
+    while not g.is_over:
+        act(g, top(g)["hero"], {"type": "stop"})
+    assert g.public_scores() == g.scores()
+
+
 def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     with_hero(g, 0, coins=14)

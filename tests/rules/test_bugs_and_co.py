@@ -741,6 +741,7 @@ def test_bc_x4_scores_and_winners_before_the_end_show_only_public_parts() -> Non
         take(game, 0, slot)
     game.apply(1, TROPHY)
     assert game.scores() == [0, 3, 0]
+    assert game.public_scores() == [0, 3, 0]  # seat 0's kept trio is nobody's to see
     assert game.winners() == []
 
 

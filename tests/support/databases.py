@@ -2,7 +2,7 @@
 answers: the one ``TEST_DATABASE_URL`` names, or, with it unset, the local one CI uses
 (``LOCAL``), so a plain ``pytest`` runs the PostgreSQL cases wherever that server is up.
 ``TEST_DATABASE_URL=none`` turns them off. Where they cannot run they are skipped with the reason,
-and pytest's header says which server is used, or why none (``postgres_header``, P-40).
+and pytest's header says which server is used, or why none (``postgres_header``, P-42).
 
 Each PostgreSQL test gets its own database, cloned from one migrated template per test session
 (``CREATE DATABASE … TEMPLATE``: tens of milliseconds, far less than migrating), and dropped

@@ -1,4 +1,4 @@
-"""At the end of a test session no process a test started may still run (issue 20, P-41).
+"""At the end of a test session no process a test started may still run (issue 20, P-43).
 
 Each pytest process (every xdist worker, and the controller or a plain run) lists its live
 descendants when its session ends, after every fixture is torn down: those still there after a

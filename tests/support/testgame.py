@@ -154,6 +154,12 @@ class LadybugDash(Engine):
             for s in range(self.players)
         ]
 
+    def public_scores(self) -> list[int]:
+        """The prizes while the game is played: picks are private until the reveal."""
+        if self.is_over:
+            return self.scores()
+        return [5 * prizes for prizes in self.prizes]
+
     def score_breakdown(self, seat: int) -> dict[str, int]:
         return {
             "prizes": 5 * self.prizes[seat],

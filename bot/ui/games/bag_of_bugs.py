@@ -25,6 +25,7 @@ from rules.bag_of_bugs.tokens import COLOURS
 from rules.core import SYSTEM, Event
 
 from ...host.table import Outcome, Table
+from ...standings import public_scores
 from ..presenter import Presenter, register_presenter
 from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import (
@@ -468,7 +469,7 @@ def _score_preview(engine: BagOfBugs, seat: int, action: Mapping[str, Any]) -> s
     wind = ""
     if action["type"] == "take" and "wind" in action["tokens"]:
         wind = " · then give 1 token away (💨)"
-    before = engine.scores()[seat]
+    before = public_scores(engine)[seat]
     after = engine.score_preview(seat, dict(action))
     return f"score {before} → {after}{wind}"
 

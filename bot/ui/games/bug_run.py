@@ -24,6 +24,7 @@ from rules.bug_run import content as C
 from rules.core import SYSTEM
 
 from ...host.table import Outcome, Table
+from ...standings import final_result
 from ..images.bug_run import board_fingerprint, render_board
 from ..presenter import HAND_BUTTON, Presenter, register_presenter
 from ..results import headline, ranked, results_screen, standing
@@ -409,6 +410,10 @@ class BugRunPresenter(Presenter):
         rows.append((HAND_BUTTON,))
         return [MessageSpec(embed=embed, rows=tuple(rows), image=self.image(table, public))]
 
+    def score_words(self, score: int, *, over: bool) -> str:
+        """The face-down VP tokens and Show-Off cards in hand count only at the end (BR-50)."""
+        return f"{score} VP" if over else f"{score} visible VP"
+
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: your decision (on the board, or in your DM)."
 
@@ -555,11 +560,11 @@ class BugRunPresenter(Presenter):
         engine = table.running()
         public = engine.view(None)
         names = table.names()
-        scores = engine.scores()
-        winners = engine.winners()
+        result = final_result(engine)
+        scores, winners = result.scores, result.winners
         fields = []
         for seat in ranked(scores, winners):
-            parts = engine.score_breakdown(seat)
+            parts = result.breakdowns[seat]
             detail = (
                 f"VP tokens: {parts['vp_tokens']} · trinkets: {parts['loot']} · "
                 f"Show-Off: {parts['show_off']} · Final Escape: {parts['escape']} · "
@@ -634,7 +639,7 @@ class BugRunPresenter(Presenter):
                     )
                 )
         if engine.is_over:
-            score = you.get("score") or engine.score_breakdown(seat)
+            score = you.get("score") or final_result(engine).breakdowns[seat]
             description = (
                 f"The game is over: you scored **{score['total']}** VP. Results are on the board."
             )

@@ -98,6 +98,10 @@ class BugsAndCoPresenter(Presenter):
     colour = 0x2E9E5B
     board_log_lines = 8
 
+    def score_words(self, score: int, *, over: bool) -> str:
+        """Kept tiles count only at the end (BC-8, BC-X4): until then, the trophy."""
+        return plural(score, "point") if over else plural(score, "trophy point")
+
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = table.running()
