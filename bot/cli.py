@@ -1,5 +1,7 @@
 """What `python -m bot` and `python -m bot sync` do, with one clear line for a bad token, a
-database another bot process holds (exit code 3) or Discord out of reach at start-up."""
+database another bot process holds or that cannot be used where it is (a missing or read-only
+folder, a full disk, a file that is not a database: exit code 3, P-22, P-40) or Discord out of
+reach at start-up."""
 
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
 from .discord.shards import make_bot
 from .settings import Settings, get_settings
+from .store import upgrade_to_head
 from .store.lock import DatabaseInUse, lock_database
+from .store.usable import DatabaseUnusable, check_database, database_error
 
 log = logging.getLogger("bot")
 
@@ -61,23 +65,37 @@ def run_bot(*, shards: str | None = None, shard_count: int | None = None) -> int
         settings = settings.model_copy(update=overrides)
     settings.shards()  # a malformed range stops here, in one line
     token = settings.require_token()
+    # The database first, before a log line or Discord: what keeps the bot from using it is
+    # said in one line (P-22, P-40), even while Discord is out of reach.
     try:
         lock = lock_database(settings.database_url)
-    except DatabaseInUse as exc:
-        print(f"bugtable: {exc}", file=sys.stderr)
-        return 3
+    except (DatabaseInUse, DatabaseUnusable) as exc:
+        return refuse_database(exc)
     try:
+        check_database(settings.database_url)
         return _run_bot(settings, token)
+    except DatabaseUnusable as exc:
+        return refuse_database(exc)
     finally:
         if lock is not None:
             lock.release()
+
+
+def refuse_database(error: Exception) -> int:
+    """The one line for a database this process cannot use, and its exit code."""
+    print(f"bugtable: {error}", file=sys.stderr)
+    return DATABASE_REFUSED
+
+
+DATABASE_REFUSED = 3
+"""The exit code of every database refusal: held by another process, or unusable where it is."""
 
 
 def _run_bot(settings: Settings, token: str) -> int:
     _setup_logging()
     point_at(settings)
     try:
-        asyncio.run(_serve(lambda: make_bot(settings), token, settings.retry_max_delay))
+        asyncio.run(_start(settings, token))
     except discord.LoginFailure:
         print(
             "bugtable: Discord refused DISCORD_TOKEN (401): reset the token in the Developer "
@@ -88,7 +106,23 @@ def _run_bot(settings: Settings, token: str) -> int:
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - we request none
         print("bugtable: Discord refused a privileged intent.", file=sys.stderr)
         return 2
+    except Exception as exc:
+        # The database checked out, then failed for a reason of its place while the start
+        # wrote to it (a disk filling up under the first start's migration): the same one line.
+        refusal = database_error(settings.database_url, exc)
+        if refusal is None:
+            raise
+        raise refusal from None
     return 0
+
+
+async def _start(settings: Settings, token: str) -> None:
+    """Bring the database to the newest schema, then serve. Upgrading before Discord is
+    reached means a database that fails to take the schema (a disk that fills up under the
+    first start) is said at once, whether Discord answers or not; the store's own upgrade in
+    ``setup_hook`` then finds it at head."""
+    await upgrade_to_head(settings.database_url)
+    await _serve(lambda: make_bot(settings), token, settings.retry_max_delay)
 
 
 async def _serve(new_bot: Callable[[], BugtableBot], token: str, max_delay: float) -> None:
@@ -121,6 +155,10 @@ async def _serve(new_bot: Callable[[], BugtableBot], token: str, max_delay: floa
 async def sync_commands(guild_id: int | None) -> int:
     settings = get_settings()
     token = settings.require_token()
+    try:  # no lock: the bot may be running on this database
+        check_database(settings.database_url)
+    except DatabaseUnusable as exc:
+        return refuse_database(exc)
     _setup_logging()
     point_at(settings)
     bot = BugtableBot(settings, sync_commands=False, serve_web=False)  # the bot may be running
@@ -130,6 +168,12 @@ async def sync_commands(guild_id: int | None) -> int:
         print("bugtable: Discord refused DISCORD_TOKEN (401).", file=sys.stderr)
         await bot.close()
         return 2
+    except Exception as exc:
+        await bot.close()
+        refusal = database_error(settings.database_url, exc)
+        if refusal is None:
+            raise
+        return refuse_database(refusal)
     try:
         count = await bot.sync_now(guild_id)
         await bot.remember_synced(guild_id)

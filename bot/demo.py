@@ -157,7 +157,7 @@ async def run_demo(
         runner = asyncio.create_task(bot.start(TOKEN))
         transcript = Transcript()
         try:
-            await emulator.wait_identified(timeout=20)
+            await emulator.wait_identified(timeout=60)
             code = await _play(emulator, bot, channel, members, slug, rng, transcript)
             traffic = measure(emulator, channel, members, window=window)
             print("\n📊 What this game sent (the demo runs ten times faster than Discord):")

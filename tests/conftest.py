@@ -6,7 +6,10 @@ once on SQLite and once on PostgreSQL (see tests/support/databases.py); mark a t
 ``sqlite_only`` when what it checks exists only there.
 
 And the order modules run in: longest first, from ``tests/module_times.json``
-(tests/support/schedule.py); ``--record-module-times`` rewrites that file after a passing run."""
+(tests/support/schedule.py); ``--record-module-times`` rewrites that file after a passing run.
+
+And at the session's end, on every worker: no process a test started is left running
+(tests/support/leftovers.py); any that is, is killed and fails the run."""
 
 from __future__ import annotations
 
@@ -16,10 +19,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support import leftovers
 from tests.support.databases import (
     BACKENDS,
     PostgresDatabases,
     SqliteDatabases,
+    postgres_header,
     postgres_unavailable,
     postgres_url,
 )
@@ -47,9 +52,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only(why): checks something only SQLite has; no PostgreSQL case"
     )
+    leftovers.register(config)
     # Only where the reports arrive: the controller under pytest-xdist, or a plain run.
     if config.getoption("record_module_times") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(TimeRecorder(), "module-times")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which PostgreSQL the PostgreSQL cases use, or why they are skipped."""
+    return postgres_header()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

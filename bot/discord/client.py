@@ -23,6 +23,7 @@ from ..ui.public_log import PublicLog
 from ..web.server import WebServer
 from .commands import BugsCog
 from .components import DYNAMIC_ITEMS, reaches_an_item
+from .declared import DeclaredOnlyTree
 from .edge import Edge
 from .publisher import Publisher
 
@@ -65,6 +66,7 @@ class BugtableBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=DeclaredOnlyTree,  # refuses what bugtable did not declare (P-24)
             **client_options,  # shard_ids / shard_count for a sharded bot (discord/shards.py)
         )
         self.settings = settings

@@ -22,6 +22,7 @@ from ..store.errors import NotSeated, StoreError
 from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
+from .declared import UndeclaredInput
 from .publisher import Publisher
 from .render import send_kwargs
 from .replies import PrivateReply
@@ -37,6 +38,7 @@ INVALID_COMMANDS = (
     discord.app_commands.CommandNotFound,
     discord.app_commands.CommandSignatureMismatch,
     discord.app_commands.TransformerError,
+    UndeclaredInput,
 )
 
 

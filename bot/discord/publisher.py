@@ -121,7 +121,8 @@ class _GameMessages:
     board_ids: dict[str, int] = field(default_factory=dict)
     shown: dict[str, tuple[MessageSpec, int]] = field(default_factory=dict)
     hand_ids: dict[int, int] = field(default_factory=dict)
-    hands_shown: dict[int, tuple[MessageSpec, int]] = field(default_factory=dict)
+    hands_shown: dict[int, tuple[MessageSpec, int | None]] = field(default_factory=dict)
+    """Per seat, the DM last shown and the turn its controls carry (None: it has none)."""
     dm_closed: set[int] = field(default_factory=set)
     stale_since: dict[str, float] = field(default_factory=dict)
     """Since when each board message (``board``, ``board:1`` …) has waited for an edit."""
@@ -557,7 +558,7 @@ class Publisher:
                 )
                 for seat, spec in hands.items()
                 if seat not in state.dm_closed
-                and state.hands_shown.get(seat, (None, -1))[0] != spec
+                and state.hands_shown.get(seat) != shown_as(spec, turn)
             )
         )
 
@@ -602,7 +603,7 @@ class Publisher:
             return
         finally:
             slot.release()
-        state.hands_shown[seat] = (spec, turn)
+        state.hands_shown[seat] = shown_as(spec, turn)
         rounds.sent += 1
 
     async def _tell_dms_closed(self, table: Table, user_id: int) -> None:
@@ -722,6 +723,12 @@ def mentions(user_ids: list[int]) -> str:
     shown = " ".join(f"<@{u}>" for u in user_ids[:MAX_MENTIONS])
     more = len(user_ids) - MAX_MENTIONS
     return f"{shown} +{more}" if more > 0 else shown
+
+
+def shown_as(spec: MessageSpec, turn: int) -> tuple[MessageSpec, int | None]:
+    """What a DM showing ``spec`` at ``turn`` is: the same choices at a new turn are new buttons
+    (a DM's are always the current ones, P-8), and a DM without any is not edited for a turn."""
+    return spec, turn if spec.acts else None
 
 
 def with_turn_line(spec: MessageSpec, user_ids: list[int]) -> MessageSpec:

@@ -74,14 +74,14 @@ class InteractionResult:
     def content(self) -> str | None:
         return None if self.message is None else self.message.content
 
-    async def wait_followup(self, timeout: float = 5.0) -> Message:  # noqa: ASYNC109
+    async def wait_followup(self, timeout: float = 30.0) -> Message:  # noqa: ASYNC109
         """The next followup not yet returned by this method (the first call: the first one)."""
         index = self._cursor
         await _poll(lambda: len(self.followups) > index, timeout, f"followup #{index + 1}")
         self._cursor = index + 1
         return self.followups[index]
 
-    async def wait_message(self, timeout: float = 5.0) -> Message:  # noqa: ASYNC109
+    async def wait_message(self, timeout: float = 30.0) -> Message:  # noqa: ASYNC109
         """The response message once it exists and is no longer a "thinking" placeholder."""
         await _poll(
             lambda: self.message is not None and not self.message.loading,
@@ -222,7 +222,8 @@ class Interactions:
         checked: bool = True,
     ) -> tuple[JSON, str]:
         """The ``data`` of an INTERACTION_CREATE, typed from the synced definitions. Unless
-        ``checked``, as a forging client would: no visibility check, any choice value."""
+        ``checked``, as a forging client would: no visibility check, any choice value, and an
+        option the command does not declare is sent as a string option."""
         parts = path.strip().lstrip("/").split()
         if not parts:
             raise EmulatorError("empty command path")
@@ -256,6 +257,9 @@ class Interactions:
         resolved: JSON = {}
         for name, value in options.items():
             definition = definitions.get(name)
+            if definition is None and not checked:  # a forging client sends any name, as text
+                target.append({"name": name, "type": 3, "value": str(value)})
+                continue
             if definition is None:
                 raise EmulatorError(f"/{path} has no option {name!r} (has {sorted(definitions)})")
             if not checked:

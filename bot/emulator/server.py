@@ -139,7 +139,7 @@ class Emulator:
     def connected(self) -> bool:
         return self.gateway.connected
 
-    async def wait_identified(self, timeout: float = 10.0, *, count: int = 1) -> None:  # noqa: ASYNC109
+    async def wait_identified(self, timeout: float = 60.0, *, count: int = 1) -> None:  # noqa: ASYNC109
         """Until ``count`` IDENTIFYs were answered with READY and every GUILD_CREATE.
 
         Interactions sent after this reach the bot after its guilds; on_ready fires seconds
@@ -361,7 +361,8 @@ class Emulator:
         self, user: User, channel: Channel, command: str, /, **options: Any
     ) -> InteractionResult:
         """A slash command Discord's client would not send (a guild-only command in a DM, a
-        value that is not one of the choices), as a scripted client could."""
+        value that is not one of the choices, an option the command does not declare), as a
+        scripted client could."""
         data, name = self.interactions.build_command_data(
             user, channel, command, options, checked=False
         )
@@ -421,11 +422,12 @@ class Emulator:
     async def wait_for(
         self,
         predicate: Callable[[], T | Awaitable[T]],
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = 30.0,  # noqa: ASYNC109
         *,
         interval: float = 0.01,
     ) -> T:
-        """Polls until ``predicate()`` is truthy and returns its value; TimeoutError otherwise."""
+        """Polls until ``predicate()`` is truthy and returns its value; TimeoutError otherwise.
+        The defaults of this and the other waits are generous: a loaded machine is slow."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:

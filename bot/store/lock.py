@@ -3,7 +3,9 @@
 Two processes on one SQLite file would each keep their own tables in memory and refuse each
 other's moves; SQLite has no row locks to make that safe. So ``python -m bot`` holds an OS lock on
 ``<database>.lock`` for as long as it runs, and a second one refuses to start. The OS drops the
-lock when the process dies, even by SIGKILL. PostgreSQL needs no such lock.
+lock when the process dies, even by SIGKILL. PostgreSQL needs no such lock. Taking it is the
+first write of a start: a folder that is missing, read-only or full is said in one line here
+(``DatabaseUnusable``, P-40).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import os
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
+
+from .usable import explain
 
 try:
     import fcntl
@@ -51,22 +55,30 @@ def lock_path(url: str) -> Path | None:
 def lock_database(url: str) -> ProcessLock | None:
     """Hold the database's lock for the life of this process (None if it needs none).
 
-    Raises DatabaseInUse if another process holds it."""
+    Raises DatabaseInUse if another process holds it, DatabaseUnusable if the lock file cannot
+    be made or written (the folder is missing or read-only, the disk is full)."""
     path = lock_path(url)
     if path is None or fcntl is None:
         return None
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    database = path.with_name(path.name.removesuffix(".lock"))
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise explain(database, exc) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         holder = os.read(fd, 32).decode(errors="replace").strip()
         os.close(fd)
         who = f"process {holder}" if holder.isdigit() else "another process"
-        database = path.with_name(path.name.removesuffix(".lock"))
         raise DatabaseInUse(
             f"{who} is already running the bot on {database}: stop it first, or give this one "
             "its own DATABASE_URL."
         ) from None
-    os.ftruncate(fd, 0)
-    os.write(fd, str(os.getpid()).encode())
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+    except OSError as exc:
+        os.close(fd)
+        raise explain(database, exc) from None
     return ProcessLock(fd, path)

@@ -100,6 +100,14 @@ class MessageSpec:
     def buttons(self) -> list[ButtonSpec]:
         return [b for row in self.rows if isinstance(row, tuple) for b in row]
 
+    @property
+    def acts(self) -> bool:
+        """Whether it carries game controls (engine-action buttons, select menus), whose ids
+        name the turn they were drawn for: the same spec at another turn is another message."""
+        return any(isinstance(r, SelectSpec) for r in self.rows) or any(
+            b.action is not None for b in self.buttons()
+        )
+
 
 def chunk_buttons(buttons: list[ButtonSpec], per_row: int = 5) -> list[tuple[ButtonSpec, ...]]:
     """Split buttons into rows of at most ``per_row`` (Discord allows five)."""

@@ -6,20 +6,25 @@ import asyncio
 from typing import Any
 
 from bot.discord.edge import AckGuard
+from tests.support.wait import until
 
 
 class FakeResponse:
-    def __init__(self, defer_takes: float = 0.0) -> None:
+    """A response whose deferral takes until ``finish`` is set (at once by default)."""
+
+    def __init__(self, *, held: bool = False) -> None:
         self.defers = 0
         self.done = False
-        self.defer_takes = defer_takes
+        self.finish = asyncio.Event()
+        if not held:
+            self.finish.set()
 
     def is_done(self) -> bool:
         return self.done
 
     async def defer(self) -> None:
         self.defers += 1
-        await asyncio.sleep(self.defer_takes)
+        await self.finish.wait()
         self.done = True
 
 
@@ -47,15 +52,19 @@ async def test_a_fast_answer_is_never_deferred() -> None:
 async def test_a_slow_answer_is_deferred_once() -> None:
     response = FakeResponse()
     guard = guard_for(response, after=0.02)
-    await asyncio.sleep(0.08)
+    await until(lambda: response.done, what="the deferral")
     await guard.settle()
     assert response.defers == 1 and response.done
 
 
 async def test_settling_during_the_deferral_waits_for_it() -> None:
-    response = FakeResponse(defer_takes=0.1)
+    response = FakeResponse(held=True)
     guard = guard_for(response, after=0.01)
-    await asyncio.sleep(0.03)  # the deferral is on its way
+    await until(lambda: response.defers, what="the deferral on its way")
     assert guard.deferring and not response.done
-    await guard.settle()
+    settling = asyncio.create_task(guard.settle())
+    await asyncio.sleep(0)  # settle() runs up to its wait for the deferral
+    assert not settling.done()
+    response.finish.set()
+    await settling
     assert response.done and response.defers == 1

@@ -205,3 +205,33 @@ async def test_one_member_whose_dm_fails_does_not_hold_the_other_dms() -> None:
     await until(lambda: len(good.dms) == 1, what="the good DM")
     await publisher.flush()
     assert len(good.dms) == 1 and len(flaky.dms) == 1 and fails["left"] == 0
+
+
+def dm_turns(user: FakeUser) -> list[set[str]]:
+    """The turns (from the custom ids) each DM send or edit's game buttons carry."""
+    return [
+        {str(item.custom_id).split(":")[2] for item in dm["view"].children if item.custom_id}
+        for dm in user.dms
+        if dm.get("view") is not None
+    ]
+
+
+async def test_a_dm_whose_choices_stay_the_same_at_a_new_turn_gets_that_turns_buttons() -> None:
+    """Found by the Bug Run game played by clicks: a seat asked the same question twice in a row
+    kept the first turn's DM buttons, which the host answers "from an earlier turn" (P-8)."""
+    publisher = make_publisher(FakeChannel())
+    user: FakeUser = publisher.client.get_user(0)  # type: ignore[attr-defined]
+    table = make_table("ladybug-dash", 2)
+    publisher.remember_board(table.id, 7)
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    assert dm_turns(user)[-1] == {"1"}  # the race: claim and cheer, drawn for turn 1
+    sent = len(user.dms)
+    table.running()._turn += 1  # type: ignore[attr-defined]  # a new turn, the same choices
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    assert dm_turns(user)[-1] == {"2"}
+    assert len(user.dms) == sent + 2  # both players' DMs, edited once each
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    assert len(user.dms) == sent + 2  # nothing changed: no edit

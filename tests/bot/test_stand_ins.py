@@ -14,6 +14,7 @@ from bot.host.host import Host
 from bot.host.table import Outcome, SeatChange, Table
 from bot.settings import Settings
 from bot.store import NotSeated, Store
+from tests.support.wait import until
 
 from .conftest import FakeClock
 
@@ -77,23 +78,30 @@ async def test_a_member_who_leaves_mid_game_gets_a_stand_in_and_can_take_it_back
 
 
 async def test_the_bot_plays_a_leavers_turns_and_stops_when_they_are_back(host: Host) -> None:
+    """Three players, so the test decides when the stand-in may move: after it picks for bob
+    the game waits on carol alone, and bob is back before the next race (which waits on every
+    seat, the stand-in's too) opens."""
     bots = BotPlayers(host, delay=0.01, rng=random.Random(3))
     host.listeners.append(bots)
     try:
-        table = await started(host)
+        table = await host.open(
+            "ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice"
+        )
+        await host.join(table.id, BOB, "bob")
+        await host.join(table.id, CAROL, "carol")
+        await host.start(table.id, ALICE)
         await host.act(table.id, ALICE, {"type": "claim"})  # alice picks first, then bob
         await host.leave(table.id, BOB)
         await host.act(table.id, ALICE, {"type": "pick", "n": 1})
-        for _ in range(200):  # the stand-in picks for bob
-            if table.running().view(None)["picks_made"] == [1, 1]:
-                break
-            await asyncio.sleep(0.01)
-        assert table.running().view(None)["picks_made"] == [1, 1]
+        await until(  # the stand-in picks for bob; then only carol may move
+            lambda: table.running().view(None)["picks_made"] == [1, 1, 0], what="bob's pick"
+        )
         await host.join(table.id, BOB, "bob")
+        await host.act(table.id, CAROL, {"type": "pick", "n": 1})  # the next race opens
         await host.act(table.id, ALICE, {"type": "claim"})
         await host.act(table.id, ALICE, {"type": "pick", "n": 2})
-        # Bob's seat is his again: every stand-in move still on its way ends without acting
-        # (awaited, not slept on), and his turn waits for him.
+        # Bob's seat is his again: no stand-in move is on its way any more (awaited, not
+        # slept on), and his turn waits for him.
         seat = table.seat_of(BOB)
         assert seat is not None and not table.bot_plays(seat)
         moves = [t for t in asyncio.all_tasks() if t.get_name().startswith(f"bot:{table.id}:")]

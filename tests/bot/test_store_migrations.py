@@ -3,7 +3,6 @@ and from inside the bot's running event loop."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from bot.store import ResultSpec, Store, upgrade_to_head
 from bot.store.database import create_engine
 from bot.store.migrate import MIGRATION_FILE, MIGRATIONS_DIR, alembic_config, newest_revision
 from bot.store.models import UNFINISHED_SQL, Base
+from tests.support.processes import run
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = {
@@ -177,19 +177,10 @@ async def test_cli_upgrade_head_on_fresh_file(tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}"}
     alembic = Path(sys.executable).with_name("alembic")
-    process = await asyncio.create_subprocess_exec(
-        str(alembic),
-        "upgrade",
-        "head",
-        cwd=REPO,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
-    assert process.returncode == 0, stderr.decode()
-    assert "Running upgrade  -> 0001" in stderr.decode()
-    assert "Running upgrade 0001 -> 0002" in stderr.decode()
+    done = await run([str(alembic), "upgrade", "head"], timeout=90, cwd=REPO, env=env)
+    assert done.code == 0, done.err
+    assert "Running upgrade  -> 0001" in done.err
+    assert "Running upgrade 0001 -> 0002" in done.err
     assert db.exists()
     url = f"sqlite+aiosqlite:///{db}"
     assert await inspect_db(url, _state) == (TABLES, head())
@@ -221,12 +212,9 @@ async def test_a_database_at_head_starts_without_alembic_and_one_behind_is_upgra
     )
 
     async def upgrade_in_a_new_process() -> str:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", check, db_url, cwd=REPO, stdout=asyncio.subprocess.PIPE
-        )
-        out, _ = await asyncio.wait_for(process.communicate(), timeout=60)
-        assert process.returncode == 0
-        return out.decode().strip()
+        done = await run([sys.executable, "-c", check, db_url], timeout=90, cwd=REPO)
+        assert done.code == 0, done.err
+        return done.out.strip()
 
     assert await upgrade_in_a_new_process() == "[]"
     previous = str(int(head()) - 1).zfill(4)

@@ -20,6 +20,7 @@ import pytest
 import tests.support.testgame  # noqa: F401  (the host-proving game, also loaded by the bot)
 from bot.emulator import ChannelLimit, Emulator
 from tests.support.databases import SqliteDatabases
+from tests.support.processes import end
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "e2e.emulator-token-0123456789abcdef"
@@ -32,6 +33,11 @@ FAST_SLACK = 0.9
 margin is only 10 ms there, less than a request's arrival may lag on a loaded machine, and
 a stray 429 would upset the tests that count 429s. A test that checks the pacing itself sets
 the window and gets it enforced exactly."""
+
+
+CONNECT_TIMEOUT = 90.0
+"""Seconds a bot process is given to connect: 0.5–2 s on an idle machine, many times that on
+one whose cores are shared by more test workers and bot processes than it has."""
 
 
 class BotProcess:
@@ -71,6 +77,8 @@ class BotProcess:
         return env
 
     async def start(self) -> None:
+        """Start the bot and wait until it is ready (``ready``). A start that fails, however it
+        fails, leaves no process behind."""
         self.starts += 1
         log = open(self.workdir / f"bot-{self.starts}.log", "wb")  # noqa: SIM115, ASYNC230 - a quick local file
         identified = self.emulator.identify_count
@@ -79,11 +87,28 @@ class BotProcess:
         )
         log.close()
         try:
+            await self.ready(identified)
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def ready(self, identified: int) -> None:
+        """Wait until the bot has connected (its IDENTIFY after the ``identified`` before)."""
+        try:
             await self.emulator.wait_for(
-                lambda: self.emulator.identify_count > identified, timeout=30
+                lambda: self.emulator.identify_count > identified, timeout=CONNECT_TIMEOUT
             )
         except TimeoutError:
             raise AssertionError(f"the bot did not connect:\n{self.output()}") from None
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[BotProcess]:
+        """The bot started for the length of the block and stopped however the block ends."""
+        await self.start()
+        try:
+            yield self
+        finally:
+            await self.stop()
 
     async def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash."""
@@ -92,13 +117,9 @@ class BotProcess:
         await self.proc.wait()
 
     async def stop(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.terminate()
-            try:
-                await asyncio.wait_for(self.proc.wait(), 10)
-            except TimeoutError:
-                self.proc.kill()
-                await self.proc.wait()
+        """SIGTERM (the bot shuts down cleanly), SIGKILL if it has not within 10 s."""
+        if self.proc is not None:
+            await end(self.proc, grace=10)
 
     def output(self) -> str:
         return "\n".join(

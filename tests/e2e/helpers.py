@@ -14,6 +14,10 @@ from bot.emulator.interactions import InteractionResult
 from bot.emulator.models import Message
 
 DEFERRED_UPDATE = 6
+WAIT = 60.0
+"""Seconds a test waits for the state it expects (a board's text, a button, a DM) before it
+fails: what an idle machine shows within a second may take many on one whose cores are shared
+by more test workers and bot processes than it has. A test never waits for time to pass (P-44)."""
 
 
 async def open_game(
@@ -21,7 +25,7 @@ async def open_game(
 ) -> Message:
     result = await emu.slash(user, channel, f"bugs new {game}", **opts)
     assert result.acknowledged and not result.ephemeral, result
-    return await result.wait_message()
+    return await result.wait_message(timeout=WAIT)
 
 
 async def click(emu: Emulator, user: Any, message: Message, label: str) -> InteractionResult:
@@ -52,7 +56,7 @@ def dms_ever(emu: Emulator, user: Any) -> list[Message]:
     ]
 
 
-async def until_text(emu: Emulator, message: Message, needle: str, timeout: float = 10) -> str:  # noqa: ASYNC109
+async def until_text(emu: Emulator, message: Message, needle: str, timeout: float = WAIT) -> str:  # noqa: ASYNC109
     try:
         await emu.wait_for(lambda: needle in message.text(), timeout=timeout)
     except TimeoutError:
@@ -66,7 +70,7 @@ async def start_game(
     others: list[Any],
     channel: Any,
     game: str = "ladybug-dash",
-    timeout: float = 10,  # noqa: ASYNC109
+    timeout: float = WAIT,  # noqa: ASYNC109
     **opts: str,
 ) -> Message:
     """Open, fill and start a game; returns the board (the lobby message, now edited)."""
@@ -98,7 +102,7 @@ async def play_dash(
     """Play a started Ladybug Dash to its end: ``claims[r]`` takes round r's prize and each
     player picks ``picks[user][r]`` (1 by default). Returns the final board's text."""
     for round_no, claimer in enumerate(claims):
-        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=10)
+        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=WAIT)
         assert told(await click(emu, claimer, board, "claim")) == ""
         for seat, user in enumerate(seats):
             await until_text(emu, board, f"**to_pick**: {seat}")

@@ -27,7 +27,7 @@ from rules.bag_of_bugs import BagOfBugs
 from rules.core import SYSTEM, replay
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, start_game, told, until_text
+from .helpers import DEFERRED_UPDATE, WAIT, start_game, told, until_text
 
 BAG = "bag-of-bugs"
 FAST = {"bag_min_gap": 0.05, "bag_idle_draw": 120, "bag_choice": 120}
@@ -68,7 +68,7 @@ class Game:
             return None
 
         try:
-            await self.emu.wait_for(lambda: find() is not None, timeout=10)
+            await self.emu.wait_for(lambda: find() is not None, timeout=WAIT)
         except TimeoutError:
             raise AssertionError(
                 f"no control for {action} at turn {turn}: {self.board.buttons()}\n{self.board.text()}"
@@ -89,12 +89,14 @@ class Game:
 
     async def draw(self, seat: int, turn: int) -> InteractionResult:
         """The Drawer's reveal, waiting out the minimum gap if the host says it came too soon."""
-        for _ in range(100):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT
+        while loop.time() < deadline:
             result = await self.press(seat, turn, {"type": "draw"})
             if TOO_FAST not in told(result):
                 return result
-            await asyncio.sleep(0.05)
-        raise AssertionError("the Draw button never got through")
+            await asyncio.sleep(0.05)  # a poll: it returns on the answer, not on time
+        raise AssertionError(f"the Draw button never got through in {WAIT} s")
 
 
 @pytest.fixture
@@ -212,7 +214,7 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
     engine = await game.engine()
     assert engine.state.grabs[2] == winner and await game.logged() == 2
     taken = f"③ {game.users[winner].name}"
-    await emu.wait_for(lambda: game.board.has_button(label=taken), timeout=10)
+    await emu.wait_for(lambda: game.board.has_button(label=taken), timeout=WAIT)
     assert game.board.find_button(label=taken).disabled
 
     # the loser's client still shows ③ free: a second click on the taken token is refused
@@ -227,7 +229,7 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
         await game.control(turn, {"type": "draw"})  # Draw is back after the pause (P-29)
         open_still = game.board.version()
         assert told(await game.draw(drawer, turn)) == ""
-    await emu.wait_for(lambda: game.board.component(five) is None, timeout=10)
+    await emu.wait_for(lambda: game.board.component(five) is None, timeout=WAIT)
     await refused(loser, five, "Too late: that draw is over.", as_it_was(loser, open_still))
     # the Draw button of that turn, from an earlier turn now
     old = as_it_was(drawer, open_still)
@@ -257,7 +259,7 @@ async def test_draw_shows_its_cooldown_then_comes_back(world: World, game: Game)
             return None
         return re.search(r"\*\*Draw\*\* again <t:(\d+):R>", game.board.text())
 
-    shown = await emu.wait_for(cooling, timeout=10)
+    shown = await emu.wait_for(cooling, timeout=WAIT)
     assert clicked + 2 <= int(shown[1]) <= clicked + 5
     assert "**Revealed 1 /" in game.board.text()
     # It comes back without anyone clicking, and the next reveal is accepted at once.
@@ -266,7 +268,7 @@ async def test_draw_shows_its_cooldown_then_comes_back(world: World, game: Game)
             not game.board.find_button(label="Draw").disabled
             and "again <t:" not in game.board.text()
         ),
-        timeout=10,
+        timeout=WAIT,
     )
     assert time.time() - clicked >= 2.5
     result = await game.press(drawer, turn, {"type": "draw"})
@@ -302,7 +304,7 @@ async def test_killed_mid_draw_and_mid_resolution_the_game_goes_on(
     await game.draw(drawer, turn)
     await game.press(first, turn, {"type": "grab", "token": 2})
     taken = f"② {game.users[first].name}"
-    await emu.wait_for(lambda: game.board.has_button(label=taken), timeout=10)
+    await emu.wait_for(lambda: game.board.has_button(label=taken), timeout=WAIT)
     draw_id, _ = await game.control(turn, {"type": "draw"})
     four_id, _ = await game.control(turn, {"type": "grab", "token": 4})
 

@@ -33,7 +33,7 @@ from rules.bug_off import COLOURS
 from rules.core import SYSTEM, get_game, replay
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, click, dms_ever, start_game, told, until_text
+from .helpers import DEFERRED_UPDATE, WAIT, click, dms_ever, start_game, told, until_text
 
 GAME = "bug-off"
 LOG_LINES = BugOffPresenter.board_log_lines
@@ -402,7 +402,7 @@ class Game:
             return (names[match["name"]], turn) if match else None
 
         try:
-            got = await self.emu.wait_for(check, timeout=10)
+            got = await self.emu.wait_for(check, timeout=WAIT)
         except TimeoutError:
             raise AssertionError(
                 f"the board never offered Draw for turn {since}+:\n{board.text()}"
@@ -421,7 +421,7 @@ class Game:
                 dms = emu.dms(user)
                 return dms[-1] if dms and game_buttons(dms[-1], turn) else None
 
-            found: Message = await emu.wait_for(newest, timeout=10)
+            found: Message = await emu.wait_for(newest, timeout=WAIT)
             return found
         if how == "my_hand":
             result = await click(emu, user, self.board, "My hand")
@@ -529,7 +529,7 @@ async def test_a_six_player_game_played_by_clicks(world: World) -> None:
                     m.content.startswith("🔔 <@") for m in w.emulator.channel_messages(w.channel)
                 )
             ),
-            timeout=10,
+            timeout=WAIT,
         )
         # Every player had turns, and got one DM for the whole game (P-8), their own, edited in
         # place to the end.
@@ -537,10 +537,12 @@ async def test_a_six_player_game_played_by_clicks(world: World) -> None:
         for user in game.users:
             (dm,) = dms_ever(w.emulator, user)
             assert user.name in dm.all_text() and len(dm.history) >= 2
-            await w.emulator.wait_for(lambda dm=dm: "The game is over" in dm.text(), timeout=10)
+            await w.emulator.wait_for(lambda dm=dm: "The game is over" in dm.text(), timeout=WAIT)
             # Every private reply (the hand after a Draw) lost its buttons once used up (P-27).
             replies = [m for m in w.emulator.ephemerals(user) if "You drew" in m.all_text()]
-            await w.emulator.wait_for(lambda r=replies: not any(m.buttons() for m in r), timeout=10)
+            await w.emulator.wait_for(
+                lambda r=replies: not any(m.buttons() for m in r), timeout=WAIT
+            )
     finally:
         await game.store.close()
 
@@ -558,7 +560,7 @@ async def test_closed_dms_a_whole_game_through_the_fallback(world: World) -> Non
                 if "can't send you direct messages" in m.text()
             ]
 
-        await emu.wait_for(notices, timeout=10)
+        await emu.wait_for(notices, timeout=WAIT)
         (notice,) = notices()
         assert f"<@{shy.id}>" in notice.content
         assert "My hand" in notice.text() and "/bugs hand" in notice.text()
@@ -601,7 +603,7 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         start = replay(GAME, 2, seed, options, []).to_dict()
         sleeper = game.users[start["active"]]
         # Nobody draws: the clock draws for the active player and places the card drawn.
-        text = await until_text(emu, game.board, "ran out of time", timeout=5)
+        text = await until_text(emu, game.board, "ran out of time", timeout=WAIT)
         line = log_line(text, f"⏰ {sleeper.name} ran out of time: drew a card (")
         stored = [(a.seat, a.action) for a in await game.store.actions(record.id)]
         assert stored[0] == (SYSTEM, {"type": "timeout", "turn": 0})
@@ -622,11 +624,11 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         # Taken now: once the clock has placed the card, the reply may lose it at any moment.
         place = game_buttons(drew.message, 2)[0]
         mine = f"⏰ {user.name} ran out of time:"
-        text = await until_text(emu, game.board, mine, timeout=5)
+        text = await until_text(emu, game.board, mine, timeout=WAIT)
         assert log_line(text, mine).startswith(f"{mine} placed {drawn[1]} ({drawn[1]}×"), text
         # Too late: the reply with that turn's Place buttons loses them (P-27), and a click on
         # one that is gone is refused by Discord and changes nothing.
-        await emu.wait_for(lambda: not drew.message.buttons(), timeout=10)
+        await emu.wait_for(lambda: not drew.message.buttons(), timeout=WAIT)
         assert "Settled" in drew.message.text()
         assert (await emu.click(user, drew.message, place)).stale
 
@@ -751,7 +753,7 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         assert "You drew" in replies[0] and "draw was already made" in replies[1], replies
         taken = next(r for r in both if "You drew" in told(r))
         assert taken.message is not None
-        await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=10)
+        await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=WAIT)
         # The Draw's edit is the first since the misuse, which came before it: none edited.
         assert len(game.board.history) == edits + 1
         record = await store.get_game(gid)
@@ -786,7 +788,7 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         score = next(b for b in rest if b.label.startswith("Score"))
         # The answered reply loses its buttons (P-27); Discord refuses clicks on them, and a
         # forged one of that turn is answered by the bot. Nothing changes either way.
-        await emu.wait_for(lambda: not taken.message.buttons(), timeout=10)
+        await emu.wait_for(lambda: not taken.message.buttons(), timeout=WAIT)
         for button in (first, score):
             assert (await emu.click(active, taken.message, button)).stale
         match = GAME_ID.match(score.custom_id or "")
@@ -798,14 +800,15 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         # The one hand DM was edited along: it holds no button of an earlier turn (P-8).
         (dm,) = [m for m in dms_ever(emu, active) if m.content != "forged"]
         await emu.wait_for(
-            lambda: all(turn_of(b.custom_id) in (None, turn + 2) for b in dm.buttons()), timeout=10
+            lambda: all(turn_of(b.custom_id) in (None, turn + 2) for b in dm.buttons()),
+            timeout=WAIT,
         )
         actions = [(a.seat, a.action["type"]) for a in await store.actions(gid)]
         seat = game.users.index(active)
         assert actions == [(seat, "draw"), (seat, first.label.split()[0].lower())]
         # A real move after all of that: its edit is the first since the stale clicks.
         await click(emu, following[0], game.board, "Draw")
-        await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=10)
+        await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=WAIT)
         assert len(game.board.history) == edits + 1
     finally:
         await store.close()

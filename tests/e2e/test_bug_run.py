@@ -1,11 +1,11 @@
 """Bug Run end to end, through the emulator and the real bot process.
 
 Members play whole games by clicks only. Each step, the member whose decision it is picks one
-of their legal actions and finds its control where a player would: on the board (public
-choices), in their one Bug Run DM (every choice, secret cards included), or, with DMs closed, in
-the ephemeral **My hand** answer. The test keeps its own copy of the engine (the seed is read
-from the database once), applies what was clicked, and at the end checks it against the stored
-snapshot, the stored log, the results and the final board.
+of their legal actions and finds its control where a player would: a public choice on the board
+and in their one Bug Run DM by turns (so every game uses both, whatever its random play), a
+secret one in the DM, or, with DMs closed, in the ephemeral **My hand** answer. The test keeps
+its own copy of the engine (from the stored seed and log once), applies what was clicked, and at
+the end checks it against the stored snapshot, the stored log, the results and the final board.
 
 The leak scan reads every version of every message each member could see and checks that no
 secret (a seat's VP, a secret loot card in a hand, the loot cards a seat chooses between) was
@@ -33,7 +33,7 @@ from rules.bug_run.engine import BugRun
 from rules.core import SYSTEM, replay
 
 from .conftest import World
-from .helpers import click, start_game, told
+from .helpers import WAIT, click, start_game, told
 
 GAME = "bug-run"
 FAST = {"board_edit_interval": 0.01}
@@ -76,6 +76,8 @@ class BugRunGame:
     steps: list[Step] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
     used: dict[str, int] = field(default_factory=dict)
+    public_steps: int = 0
+    """Public choices made so far: they alternate between the board and the DM (``where``)."""
 
     @property
     def emu(self) -> Any:
@@ -95,36 +97,50 @@ class BugRunGame:
                 return select.custom_id, value
         return None
 
-    async def find(self, seat: int, action: dict[str, Any]) -> tuple[Message, str, str | None]:
-        """Where the member of ``seat`` clicks for ``action`` now (waits for the update): the
-        board for a public choice, their DM, or, with DMs closed, **My hand** for a secret one."""
-        user = self.users[seat]
-        public = not is_private(action, self.engine.view(seat))
-        places = (["board"] if public else []) + (["dm"] if seat not in self.closed else [])
-        if places:
+    def where(self, seat: int, action: dict[str, Any]) -> str:
+        """Where the member of ``seat`` clicks for ``action``: a secret choice in their DM (or
+        **My hand** with DMs closed); a public one on the board and in the DM by turns, so every
+        game uses both, whatever its random play (P-16: the DM offers every choice)."""
+        dm = "dm" if seat not in self.closed else "my_hand"
+        if is_private(action, self.engine.view(seat)):
+            return dm
+        self.public_steps += 1
+        return dm if dm == "dm" and self.public_steps % 2 == 0 else "board"
 
-            def look() -> tuple[Message, str, str | None, str] | None:
-                for place in self.rng.sample(places, len(places)):
-                    messages = [self.board] if place == "board" else self.emu.dms(user)
-                    for message in messages:
-                        found = self.control(message, action)
-                        if found is not None:
-                            return message, found[0], found[1], place
+    async def find(self, seat: int, action: dict[str, Any]) -> tuple[Message, str, str | None]:
+        """The control the member of ``seat`` clicks for ``action`` now, where ``where`` says
+        (waits for the message to offer it)."""
+        user = self.users[seat]
+        place = self.where(seat, action)
+        if place != "my_hand":
+
+            def look() -> tuple[Message, str, str | None] | None:
+                messages = [self.board] if place == "board" else self.emu.dms(user)
+                for message in messages:
+                    found = self.control(message, action)
+                    if found is not None:
+                        return message, found[0], found[1]
                 return None
 
             try:
-                message, custom_id, value, place = await self.emu.wait_for(look, timeout=30)
+                message, custom_id, value = await self.emu.wait_for(look, timeout=WAIT)
             except TimeoutError:
+                shown = [self.board] if place == "board" else self.emu.dms(user)
+                controls = [
+                    (c.get("custom_id"), [o.get("value") for o in c.get("options", [])])
+                    for m in shown
+                    for c in walk_components(m.version().components)
+                ]
                 raise AssertionError(
-                    f"no control for {action} at turn {self.engine.turn} in {places}:\n"
-                    f"{self.board.text()}"
+                    f"no control for {action} at turn {self.engine.turn} in the {place}:\n"
+                    f"{chr(10).join(m.text() for m in shown)}\ncontrols: {controls}"
                 ) from None
         else:  # closed DMs and a secret choice: the ephemeral "My hand" answer has it
             result = await click(self.emu, user, self.board, "My hand")
             assert result.ephemeral and result.message is not None, result
             found = self.control(result.message, action)
             assert found is not None, (action, result.message.text())
-            message, (custom_id, value), place = result.message, found, "my_hand"
+            message, (custom_id, value) = result.message, found
         self.used[place] = self.used.get(place, 0) + 1
         return message, custom_id, value
 
@@ -153,14 +169,24 @@ class BugRunGame:
 
 
 async def new_game(world: World, users: list[Any], seed: int, **opts: str) -> BugRunGame:
+    """Start a game; the test's engine is the stored one: the game its seed and stored log give,
+    which is also its stored snapshot (a decision clock may already have played: the log and the
+    snapshot are read together, whatever the clock does meanwhile)."""
     board = await start_game(world.emulator, users[0], users[1:], world.channel, GAME, **opts)
     store = await Store.open(world.bot.db_url, migrate=False)
     record = await store.active_game_in_channel(world.channel.id)
     assert record is not None and record.snapshot is not None
+    log = [(a.seat, a.action) for a in await store.actions(record.id)]
+    snapshot = log[: record.snapshot_seq]  # the snapshot follows these (SNAPSHOT_EVERY=1)
+    assert replay(GAME, len(users), record.seed, record.options, snapshot).to_dict() == (
+        record.snapshot
+    )
     engine = BugRun.new(len(users), record.seed, record.options)
-    assert engine.to_dict() == record.snapshot
     game = BugRunGame(world, board, users, store, engine, record.id, random.Random(seed))
     game.states.append(engine.to_dict())
+    for seat, action in log:  # moves the test did not make (a clock's): its copy follows
+        engine.apply(seat, action)
+        game.states.append(engine.to_dict())
     return game
 
 
@@ -185,7 +211,7 @@ async def finish_and_check(game: BugRunGame) -> None:
     scores, winners = game.engine.scores(), game.engine.winners()
     for seat, result in results.items():
         assert result.score == scores[seat] and result.winner == (seat in winners)
-    await game.emu.wait_for(lambda: "game over" in game.board.text(), timeout=10)
+    await game.emu.wait_for(lambda: "game over" in game.board.text(), timeout=WAIT)
     text = game.board.text()
     for seat in winners:
         assert f"**{game.users[seat].name}**" in text
@@ -323,7 +349,7 @@ async def test_a_two_player_game_with_two_heroes_each(world: World) -> None:
                         for ln in game.board.text().splitlines()
                     )
 
-                await w.emulator.wait_for(shows, timeout=10)
+                await w.emulator.wait_for(shows, timeout=WAIT)
                 seen_heroes[name].add(hero["name"])
             await game.step()
         await finish_and_check(game)
@@ -342,7 +368,7 @@ async def test_a_five_player_game_on_the_two_floor_side(world: World) -> None:
         view = game.engine.view(None)
         assert view["side"] == "large"
         assert any({"U", "D"} <= set(col) for col in view["board"])
-        await w.emulator.wait_for(lambda: game.board.attachments, timeout=10)
+        await w.emulator.wait_for(lambda: game.board.attachments, timeout=WAIT)
         first = picture(w.emulator, game.board)
         await game.play()
         await finish_and_check(game)
@@ -422,7 +448,7 @@ async def test_closed_dms_play_through_my_hand(world: World) -> None:
                 if "can't send you direct messages" in m.text()
             ]
 
-        await w.emulator.wait_for(notice, timeout=30)
+        await w.emulator.wait_for(notice, timeout=WAIT)
         mine = await click(w.emulator, w.shy, game.board, "My hand")
         assert mine.ephemeral and "only you can see this" in told(mine)
         assert "Your victory points (secret)" in told(mine)
@@ -445,7 +471,7 @@ async def test_misuse_is_answered_privately_and_changes_nothing(world: World) ->
         (seat,) = game.engine.waiting_for()
         other = users[1 - seat]
         action = bias(game.rng, game.engine.legal_actions(seat))
-        await emu.wait_for(lambda: game.control(game.board, action), timeout=10)
+        await emu.wait_for(lambda: game.control(game.board, action), timeout=WAIT)
         found = game.control(game.board, action)
         assert found is not None
         custom_id, value = found
@@ -492,15 +518,17 @@ async def test_the_decision_clock_takes_the_default_and_the_game_goes_on(world: 
     users = [w.alice, w.bob]
     game = await new_game(w, users, seed=17)
     try:
-        await w.emulator.wait_for(lambda: "ran out of time" in game.board.text(), timeout=15)
+        await w.emulator.wait_for(lambda: "ran out of time" in game.board.text(), timeout=WAIT)
         line = next(ln for ln in game.board.text().splitlines() if "ran out of time" in ln)
         assert any(u.name in line for u in users), line
         record = await game.store.active_game_in_channel(w.channel.id)
         assert record is not None
         log = [(a.seat, a.action) for a in await game.store.actions(record.id)]
         assert log and all(seat == SYSTEM and action["type"] == "afk" for seat, action in log)
-        replayed = replay(GAME, 2, record.seed, record.options, log)
+        # The clock plays on while this reads: the snapshot follows the actions read with it.
+        replayed = replay(GAME, 2, record.seed, record.options, log[: record.snapshot_seq])
         assert replayed.to_dict() == record.snapshot
-        assert replayed.turn > game.engine.turn  # the game went on by itself
+        fresh = BugRun.new(2, record.seed, record.options)
+        assert replay(GAME, 2, record.seed, record.options, log).turn > fresh.turn  # went on
     finally:
         await game.store.close()

@@ -35,7 +35,7 @@ from rules.bugs_and_co import components as box
 from rules.core import SYSTEM
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, deadlines, move_deadlines, start_game, until_text
+from .helpers import DEFERRED_UPDATE, WAIT, deadlines, move_deadlines, start_game, until_text
 from .helpers import told as _told
 
 GAME = "bugs-and-co"
@@ -123,7 +123,9 @@ async def wait_live(emu: Emulator, channel: Any, board: Message, slots: int) -> 
 
 async def settled(emu: Emulator, reply: Message) -> None:
     """Until a pick-up answer has lost its buttons and the tile's face (P-27)."""
-    await emu.wait_for(lambda: not reply.buttons() and "left your hand" in reply.text(), timeout=10)
+    await emu.wait_for(
+        lambda: not reply.buttons() and "left your hand" in reply.text(), timeout=WAIT
+    )
     assert not SYMBOL_RE.search(reply.text()), reply.text()
 
 
@@ -131,7 +133,7 @@ async def no_buttons_left(emu: Emulator, users: list[Any]) -> None:
     """Once the game is over, no private answer of anyone keeps a button (P-27)."""
     answers = [m for u in users for m in emu.ephemerals(u) if "picked up tile" in m.all_text()]
     assert answers
-    await emu.wait_for(lambda: not any(m.buttons() for m in answers), timeout=10)
+    await emu.wait_for(lambda: not any(m.buttons() for m in answers), timeout=WAIT)
 
 
 def game_pages(emu: Emulator, channel: Any) -> list[Message]:
@@ -294,7 +296,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     # "1, 2, 3": a live timestamp, every button disabled until the signal
     text = await until_text(emu, board, "**1… 2… 3…**")
     assert re.search(r"play starts <t:\d+:R>", text)
-    await emu.wait_for(lambda: len(game_pages(emu, chan)) == 2, timeout=10)
+    await emu.wait_for(lambda: len(game_pages(emu, chan)) == 2, timeout=WAIT)
     assert all(
         b.disabled for m in game_pages(emu, chan) for b in m.buttons() if b.label != "My hand"
     )
@@ -318,7 +320,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     assert first.ephemeral and first.message is not None
     reply = first.message
     assert [b.label for b in reply.buttons()] == ["✋ Keep", "↩ Put back (1)"]
-    await emu.wait_for(lambda: board.has_button(label=f"✋ 1 {winner.name}"), timeout=5)
+    await emu.wait_for(lambda: board.has_button(label=f"✋ 1 {winner.name}"), timeout=WAIT)
 
     # misuse, each answered ephemerally
     hand_full = await press(emu, winner, chan, peek(1))
@@ -339,7 +341,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     # the loser picks up tile 2 and drops it into the empty slot 1 from the table
     second = await press(emu, loser, chan, peek(1))
     assert second is not None and picked_symbol(second) and second.message is not None
-    await emu.wait_for(lambda: board.has_button(label="1 · empty"), timeout=5)
+    await emu.wait_for(lambda: board.has_button(label="1 · empty"), timeout=WAIT)
     moved = await press(emu, loser, chan, put_into(0))
     assert moved is not None and told(moved) == ""
     await until_text(emu, board, f"↩ {loser.name} moved the tile from 2 into 1")
@@ -375,12 +377,12 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     held = await press(emu, winner, chan, peek(7))
     assert held is not None and picked_symbol(held) and held.message is not None
 
-    text = await until_text(emu, board, "— game over", timeout=30)
+    text = await until_text(emu, board, "— game over", timeout=WAIT)
     # Never early; how late a loaded machine is is not this test's business (no upper bound).
     assert loop.time() - clicked_at >= COUNTDOWN - 1.0 * SCALE
     # actions after STOP are refused
     await settled(emu, held.message)  # STOP settled the answer whose tile went back
-    await emu.wait_for(lambda: not game_pages(emu, chan), timeout=5)  # the pages are gone
+    await emu.wait_for(lambda: not game_pages(emu, chan), timeout=WAIT)  # the pages are gone
 
     game_id = int(ID.match(keep.custom_id or "")["game"])  # type: ignore[index]
     _, engine, _ = await truth(world, game_id)
@@ -438,7 +440,10 @@ async def test_seven_players_a_whole_game_with_a_trophy_race(world: World) -> No
 
     async def until_stop(user: Any, seed: float) -> None:
         rnd = random.Random(seed)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * WAIT
         while "— game over" not in board.text():
+            assert loop.time() < deadline, f"no game over within {2 * WAIT} s"
             await play_a_while(emu, user, chan, rnd, 1)
             await asyncio.sleep(0.05)
 
@@ -492,7 +497,7 @@ async def test_a_restart_during_the_countdown_keeps_its_deadline_and_stop_still_
     await world.bot.kill()
     await asyncio.to_thread(move_deadlines, db, game_id, datetime.now(UTC) - timedelta(seconds=1))
     await world.bot.start()
-    text = await until_text(emu, board, "— game over", timeout=30)
+    text = await until_text(emu, board, "— game over", timeout=WAIT)
     assert "🛑 STOP!" in text
     assert "🏆 bob — 3 points" in text and "alice — -1 points" in text
     assert told(await emu.click(alice, held.message, keep)) in OVER

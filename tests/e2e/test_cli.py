@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import os
 import socket
 import sqlite3
 import sys
@@ -12,28 +10,12 @@ from pathlib import Path
 
 from bot.emulator import Emulator
 from bot.store.migrate import newest_revision
+from tests.support.processes import spawned
 from tests.support.wait import until
 
-from .conftest import REPO, TOKEN, BotProcess, make_world
+from .command_line import cli_env, run_cli
+from .conftest import CONNECT_TIMEOUT, TOKEN, BotProcess, make_world
 from .helpers import open_game
-
-
-async def run_cli(tmp_path: Path, *args: str, **env: str) -> tuple[int, str, str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    clean.update(PYTHONPATH=str(REPO), DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
-    clean.update(env)
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        *args,
-        cwd=tmp_path,  # no .env here
-        env=clean,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(), 60)
-    return proc.returncode or 0, out.decode(), err.decode()
 
 
 async def test_a_missing_token_is_one_clear_line(tmp_path: Path) -> None:
@@ -77,32 +59,27 @@ async def test_discord_out_of_reach_at_start_is_one_line_and_tried_again(tmp_pat
     with socket.socket() as probe:  # a port where nothing listens (yet)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    env.update(
-        PYTHONPATH=str(REPO),
-        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+    env = cli_env(
+        tmp_path,
         DISCORD_TOKEN=TOKEN,
         DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
         DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
         RETRY_MAX_DELAY="0.5",
     )
     log_path = tmp_path / "bot.log"
-    with log_path.open("wb") as log:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log
-        )
     emulator = Emulator(token=TOKEN, port=port)
+    bot = [sys.executable, "-m", "bot"]
     try:
-        await until(
-            lambda: log_path.read_text().count("Discord could not be reached") >= 2,
-            timeout=60,
-            what="two tries",
-        )
-        await emulator.start()  # Discord is back: the next try connects
-        await emulator.wait_identified(timeout=60)
+        with log_path.open("wb") as log:
+            async with spawned(bot, cwd=tmp_path, env=env, stdout=log, stderr=log):
+                await until(
+                    lambda: log_path.read_text().count("Discord could not be reached") >= 2,
+                    timeout=90,
+                    what="two tries",
+                )
+                await emulator.start()  # Discord is back: the next try connects
+                await emulator.wait_identified(timeout=CONNECT_TIMEOUT)
     finally:
-        proc.terminate()
-        await asyncio.wait_for(proc.wait(), 30)
         await emulator.stop()
     output = log_path.read_text()
     assert "Traceback" not in output and "aiohttp" not in output, output
@@ -117,13 +94,10 @@ async def test_the_first_start_on_a_new_database_migrates_it_and_serves(
     first start of a deployment: no database file at all."""
     bot = BotProcess(emulator, tmp_path)
     assert not bot.db_path.exists()
-    await bot.start()
-    try:
+    async with bot.running():
         world = await make_world(emulator, bot)
         board = await open_game(emulator, world.alice, world.channel, "bag-of-bugs")
         assert "Bag of Bugs" in board.text()
-    finally:
-        await bot.stop()
     head = newest_revision()
     assert f"Running upgrade {int(head) - 1:04d} -> {head}" in bot.output()
     with contextlib.closing(sqlite3.connect(bot.db_path)) as db:

@@ -5,7 +5,6 @@ no log line shows a secret (P-20 … P-23)."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import sys
 
@@ -14,10 +13,11 @@ import pytest
 from bot.store import Store
 from rules.core import GAMES
 from tests.support.leaks import leaks, needles, snapshots_of
+from tests.support.processes import run
 from tests.support.wait import until
 
 from .conftest import REPO, World
-from .helpers import click, open_game, until_text
+from .helpers import WAIT, click, open_game, until_text
 
 FAULTY = {
     "log_level": "DEBUG",
@@ -29,18 +29,9 @@ FAULTY = {
 
 
 async def second_process(world: World) -> tuple[int, str]:
-    """``python -m bot`` once more, on the same database."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=REPO,
-        env=world.bot.env(),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    _, err = await asyncio.wait_for(proc.communicate(), 60)
-    return proc.returncode or 0, err.decode()
+    """``python -m bot`` once more, on the same database (killed if it does not refuse)."""
+    done = await run([sys.executable, "-m", "bot"], timeout=90, cwd=REPO, env=world.bot.env())
+    return done.code, done.err
 
 
 @pytest.mark.parametrize("world", [FAULTY], indirect=True)
@@ -59,7 +50,7 @@ async def test_every_game_finishes_through_a_locked_database_a_429_storm_and_a_s
         board = await open_game(emu, user, channel, game, **opts)
         await click(emu, user, board, "Add bot")
         await until_text(emu, board, "2. 🤖 Bot 1")
-        await emu.wait_for(lambda b=board: not b.find_button(label="Start").disabled, timeout=10)
+        await emu.wait_for(lambda b=board: not b.find_button(label="Start").disabled, timeout=WAIT)
         # A 429 storm on each board, longer than discord.py's 5 tries and the old 5 retries:
         # the game's first edits after the start meet it.
         emu.rate_limit("PATCH", rf"/messages/{board.id}$", times=40, retry_after=0.01)

@@ -17,7 +17,7 @@ from bot.emulator.models import Message
 from bot.store import Store
 
 from .conftest import World
-from .helpers import click, start_game, told, until_text
+from .helpers import WAIT, click, start_game, told, until_text
 
 HEALING = {"retry_max_delay": 0.3, "board_edit_interval": 0.01}
 """Failed parts are tried again at most 0.3 s apart, so a test sees the heal soon."""
@@ -60,23 +60,23 @@ async def test_a_deleted_board_is_posted_again_once_and_the_store_learns_it(
     emu, alice, bob = world.emulator, world.alice, world.bob
     board = await start_game(emu, alice, [bob], world.channel, "ladybug-dash")
     game_id = await game_id_of(world)
-    await emu.wait_for(lambda: len(emu.dms(alice)) == 1 and len(emu.dms(bob)) == 1, timeout=20)
+    await emu.wait_for(lambda: len(emu.dms(alice)) == 1 and len(emu.dms(bob)) == 1, timeout=WAIT)
     emu.delete_message(board)
 
     # Alice claims from her DM: the move is played, and the board comes back with it.
     assert told(await click(emu, alice, live_dm(emu, alice), "claim")) == ""
     again: list[Message] = await emu.wait_for(
-        lambda: boards(emu, world.channel) or None, timeout=20
+        lambda: boards(emu, world.channel) or None, timeout=WAIT
     )
     (new,) = again
     assert new.id != board.id
-    await until_text(emu, new, "**prizes**: [1,0]", timeout=20)
+    await until_text(emu, new, "**prizes**: [1,0]", timeout=WAIT)
     async with store_of(world) as store:
         assert (await store.messages(game_id))["board"].message_id == new.id
 
     # The new board is the board from now on: edited in place, never posted twice.
     assert "you picked" in told(await click(emu, alice, new, "pick 2"))
-    await until_text(emu, new, "**picks_made**: [1,0]", timeout=20)
+    await until_text(emu, new, "**picks_made**: [1,0]", timeout=WAIT)
     assert [m.id for m in boards(emu, world.channel)] == [new.id]
     assert world.bot.output().count(f"game {game_id}: its board message was deleted") == 1
 
@@ -90,7 +90,7 @@ async def test_a_channel_that_refuses_the_bot_holds_its_board_but_not_the_game(
     emu, alice, bob = world.emulator, world.alice, world.bob
     board = await start_game(emu, alice, [bob], world.channel, "ladybug-dash", clock="1")
     game_id = await game_id_of(world)
-    await emu.wait_for(lambda: len(emu.dms(alice)) == 1 and len(emu.dms(bob)) == 1, timeout=20)
+    await emu.wait_for(lambda: len(emu.dms(alice)) == 1 and len(emu.dms(bob)) == 1, timeout=WAIT)
     shown = board.text()
     emu.set_bot_permissions(world.channel, send=False)
 
@@ -103,15 +103,15 @@ async def test_a_channel_that_refuses_the_bot_holds_its_board_but_not_the_game(
             game = await store.get_game(game_id)
             return game is not None and game.snapshot["round"] == 2
 
-        await emu.wait_for(round_two, timeout=30)
-    await until_text(emu, live_dm(emu, alice), "**my_picks**: [1]", timeout=20)
-    await until_text(emu, live_dm(emu, bob), "**my_picks**: [1]", timeout=20)
+        await emu.wait_for(round_two, timeout=WAIT)
+    await until_text(emu, live_dm(emu, alice), "**my_picks**: [1]", timeout=WAIT)
+    await until_text(emu, live_dm(emu, bob), "**my_picks**: [1]", timeout=WAIT)
     status = await emu.slash(bob, world.channel, "bugs status")
     assert status.ephemeral and "Ladybug Dash" in status.message.text()  # type: ignore[union-attr]
     assert board.text() == shown
 
     emu.set_bot_permissions(world.channel, send=True)
-    await until_text(emu, board, "**round**: 2", timeout=20)
+    await until_text(emu, board, "**round**: 2", timeout=WAIT)
     output = world.bot.output()
     assert output.count(f"game {game_id}: channel {world.channel.id} refuses the bot") == 1
     assert f"game {game_id}: channel {world.channel.id} allows the bot again" in output
@@ -123,7 +123,7 @@ async def test_a_dm_that_is_refused_holds_only_that_member(world: World) -> None
     channel says once where Bob finds his hand, and My hand shows it to him privately."""
     emu, alice, bob = world.emulator, world.alice, world.bob
     board = await start_game(emu, alice, [bob], world.channel, "ladybug-dash")
-    await emu.wait_for(lambda: len(emu.dms(alice)) == 1 and len(emu.dms(bob)) == 1, timeout=20)
+    await emu.wait_for(lambda: len(emu.dms(alice)) == 1 and len(emu.dms(bob)) == 1, timeout=WAIT)
     bobs_dm = live_dm(emu, bob)
     emu.fail(
         "PATCH",
@@ -135,10 +135,10 @@ async def test_a_dm_that_is_refused_holds_only_that_member(world: World) -> None
     )
     bob_before = bobs_dm.text()
     assert told(await click(emu, alice, board, "claim")) == ""
-    await until_text(emu, board, "**prizes**: [1,0]", timeout=20)
-    await emu.wait_for(lambda: live_dm(emu, alice).has_button(label="pick 1"), timeout=20)
+    await until_text(emu, board, "**prizes**: [1,0]", timeout=WAIT)
+    await emu.wait_for(lambda: live_dm(emu, alice).has_button(label="pick 1"), timeout=WAIT)
     assert "you picked" in told(await click(emu, alice, board, "pick 1"))
-    await until_text(emu, board, "**to_pick**: 1", timeout=20)
+    await until_text(emu, board, "**to_pick**: 1", timeout=WAIT)
 
     def notice() -> list[Message]:
         return [
@@ -147,7 +147,7 @@ async def test_a_dm_that_is_refused_holds_only_that_member(world: World) -> None
             if "can't send you direct messages" in m.text() and f"<@{bob.id}>" in m.content
         ]
 
-    await emu.wait_for(notice, timeout=20)
+    await emu.wait_for(notice, timeout=WAIT)
     assert bobs_dm.text() == bob_before and len(notice()) == 1
     hand = await click(emu, bob, board, "My hand")
     assert hand.ephemeral and "my_card" in told(hand)
@@ -161,23 +161,23 @@ async def test_a_ping_deleted_by_a_member_is_replaced_without_trouble(world: Wor
     def live_pings() -> list[Message]:
         return [m for m in emu.channel_messages(world.channel) if m.content.startswith("🔔 <@")]
 
-    first: list[Message] = await emu.wait_for(lambda: live_pings() or None, timeout=20)
+    first: list[Message] = await emu.wait_for(lambda: live_pings() or None, timeout=WAIT)
     emu.delete_message(first[0])  # a member deletes the ping that named both players
     assert told(await click(emu, bob, board, "claim")) == ""
-    await until_text(emu, board, "**to_pick**: 0", timeout=20)
+    await until_text(emu, board, "**to_pick**: 0", timeout=WAIT)
     assert "you picked" in told(await click(emu, alice, board, "pick 1"))
     # The game now waits on Bob: a new ping names him (the bot's delete of the old one
     # meets a 404, which is no trouble).
     second: list[Message] = await emu.wait_for(
-        lambda: [m for m in live_pings() if m.notified == (bob.id,)] or None, timeout=20
+        lambda: [m for m in live_pings() if m.notified == (bob.id,)] or None, timeout=WAIT
     )
     assert second[0].id > first[0].id and len(live_pings()) == 1
     assert "you picked" in told(await click(emu, bob, board, "pick 2"))
-    await until_text(emu, board, "**round**: 2", timeout=20)
+    await until_text(emu, board, "**round**: 2", timeout=WAIT)
     # One ping at a time: Alice's replaces Bob's.
     await emu.wait_for(
         lambda: [m.notified for m in live_pings()] == [(alice.id,)] and second[0].deleted,
-        timeout=20,
+        timeout=WAIT,
     )
     output = world.bot.output()
     assert "Traceback" not in output and "could not update" not in output, output

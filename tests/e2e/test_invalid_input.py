@@ -111,3 +111,69 @@ async def test_forged_commands_and_modal_submits_are_answered(world: World) -> N
     modal = await emu.interactions.forged(5, world.alice, world.channel, submit)
     assert modal.acknowledged and modal.ephemeral and told(modal) == INVALID
     assert_quiet_log(world)
+
+
+INVALID_COMMAND = "That command is not valid."
+
+
+def assert_command_refused(world: World, result: InteractionResult) -> None:
+    assert result.acknowledged and not result.failed, result
+    assert result.ephemeral and told(result) == INVALID_COMMAND, told(result)
+    line = f"refused an invalid command from user {world.alice.id} in channel {world.channel.id}"
+    assert line in world.bot.output()
+
+
+async def test_an_undeclared_option_on_bugs_new_opens_no_lobby(world: World) -> None:
+    """Only a forged client sends it; discord.py alone would ignore the option and open one."""
+    emu = world.emulator
+    forged = emu.forge_slash(world.alice, world.channel, "bugs new bag-of-bugs", nonexistent="x")
+    assert_command_refused(world, await forged)
+    # ... beside a declared one, too.
+    result = await emu.forge_slash(
+        world.alice, world.channel, "bugs new ladybug-dash", clock="1", nonexistent="x"
+    )
+    assert_command_refused(world, result)
+    assert emu.channel_messages(world.channel) == []  # no lobby was posted
+    await open_game(emu, world.alice, world.channel)  # the channel is still free
+    assert "nonexistent" not in world.bot.output()
+    assert_quiet_log(world)
+
+
+async def test_undeclared_options_on_other_commands_and_at_any_level_are_refused(
+    world: World,
+) -> None:
+    emu = world.emulator
+    for command, options in (
+        ("bugs status", {"nonexistent": "x"}),
+        ("bugs rules", {"game": "bug-off", "verbose": "yes"}),
+        ("bugs settings", {"pings": False, "volume": "11"}),
+    ):
+        result = await emu.forge_slash(world.alice, world.channel, command, **options)
+        assert_command_refused(world, result)
+    (bugs,) = emu.commands
+    status = {"name": "status", "type": 1, "options": []}
+    new = {"name": "new", "type": 2, "options": [{"name": "bag-of-bugs", "type": 1}]}
+    for options in (
+        [status, {"name": "junk", "type": 3, "value": "x"}],  # beside the subcommand
+        [new, {"name": "junk", "type": 3, "value": "x"}],  # beside the subcommand group
+        [status, {"name": "history", "type": 1, "options": []}],  # two subcommands
+        [{"name": "new", "type": 2, "options": [*new["options"], status]}],  # two, one deeper
+        [{"name": "status", "type": 2, "options": []}],  # a subcommand sent as a group
+        [{"name": "rules", "type": 1, "options": [{"name": "game", "type": 4, "value": 1}]}],
+        [
+            {
+                "name": "rules",
+                "type": 1,
+                "options": [{"name": "game", "type": 3, "value": "bug-off"}] * 2,  # twice
+            }
+        ],
+    ):
+        data = {"id": bugs["id"], "name": "bugs", "type": 1, "options": options}
+        result = await emu.interactions.forged(2, world.alice, world.channel, data, name="bugs")
+        assert_command_refused(world, result)
+    assert emu.channel_messages(world.channel) == []
+    assert "junk" not in world.bot.output()
+    # What is declared still works, forged or not.
+    result = await emu.forge_slash(world.alice, world.channel, "bugs rules", game="bug-off")
+    assert result.ephemeral and "Bug Off" in told(result)
+    assert_quiet_log(world)

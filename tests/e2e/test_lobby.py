@@ -10,7 +10,7 @@ from bot.emulator import EmulatorError
 from bot.ui.options import RULE_CODE
 
 from .conftest import World
-from .helpers import click, open_game, start_game, told, until_text
+from .helpers import WAIT, click, open_game, start_game, told, until_text
 
 
 async def test_open_join_leave_start(world: World) -> None:
@@ -24,14 +24,14 @@ async def test_open_join_leave_start(world: World) -> None:
     await click(emu, world.carol, lobby, "Join")
     await until_text(emu, lobby, "3. carol")
     await click(emu, world.carol, lobby, "Leave")
-    await emu.wait_for(lambda: "carol" not in lobby.text(), timeout=10)
+    await emu.wait_for(lambda: "carol" not in lobby.text(), timeout=WAIT)
 
     refused = await click(emu, world.bob, lobby, "Start")
     assert "Only the member who opened the game" in told(refused)
     assert "lobby" in lobby.text()
 
     assert told(await click(emu, world.alice, lobby, "Start")) == ""
-    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=10)
+    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=WAIT)
     assert "Ladybug Dash" in lobby.text() and "lobby" not in lobby.text()
 
 
@@ -53,13 +53,13 @@ async def test_lobby_misuse_gets_clear_private_answers(world: World) -> None:
     for user in (world.bob, world.carol, world.dave):
         await click(emu, user, lobby, "Join")
     await until_text(emu, lobby, "(4/4)")
-    await emu.wait_for(lambda: lobby.find_button(label="Join").disabled, timeout=10)
+    await emu.wait_for(lambda: lobby.find_button(label="Join").disabled, timeout=WAIT)
     full = await emu.slash(world.eve, chan, "bugs join")
     assert "full" in told(full).lower()
 
     assert "Only the member who opened" in told(await emu.slash(world.bob, chan, "bugs cancel"))
     await emu.slash(world.alice, chan, "bugs start")
-    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=10)
+    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=WAIT)
     assert "not playing" in told(await emu.slash(world.eve, chan, "bugs leave"))
     assert "started" in told(await emu.slash(world.eve, chan, "bugs join"))
     assert "not playing" in told(await click(emu, world.eve, lobby, "claim"))
@@ -125,16 +125,16 @@ async def test_a_bot_player_fills_a_seat_and_plays_its_turns(world: World) -> No
     assert "Only the member who opened" in told(await click(emu, world.bob, lobby, "Add bot"))
     assert told(await click(emu, world.alice, lobby, "Add bot")) == ""
     await until_text(emu, lobby, "2. 🤖 Bot 1")
-    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=10)
+    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=WAIT)
     await click(emu, world.alice, lobby, "Start")
     # Alice plays her picks; the bot claims, cheers and picks on its own, to the end.
-    for _ in range(600):
-        text = lobby.text()
-        if "game over" in text:
-            break
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 2 * WAIT
+    while "game over" not in (text := lobby.text()):
+        assert loop.time() < deadline, f"no game over within {2 * WAIT} s: {text}"
         if "**to_pick**: 0" in text and lobby.has_button(label="pick 2"):
             await emu.click(world.alice, lobby, lobby.find_button(label="pick 2"))
-        await asyncio.sleep(0.05)
-    text = await until_text(emu, lobby, "game over", timeout=20)
+        await asyncio.sleep(0.05)  # a poll: the loop ends on the state, not on time
+    text = await until_text(emu, lobby, "game over", timeout=WAIT)
     assert "🤖 Bot 1" in text
     assert emu.dms(world.alice)  # the human got her hand; the bot needs no DMs

@@ -13,7 +13,7 @@ from bot.emulator import Emulator
 from bot.emulator.models import Message
 
 from .conftest import World
-from .helpers import told
+from .helpers import WAIT, told
 from .test_bug_off import FAST, Game, new_game
 
 
@@ -40,7 +40,7 @@ async def ping_for(game: Game, user: Any) -> Message:
         live = pings(emu, channel)
         return live[0] if len(live) == 1 and live[0].notified == (user.id,) else None
 
-    message: Message = await emu.wait_for(found, timeout=10)
+    message: Message = await emu.wait_for(found, timeout=WAIT)
     return message
 
 
@@ -66,7 +66,7 @@ async def test_a_turn_ping_mentions_the_player_once_and_the_next_one_replaces_it
         assert next_turn is not None
         second = await ping_for(game, other)
         assert first.deleted and second.id > first.id
-        await emu.wait_for(lambda: f"Your move: <@{other.id}>" in game.board.content, timeout=10)
+        await emu.wait_for(lambda: f"Your move: <@{other.id}>" in game.board.content, timeout=WAIT)
         assert f"<@{first_player.id}>" not in game.board.content
 
         await game.play_turn(next_turn, lambda user: "reply")

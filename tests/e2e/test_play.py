@@ -11,7 +11,7 @@ from rules.core import SYSTEM, replay
 from tests.support.wait import until
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, click, start_game, told, until_text
+from .helpers import DEFERRED_UPDATE, WAIT, click, start_game, told, until_text
 
 
 async def stored(world: World) -> Store:
@@ -23,7 +23,7 @@ async def test_a_whole_game_is_played_scored_stored_and_replays(world: World) ->
     players = [world.alice, world.bob, world.carol]
     board = await start_game(emu, world.alice, players[1:], chan)
     for round_no, claimer in enumerate((world.bob, world.carol, world.bob), start=1):
-        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=10)
+        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=WAIT)
         assert told(await click(emu, claimer, board, "claim")) == ""
         for seat, user in enumerate(players):
             await until_text(emu, board, f"**to_pick**: {seat}")
@@ -93,7 +93,7 @@ async def test_stale_buttons_and_wrong_turns_are_answered_and_change_nothing(wor
     await until_text(emu, board, "**picks_made**: [1,0]")
     # The old private message loses its buttons once the pick was made (P-27): Discord refuses
     # a click on a button that is gone.
-    await emu.wait_for(lambda: not hand.buttons(), timeout=10)
+    await emu.wait_for(lambda: not hand.buttons(), timeout=WAIT)
     assert "Settled" in hand.text() and "my_card" in hand.text()
     assert (await emu.click(world.alice, hand, pick)).stale  # refused: it never reached the bot
     assert "**picks_made**: [1,0]" in board.text()
@@ -113,10 +113,10 @@ async def test_closed_dms_fall_back_to_my_hand(world: World) -> None:
             (m for m in emu.channel_messages(chan) if "can't send you direct messages" in m.text()),
             None,
         ),
-        timeout=10,
+        timeout=WAIT,
     )
     assert f"<@{world.shy.id}>" in notice.content and "my_card" not in notice.text()
-    alice_dm = await emu.wait_for(lambda: emu.dms(world.alice), timeout=10)
+    alice_dm = await emu.wait_for(lambda: emu.dms(world.alice), timeout=WAIT)
     assert "my_card" in alice_dm[-1].text()
     assert emu.dms(world.shy) == []
 
@@ -141,7 +141,7 @@ async def test_a_timer_fires_a_system_action_and_is_announced(world: World) -> N
     emu, chan = world.emulator, world.channel
     board = await start_game(emu, world.alice, [world.bob], chan, clock="1")
     await click(emu, world.bob, board, "claim")
-    await until_text(emu, board, "timeout true", timeout=10)
+    await until_text(emu, board, "timeout true", timeout=WAIT)
     store = await stored(world)
     try:
         game = await store.active_game_in_channel(chan.id)
@@ -155,7 +155,7 @@ async def test_a_timer_fires_a_system_action_and_is_announced(world: World) -> N
 async def test_even_debug_logs_never_show_a_hand(world: World) -> None:
     emu, chan = world.emulator, world.channel
     board = await start_game(emu, world.alice, [world.bob], chan)
-    await emu.wait_for(lambda: emu.dms(world.alice) and emu.dms(world.bob), timeout=10)
+    await emu.wait_for(lambda: emu.dms(world.alice) and emu.dms(world.bob), timeout=WAIT)
     await click(emu, world.alice, board, "claim")
     await click(emu, world.alice, board, "My hand")
     await until_text(emu, board, "**phase**: pick")

@@ -14,7 +14,7 @@ import pytest
 from bot.emulator import Emulator
 
 from .conftest import World
-from .helpers import start_game, until_text
+from .helpers import WAIT, start_game, until_text
 from .test_bugs_and_co import GAME, ID, play_a_while, slots_of, truth, wait_live
 
 REAL = {"board_edit_interval": 0.05, "channel_edit_window": 5.0}
@@ -48,7 +48,7 @@ async def test_eight_players_racing_keep_each_channel_within_discords_limit(
         lambda: next(
             (m for m in emu.channel_messages(chan) if m.content.startswith("🔔 <@")), None
         ),
-        timeout=10,
+        timeout=WAIT,
     )
     assert sorted(ping.notified) == sorted(u.id for u in players)
 
@@ -70,7 +70,7 @@ async def test_eight_players_racing_keep_each_channel_within_discords_limit(
             f"{info['kept']} tile" in text for info in view["seats"]
         )
 
-    await emu.wait_for(shows_newest, timeout=30)
+    await emu.wait_for(shows_newest, timeout=WAIT)
     await until_text(emu, board, f"{len(face_down)} tile")
 
     messages = rf"^/channels/{chan.id}/messages"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.store import Store
 
 from .conftest import World
-from .helpers import click, play_dash, start_game, told, until_text
+from .helpers import WAIT, click, play_dash, start_game, told, until_text
 
 
 async def test_rematch_same_seats_confirm_and_a_new_game_starts(world: World) -> None:
@@ -13,7 +13,7 @@ async def test_rematch_same_seats_confirm_and_a_new_game_starts(world: World) ->
     alice, bob, carol, dave = world.alice, world.bob, world.carol, world.dave
     board = await start_game(emu, alice, [bob, carol], chan)
     await play_dash(emu, board, [alice, bob, carol], [alice, bob, carol])
-    await emu.wait_for(lambda: board.has_button(label="Rematch"), timeout=10)
+    await emu.wait_for(lambda: board.has_button(label="Rematch"), timeout=WAIT)
 
     # The button is a persistent host button: it works after the bot restarts.
     await world.bot.kill()
@@ -42,11 +42,11 @@ async def test_rematch_same_seats_confirm_and_a_new_game_starts(world: World) ->
     assert told(await click(emu, carol, lobby, "Join")) == ""
     assert told(await click(emu, alice, lobby, "Join")) == ""
     await until_text(emu, lobby, "Players (3/4)")
-    await emu.wait_for(lambda: "invited" not in lobby.text() and not lobby.content, timeout=10)
-    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=10)
+    await emu.wait_for(lambda: "invited" not in lobby.text() and not lobby.content, timeout=WAIT)
+    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=WAIT)
     assert "Only the member who opened" in told(await click(emu, alice, lobby, "Start"))
     assert told(await click(emu, bob, lobby, "Start")) == ""
-    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=10)
+    await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=WAIT)
 
     store = await Store.open(world.bot.db_url, migrate=False)
     try:

@@ -20,8 +20,8 @@ from bot.store import Store
 from rules.core import SYSTEM
 from tests.support.databases import PostgresDatabases
 
-from .conftest import FAST_WINDOW, TOKEN, BotProcess
-from .helpers import click, start_game, told, until_text
+from .conftest import CONNECT_TIMEOUT, FAST_WINDOW, TOKEN, BotProcess
+from .helpers import WAIT, click, start_game, told, until_text
 
 SHARDS = 2
 
@@ -46,9 +46,9 @@ class ShardProcess(BotProcess):
     def db_url(self) -> str:
         return self.url
 
-    async def start(self) -> None:
-        await super().start()
-        await self.emulator.wait_for(lambda: self.session() is not None, timeout=30)
+    async def ready(self, identified: int) -> None:
+        await super().ready(identified)
+        await self.emulator.wait_for(lambda: self.session() is not None, timeout=CONNECT_TIMEOUT)
 
     def session(self) -> GatewaySession | None:
         session = self.emulator.gateway.shards.get(self.shard)
@@ -141,7 +141,7 @@ async def test_dm_clicks_reach_shard_0_and_act_on_a_game_of_shard_1(cluster: Clu
     board = await start_game(emu, cluster.alice, [cluster.bob], channel)
     assert told(await click(emu, cluster.bob, board, "claim")) == ""  # shard 1's process
     await until_text(emu, board, "**to_pick**: 0")
-    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "pick 2", board), timeout=10)
+    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "pick 2", board), timeout=WAIT)
     on_0 = cluster.interactions_on(0)
     assert told(await click(emu, cluster.alice, dm, "pick 2")) in ("", "you picked: n 2")
     assert cluster.interactions_on(0) == on_0 + 1  # the DM click went to shard 0's process
@@ -158,8 +158,8 @@ async def test_same_instant_grabs_in_two_processes_have_one_winner(cluster: Clus
     emu, channel = cluster.emulator, cluster.channels[1]
     board = await start_game(emu, cluster.alice, [cluster.bob], channel)
     for round_no in range(2):
-        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=10)
-        dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "claim", board), timeout=10)
+        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=WAIT)
+        dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "claim", board), timeout=WAIT)
         # alice grabs from her DM (shard 0's process), bob on the board (shard 1's), at once
         results = await asyncio.gather(
             emu.click(cluster.alice, dm, dm.find_button(label="claim").custom_id or ""),
@@ -180,7 +180,7 @@ async def test_a_deadline_fires_once_though_both_processes_hold_the_game(
 ) -> None:
     emu, channel = cluster.emulator, cluster.channels[1]
     board = await start_game(emu, cluster.alice, [cluster.bob], channel, clock="1")
-    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "claim", board), timeout=10)
+    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "claim", board), timeout=WAIT)
     # the claim through the DM loads the game in shard 0's process too: both hold its clock
     assert told(await click(emu, cluster.alice, dm, "claim")) == ""
     await until_text(emu, board, "new round: round 2")  # alice's clock fired, then bob's
@@ -209,7 +209,7 @@ async def test_a_process_killed_mid_game_loses_nothing_and_its_games_go_on(
     _, before = await stored(cluster, channel)
     await proc.kill()
     # while shard 1 is down, alice plays on from her DM through shard 0's process
-    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "pick 3", board), timeout=10)
+    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "pick 3", board), timeout=WAIT)
     assert told(await click(emu, cluster.alice, dm, "pick 3")) in ("", "you picked: n 3")
     await proc.start()
     _, after = await stored(cluster, channel)

@@ -13,7 +13,7 @@ from bot.store import Store
 from rules.core import SYSTEM
 
 from .conftest import World
-from .helpers import click, open_game, start_game, told, until_text
+from .helpers import WAIT, click, open_game, start_game, told, until_text
 from .test_bug_off import game_buttons, turn_of
 from .test_pings import pings
 
@@ -45,7 +45,7 @@ async def play_my_turn(world: World, board: Message, user: Any) -> None:
             return False
         return board.has_button(label="Draw") and not board.find_button(label="Draw").disabled
 
-    await emu.wait_for(my_draw, timeout=15)
+    await emu.wait_for(my_draw, timeout=WAIT)
     turn = turn_of(board.find_button(label="Draw").custom_id)
     assert turn is not None
     if choosing in board.text():
@@ -64,7 +64,7 @@ async def play_my_turn(world: World, board: Message, user: Any) -> None:
             if board.has_button(label="Draw")
             else "game over" in board.text()
         ),
-        timeout=15,
+        timeout=WAIT,
     )
 
 
@@ -74,7 +74,7 @@ async def test_a_leaver_is_played_by_a_bot_until_they_join_again(world: World) -
     alice, bob = world.alice, world.bob
     board = await start_game(emu, alice, [bob], channel, GAME)
     await until_text(emu, board, "'s turn: draw a card.")
-    await emu.wait_for(lambda: pings(emu, channel), timeout=10)  # the first turn's ping
+    await emu.wait_for(lambda: pings(emu, channel), timeout=WAIT)  # the first turn's ping
 
     earlier = {m.id for m in pings(emu, channel, deleted=True)}
     left = await emu.slash(bob, channel, "bugs leave")
@@ -105,7 +105,7 @@ async def test_a_leaver_is_played_by_a_bot_until_they_join_again(world: World) -
     await play_my_turn(world, board, alice)
     await emu.wait_for(
         lambda: any(m.notified == (bob.id,) for m in pings(emu, channel, deleted=True)),
-        timeout=10,
+        timeout=WAIT,
     )
     await play_my_turn(world, board, bob)
     assert "already playing your own seat" in told(await emu.slash(bob, channel, "bugs join"))
@@ -122,7 +122,7 @@ async def test_a_member_whose_clock_keeps_running_out_is_replaced_and_told(
     emu, channel, alice = world.emulator, world.channel, world.alice
     lobby = await open_game(emu, alice, channel, GAME)
     assert told(await click(emu, alice, lobby, "Add bot")) == ""
-    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=10)
+    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=WAIT)
     assert told(await click(emu, alice, lobby, "Start")) == ""
     board = lobby
 
@@ -132,14 +132,14 @@ async def test_a_member_whose_clock_keeps_running_out_is_replaced_and_told(
             None,
         )
 
-    found = await emu.wait_for(notice, timeout=30)
+    found = await emu.wait_for(notice, timeout=WAIT)
     assert "your clock ran out 2 times in a row" in found.content
     assert "/bugs join" in found.content and found.notified == (alice.id,)
     await until_text(emu, board, "💤 **alice**'s clock ran out 2 times in a row")
     moves = await stored_actions(world)
     assert [m for m in moves if m[0] == SYSTEM] == [(SYSTEM, "timeout")] * 2
     # The stand-in now plays her turns, long before her clock would run out.
-    await emu.wait_for(lambda: f"🃏 🤖 {alice.name} drew a card" in board.all_text(), timeout=15)
+    await emu.wait_for(lambda: f"🃏 🤖 {alice.name} drew a card" in board.all_text(), timeout=WAIT)
 
     back = await emu.slash(alice, channel, "bugs join")
     assert "You are back" in told(back)

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from .conftest import World
-from .helpers import click, start_game, told, until_text
+from .helpers import WAIT, click, start_game, told, until_text
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 HAS_CHROMIUM = Path(CHROMIUM).exists()
@@ -39,13 +39,13 @@ async def test_a_member_follows_the_finished_boards_link_and_replays_the_game(
     assert not board.has_button(label="Replay this game")  # only once it is over
 
     for _ in range(3):
-        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=10)
+        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=WAIT)
         await click(emu, world.bob, board, "claim")
         for seat, user in enumerate(players):
             await until_text(emu, board, f"**to_pick**: {seat}")
             await click(emu, user, board, "pick 1")
     await until_text(emu, board, "game over")
-    await emu.wait_for(lambda: board.has_button(label="Replay this game"), timeout=10)
+    await emu.wait_for(lambda: board.has_button(label="Replay this game"), timeout=WAIT)
     link = board.find_button(label="Replay this game")
     assert link.url == live_url and link.custom_id is None
 

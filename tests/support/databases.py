@@ -1,5 +1,8 @@
-"""The databases store and host tests run against: SQLite always, PostgreSQL when
-``TEST_DATABASE_URL`` names a server that answers (skipped with the reason otherwise).
+"""The databases store and host tests run against: SQLite always, PostgreSQL whenever a server
+answers: the one ``TEST_DATABASE_URL`` names, or, with it unset, the local one CI uses
+(``LOCAL``), so a plain ``pytest`` runs the PostgreSQL cases wherever that server is up.
+``TEST_DATABASE_URL=none`` turns them off. Where they cannot run they are skipped with the reason,
+and pytest's header says which server is used, or why none (``postgres_header``, P-42).
 
 Each PostgreSQL test gets its own database, cloned from one migrated template per test session
 (``CREATE DATABASE … TEMPLATE``: tens of milliseconds, far less than migrating), and dropped
@@ -22,13 +25,26 @@ from sqlalchemy.engine import make_url
 from bot.store import upgrade_to_head
 
 ENV = "TEST_DATABASE_URL"
+LOCAL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+"""The server looked for when ``TEST_DATABASE_URL`` is unset (as on the project's machines:
+PostgreSQL 15, trust auth)."""
+OFF = "none"
+"""``TEST_DATABASE_URL=none``: no PostgreSQL cases, even where a local server answers."""
 BACKENDS = ("sqlite", "postgresql")
 _names = itertools.count(1)
 
 
+def _setting() -> str:
+    return os.environ.get(ENV, "").strip()
+
+
 def postgres_url() -> str | None:
-    """The server tests may use, as given (an asyncpg URL), or None."""
-    return os.environ.get(ENV) or None
+    """The server tests may use (an asyncpg URL): ``TEST_DATABASE_URL``, else ``LOCAL``; None
+    when turned off."""
+    given = _setting()
+    if given.lower() == OFF:
+        return None
+    return given or LOCAL
 
 
 @cache
@@ -36,12 +52,24 @@ def postgres_unavailable() -> str | None:
     """Why PostgreSQL cases cannot run (the skip reason), or None when they can."""
     url = postgres_url()
     if url is None:
-        return f"{ENV} is not set: PostgreSQL cases skipped"
+        return f"{ENV}={OFF}: PostgreSQL cases skipped"
     try:
         _admin(url, "SELECT 1")
     except Exception as exc:
-        return f"{ENV} server does not answer ({type(exc).__name__}: {exc}): PostgreSQL skipped"
+        where = ENV if _setting() else f"{ENV} is unset and the local server ({LOCAL})"
+        return f"{where} does not answer ({type(exc).__name__}: {exc}): PostgreSQL cases skipped"
     return None
+
+
+def postgres_header() -> str:
+    """pytest's header line: which PostgreSQL the cases run on, or why they are skipped."""
+    reason = postgres_unavailable()
+    if reason is not None:
+        return f"PostgreSQL: none ({reason})"
+    url = postgres_url()
+    assert url is not None
+    source = ENV if _setting() else f"{ENV} unset, the local server answered"
+    return f"PostgreSQL: {make_url(url).render_as_string(hide_password=True)} ({source})"
 
 
 def _admin(url: str, *statements: str) -> None:

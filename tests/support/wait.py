@@ -12,7 +12,7 @@ T = TypeVar("T")
 
 async def until(
     predicate: Callable[[], T | Awaitable[T]],
-    timeout: float = 20.0,  # noqa: ASYNC109
+    timeout: float = 60.0,  # noqa: ASYNC109
     what: str = "condition",
 ) -> T:
     """Poll ``predicate`` until it is truthy and return its value; AssertionError after
