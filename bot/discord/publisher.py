@@ -48,7 +48,7 @@ QUIET = discord.AllowedMentions.none()
 """Boards name members (whom the game waits on) without ever notifying them: pings do that."""
 CLOSE_SECONDS = 5.0
 CHANNEL = "channel"
-"""The part of a game's messages that stands for its channel refusing the bot (P-38)."""
+"""The part of a game's messages that stands for its channel refusing the bot (P-39)."""
 GIVE_UP = 10
 """Tries of a failing part of a finished game's messages before the pump gives up (~4 min)."""
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
@@ -510,7 +510,7 @@ class Publisher:
                 if exc.code != UNKNOWN_MESSAGE or message_id is None:
                     raise
                 # Someone deleted the board: post it again, once, with the newest state (the
-                # next round; the store then records the new message, P-38).
+                # next round; the store then records the new message, P-39).
                 log.warning("game %s: its %s message was deleted; posting it again", table.id, kind)
                 state.board_ids.pop(kind, None)
                 state.shown.pop(kind, None)
@@ -546,7 +546,7 @@ class Publisher:
     ) -> None:
         """One DM per player per game (P-8): sent once, then edited in place, "your turn" and
         its buttons included. Edits never notify. Each DM is its own part: one that fails is
-        tried again later while the others go on (P-38)."""
+        tried again later while the others go on (P-39)."""
         await asyncio.gather(
             *(
                 self._attempt(

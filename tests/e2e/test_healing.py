@@ -1,4 +1,4 @@
-"""Messages that heal (docs/rulings.md P-38): a deleted board is posted again, a channel that
+"""Messages that heal (docs/rulings.md P-39): a deleted board is posted again, a channel that
 refuses the bot holds only its board and pings, a member whose DM fails holds only their own
 DM, and a deleted ping is no trouble. Each through the real bot and discord.py against the
 emulator, which answers as Discord does (404 Unknown Message, 403 50013 Missing Permissions,
