@@ -71,8 +71,12 @@ async def test_a_deleted_board_is_posted_again_once_and_the_store_learns_it(
     (new,) = again
     assert new.id != board.id
     await until_text(emu, new, "**prizes**: [1,0]", timeout=WAIT)
-    async with store_of(world) as store:
-        assert (await store.messages(game_id))["board"].message_id == new.id
+    async with store_of(world) as store:  # recorded right after the message is posted
+
+        async def recorded() -> bool:
+            return (await store.messages(game_id))["board"].message_id == new.id
+
+        await emu.wait_for(recorded, timeout=WAIT)
 
     # The new board is the board from now on: edited in place, never posted twice.
     assert "you picked" in told(await click(emu, alice, new, "pick 2"))
