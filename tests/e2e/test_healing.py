@@ -116,9 +116,10 @@ async def test_a_channel_that_refuses_the_bot_holds_its_board_but_not_the_game(
 
     emu.set_bot_permissions(world.channel, send=True)
     await until_text(emu, board, "**round**: 2", timeout=WAIT)
+    healed = f"game {game_id}: channel {world.channel.id} allows the bot again"
+    await emu.wait_for(lambda: healed in world.bot.output(), timeout=WAIT)
     output = world.bot.output()
     assert output.count(f"game {game_id}: channel {world.channel.id} refuses the bot") == 1
-    assert f"game {game_id}: channel {world.channel.id} allows the bot again" in output
 
 
 @pytest.mark.parametrize("world", [HEALING], indirect=True)
