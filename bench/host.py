@@ -137,9 +137,12 @@ async def per_game(
     return applies, acts, ends
 
 
-async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> tuple[float, float]:
-    """(committed actions per second, actions per transaction) with ``games`` playing at once.
-    A player whose games all ended stops early (the rate is over the whole window)."""
+async def throughput(
+    games: int, seconds: float, tmp: Path, *, group: bool
+) -> tuple[float, float, list[float]]:
+    """(committed actions per second, actions per transaction, each commit's seconds in
+    ``Host.act``) with ``games`` playing at once. A player whose games all ended stops early
+    (the rate is over the whole window)."""
     name = f"tp-{games}-{group}-{SYNCHRONOUS[0]}.db"
     store = await Store.open(
         f"sqlite+aiosqlite:///{tmp / name}", group_commit=group, synchronous=SYNCHRONOUS[0]
@@ -148,6 +151,7 @@ async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> t
     host = Host(store, settings(), clock=clock)
     slugs = sorted(GAMES)
     done = 0
+    acts: list[float] = []
     try:
         # Games are opened before the clock starts (lobbies are another write path): enough
         # for each player to go on to the next when one ends.
@@ -171,8 +175,10 @@ async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> t
                 while not table.running().is_over:
                     if time.perf_counter() >= until:
                         return
-                    if await step(host, table, clock, rng) is not None:
+                    took = await step(host, table, clock, rng)
+                    if took is not None:
                         done += 1
+                        acts.append(took)
 
         until = time.perf_counter() + seconds
         groups_before = store.group_commits or 0
@@ -183,7 +189,7 @@ async def throughput(games: int, seconds: float, tmp: Path, *, group: bool) -> t
     finally:
         await host.close()
         await store.close()
-    return done / elapsed, (done / groups if groups else 1.0)
+    return done / elapsed, (done / groups if groups else 1.0), acts
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -219,14 +225,21 @@ async def main_async(args: argparse.Namespace) -> None:
         )
         print()
         commits = [True, False] if args.compare else [True]
-        print(f"{'games at once':<15}{'sync':<8}{'commit':<14}{'actions/s':>11}{'actions/txn':>13}")
+        print(
+            f"{'games at once':<15}{'sync':<8}{'commit':<14}{'actions/s':>11}{'actions/txn':>13}"
+            f"{'act p50':>9}{'p99':>8}   (ms)"
+        )
         for games in (1, 20, 200):
             for group in commits:
                 for mode in modes:
                     SYNCHRONOUS[0] = mode
-                    rate, per_txn = await throughput(games, args.seconds, tmp, group=group)
+                    rate, per_txn, acts = await throughput(games, args.seconds, tmp, group=group)
                     kind = "group" if group else "one by one"
-                    print(f"{games:<15}{mode:<8}{kind:<14}{rate:>11.0f}{per_txn:>13.1f}")
+                    p50, p99 = statistics.median(acts) * 1e3, pct(acts, 0.99) * 1e3
+                    print(
+                        f"{games:<15}{mode:<8}{kind:<14}{rate:>11.0f}{per_txn:>13.1f}"
+                        f"{p50:>9.3f}{p99:>8.3f}"
+                    )
         print(f"({args.seconds:.0f} s each, random play of every game, one process)")
 
 

@@ -145,13 +145,20 @@ async def test_a_table_another_process_moved_on_reloads_and_takes_the_click(
 
 
 async def test_a_stale_tables_deadlines_reload_and_fire_after_the_other_process_stops(
-    two_hosts: tuple[Host, Host],
+    db_url: str, settings: Settings
 ) -> None:
-    mine, other = two_hosts
-    table = await dash(mine, clock="1")
-    await mine.act(table.id, ALICE, {"type": "claim"})  # my alarm: alice's pick in 1 s
-    await other.act(table.id, ALICE, {"type": "pick", "n": 3})  # the other process: bob's turn
-    await other.close()  # ... and it stops: only my process can fire bob's deadline
+    # 1 s clocks stretched to 4 s: Alice's pick must come before her clock runs out, however
+    # loaded the machine; Bob's deadline is then the one that fires.
+    async with two_hosts_on(db_url, settings.model_copy(update={"timer_scale": 4.0})) as hosts:
+        mine, other = hosts
+        table = await dash(mine, clock="1")
+        await mine.act(table.id, ALICE, {"type": "claim"})  # my alarm: alice's pick in 4 s
+        await other.act(table.id, ALICE, {"type": "pick", "n": 3})  # the other: bob's turn
+        await other.close()  # ... and it stops: only my process can fire bob's deadline
+        await _bobs_deadline_fires_in(mine, table)
+
+
+async def _bobs_deadline_fires_in(mine: Host, table: Table) -> None:
 
     async def timed_out() -> bool:
         log = [(a.seat, a.action["type"]) for a in await mine.store.actions(table.id)]
@@ -159,7 +166,7 @@ async def test_a_stale_tables_deadlines_reload_and_fire_after_the_other_process_
 
     # Waits on the stored log, not the table: the table shows a move while its commit is still
     # on the way, so reading the table and then the log could catch it in between.
-    await until(timed_out, what="bob's deadline fired in my process and committed")
+    await until(timed_out, timeout=60, what="bob's deadline fired in my process and committed")
     assert to_pick(table) is None
 
 
