@@ -8,10 +8,12 @@ from __future__ import annotations
 from .errors import ApiError, EmulatorError
 from .interactions import InteractionResult
 from .models import Button, Channel, Guild, Message, MessageVersion, Role, SelectMenu, User
-from .rest import ChannelLimit, RequestRecord
+from .rest import GLOBAL, INTERACTION, ChannelLimit, RequestRecord
 from .server import Emulator
 
 __all__ = [
+    "GLOBAL",
+    "INTERACTION",
     "ApiError",
     "Button",
     "Channel",

@@ -11,7 +11,7 @@ import logging
 import math
 import re
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -43,13 +43,24 @@ from .models import DM, Channel, Guild, Message, World
 log = logging.getLogger(__name__)
 
 
+INTERACTION = "interaction"
+"""Requests through an interaction's token (callback, follow-ups, their edits): Discord exempts
+them from the bot's global rate limit."""
+GLOBAL = "global"
+"""Every other request: they share the bot's global budget (about 50 per second)."""
+
+
 class RequestRecord(NamedTuple):
-    """One request the bot made: ``time`` is ``time.monotonic()`` when it was answered."""
+    """One request the bot made: ``time`` is ``time.monotonic()`` when it was answered;
+    ``route`` is its route template ("PATCH /channels/{channel}/messages/{message}", "?" for
+    an unknown route) and ``klass`` :data:`INTERACTION` or :data:`GLOBAL`."""
 
     method: str
     path: str
     status: int
     time: float
+    route: str = "?"
+    klass: str = GLOBAL
 
 
 @dataclass
@@ -82,6 +93,12 @@ class Route:
     pattern: re.Pattern[str]
     handler: Handler
     auth: bool = True
+    template: str = ""
+
+    @property
+    def klass(self) -> str:
+        """Routes without the bot token are the interaction's own (its token is the key)."""
+        return GLOBAL if self.auth else INTERACTION
 
 
 @dataclass
@@ -179,6 +196,8 @@ class RestApi:
         self._gateway_url = gateway_url
         self._api_base = api_base
         self.requests: list[RequestRecord] = []
+        self.dm_opens: Counter[int] = Counter()
+        """``POST /users/@me/channels`` per recipient (user id)."""
         self.rules: list[RateLimitRule] = []
         self.faults: list[FaultRule] = []
         self.channel_limit: ChannelLimit | None = ChannelLimit()
@@ -190,7 +209,9 @@ class RestApi:
 
     def _route(self, method: str, path: str, handler: Handler, *, auth: bool = True) -> None:
         regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", path)
-        self.routes.append(Route(method, re.compile(f"^{regex}$"), handler, auth))
+        self.routes.append(
+            Route(method, re.compile(f"^{regex}$"), handler, auth, template=f"{method} {path}")
+        )
 
     def _add_routes(self) -> None:
         r = self._route
@@ -238,6 +259,7 @@ class RestApi:
         method = request.method.upper()
         path = "/" + request.match_info.get("tail", "")
         status = 500
+        route = self._find(method, path)
         try:
             response = await self._handle(request, method, path)
             status = response.status
@@ -253,7 +275,10 @@ class RestApi:
             status = 400
             return json_response(400, {"message": f"Emulator internal error: {exc!r}", "code": 0})
         finally:
-            self.requests.append(RequestRecord(method, path, status, time.monotonic()))
+            template, klass = (route.template, route.klass) if route else ("?", GLOBAL)
+            self.requests.append(
+                RequestRecord(method, path, status, time.monotonic(), template, klass)
+            )
 
     async def _handle(self, request: web.Request, method: str, path: str) -> web.Response:
         route, params = self._match(method, path)
@@ -275,6 +300,12 @@ class RestApi:
             if found:
                 return route, found.groupdict()
         raise not_found_route()
+
+    def _find(self, method: str, path: str) -> Route | None:
+        try:
+            return self._match(method, path)[0]
+        except ApiError:
+            return None
 
     def _check_rate_limit(self, method: str, path: str) -> None:
         for rule in self.rules:
@@ -424,7 +455,9 @@ class RestApi:
     # --- users, channels, guilds --------------------------------------------------------------
 
     async def open_dm(self, req: RestRequest) -> Result:
-        user = self.world.users.get(_int(req.json_object().get("recipient_id")))
+        recipient = _int(req.json_object().get("recipient_id"))
+        self.dm_opens[recipient] += 1
+        user = self.world.users.get(recipient)
         if user is None or user.bot:
             raise unknown_user()
         return 200, self.world.dm_channel(user).payload()

@@ -10,6 +10,7 @@ import asyncio
 import inspect
 import logging
 import re
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
@@ -169,6 +170,20 @@ class Emulator:
             and pattern.search(r.path)
             and (status is None or r.status == status)
         )
+
+    def request_counts(self, since: int = 0) -> Counter[str]:
+        """Requests from ``self.requests[since:]`` by class: ``"interaction"`` (exempt from
+        the global limit) and ``"global"`` (everything else), as Discord counts them."""
+        return Counter(r.klass for r in self.requests[since:])
+
+    def route_counts(self, since: int = 0, *, klass: str | None = None) -> Counter[str]:
+        """Requests from ``self.requests[since:]`` by route template, e.g.
+        ``"PATCH /channels/{channel}/messages/{message}"``; ``klass`` keeps one class."""
+        return Counter(r.route for r in self.requests[since:] if klass is None or r.klass == klass)
+
+    def dm_opens(self, user_id: int) -> int:
+        """How often the bot opened (``POST /users/@me/channels``) a DM with this user."""
+        return self.rest.dm_opens[user_id]
 
     @property
     def commands(self) -> list[JSON]:

@@ -650,3 +650,31 @@ def test_the_standalone_emulators_token_is_one_the_bot_accepts() -> None:
 
     settings = Settings(_env_file=None, discord_token=LOCAL_TOKEN)  # type: ignore[call-arg]
     assert settings.require_token() == LOCAL_TOKEN
+
+
+async def test_requests_are_classed_as_discord_counts_them_against_the_global_limit(
+    scene: Scene, raw: RawBot
+) -> None:
+    """Interaction callbacks and the interaction token's webhook routes are exempt from the
+    global limit; the rest is global, and DM opens are counted per recipient."""
+    await connected(scene, raw)
+    task, interaction = await start_slash(scene, raw, scene.alice, "bugs new", game="x")
+    before = len(scene.emu.requests)
+    await raw.call("POST", callback_path(interaction), {"type": 5}, token=None)
+    await task
+    hook = f"/webhooks/{scene.emu.application_id}/{interaction['token']}"
+    await raw.call("POST", hook, {"content": "done"}, token=None)
+    await raw.call("POST", f"/channels/{scene.chan.id}/messages", {"content": "hi"})
+    await raw.call("POST", "/users/@me/channels", {"recipient_id": str(scene.alice.id)})
+    await raw.call("GET", "/no/such/route")
+    assert scene.emu.request_counts(before) == {"interaction": 2, "global": 3}
+    assert scene.emu.route_counts(before, klass="global") == {
+        "POST /channels/{channel}/messages": 1,
+        "POST /users/@me/channels": 1,
+        "?": 1,
+    }
+    assert scene.emu.route_counts(before, klass="interaction") == {
+        "POST /interactions/{interaction}/{token}/callback": 1,
+        "POST /webhooks/{app}/{token}": 1,
+    }
+    assert scene.emu.dm_opens(scene.alice.id) == 1 and scene.emu.dm_opens(scene.bob.id) == 0
