@@ -22,7 +22,7 @@ from ..ui.presenter import presenter_for
 from ..ui.public_log import PublicLog
 from ..web.server import WebServer
 from .commands import BugsCog
-from .components import DYNAMIC_ITEMS, reaches_an_item
+from .components import DYNAMIC_ITEMS, reaches_an_item, stale_game_click
 from .declared import DeclaredOnlyTree
 from .edge import Edge
 from .publisher import Publisher
@@ -183,10 +183,14 @@ class BugtableBot(commands.Bot):
         component not on its message, a modal submit: bugtable opens none), so every input
         gets an answer (P-24)."""
         kind = interaction.type
-        if kind is discord.InteractionType.modal_submit or (
-            kind is discord.InteractionType.component and not reaches_an_item(interaction)
-        ):
+        if kind is discord.InteractionType.modal_submit:
             await self.edge.invalid(interaction)
+        elif kind is discord.InteractionType.component and not reaches_an_item(interaction):
+            stale = stale_game_click(interaction)
+            if stale is None:
+                await self.edge.invalid(interaction)
+            else:
+                await self.edge.stale(interaction, *stale)
 
     async def close(self) -> None:
         if hasattr(self, "host"):

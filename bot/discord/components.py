@@ -238,3 +238,26 @@ def reaches_an_item(interaction: discord.Interaction[Any]) -> bool:
         child.type.value == kind and getattr(child, "custom_id", None) == custom_id
         for child in children
     )
+
+
+def stale_game_click(
+    interaction: discord.Interaction[Any],
+) -> tuple[int, int, dict[str, Any]] | None:
+    """A well-formed game button or menu of ours that is not on the message it came from,
+    maybe a double click delivered after the first one's answer updated the message (P-45):
+    its game, turn and action (a menu's: ``{}``), for the edge to judge; never run. ``None``
+    for anything else (those stay "not valid", P-24)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or interaction.message is None:
+        return None
+    try:
+        if found := GAME_BUTTON.fullmatch(custom_id):
+            turn = decode_number(found["turn"])
+            return decode_number(found["game"]), turn, decode_action(found["payload"])
+        if found := GAME_SELECT.fullmatch(custom_id):
+            decode_number(found["index"])
+            return decode_number(found["game"]), decode_number(found["turn"]), {}
+    except CodecError:
+        return None
+    return None

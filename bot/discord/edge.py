@@ -131,7 +131,28 @@ class Edge:
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id)
 
+    async def stale(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
+    ) -> None:
+        """A game button not on the message it came from: one of an earlier turn of a game in
+        memory (a double click after the first one's answer updated the message) is "from an
+        earlier turn"; anything else is "not valid" (P-24, P-45)."""
+        table = self.host.tables.get(game_id)
+        if table is None or table.engine is None or turn >= table.engine.turn:
+            await self.invalid(interaction)
+            return
+        try:
+            await answer(interaction, presenter_for(table.slug if table else "").stale_text(action))
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
     async def game_action(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
+    ) -> None:
+        with self.publisher.answering(game_id, interaction.message):
+            await self._game_action(interaction, game_id, turn, action)
+
+    async def _game_action(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
     ) -> None:
         host = self.host
@@ -152,10 +173,18 @@ class Edge:
         table = outcome.table
         reply = presenter_for(table.slug).reply(table, outcome)
         if reply is None:
-            if not interaction.response.is_done():
-                await interaction.response.defer()
+            await self.acknowledge(interaction, table)
             return
         await self.reply_privately(interaction, table, outcome.seat, reply, outcome.turn_after)
+
+    async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """A click that changed the game and has no private answer: the message it came from
+        shows the change in the click's own response where it can (P-45), else the click is
+        acknowledged without a word and the publisher edits the messages."""
+        if await self.publisher.answer_click(interaction, table):
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer()
 
     async def reply_privately(
         self,
@@ -177,6 +206,10 @@ class Edge:
         self.publisher.track_reply(table, PrivateReply(interaction, message_id, seat, spec, turn))
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
+        with self.publisher.answering(game_id, interaction.message):
+            await self._host_op(interaction, game_id, op)
+
+    async def _host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         host, user = self.host, interaction.user
         try:
             if op == "hand":
@@ -187,19 +220,22 @@ class Edge:
                 await self.post_lobby(interaction, table)
                 return
             if op == "join":
-                await host.join(game_id, user.id, display_name(user))
+                table = await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
-                await host.leave(game_id, user.id)
+                table = await host.leave(game_id, user.id)
             elif op == "addbot":
-                await host.add_bot(game_id, user.id, privileged=is_privileged(interaction))
+                table = await host.add_bot(game_id, user.id, privileged=is_privileged(interaction))
             elif op == "start":
-                await host.start(game_id, user.id, privileged=is_privileged(interaction))
+                table = await host.start(game_id, user.id, privileged=is_privileged(interaction))
             elif op == "cancel":
-                await host.cancel(game_id, user.id, privileged=is_privileged(interaction))
+                table = await host.cancel(game_id, user.id, privileged=is_privileged(interaction))
+            else:  # the codec admits only HOST_OPS
+                await self.invalid(interaction)
+                return
         except Exception as exc:
             await self.refuse(interaction, exc)
             return
-        await interaction.response.defer()
+        await self.acknowledge(interaction, table)
 
     async def post_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Answer ``interaction`` with the new lobby's message (later the board) in the channel."""

@@ -19,12 +19,13 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import discord
 
@@ -37,6 +38,7 @@ from ..ui.presenter import presenter_for
 from ..ui.public_log import PublicLog
 from ..ui.specs import MessageSpec
 from ..web.links import game_url, with_replay_link
+from .dms import DirectMessages
 from .images import ImageCache
 from .pacing import ChannelPacer, Kind, Slot
 from .render import edit_kwargs, send_kwargs
@@ -114,6 +116,20 @@ class _Frame:
     """The game waits on nobody its ping names (or is over): the ping goes."""
     refresh_at: datetime | None = None
     """When to render again even if nothing happens (``Presenter.refresh_at``)."""
+    seq: int = 0
+    """The render's place in the order of every render (see ``_GameMessages.landed``)."""
+
+
+@dataclass
+class _Drawing:
+    """The game's messages as its last committed state shows them (no side effects)."""
+
+    boards: list[MessageSpec]
+    hands: dict[int, MessageSpec]
+    turn: int
+    members: list[int]
+    """The seats the game waits on that members play themselves (the board names them)."""
+    seq: int
 
 
 @dataclass
@@ -143,6 +159,14 @@ class _GameMessages:
     """Parts whose last try failed (``board``, ``notes``, ``dm:<seat>``, ``channel`` …)."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     """Set by every change: wakes a pump that waits out one part's failure."""
+    landed: dict[str, int] = field(default_factory=dict)
+    """Per message (``board``, ``board:1``, ``dm:<seat>``), the newest render whose send or
+    click answer landed: one landing after a newer one leaves the message stale (P-45)."""
+    answering: dict[int, int] = field(default_factory=dict)
+    """Messages (by id) a click is being decided and answered on: the pump's edit of such a
+    message waits for that answer, which may show the same state already (P-45)."""
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set whenever a click's answer is done (``answering`` lost an entry)."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None
@@ -170,6 +194,9 @@ class Publisher:
         self.images = ImageCache()
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
         self.replies = PrivateReplies()
+        self.dms = DirectMessages(client)
+        self._seq = itertools.count(1)
+        """Numbers every render in the order the renders saw the game (P-45)."""
 
     def _state(self, game_id: int) -> _GameMessages:
         return self._games.setdefault(game_id, _GameMessages())
@@ -183,7 +210,10 @@ class Publisher:
             if kind.startswith("board"):
                 state.board_ids[kind] = record.message_id
             elif kind.startswith("hand:"):
-                state.hand_ids[int(kind.split(":", 1)[1])] = record.message_id
+                seat = int(kind.split(":", 1)[1])
+                state.hand_ids[seat] = record.message_id
+                with contextlib.suppress(KeyError):  # a seat the game no longer has
+                    self.dms.learn(table.user_at(seat).user_id, record.channel_id)
             elif kind == "ping":
                 state.ping_id = record.message_id
         # Pinged before the restart: not again. That ping names no seat this process knows of,
@@ -274,9 +304,9 @@ class Publisher:
                 state,
                 "board",
                 rounds,
-                lambda: self._sync_boards(table, state, frame.boards, frame.turn, rounds),
+                lambda: self._sync_boards(table, state, frame, rounds),
             ),
-            self._sync_hands(table, state, frame.hands, frame.turn, rounds),
+            self._sync_hands(table, state, frame, rounds),
             self._attempt(
                 table,
                 state,
@@ -421,62 +451,71 @@ class Publisher:
                 )
         async with table.lock:
             presenter = presenter_for(table.slug)
+            if table.status == "lobby":
+                return _Frame([lobby_message(table)], seq=next(self._seq))
             settled = [
                 (reply, presenter.answered(table, reply.seat, reply.spec))
                 for reply in self.replies.used_up(table)
             ]
-            if table.status == "lobby":
-                return _Frame([lobby_message(table)])
             if table.status == "cancelled" or table.engine is None:
-                return _Frame([cancelled_message(table)], settled=settled, drop_ping=True)
-            engine = table.engine
+                return _Frame(
+                    [cancelled_message(table)], settled=settled, drop_ping=True, seq=next(self._seq)
+                )
             # Asked before drawing: a board drawn while a cooldown still ran then always has
             # its redraw due, even if the cooldown ends while the board is being drawn.
-            refresh_at = None if engine.is_over else presenter.refresh_at(table)
-            boards = presenter.public_boards(table, self.log.lines(table.id))
-            if engine.is_over and boards:  # a finished game's board links to its replay
-                url = game_url(self.settings, table.game.web_token)
-                boards[0] = with_replay_link(boards[0], url)
-            hands: dict[int, MessageSpec] = {}
-            for seat in range(engine.players):
-                if table.user_at(seat).is_bot:
-                    continue
-                spec = presenter.hand(table, seat)
-                if spec is not None:
-                    hands[seat] = spec
-            waiting = frozenset() if engine.is_over else engine.waiting_for()
-            members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
-            if members and boards:  # the board says whom the game waits on (P-28)
-                boards[0] = with_turn_line(boards[0], [table.user_at(s).user_id for s in members])
+            refresh_at = None if table.engine.is_over else presenter.refresh_at(table)
+            drawing = self._draw(table)
+            members = drawing.members
             state = self._state(table.id)
             ping = [s for s in members if s in state.ping_due]
             state.ping_due.intersection_update(members)
             return _Frame(
-                boards,
-                hands,
-                engine.turn,
+                drawing.boards,
+                drawing.hands,
+                drawing.turn,
                 settled,
                 ping=tuple(table.user_at(s).user_id for s in ping),
                 ping_text=presenter.ping_text(table, ping) if ping else "",
                 drop_ping=not state.ping_seats & set(members),
                 refresh_at=refresh_at,
+                seq=drawing.seq,
             )
 
+    def _draw(self, table: Table) -> _Drawing:
+        """A game in play as it should show now: its boards (the first naming whom the game
+        waits on, P-28) and each member's DM. Holding the table's lock; no side effects, so a
+        click's answer and the pump draw alike."""
+        presenter = presenter_for(table.slug)
+        engine = table.running()
+        boards = presenter.public_boards(table, self.log.lines(table.id))
+        if engine.is_over and boards:  # a finished game's board links to its replay
+            url = game_url(self.settings, table.game.web_token)
+            boards[0] = with_replay_link(boards[0], url)
+        hands: dict[int, MessageSpec] = {}
+        for seat in range(engine.players):
+            if table.user_at(seat).is_bot:
+                continue
+            spec = presenter.hand(table, seat)
+            if spec is not None:
+                hands[seat] = spec
+        waiting = frozenset() if engine.is_over else engine.waiting_for()
+        members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
+        if members and boards:  # the board says whom the game waits on (P-28)
+            boards[0] = with_turn_line(boards[0], [table.user_at(s).user_id for s in members])
+        return _Drawing(boards, hands, engine.turn, members, next(self._seq))
+
     async def _sync_boards(
-        self,
-        table: Table,
-        state: _GameMessages,
-        boards: list[MessageSpec],
-        turn: int,
-        rounds: _Round,
+        self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
     ) -> None:
+        boards, turn = frame.boards, frame.turn
         channel = self.client.get_partial_messageable(table.game.channel_id)
         kinds = ["board" if i == 0 else f"board:{i}" for i in range(len(boards))]
+        await _after_answers(state, [state.board_ids.get(kind) for kind in kinds])
         now = time.monotonic()
         changed = [
             (kind, spec)
             for kind, spec in zip(kinds, boards, strict=True)
-            if state.shown.get(kind) != (spec, turn)
+            if state.shown.get(kind) != (spec, turn) and not _answered_newer(state, kind, frame)
         ]
         for kind, _ in changed:
             state.stale_since.setdefault(kind, now)
@@ -519,8 +558,9 @@ class Publisher:
                 continue
             finally:
                 slot.release()
-            state.shown[kind] = (spec, turn)
-            state.stale_since.pop(kind, None)
+            if _landed(state, kind, frame.seq):
+                state.shown[kind] = (spec, turn)
+                state.stale_since.pop(kind, None)
             rounds.channel_sent()
         for kind in [k for k in state.board_ids if k not in kinds]:
             slot = self._slot(channel.id, "delete", rounds)
@@ -537,12 +577,7 @@ class Publisher:
             rounds.channel_sent()
 
     async def _sync_hands(
-        self,
-        table: Table,
-        state: _GameMessages,
-        hands: dict[int, MessageSpec],
-        turn: int,
-        rounds: _Round,
+        self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
     ) -> None:
         """One DM per player per game (P-8): sent once, then edited in place, "your turn" and
         its buttons included. Edits never notify. Each DM is its own part: one that fails is
@@ -554,11 +589,11 @@ class Publisher:
                     state,
                     f"dm:{seat}",
                     rounds,
-                    functools.partial(self._sync_hand, table, state, seat, spec, turn, rounds),
+                    functools.partial(self._sync_hand, table, state, seat, spec, frame, rounds),
                 )
-                for seat, spec in hands.items()
+                for seat, spec in frame.hands.items()
                 if seat not in state.dm_closed
-                and state.hands_shown.get(seat) != shown_as(spec, turn)
+                and state.hands_shown.get(seat) != shown_as(spec, frame.turn)
             )
         )
 
@@ -568,24 +603,27 @@ class Publisher:
         state: _GameMessages,
         seat: int,
         spec: MessageSpec,
-        turn: int,
+        frame: _Frame,
         rounds: _Round,
     ) -> None:
+        turn = frame.turn
+        await _after_answers(state, [state.hand_ids.get(seat)])
+        if state.hands_shown.get(seat) == shown_as(spec, turn) or _answered_newer(
+            state, f"dm:{seat}", frame
+        ):
+            return  # the click on it showed this, or newer, in its own answer
         first = seat not in state.hand_ids
         user_id = table.user_at(seat).user_id
         slot = self._slot(("dm", user_id), "send" if first else "edit", rounds)
         if slot is None:
             return
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            dm = await self.dms.channel(user_id)  # by id: no GET /users/{id} (issue #21)
             if first:
-                message = await user.send(**send_kwargs(spec, table.id, turn))
+                message = await dm.send(**send_kwargs(spec, table.id, turn))
                 state.hand_ids[seat] = message.id
-                await self.store.set_message(
-                    table.id, f"hand:{seat}", message.channel.id, message.id
-                )
+                await self.store.set_message(table.id, f"hand:{seat}", dm.id, message.id)
             else:
-                dm = user.dm_channel or await user.create_dm()
                 await dm.get_partial_message(state.hand_ids[seat]).edit(
                     **edit_kwargs(spec, table.id, turn)
                 )
@@ -603,7 +641,8 @@ class Publisher:
             return
         finally:
             slot.release()
-        state.hands_shown[seat] = shown_as(spec, turn)
+        if _landed(state, f"dm:{seat}", frame.seq):
+            state.hands_shown[seat] = shown_as(spec, turn)
         rounds.sent += 1
 
     async def _tell_dms_closed(self, table: Table, user_id: int) -> None:
@@ -683,6 +722,108 @@ class Publisher:
         rounds.channel_sent()
         await self.store.set_message(table.id, "ping", channel.id, message.id)
 
+    # -- clicks answered by the message they came from (issue #21) --------------------------
+    @contextlib.contextmanager
+    def answering(self, game_id: int, message: discord.Message | None) -> Iterator[None]:
+        """While a click on ``message`` is being decided and answered, the pump's edit of that
+        message waits: the click's own answer (``answer_click``) may show the same state, and
+        the pump then has nothing to send. A click answered otherwise (refused, a private
+        reply) lets the edit go as soon as it is done."""
+        if message is None:
+            yield
+            return
+        state = self._state(game_id)
+        state.answering[message.id] = state.answering.get(message.id, 0) + 1
+        try:
+            yield
+        finally:
+            left = state.answering.pop(message.id) - 1
+            if left:
+                state.answering[message.id] = left
+            state.answered.set()
+
+    async def answer_click(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """Answer a click that changed the game by updating the message it came from (the
+        board, or the clicker's own DM) in the click's response (``UPDATE_MESSAGE``): the
+        clicker and everyone else see the new state at once, and it costs none of the bot's
+        global request budget. The pump then has nothing left to edit there (P-45).
+
+        False when the click came from another message, or its message shows the same thing
+        as before: the caller acknowledges the click itself."""
+        message = interaction.message
+        if message is None:
+            return False
+        state = self._state(table.id)
+        async with table.lock:
+            drawing = self._answer_drawing(table)
+            key, spec = self._clicked(table, state, drawing, message.id, interaction.user.id)
+            if key is None or spec is None:
+                return False
+            turn = drawing.turn
+            board = not key.startswith("dm:")
+            if board:
+                previous = state.shown.get(key)
+                if previous == (spec, turn):
+                    return False
+                state.shown[key] = (spec, turn)  # claimed: the pump does not send it too
+            else:
+                seat = int(key[3:])
+                previous_hand = state.hands_shown.get(seat)
+                if previous_hand == shown_as(spec, turn):
+                    return False
+                state.hands_shown[seat] = shown_as(spec, turn)
+        shown_image = previous[0].image if board and previous is not None else None
+        try:
+            png = None
+            if spec.image is not None and spec.image != shown_image:
+                png = await self.images.png(spec.image)
+            kwargs = edit_kwargs(spec, table.id, turn, png, shown=shown_image)
+            if interaction.response.is_done():  # deferred by the ack guard: edit through it
+                await interaction.edit_original_response(**kwargs, allowed_mentions=QUIET)
+            else:
+                await interaction.response.edit_message(**kwargs, allowed_mentions=QUIET)
+        except Exception as exc:
+            # Unanswered (too late, or Discord failed): the pump edits the message instead.
+            log.warning(
+                "game %s: could not answer a click on its %s (%s)", table.id, key, one_line(exc)
+            )
+            if board:
+                state.shown.pop(key, None)
+            else:
+                state.hands_shown.pop(int(key[3:]), None)
+            self.mark_dirty(table)
+            return interaction.response.is_done()
+        if board:
+            if _landed(state, key, drawing.seq):
+                state.stale_since.pop(key, None)
+        else:
+            _landed(state, key, drawing.seq)
+        if state.dirty:
+            self.mark_dirty(table)
+        return True
+
+    def _answer_drawing(self, table: Table) -> _Drawing:
+        if table.status == "lobby":
+            return _Drawing([lobby_message(table)], {}, 0, [], next(self._seq))
+        if table.status == "cancelled" or table.engine is None:
+            return _Drawing([cancelled_message(table)], {}, 0, [], next(self._seq))
+        return self._draw(table)
+
+    @staticmethod
+    def _clicked(
+        table: Table, state: _GameMessages, drawing: _Drawing, message_id: int, user_id: int
+    ) -> tuple[str | None, MessageSpec | None]:
+        """Which of the game's messages was clicked (``board``, ``board:1``, ``dm:<seat>`` of
+        the clicker only), and what it should show now."""
+        for index, spec in enumerate(drawing.boards):
+            kind = "board" if index == 0 else f"board:{index}"
+            if state.board_ids.get(kind) == message_id:
+                return kind, spec
+        seat = table.seat_of(user_id)
+        if seat is not None and state.hand_ids.get(seat) == message_id:
+            return f"dm:{seat}", drawing.hands.get(seat)
+        return None, None
+
     def track_reply(self, table: Table, reply: PrivateReply) -> None:
         """Keep a private reply with buttons until they are used up (P-27); redraw at once if
         the game moved on while it was being sent."""
@@ -701,6 +842,50 @@ class Publisher:
         state.board_ids["board"] = message_id
         if spec is not None:
             state.shown["board"] = (spec, 0)
+
+
+def _message_id(state: _GameMessages, key: str) -> int | None:
+    if key.startswith("dm:"):
+        return state.hand_ids.get(int(key[3:]))
+    return state.board_ids.get(key)
+
+
+ANSWER_WAIT = 3.0
+"""At most this long an edit waits for a click's answer on its message (Discord's own
+deadline for answering a click)."""
+
+
+async def _after_answers(state: _GameMessages, message_ids: list[int | None]) -> None:
+    """Until no click on these messages is being answered (at most ``ANSWER_WAIT``)."""
+    deadline = time.monotonic() + ANSWER_WAIT
+    while any(m is not None and m in state.answering for m in message_ids):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        state.answered.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(state.answered.wait(), remaining)
+
+
+def _answered_newer(state: _GameMessages, key: str, frame: _Frame) -> bool:
+    """A click's answer showed a later render of this message than ``frame``: sending the
+    frame would take it back (any change after that answer marks the game dirty itself)."""
+    return frame.seq < state.landed.get(key, 0)
+
+
+def _landed(state: _GameMessages, key: str, seq: int) -> bool:
+    """Note that render ``seq`` of message ``key`` landed. False if a newer render of it had
+    landed already (a click's answer and the pump's edit crossed): the message may now show the
+    older one, so it is marked unknown and the next pass draws it again, once (P-45)."""
+    if seq > state.landed.get(key, 0):
+        state.landed[key] = seq
+        return True
+    if key.startswith("dm:"):
+        state.hands_shown.pop(int(key[3:]), None)
+    else:
+        state.shown.pop(key, None)
+    state.dirty = True
+    return False
 
 
 def _waiting(table: Table) -> frozenset[int]:

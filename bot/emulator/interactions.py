@@ -546,9 +546,11 @@ class Interactions:
     # --- the bot's callback -------------------------------------------------------------------
 
     def callback(
-        self, interaction_id: int, token: str, body: JSON
+        self, interaction_id: int, token: str, body: JSON, *, attachments: list[JSON] | None = None
     ) -> tuple[InteractionRecord, JSON]:
-        """Handles POST /interactions/{id}/{token}/callback; returns the with_response body."""
+        """Handles POST /interactions/{id}/{token}/callback; returns the with_response body.
+        ``attachments`` are the files uploaded with it (a new message's, or an update's)."""
+        attachments = attachments or []
         record = self.by_id.get(interaction_id)
         if record is None or record.token != token:
             raise unknown_interaction()
@@ -565,8 +567,9 @@ class Interactions:
         component = record.kind == MESSAGE_COMPONENT
         message: Message | None = None
         if kind == CHANNEL_MESSAGE:
-            validate_message(data, creating=True)
+            validate_message(data, creating=True, has_attachments=bool(attachments))
             message = self._create_response(record, data, loading=False)
+            message.attachments.extend(attachments)
         elif kind == DEFERRED_CHANNEL_MESSAGE:
             message = self._create_response(record, data, loading=True)
         elif kind in (DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE):
@@ -578,6 +581,7 @@ class Interactions:
             if kind == UPDATE_MESSAGE:
                 validate_message(data, creating=False)
                 message.apply_edit(data, now=time.time())
+                message.attachments.extend(attachments)
             record.original = message
         elif kind == MODAL:
             validate_modal(data)

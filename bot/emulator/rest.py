@@ -579,7 +579,10 @@ class RestApi:
 
     async def callback(self, req: RestRequest) -> Result:
         _, response = self.interactions.callback(
-            _int(req.params["interaction"]), req.params["token"], req.json_object()
+            _int(req.params["interaction"]),
+            req.params["token"],
+            req.json_object(),
+            attachments=req.attachments,
         )
         if req.flag("with_response"):
             return 200, response

@@ -28,9 +28,10 @@ it may see) shows now; an answer to the outsider only what everyone knows. ``tes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -132,6 +133,7 @@ class Asked:
         self.guild_id = GUILD
         self.id = 1
         self.permissions = None
+        self.message = None  # a slash command (a click here comes from no message it updates)
         self.response = _Response(self.answers)
         self.followup = _Followup(self.answers)
 
@@ -149,6 +151,13 @@ class RepliesKept:
 
     def board_message_id(self, game_id: int) -> int | None:
         return 4242
+
+    @contextlib.contextmanager
+    def answering(self, game_id: int, message: object) -> Iterator[None]:
+        yield
+
+    async def answer_click(self, interaction: object, table: Table) -> bool:
+        return False  # acknowledged without an update: the answers are what this test reads
 
 
 # -- what each asker may know -----------------------------------------------------------------

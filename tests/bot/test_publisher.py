@@ -42,18 +42,42 @@ class FakeChannel:
 
 
 class FakeUser:
-    """A member whose hand DMs arrive (the pump sends them after the boards)."""
+    """A member's DM channel, where their hand DMs arrive (sends and edits alike)."""
 
     def __init__(self) -> None:
-        self.dm_channel = SimpleNamespace(id=30, get_partial_message=self._partial)
+        self.id = 30
         self.dms: list[dict[str, Any]] = []
 
     async def send(self, **kwargs: Any) -> Any:
         self.dms.append(kwargs)
-        return SimpleNamespace(id=len(self.dms), channel=self.dm_channel)
+        return SimpleNamespace(id=len(self.dms), channel=self)
 
-    def _partial(self, message_id: int) -> Any:
+    def get_partial_message(self, message_id: int) -> Any:
         return SimpleNamespace(edit=self.send)
+
+
+DM_BASE = 1_000_000
+"""A fake member's DM channel id is this plus their user id."""
+
+
+class FakeDiscord:
+    """The client as the publisher uses it: partial messageables by id, and DMs opened by
+    user id (``users``: members with their own DM channel; everyone else shares one)."""
+
+    def __init__(self, channel: FakeChannel, settings: Settings) -> None:
+        self.channel, self.settings, self.store = channel, settings, FakeStore()
+        self.users: dict[int, FakeUser] = {}
+        self.everyone = FakeUser()
+        self.opened: list[int] = []
+
+    async def create_dm(self, user: Any) -> Any:
+        self.opened.append(user.id)
+        return SimpleNamespace(id=DM_BASE + user.id)
+
+    def get_partial_messageable(self, channel_id: int, *, type: Any = None) -> Any:
+        if channel_id >= DM_BASE:
+            return self.users.get(channel_id - DM_BASE, self.everyone)
+        return self.channel
 
 
 class FakeStore:
@@ -69,13 +93,7 @@ def make_publisher(channel: FakeChannel) -> Publisher:
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None, board_edit_interval=0.01, retry_max_delay=0.01, channel_edit_limit=1000
     )
-    user = FakeUser()
-    fake_bot: Any = SimpleNamespace(
-        settings=settings,
-        store=FakeStore(),
-        get_partial_messageable=lambda _id: channel,
-        get_user=lambda _id: user,
-    )
+    fake_bot: Any = FakeDiscord(channel, settings)
     return Publisher(fake_bot, fake_bot.store, settings, PublicLog())
 
 
@@ -166,7 +184,7 @@ async def test_a_channel_that_refuses_the_bot_holds_the_board_not_the_dms(
 
     channel.get_partial_message = lambda _id: SimpleNamespace(edit=edit)  # type: ignore[method-assign]
     publisher = make_publisher(channel)
-    user = publisher.client.get_user(0)  # every seat's DMs arrive here
+    user = publisher.client.everyone  # type: ignore[attr-defined]  # every seat's DMs
     table = make_table("ladybug-dash", 2)
     publisher.remember_board(table.id, 9)
     for seat, action in ((None, None), (0, {"type": "claim"}), (0, {"type": "pick", "n": 3})):
@@ -199,7 +217,7 @@ async def test_one_member_whose_dm_fails_does_not_hold_the_other_dms() -> None:
     flaky.send = flaky_send  # type: ignore[method-assign]
     table = make_table("ladybug-dash", 2)
     users = {table.user_at(0).user_id: good, table.user_at(1).user_id: flaky}
-    publisher.client.get_user = users.get  # type: ignore[attr-defined]
+    publisher.client.users = users  # type: ignore[attr-defined]
     publisher.remember_board(table.id, 9)
     publisher.mark_dirty(table)
     await until(lambda: len(good.dms) == 1, what="the good DM")
@@ -220,7 +238,7 @@ async def test_a_dm_whose_choices_stay_the_same_at_a_new_turn_gets_that_turns_bu
     """Found by the Bug Run game played by clicks: a seat asked the same question twice in a row
     kept the first turn's DM buttons, which the host answers "from an earlier turn" (P-8)."""
     publisher = make_publisher(FakeChannel())
-    user: FakeUser = publisher.client.get_user(0)  # type: ignore[attr-defined]
+    user: FakeUser = publisher.client.everyone  # type: ignore[attr-defined]
     table = make_table("ladybug-dash", 2)
     publisher.remember_board(table.id, 7)
     publisher.mark_dirty(table)
@@ -235,3 +253,20 @@ async def test_a_dm_whose_choices_stay_the_same_at_a_new_turn_gets_that_turns_bu
     publisher.mark_dirty(table)
     await publisher.flush()
     assert len(user.dms) == sent + 2  # nothing changed: no edit
+
+
+async def test_dms_go_to_the_dm_channel_by_id_opened_once_per_member() -> None:
+    """Issue #21: no ``fetch_user`` before a DM (the bot has no member cache, so each would be
+    a GET /users/{id}), and one ``create_dm`` per member, however many edits follow."""
+    publisher = make_publisher(FakeChannel())
+    client: FakeDiscord = publisher.client  # type: ignore[assignment]
+    table = make_table("ladybug-dash", 2)
+    publisher.remember_board(table.id, 7)
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    for action in ({"type": "cheer"}, {"type": "claim"}, {"type": "pick", "n": 2}):
+        act(table, 0, action)
+        publisher.mark_dirty(table)
+        await publisher.flush()
+    assert len(client.everyone.dms) >= 4  # sent, then edited
+    assert sorted(client.opened) == [table.user_at(0).user_id, table.user_at(1).user_id]

@@ -13,7 +13,10 @@ from bot.emulator import Emulator
 from bot.emulator.interactions import InteractionResult
 from bot.emulator.models import Message
 
-DEFERRED_UPDATE = 6
+DEFERRED_UPDATE, UPDATE_MESSAGE = 6, 7
+SILENT = (DEFERRED_UPDATE, UPDATE_MESSAGE)
+"""A click answered without a word to the clicker: acknowledged (6), or by updating the
+message it came from in the click's own response (7, P-45)."""
 WAIT = 60.0
 """Seconds a test waits for the state it expects (a board's text, a button, a DM) before it
 fails: what an idle machine shows within a second may take many on one whose cores are shared
@@ -37,7 +40,7 @@ async def click(emu: Emulator, user: Any, message: Message, label: str) -> Inter
 
 def told(result: InteractionResult) -> str:
     """The ephemeral answer a member got (empty if the click was accepted silently)."""
-    if result.type == DEFERRED_UPDATE and not result.followups:
+    if result.type in SILENT and not result.followups:
         return ""  # acknowledged without a word (the emulator reports the clicked message)
     if result.ephemeral and result.message is not None:
         return result.message.text()

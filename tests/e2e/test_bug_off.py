@@ -33,7 +33,7 @@ from rules.bug_off import COLOURS
 from rules.core import SYSTEM, get_game, replay
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, WAIT, click, dms_ever, start_game, told, until_text
+from .helpers import SILENT, WAIT, click, dms_ever, start_game, told, until_text
 
 GAME = "bug-off"
 LOG_LINES = BugOffPresenter.board_log_lines
@@ -447,7 +447,7 @@ class Game:
         choices = game_buttons(hand, turn + 1)
         assert choices, hand.text()
         done = await self.emu.click(user, hand, self.rng.choice(choices))
-        assert done.type == DEFERRED_UPDATE and not done.followups, told(done)
+        assert done.type in SILENT and not done.followups, told(done)
         self.turns += 1
         if self.turns % SAMPLE == 0:
             snapshot = await self.record()
@@ -677,7 +677,7 @@ async def test_a_two_player_game_by_clicks_survives_a_crash_mid_turn(world: Worl
 
         # The hand DM sent by the dead process still works in the new one.
         done = await emu.click(user, dm, game_buttons(dm, turn + 1)[0])
-        assert done.type == DEFERRED_UPDATE and not done.followups, told(done)
+        assert done.type in SILENT and not done.followups, told(done)
         after = await game.record()
         assert after["step"] == turn + 2
         # The public log was rebuilt from the stored actions, and the board goes on.
@@ -778,7 +778,7 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         # Place, then the other buttons of that turn are from an earlier turn.
         first, *rest = game_buttons(taken.message, turn + 1)
         done = await emu.click(active, taken.message, first)
-        assert done.type == DEFERRED_UPDATE and not done.followups
+        assert done.type in SILENT and not done.followups
         following = await game.ready(turn + 2)
         assert following is not None
         assert len(game.board.history) == edits + 1  # the Place's edit, and no misuse's

@@ -35,7 +35,7 @@ from rules.bugs_and_co import components as box
 from rules.core import SYSTEM
 
 from .conftest import World
-from .helpers import DEFERRED_UPDATE, WAIT, deadlines, move_deadlines, start_game, until_text
+from .helpers import SILENT, WAIT, deadlines, move_deadlines, start_game, until_text
 from .helpers import told as _told
 
 GAME = "bugs-and-co"
@@ -61,7 +61,7 @@ STOPPED = "You took a trophy, so you have stopped playing."
 def told(result: InteractionResult) -> str:
     """The ephemeral answer a member got; empty if the click was accepted silently (a deferred
     update, which on an ephemeral message would otherwise read as that message's text)."""
-    return "" if result.type == DEFERRED_UPDATE else _told(result)
+    return "" if result.type in SILENT else _told(result)
 
 
 def peek(slot: int) -> dict[str, Any]:
