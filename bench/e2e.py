@@ -1,147 +1,850 @@
-"""End-to-end speed through the emulator, with the bot as a separate process.
+"""End to end through the emulator: real moves of the four games against the floor.
 
-Measures interaction → acknowledgement latency (median, p99) and sustained clicks per second for
-(a) a no-op button ("My hand": reads state, writes nothing) and (b) a real game action that is
-committed to the database before it is acknowledged (Ladybug Dash's "cheer"), in the same run,
-and prints the ratio b/a. Several channels play at once to load the bot; in both phases both
-players of every table click in a loop, so the two are measured at the same concurrency. By
-default it runs with 4 channels and again with 50 (a fresh bot each time).
+The bot runs as its own process (``python -m bot``, production pacing: board edits at least
+0.75 s apart, 5 edits per 5 s per channel) against the local emulator, which this process
+runs. Games of Bug Off!, Bag of Bugs, Bugs & Co and Bug Run (three members each, in turn)
+are opened, joined and started through ``/bugs new``, ``/bugs join`` and ``/bugs start``, then
+played by their members with the buttons and menus Discord shows them (the board, their DM,
+their private replies). A member picks one of their legal moves, as the demo's members do:
+this process follows each game's committed action log in the bot's database (read only) and
+keeps the game's engine, so it knows what is legal; it clicks only what is on screen.
 
-Run by hand: `.venv/bin/python bench/e2e.py [--channels 4,50] [--seconds 10]`.
+In the same run, the floor (``bench/floor.py``: a bare discord.py process whose one button
+answers its click through the interaction) gets the same clicks per second over as many
+channels, through an emulator of its own. Printed per run, beside the floor and as ratios:
+
+- committed click ack p50/p99: click → the interaction's acknowledgement, for clicks the game
+  took (found in the action log); refused, late (Discord refused a button that had changed)
+  and unanswered clicks are counted apart;
+- board visible p50/p99: click → the clicker can see the new board: the acknowledgement when
+  the response updated the board (``UPDATE_MESSAGE``), else the first edit of the board that
+  landed after the acknowledgement (the move is committed before it is acknowledged);
+- requests per committed move by class (interaction: exempt from the global limit; global),
+  global requests per second, and the busiest global routes;
+- sustained committed moves per second (clicks the game took; the database's count of member
+  actions in the window beside it).
+
+Then the goals of issue 21, PASS or MISS beside the measured figure. A run is ``GAMES`` (as
+fast as the members can: each clicks as soon as their control is on screen) or
+``GAMES@RATE`` (RATE clicks per second offered over all games).
+
+Run by hand: `.venv/bin/python bench/e2e.py [--runs 1,100,200@200,1000] [--seconds 10]
+[--kinds bug-off,...] [--quick]`.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
+import contextlib
+import json
+import os
+import random
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.emulator import Emulator  # noqa: E402
+from bot.discord.codec import encode_action, game_button_id  # noqa: E402
+from bot.emulator import ChannelLimit, Emulator, EmulatorError, Message, User  # noqa: E402
+from bot.emulator.interactions import UPDATE_MESSAGE, InteractionResult  # noqa: E402
+from rules.core import SYSTEM, Engine, get_game  # noqa: E402
 from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
+from tests.support.processes import end  # noqa: E402
+
+KINDS = ("bug-off", "bag-of-bugs", "bugs-and-co", "bug-run")
+PLAYERS = 3
+"""Members per game: every game takes three (Bag of Bugs needs at least three)."""
+PRIVATE_LOOKBACK = 8
+"""A member looks for their control in their newest private messages only (older ones lose
+their buttons once used up)."""
+HAND_AFTER = 3.0
+"""Seconds a member whose move is on no message they can see waits before pressing My hand."""
+POLL = 0.02
+"""Seconds between two reads of the bot's action log."""
+DRAIN = 3.0
+"""Seconds after the window for the last board edits to land."""
+START_BATCH = 50
+"""Games opened at once while setting up (each is four interactions one after the other)."""
+SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
+"""How the store writes a UTC time into SQLite (see tests/e2e/helpers.py)."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    games: int
+    rate: float | None
+    """Clicks per second offered over all games; ``None``: as fast as the members can."""
+
+    @classmethod
+    def parse(cls, text: str) -> RunSpec:
+        games, _, rate = text.partition("@")
+        return cls(int(games), float(rate) if rate else None)
+
+    def __str__(self) -> str:
+        offered = "as fast as the members can" if self.rate is None else f"{self.rate:g} clicks/s"
+        return f"{self.games} game{'s' if self.games != 1 else ''}, offered {offered}"
 
 
 def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (``q`` in 0..1); NaN for no values."""
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def timed_click(
-    emu: Emulator, user: Any, message: Any, custom_id: str, out: list[float]
-) -> Any:
-    started = time.perf_counter()
-    result = await emu.click(user, message, custom_id)
-    if result.acknowledged and not result.failed:
-        out.append(time.perf_counter() - started)
-    return result
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
-async def start_table(emu: Emulator, channel: Any, users: list[Any]) -> Any:
-    result = await emu.slash(users[0], channel, "bugs new ladybug-dash")
-    board = await result.wait_message()
-    for user in users[1:]:
-        await emu.click(user, board, board.find_button(label="Join").custom_id)
-    await emu.wait_for(lambda: not board.find_button(label="Start").disabled, timeout=10)
-    await emu.click(users[0], board, board.find_button(label="Start").custom_id)
-    await emu.wait_for(lambda: board.has_button(label="claim"), timeout=10)
+class Pacer:
+    """Hands out click slots at ``rate`` per second over every clicker (``None``: no pacing).
+    A slot missed is not made up later, so a slow moment never turns into a burst."""
+
+    def __init__(self, rate: float | None) -> None:
+        self.gap = 1.0 / rate if rate else 0.0
+        self.next = 0.0
+
+    async def slot(self) -> None:
+        if not self.gap:
+            return
+        now = time.perf_counter()
+        at = max(now, self.next)
+        self.next = at + self.gap
+        if at > now:
+            await asyncio.sleep(at - now)
+
+
+class Screens:
+    """What each member can see privately (their DMs and private replies), newest last,
+    indexed as the emulator creates messages: scanning every message per look would cost
+    more than the bot does at a thousand games."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.by_user: dict[int, list[Message]] = {}
+        emu.watch_messages(self.add)
+
+    def add(self, message: Message) -> None:
+        owner = message.ephemeral_to or message.channel.recipient
+        if owner is not None:
+            self.by_user.setdefault(owner.id, []).append(message)
+
+    def recent(self, user: User) -> list[Message]:
+        return self.by_user.get(user.id, [])[-PRIVATE_LOOKBACK:]
+
+
+@dataclass
+class Game:
+    """One game as the members know it: its board, its members by seat, and the engine
+    rebuilt from the committed log (what a bot player would know of the rules)."""
+
+    id: int
+    slug: str
+    engine: Engine
+    members: list[User]
+    board: Message
+    log: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    broken: str = ""
+    """Why the rebuilt engine stopped following the log (a bench bug, never seen so far)."""
+
+    def apply(self, seat: int, action: dict[str, Any]) -> None:
+        self.log.append((seat, action))
+        if self.broken:
+            return
+        try:
+            self.engine.apply(seat, action)
+        except Exception as exc:
+            self.broken = f"{type(exc).__name__}: {exc}"
+
+    def took(self, since: int, seat: int, action: dict[str, Any]) -> bool:
+        """Whether the log after entry ``since`` holds ``seat``'s ``action``."""
+        wanted = encode_action(action)
+        return any(s == seat and encode_action(a) == wanted for s, a in self.log[since:])
+
+
+class ActionLog:
+    """Follows the bot's committed ``actions`` table (SQLite, read only) into each game."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False)
+        self.games: dict[int, Game] = {}
+        self.rowid = 0
+        self.read_from = 0.0
+        """``perf_counter()`` when the newest finished read began: what was committed before
+        then is in the games."""
+        self._tick = asyncio.Event()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def query(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        return self.db.execute(sql, args).fetchall()
+
+    def _new_rows(self) -> list[tuple[Any, ...]]:
+        return self.query(
+            "SELECT rowid, game_id, seat, action FROM actions WHERE rowid > ? ORDER BY rowid",
+            self.rowid,
+        )
+
+    async def follow(self) -> None:
+        """Read new actions every ``POLL`` seconds until cancelled."""
+        while True:
+            began = time.perf_counter()
+            for rowid, game_id, seat, action in await asyncio.to_thread(self._new_rows):
+                self.rowid = rowid
+                game = self.games.get(game_id)
+                if game is not None:
+                    game.apply(seat, json.loads(action))
+            self.read_from = began
+            tick, self._tick = self._tick, asyncio.Event()
+            tick.set()
+            await asyncio.sleep(POLL)
+
+    async def settled(self, after: float) -> None:
+        """Until a read that began after ``after`` has finished."""
+        while self.read_from < after:
+            await self._tick.wait()
+
+    def member_actions(self, since: float, until: float) -> int:
+        """Member (not SYSTEM) actions the database committed between two wall times."""
+        stamp = [datetime.fromtimestamp(t, UTC).strftime(SQLITE_TIME) for t in (since, until)]
+        rows = self.query(
+            "SELECT count(*) FROM actions WHERE seat != ? AND at >= ? AND at < ?",
+            SYSTEM,
+            *stamp,
+        )
+        return int(rows[0][0])
+
+
+@dataclass
+class Click:
+    """One click and what became of it."""
+
+    kind: str
+    """``move``, or ``hand`` (My hand, pressed when a member's move was on no message)."""
+    slug: str
+    started: float = field(default_factory=time.perf_counter)
+    sent: float = field(default_factory=time.time)
+    """Wall time the click was sent (the emulator stamps edits with wall times)."""
+    ack: float = float("nan")
+    """Seconds until it was acknowledged."""
+    outcome: str = "refused"
+    """``committed``, ``refused`` (answered, not taken), ``late`` (Discord refused a button
+    that had changed), ``unanswered``."""
+    board: Message | None = None
+    updated_board: bool = False
+    """The response itself carried the new board (``UPDATE_MESSAGE`` of the board)."""
+
+
+@dataclass
+class Control:
+    seat: int
+    message: Message
+    custom_id: str
+    value: str | None
+    """The select value, or ``None`` for a button."""
+
+
+def wanted_controls(
+    game: Game, movers: list[int]
+) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    """Button ids and select values of the movers' legal actions, each with who may use it."""
+    engine = game.engine
+    buttons: dict[str, set[int]] = {}
+    values: dict[str, set[int]] = {}
+    for seat in movers:
+        for action in engine.legal_actions(seat):
+            with contextlib.suppress(ValueError):  # too long for a button: only a menu has it
+                buttons.setdefault(game_button_id(game.id, engine.turn, action), set()).add(seat)
+            values.setdefault(encode_action(action), set()).add(seat)
+    return buttons, values
+
+
+def controls_on(
+    message: Message,
+    seats: set[int],
+    game: Game,
+    buttons: dict[str, set[int]],
+    values: dict[str, set[int]],
+) -> Iterator[Control]:
+    """The enabled controls on ``message`` that carry a legal move of one of ``seats``."""
+    if message.deleted:
+        return
+    for button in message.buttons():
+        for seat in buttons.get(button.custom_id or "", set()) & seats:
+            if not button.disabled and button.custom_id:
+                yield Control(seat, message, button.custom_id, None)
+    prefix = f"s:{game.id}:{game.engine.turn}:"
+    for select in message.selects():
+        if select.disabled or not select.custom_id.startswith(prefix):
+            continue
+        for option in select.options:
+            value = str(option.get("value"))
+            for seat in values.get(value, set()) & seats:
+                yield Control(seat, message, select.custom_id, value)
+
+
+def visible_controls(game: Game, movers: list[int], screens: Screens) -> list[Control]:
+    """What the movers could click now for a legal move: on the board or in their own DM and
+    private replies."""
+    buttons, values = wanted_controls(game, movers)
+    found = list(controls_on(game.board, set(movers), game, buttons, values))
+    for seat in movers:
+        for message in screens.recent(game.members[seat]):
+            found += controls_on(message, {seat}, game, buttons, values)
+    return found
+
+
+@dataclass
+class Bench:
+    """One run's shared parts: the emulator, what members see, the log, the pacing, the clicks."""
+
+    emu: Emulator
+    screens: Screens
+    log: ActionLog
+    pacer: Pacer
+    rng: random.Random
+    look: float
+    """Seconds between two looks at the screen while a member's control is not on it."""
+    window: tuple[float, float] = (float("inf"), float("inf"))
+    """perf_counter() bounds of the measured window: clicks sent within it count."""
+    clicks: list[Click] = field(default_factory=list)
+
+    def measuring(self) -> bool:
+        return self.window[0] <= time.perf_counter() < self.window[1]
+
+
+async def press(bench: Bench, game: Game, control: Control) -> Click:
+    """Click ``control`` as its member; classify it once the log has caught up with it."""
+    user = game.members[control.seat]
+    since = len(game.log)
+    click = Click("move", game.slug, board=game.board)
+    try:
+        if control.value is None:
+            result = await bench.emu.click(user, control.message, control.custom_id)
+        else:
+            result = await bench.emu.select(
+                user, control.message, control.custom_id, [control.value]
+            )
+    except EmulatorError:  # gone from the message between the look and the click
+        click.outcome = "late"
+        return click
+    acked = time.perf_counter()
+    click.ack = acked - click.started
+    click.outcome = outcome_of(result)
+    if click.outcome == "answered":
+        await bench.log.settled(after=acked)
+        taken = game.took(since, control.seat, decoded(control))
+        click.outcome = "committed" if taken else "refused"
+        click.updated_board = result.type == UPDATE_MESSAGE and result.message is game.board
+    return click
+
+
+def decoded(control: Control) -> dict[str, Any]:
+    if control.value is not None:
+        action: dict[str, Any] = json.loads(control.value)
+        return action
+    payload = control.custom_id.split(":", 3)[3]
+    move: dict[str, Any] = json.loads(payload)
+    return move
+
+
+def outcome_of(result: InteractionResult) -> str:
+    if result.stale:
+        return "late"
+    if result.failed or not result.acknowledged:
+        return "unanswered"
+    return "answered"
+
+
+async def press_hand(bench: Bench, game: Game, seat: int) -> Click:
+    """My hand on the board: a member whose move is nowhere on screen asks for their hand."""
+    click = Click("hand", game.slug)
+    result = await bench.emu.click(game.members[seat], game.board, f"h:{game.id}:hand")
+    click.ack = time.perf_counter() - click.started
+    click.outcome = outcome_of(result)
+    return click
+
+
+async def play(bench: Bench, game: Game) -> None:
+    """A game's members play until the window closes or the game ends: each time, one of the
+    members the game waits on clicks a legal move they can see (one click at a time)."""
+    version, waiting_since = -1, time.perf_counter()
+    while time.perf_counter() < bench.window[1] and not game.broken:
+        engine = game.engine
+        if engine.is_over:
+            return
+        if len(game.log) != version:
+            version, waiting_since = len(game.log), time.perf_counter()
+        movers = [s for s in sorted(engine.waiting_for()) if s >= 0 and engine.legal_actions(s)]
+        found = visible_controls(game, movers, bench.screens) if movers else []
+        if not found:
+            if movers and time.perf_counter() - waiting_since > HAND_AFTER:
+                waiting_since = time.perf_counter()
+                await keep(bench, await press_hand(bench, game, bench.rng.choice(movers)))
+            await asyncio.sleep(bench.look)
+            continue
+        await bench.pacer.slot()
+        if time.perf_counter() >= bench.window[1]:
+            return
+        await keep(bench, await press(bench, game, bench.rng.choice(found)))
+
+
+async def keep(bench: Bench, click: Click) -> None:
+    """Count the click if it was sent within the window."""
+    start, stop = bench.window
+    if start <= click.started < stop:
+        bench.clicks.append(click)
+
+
+# -- setting up --------------------------------------------------------------------------------
+
+
+async def open_game(emu: Emulator, slug: str, channel: Any, members: list[User]) -> Message:
+    """``/bugs new``, ``/bugs join`` by the others, ``/bugs start``: the cheapest honest start
+    (no wait for the lobby's edits); returns the board (the lobby message)."""
+    result = await emu.slash(members[0], channel, f"bugs new {slug}")
+    board = await result.wait_message(timeout=120)
+    for member in members[1:]:
+        joined = await emu.slash(member, channel, "bugs join")
+        if not joined.acknowledged:
+            raise SystemExit(f"/bugs join in {channel} was not answered")
+    started = await emu.slash(members[0], channel, "bugs start")
+    if not started.acknowledged:
+        raise SystemExit(f"/bugs start in {channel} was not answered")
     return board
 
 
-async def noop_loop(emu: Emulator, board: Any, user: Any, until: float, out: list[float]) -> int:
-    clicks = 0
-    while time.perf_counter() < until:
-        await timed_click(emu, user, board, board.find_button(label="My hand").custom_id, out)
-        clicks += 1
-    return clicks
+async def open_games(
+    emu: Emulator, kinds: list[str], count: int
+) -> list[tuple[str, Message, list[User]]]:
+    """``count`` games, the kinds in turn, each in a channel of its own; ``START_BATCH`` at once."""
+    guild = emu.add_guild("bench")
+    tables = []
+    for number in range(count):
+        channel = emu.add_text_channel(guild, f"g{number}")
+        members = [emu.add_user(f"m{number}x{i}", guilds=[guild]) for i in range(PLAYERS)]
+        tables.append((kinds[number % len(kinds)], channel, members))
+    await asyncio.gather(*list(emu._tasks))  # the bot has every channel before the first command
+    gate = asyncio.Semaphore(START_BATCH)
+
+    async def one(slug: str, channel: Any, members: list[User]) -> tuple[str, Message, list[User]]:
+        async with gate:
+            return slug, await open_game(emu, slug, channel, members), members
+
+    return list(await asyncio.gather(*(one(*t) for t in tables)))
 
 
-async def cheer_loop(emu: Emulator, board: Any, user: Any, until: float, out: list[float]) -> int:
-    """Ladybug Dash's "cheer": a real action, checked, applied and committed before the ack."""
-    clicks = 0
-    while time.perf_counter() < until:
-        await timed_click(emu, user, board, board.find_button(label="cheer").custom_id, out)
-        clicks += 1
-    return clicks
+def adopt(log: ActionLog, opened: list[tuple[str, Message, list[User]]]) -> list[Game]:
+    """The started games, as the database has them (seed, options, seats), each engine new."""
+    by_channel = {board.channel.id: (slug, board, members) for slug, board, members in opened}
+    rows = log.query(
+        "SELECT id, slug, seed, options, players, channel_id FROM games WHERE status = 'playing'"
+    )
+    games = []
+    for game_id, slug, seed, options, players, channel_id in rows:
+        if channel_id not in by_channel:
+            continue
+        _, board, members = by_channel[channel_id]
+        by_id = {m.id: m for m in members}
+        seats = log.query(
+            "SELECT seat, user_id FROM seats WHERE game_id = ? AND seat IS NOT NULL ORDER BY seat",
+            game_id,
+        )
+        seated = [by_id[int(user_id)] for _, user_id in seats]
+        engine = get_game(slug).new(players or len(seated), int(seed), json.loads(options or "{}"))
+        games.append(Game(game_id, slug, engine, seated, board))
+    if len(games) != len(opened):
+        raise SystemExit(f"{len(opened)} games opened, {len(games)} started")
+    log.games = {g.id: g for g in games}
+    for rowid, game_id, seat, action in log._new_rows():
+        log.rowid = rowid
+        if game_id in log.games:
+            log.games[game_id].apply(seat, json.loads(action))
+    return games
 
 
-async def measure(channels: int, seconds: float) -> None:
-    emu = Emulator(token=TOKEN)
+# -- one run of the bot ------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    """What one side (the bot or the floor) did within the window."""
+
+    seconds: float
+    ack: list[float]
+    visible: list[float]
+    unseen: int
+    """Committed clicks whose board showed no edit after them by the end of the drain."""
+    committed: int
+    outcomes: Counter[str]
+    requests: Counter[str]
+    routes: Counter[str]
+    by_kind: Counter[str] = field(default_factory=Counter)
+    database: int | None = None
+    games_over: int = 0
+    broken: int = 0
+    started_in: float = 0.0
+    too_many: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.committed / self.seconds
+
+    @property
+    def clicks_per_second(self) -> float:
+        return sum(self.outcomes.values()) / self.seconds
+
+    def per_move(self, klass: str) -> float:
+        return self.requests[klass] / self.committed if self.committed else float("nan")
+
+
+def board_visible(click: Click) -> float | None:
+    """Seconds from the click until the clicker could see the new board, if they could."""
+    if click.updated_board:
+        return click.ack
+    board = click.board
+    assert board is not None
+    landed = sorted(
+        v.edited_at for v in [*board.history, board.version()] if v.edited_at is not None
+    )
+    acked = click.sent + click.ack
+    at = bisect.bisect_right(landed, acked)
+    return landed[at] - click.sent if at < len(landed) else None
+
+
+def window_requests(emu: Emulator, first: int, last: int) -> tuple[Counter[str], Counter[str], int]:
+    records = emu.requests[first:last]
+    classes = Counter(r.klass for r in records)
+    routes = Counter(r.route for r in records if r.klass == "global")
+    return classes, routes, sum(1 for r in records if r.status == 429)
+
+
+def figures_of(
+    clicks: list[Click], seconds: float
+) -> tuple[list[float], list[float], int, Counter[str], Counter[str]]:
+    """Ack and board-visible latencies of the committed clicks, outcomes of every click."""
+    committed = [c for c in clicks if c.outcome == "committed"]
+    seen = [board_visible(c) for c in committed]
+    outcomes = Counter(c.outcome if c.kind == "move" else "hand" for c in clicks)
+    return (
+        [c.ack for c in committed],
+        [s for s in seen if s is not None],
+        sum(1 for s in seen if s is None),
+        outcomes,
+        Counter(c.slug for c in committed),
+    )
+
+
+async def run_bot(spec: RunSpec, kinds: list[str], seconds: float, seed: int) -> Figures:
+    """The game bot: open the games, play them for ``seconds``, and count."""
+    emu = Emulator(token=TOKEN, channel_limit=ChannelLimit())
+    screens = Screens(emu)
     await emu.start()
     with tempfile.TemporaryDirectory() as tmp:
         bot = BotProcess(
-            emu, Path(tmp), board_edit_interval=0.75, log_level="WARNING"
-        )  # production default
-        await bot.start()
+            emu, Path(tmp), board_edit_interval=0.75, snapshot_every=32, log_level="WARNING"
+        )
         try:
-            guild = emu.add_guild("bench")
-            tables = []
-            for i in range(channels):
-                chan = emu.add_text_channel(guild, f"t{i}")
-                users = [emu.add_user(f"u{i}a"), emu.add_user(f"u{i}b")]
-                tables.append((chan, users))
-            # (a) no-op: both players of every table press My hand in a loop.
-            boards = [await start_table(emu, c, u) for c, u in tables]
-            noop: list[float] = []
-            until = time.perf_counter() + seconds
-            started = time.perf_counter()
-            counts = await asyncio.gather(
-                *(
-                    noop_loop(emu, b, user, until, noop)
-                    for b, (_, users) in zip(boards, tables, strict=True)
-                    for user in users
-                )
-            )
-            noop_rate = sum(counts) / (time.perf_counter() - started)
-            # (b) committed game actions, both players of every table cheering at once.
-            acts: list[float] = []
-            until = time.perf_counter() + seconds
-            started = time.perf_counter()
-            counts = await asyncio.gather(
-                *(
-                    cheer_loop(emu, b, user, until, acts)
-                    for b, (_, users) in zip(boards, tables, strict=True)
-                    for user in users
-                )
-            )
-            act_rate = sum(counts) / (time.perf_counter() - started)
+            await bot.start()
+            return await measure_bot(emu, bot, screens, spec, kinds, seconds, seed)
         finally:
             await bot.stop()
             await emu.stop()
 
-    def row(name: str, lat: list[float], rate: float) -> str:
-        return (
-            f"{name:<28}{statistics.median(lat) * 1000:>10.2f}{pct(lat, 0.99) * 1000:>10.2f}"
-            f"{rate:>12.1f}{len(lat):>9}"
-        )
 
-    print(f"{'':<28}{'p50 ms':>10}{'p99 ms':>10}{'clicks/s':>12}{'clicks':>9}")
-    print(row("(a) no-op (My hand)", noop, noop_rate))
-    print(row("(b) game action (commit)", acts, act_rate))
+async def measure_bot(
+    emu: Emulator,
+    bot: BotProcess,
+    screens: Screens,
+    spec: RunSpec,
+    kinds: list[str],
+    seconds: float,
+    seed: int,
+) -> Figures:
+    began = time.perf_counter()
+    opened = await open_games(emu, kinds, spec.games)
+    started_in = time.perf_counter() - began
+    log = ActionLog(bot.db_path)
+    follower = asyncio.create_task(log.follow())
+    try:
+        games = adopt(log, opened)
+        look = min(0.2, max(0.01, spec.games / 5000))
+        bench = Bench(emu, screens, log, Pacer(spec.rate), random.Random(seed), look)
+        await asyncio.sleep(1.0)  # the start's DMs and board edits go out first
+        start, wall, first = time.perf_counter(), time.time(), len(emu.requests)
+        bench.window = (start, start + seconds)
+        await asyncio.gather(*(play(bench, g) for g in games))
+        last = len(emu.requests)
+        database = log.member_actions(wall, wall + seconds)
+        await asyncio.sleep(DRAIN)
+    finally:
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
+        log.close()
+    ack, visible, unseen, outcomes, by_kind = figures_of(bench.clicks, seconds)
+    requests, routes, too_many = window_requests(emu, first, last)
+    return Figures(
+        seconds,
+        ack,
+        visible,
+        unseen,
+        len(ack),
+        outcomes,
+        requests,
+        routes,
+        by_kind,
+        database,
+        games_over=sum(1 for g in games if g.engine.is_over),
+        broken=sum(1 for g in games if g.broken),
+        started_in=started_in,
+        too_many=too_many,
+    )
+
+
+# -- the floor ---------------------------------------------------------------------------------
+
+
+FLOOR_BUTTON = {
+    "type": 1,
+    "components": [{"type": 2, "style": 1, "label": "Press", "custom_id": "floor:press"}],
+}
+
+
+async def run_floor(channels: int, rate: float, seconds: float) -> Figures:
+    """The floor process, offered ``rate`` clicks per second over ``channels`` channels."""
+    emu = Emulator(token=TOKEN, channel_limit=ChannelLimit())
+    await emu.start()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env.update(
+        DISCORD_TOKEN=TOKEN, DISCORD_API_BASE=emu.api_base, DISCORD_GATEWAY_URL=emu.gateway_url
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "bench" / "floor.py"), env=env, stdout=asyncio.subprocess.DEVNULL
+    )
+    try:
+        await emu.wait_identified(timeout=90)
+        return await measure_floor(emu, channels, rate, seconds)
+    finally:
+        await end(proc)
+        await emu.stop()
+
+
+async def measure_floor(emu: Emulator, channels: int, rate: float, seconds: float) -> Figures:
+    guild = emu.add_guild("floor")
+    buttons = []
+    for number in range(channels):
+        channel = emu.add_text_channel(guild, f"f{number}")
+        member = emu.add_user(f"f{number}", guilds=[guild])
+        body = {"content": "floor", "components": [FLOOR_BUTTON]}
+        buttons.append((member, emu.world.new_message(channel, body)))
+    await asyncio.gather(*list(emu._tasks))
+    await asyncio.sleep(1.0)  # the floor has every guild and channel
+    pacer = Pacer(rate)
+    clicks: list[Click] = []
+    start = time.perf_counter() + 0.2
+    stop = start + seconds
+    first = len(emu.requests)
+
+    async def clicker(member: User, message: Message) -> None:
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+        while True:
+            await pacer.slot()
+            if time.perf_counter() >= stop:
+                return
+            click = Click("move", "floor", board=message)
+            result = await emu.click(member, message, "floor:press")
+            click.ack = time.perf_counter() - click.started
+            outcome = outcome_of(result)
+            click.outcome = "committed" if outcome == "answered" else outcome
+            click.updated_board = result.type == UPDATE_MESSAGE
+            clicks.append(click)
+
+    await asyncio.gather(*(clicker(m, b) for m, b in buttons))
+    ack, visible, unseen, outcomes, _ = figures_of(clicks, seconds)
+    requests, routes, too_many = window_requests(emu, first, len(emu.requests))
+    return Figures(
+        seconds, ack, visible, unseen, len(ack), outcomes, requests, routes, too_many=too_many
+    )
+
+
+# -- the report --------------------------------------------------------------------------------
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:.1f}"
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if b and b == b and a == a else "—"
+
+
+def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
+    print(f"== {spec} · {bot.seconds:g} s window ==")
+    print(f"{'':<34}{'bot':>10}{'floor':>10}{'bot/floor':>11}")
+    rows = [
+        ("committed click ack p50 ms", median(bot.ack), median(floor.ack), True),
+        ("committed click ack p99 ms", pct(bot.ack, 0.99), pct(floor.ack, 0.99), True),
+        ("board visible p50 ms", median(bot.visible), median(floor.visible), True),
+        ("board visible p99 ms", pct(bot.visible, 0.99), pct(floor.visible, 0.99), True),
+        ("committed moves/s", bot.rate, floor.rate, False),
+        (
+            "interaction requests/move",
+            bot.per_move("interaction"),
+            floor.per_move("interaction"),
+            False,
+        ),
+        ("global requests/move", bot.per_move("global"), floor.per_move("global"), False),
+        (
+            "global requests/s",
+            bot.requests["global"] / bot.seconds,
+            floor.requests["global"] / floor.seconds,
+            False,
+        ),
+    ]
+    for name, mine, theirs, in_ms in rows:
+        shown = (ms(mine), ms(theirs)) if in_ms else (f"{mine:.2f}", f"{theirs:.2f}")
+        print(f"{name:<34}{shown[0]:>10}{shown[1]:>10}{ratio(mine, theirs):>11}")
+    out = bot.outcomes
     print(
-        f"ratio b/a: latency p50 {statistics.median(acts) / statistics.median(noop):.2f}×, "
-        f"p99 {pct(acts, 0.99) / pct(noop, 0.99):.2f}×, throughput {act_rate / noop_rate:.2f}×"
+        f"bot clicks: {out['committed']} committed, {out['refused']} refused, {out['late']} late, "
+        f"{out['unanswered']} unanswered, {out['hand']} My hand ({bot.clicks_per_second:.1f} clicks/s; "
+        f"the floor was offered {floor.clicks_per_second:.1f}/s and answered {floor.outcomes['committed']})"
     )
     print(
-        f"({channels} channels in parallel, {2 * channels} clickers in each phase, "
-        f"{seconds:.0f} s per phase, bot in its own process)"
+        f"database: {bot.database} member actions committed in the window; committed by game: "
+        + ", ".join(f"{k} {n}" for k, n in sorted(bot.by_kind.items()))
     )
+    busiest = ", ".join(
+        f"{route} {n / max(bot.committed, 1):.2f}" for route, n in bot.routes.most_common(4)
+    )
+    print(f"global requests per committed move, busiest routes: {busiest or 'none'}")
+    print(
+        f"setup: {spec.games} games started in {bot.started_in:.1f} s; {bot.games_over} ended within "
+        f"the window; {bot.unseen} committed clicks with no board edit after them; "
+        f"{bot.too_many} × 429; {bot.broken} games the bench lost track of"
+    )
+    print()
+
+
+@dataclass
+class Goal:
+    text: str
+    measured: str
+    met: bool | None
+    """``None``: the run it needs was not made."""
+
+    def line(self) -> str:
+        verdict = {True: "PASS", False: "MISS", None: "not run"}[self.met]
+        return f"  {verdict:<8}{self.text}: {self.measured}"
+
+
+def goals(results: list[tuple[RunSpec, Figures, Figures]]) -> list[Goal]:
+    """Issue 21's goals, each judged on the run it names (the nearest one made)."""
+    out: list[Goal] = []
+    paced = next(((b, f) for s, b, f in results if s.games == 200 and s.rate == 200), None)
+    if paced is None:
+        out.append(
+            Goal(
+                "ack p50 ≤ 1.5x floor and p99 ≤ 10 ms at 200 committed moves/s over 200 games",
+                "needs run 200@200",
+                None,
+            )
+        )
+    else:
+        bot, floor = paced
+        at_rate = bot.rate >= 200 * 0.95
+        p50 = median(bot.ack) / median(floor.ack)
+        out.append(
+            Goal(
+                "ack p50 ≤ 1.5x floor at 200 committed moves/s over 200 games",
+                f"{p50:.2f}x at {bot.rate:.0f} committed/s",
+                at_rate and p50 <= 1.5,
+            )
+        )
+        p99 = pct(bot.ack, 0.99)
+        out.append(
+            Goal(
+                "ack p99 ≤ 10 ms at 200 committed moves/s over 200 games",
+                f"{ms(p99)} ms at {bot.rate:.0f} committed/s",
+                at_rate and p99 <= 0.010,
+            )
+        )
+    flat = next((b for s, b, _ in results if s.games == 1000 and s.rate is None), None)
+    if flat is None:
+        out.append(
+            Goal(
+                "≥ 400 committed moves/s over 1,000 games with ≤ 50 global requests/s",
+                "needs run 1000",
+                None,
+            )
+        )
+    else:
+        out.append(
+            Goal(
+                "≥ 400 committed moves/s over 1,000 games in one process",
+                f"{flat.rate:.0f}/s",
+                flat.rate >= 400,
+            )
+        )
+        per_second = flat.requests["global"] / flat.seconds
+        out.append(Goal("≤ 50 global requests/s there", f"{per_second:.0f}/s", per_second <= 50))
+    for spec, bot, _ in results:
+        times = median(bot.visible) / median(bot.ack)
+        out.append(Goal(f"board visible p50 ≤ 2x the ack ({spec})", f"{times:.1f}x", times <= 2))
+    return out
+
+
+async def one_run(
+    spec: RunSpec, kinds: list[str], seconds: float, seed: int
+) -> tuple[Figures, Figures]:
+    bot = await run_bot(spec, kinds, seconds, seed)
+    floor = await run_floor(spec.games, max(bot.clicks_per_second, 1.0), seconds)
+    return bot, floor
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--channels", default="4,50", help="comma-separated runs")
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--runs", default="1,100,200@200,1000", help="GAMES or GAMES@RATE, comma-separated"
+    )
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured window per run")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="games to play, in turn")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--quick", action="store_true", help="runs 1 and 8, 3 s windows (under a minute)"
+    )
     args = parser.parse_args()
-    for channels in (int(c) for c in args.channels.split(",")):
-        asyncio.run(measure(channels, args.seconds))
-        print()
+    runs = [RunSpec.parse(r) for r in ("1,8" if args.quick else args.runs).split(",")]
+    seconds = 3.0 if args.quick else args.seconds
+    kinds = args.kinds.split(",")
+    print(
+        f"bench/e2e.py: real moves of {', '.join(kinds)} ({PLAYERS} members a game, the kinds in "
+        "turn); the bot and the floor each in a process of their own; production pacing (board "
+        "edits ≥ 0.75 s apart, 5 sends and 5 edits per channel in 5 s)\n"
+    )
+    results = []
+    for spec in runs:
+        bot, floor = asyncio.run(one_run(spec, kinds, seconds, args.seed))
+        print_run(spec, bot, floor)
+        results.append((spec, bot, floor))
+    print("Goals (issue 21):")
+    for goal in goals(results):
+        print(goal.line())
+    print(f"(machine: {os.cpu_count()} cores)")
     return 0
 
 
