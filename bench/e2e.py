@@ -57,7 +57,12 @@ sys.path.insert(0, str(ROOT))
 
 from bot.discord.codec import encode_action, game_button_id  # noqa: E402
 from bot.emulator import ChannelLimit, Emulator, EmulatorError, Message, User  # noqa: E402
-from bot.emulator.interactions import UPDATE_MESSAGE, InteractionResult  # noqa: E402
+from bot.emulator.interactions import (  # noqa: E402
+    DEFERRED_UPDATE_MESSAGE,
+    UPDATE_MESSAGE,
+    InteractionResult,
+)
+from bot.settings import Settings  # noqa: E402
 from rules.core import SYSTEM, Engine, get_game  # noqa: E402
 from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
 from tests.support.databases import SqliteDatabases  # noqa: E402
@@ -71,6 +76,10 @@ PRIVATE_LOOKBACK = 8
 their buttons once used up)."""
 HAND_AFTER = 3.0
 """Seconds a member whose move is on no message they can see waits before pressing My hand."""
+CONFIRM = 10.0
+"""Seconds a click the bot deferred may take to show up in the log (or be refused)."""
+TRIES = 5
+"""Times a setup command is sent before the bench gives up."""
 POLL = 0.02
 """Seconds between two reads of the bot's action log."""
 DRAIN = 6.0
@@ -80,8 +89,14 @@ QUIET = 0.5
 SETTLE = 120.0
 """After the starts, the window opens once the bot has been silent for ``QUIET`` seconds, or
 after ``SETTLE`` at most."""
-START_BATCH = 50
+START_BATCH = 20
 """Games opened at once while setting up (each is four interactions one after the other)."""
+PACING = {
+    name: float(info.default)
+    for name, info in Settings.model_fields.items()
+    if isinstance(info.default, int | float)
+}
+"""The bot's default settings by name, for the pauses ``Engine.pacing`` names."""
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 """How the store writes a UTC time into SQLite (see tests/e2e/helpers.py)."""
 
@@ -100,6 +115,33 @@ class RunSpec:
     def __str__(self) -> str:
         offered = "as fast as the members can" if self.rate is None else f"{self.rate:g} clicks/s"
         return f"{self.games} game{'s' if self.games != 1 else ''}, offered {offered}"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Cpu:
+    """How busy the bot's process and this one (emulator and members) were in the window:
+    a side near 100 % of a core is what bounds the figures."""
+
+    pid: int
+    started: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    busy: tuple[float, float] = (float("nan"), float("nan"))
+
+    def start(self) -> None:
+        self.started = (time.perf_counter(), cpu_seconds(self.pid), time.process_time())
+
+    def stop(self) -> None:
+        began, theirs, ours = self.started
+        wall = time.perf_counter() - began
+        self.busy = (
+            (cpu_seconds(self.pid) - theirs) / wall,
+            (time.process_time() - ours) / wall,
+        )
 
 
 def pct(values: list[float], q: float) -> float:
@@ -163,9 +205,22 @@ class Game:
     log: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     broken: str = ""
     """Why the rebuilt engine stopped following the log (a bench bug, never seen so far)."""
+    paced: dict[str, float] = field(default_factory=dict)
+    """``perf_counter()`` when the log last showed each paced action type (``Engine.pacing``)."""
+
+    def too_soon(self, action: dict[str, Any]) -> bool:
+        """Whether the host would refuse ``action`` as "not so fast": a member who sees the
+        board waits for the pause after a reveal, as its disabled button says."""
+        kind = action.get("type")
+        setting = self.engine.pacing.get(kind or "")
+        if setting is None or kind not in self.paced:
+            return False
+        return time.perf_counter() - self.paced[kind] < PACING[setting]
 
     def apply(self, seat: int, action: dict[str, Any]) -> None:
         self.log.append((seat, action))
+        if action.get("type") in self.engine.pacing:
+            self.paced[action["type"]] = time.perf_counter()
         if self.broken:
             return
         try:
@@ -273,6 +328,8 @@ def wanted_controls(
     values: dict[str, set[int]] = {}
     for seat in movers:
         for action in engine.legal_actions(seat):
+            if game.too_soon(action):
+                continue
             with contextlib.suppress(ValueError):  # too long for a button: only a menu has it
                 buttons.setdefault(game_button_id(game.id, engine.turn, action), set()).add(seat)
             values.setdefault(encode_action(action), set()).add(seat)
@@ -352,11 +409,27 @@ async def press(bench: Bench, game: Game, control: Control) -> Click:
     click.ack = acked - click.started
     click.outcome = outcome_of(result)
     if click.outcome == "answered":
-        await bench.log.settled(after=acked)
-        taken = game.took(since, control.seat, decoded(control))
+        taken = await confirmed(bench, game, since, control, result, acked)
         click.outcome = "committed" if taken else "refused"
         click.updated_board = result.type == UPDATE_MESSAGE and result.message is game.board
     return click
+
+
+async def confirmed(
+    bench: Bench, game: Game, since: int, control: Control, result: InteractionResult, acked: float
+) -> bool:
+    """Whether the game took the click: its action is in the log once a read that began after
+    the acknowledgement is done. A click the bot deferred because the game was slow (its ack
+    guard) is committed, or refused by a follow-up, later: wait for either (``CONFIRM`` s)."""
+    action = decoded(control)
+    await bench.log.settled(after=acked)
+    deadline = acked + CONFIRM
+    while not game.took(since, control.seat, action):
+        deferred = result.type == DEFERRED_UPDATE_MESSAGE and not result.followups
+        if not deferred or time.perf_counter() > deadline:
+            return False
+        await bench.log.settled(after=time.perf_counter())
+    return True
 
 
 def decoded(control: Control) -> dict[str, Any]:
@@ -426,18 +499,32 @@ async def keep(bench: Bench, click: Click | None) -> None:
 # -- setting up --------------------------------------------------------------------------------
 
 
+async def command(emu: Emulator, member: User, channel: Any, text: str) -> InteractionResult:
+    """A slash command, sent again while it goes unanswered (a loaded bot may miss Discord's
+    3 s; sent again, it is taken or refused as done, e.g. "already joined")."""
+    for _ in range(TRIES):
+        result = await emu.slash(member, channel, text)
+        if result.acknowledged:
+            return result
+    raise SystemExit(f"/{text} in {channel} went unanswered {TRIES} times")
+
+
+def lobby_in(emu: Emulator, channel: Any) -> Message:
+    """The channel's lobby, for a ``/bugs new`` whose answer came too late to be seen."""
+    for message in reversed(emu.channel_messages(channel)):
+        if message.has_button(label="Join"):
+            return message
+    raise SystemExit(f"no lobby in {channel}")
+
+
 async def open_game(emu: Emulator, slug: str, channel: Any, members: list[User]) -> Message:
     """``/bugs new``, ``/bugs join`` by the others, ``/bugs start``: the cheapest honest start
     (no wait for the lobby's edits); returns the board (the lobby message)."""
-    result = await emu.slash(members[0], channel, f"bugs new {slug}")
-    board = await result.wait_message(timeout=120)
+    opened = await command(emu, members[0], channel, f"bugs new {slug}")
+    board = lobby_in(emu, channel) if opened.ephemeral else await opened.wait_message(timeout=120)
     for member in members[1:]:
-        joined = await emu.slash(member, channel, "bugs join")
-        if not joined.acknowledged:
-            raise SystemExit(f"/bugs join in {channel} was not answered")
-    started = await emu.slash(members[0], channel, "bugs start")
-    if not started.acknowledged:
-        raise SystemExit(f"/bugs start in {channel} was not answered")
+        await command(emu, member, channel, "bugs join")
+    await command(emu, members[0], channel, "bugs start")
     return board
 
 
@@ -513,6 +600,8 @@ class Figures:
     broken: int = 0
     started_in: float = 0.0
     too_many: int = 0
+    cpu: tuple[float, float] = (float("nan"), float("nan"))
+    """Share of a core the measured process and the bench used in the window."""
 
     @property
     def rate(self) -> float:
@@ -644,10 +733,14 @@ async def measure_bot(
         look = min(0.2, max(0.01, spec.games / 5000))
         bench = Bench(emu, screens, log, Pacer(spec.rate), random.Random(opts.seed), look)
         await quiet(emu)
+        assert bot.proc is not None
+        cpu = Cpu(bot.proc.pid)
+        cpu.start()
         start, wall, first = time.perf_counter(), time.time(), len(emu.requests)
         bench.window = (start, start + seconds)
         await asyncio.gather(*(play(bench, g) for g in games))
         last = len(emu.requests)
+        cpu.stop()
         database = log.member_actions(wall, wall + seconds)
         await drained(bench.clicks, opts.drain)
     finally:
@@ -672,6 +765,7 @@ async def measure_bot(
         broken=sum(1 for g in games if g.broken),
         started_in=started_in,
         too_many=too_many,
+        cpu=cpu.busy,
     )
 
 
@@ -697,13 +791,16 @@ async def run_floor(channels: int, rate: float, seconds: float) -> Figures:
     )
     try:
         await emu.wait_identified(timeout=90)
-        return await measure_floor(emu, channels, rate, seconds)
+        return await measure_floor(emu, proc.pid, channels, rate, seconds)
     finally:
         await end(proc)
         await emu.stop()
 
 
-async def measure_floor(emu: Emulator, channels: int, rate: float, seconds: float) -> Figures:
+async def measure_floor(
+    emu: Emulator, pid: int, channels: int, rate: float, seconds: float
+) -> Figures:
+    """One button per channel, each clicked by its member at the offered rate over all."""
     guild = emu.add_guild("floor")
     buttons = []
     for number in range(channels):
@@ -718,6 +815,8 @@ async def measure_floor(emu: Emulator, channels: int, rate: float, seconds: floa
     start = time.perf_counter() + 0.2
     stop = start + seconds
     first = len(emu.requests)
+    cpu = Cpu(pid)
+    cpu.start()
 
     async def clicker(member: User, message: Message) -> None:
         await asyncio.sleep(max(0.0, start - time.perf_counter()))
@@ -734,10 +833,20 @@ async def measure_floor(emu: Emulator, channels: int, rate: float, seconds: floa
             clicks.append(click)
 
     await asyncio.gather(*(clicker(m, b) for m, b in buttons))
+    cpu.stop()
     ack, visible, unseen, outcomes, _ = figures_of(clicks, seconds)
     requests, routes, too_many = window_requests(emu, first, len(emu.requests))
     return Figures(
-        seconds, ack, visible, unseen, len(ack), outcomes, requests, routes, too_many=too_many
+        seconds,
+        ack,
+        visible,
+        unseen,
+        len(ack),
+        outcomes,
+        requests,
+        routes,
+        too_many=too_many,
+        cpu=cpu.busy,
     )
 
 
@@ -795,6 +904,10 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
         f"{route} {n / max(bot.committed, 1):.2f}" for route, n in bot.routes.most_common(4)
     )
     print(f"global requests per committed move, busiest routes: {busiest or 'none'}")
+    print(
+        f"CPU in the window, share of one core: bot {bot.cpu[0]:.0%} (bench: emulator and "
+        f"members {bot.cpu[1]:.0%}); floor {floor.cpu[0]:.0%} (bench {floor.cpu[1]:.0%})"
+    )
     print(
         f"setup: {spec.games} game(s) started in {bot.started_in:.1f} s; {bot.games_over} ended within "
         f"the window; {bot.unseen} committed clicks with no board edit after them; "
