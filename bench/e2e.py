@@ -7,7 +7,9 @@ are opened, joined and started through ``/bugs new``, ``/bugs join`` and ``/bugs
 played by their members with the buttons and menus Discord shows them (the board, their DM,
 their private replies). A member picks one of their legal moves, as the demo's members do:
 this process follows each game's committed action log in the bot's database (read only) and
-keeps the game's engine, so it knows what is legal; it clicks only what is on screen.
+keeps the game's engine, so it knows what is legal; it clicks only what is on screen (waiting
+for the board to show it, and out the pause after a Bag of Bugs reveal; pressing My hand when
+their move has been on no message for 3 s). Each game has one click in flight at a time.
 
 In the same run, the floor (``bench/floor.py``: a bare discord.py process whose one button
 answers its click through the interaction) gets the same clicks per second over as many
@@ -18,18 +20,21 @@ channels, through an emulator of its own. Printed per run, beside the floor and 
   and unanswered clicks are counted apart;
 - board visible p50/p99: click → the clicker can see the new board: the acknowledgement when
   the response updated the board (``UPDATE_MESSAGE``), else the first edit of the board that
-  landed after the acknowledgement (the move is committed before it is acknowledged);
+  landed after the acknowledgement (the move is committed before it is acknowledged; an edit
+  rendered just before the commit and still in flight would count early, a rare race), else
+  an edit that raced the acknowledgement (a run's last moves);
 - requests per committed move by class (interaction: exempt from the global limit; global),
   global requests per second, and the busiest global routes;
 - sustained committed moves per second (clicks the game took; the database's count of member
-  actions in the window beside it).
+  actions in the window beside it), and how busy each process was.
 
 Then the goals of issue 21, PASS or MISS beside the measured figure. A run is ``GAMES`` (as
 fast as the members can: each clicks as soon as their control is on screen) or
 ``GAMES@RATE`` (RATE clicks per second offered over all games).
 
 Run by hand: `.venv/bin/python bench/e2e.py [--runs 1,100,200@200,1000] [--seconds 10]
-[--kinds bug-off,...] [--quick]`.
+[--kinds bug-off,...] [--drain 6] [--quick]`; ``--quick`` (runs 1 and 8, 3 s windows) ends
+within a minute.
 """
 
 from __future__ import annotations
