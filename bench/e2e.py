@@ -311,6 +311,8 @@ class Click:
     board: Message | None = None
     seen: str = ""
     """The board's text when the click was sent."""
+    answered: bool = True
+    """Acknowledged within Discord's 3 s (a committed click that was not counts as ∞)."""
     updated_board: bool = False
     """The response itself carried the new board (``UPDATE_MESSAGE`` of the board)."""
 
@@ -413,7 +415,11 @@ async def press(bench: Bench, game: Game, control: Control) -> Click:
     acked = time.perf_counter()
     click.ack = acked - click.started
     click.outcome = outcome_of(result)
-    if click.outcome == "answered":
+    if click.outcome == "unanswered":  # the game may have taken it all the same, too late
+        click.answered = False
+        if await confirmed(bench, game, since, control, result, acked, patient=True):
+            click.outcome = "committed"
+    elif click.outcome == "answered":
         taken = await confirmed(bench, game, since, control, result, acked)
         click.outcome = "committed" if taken else "refused"
         click.updated_board = result.type == UPDATE_MESSAGE and result.message is game.board
@@ -421,17 +427,25 @@ async def press(bench: Bench, game: Game, control: Control) -> Click:
 
 
 async def confirmed(
-    bench: Bench, game: Game, since: int, control: Control, result: InteractionResult, acked: float
+    bench: Bench,
+    game: Game,
+    since: int,
+    control: Control,
+    result: InteractionResult,
+    acked: float,
+    *,
+    patient: bool = False,
 ) -> bool:
     """Whether the game took the click: its action is in the log once a read that began after
     the acknowledgement is done. A click the bot deferred because the game was slow (its ack
-    guard) is committed, or refused by a follow-up, later: wait for either (``CONFIRM`` s)."""
+    guard), or did not answer in time (``patient``), may be committed later: wait for it, or
+    for a follow-up refusing it, ``CONFIRM`` s at most."""
     action = decoded(control)
     await bench.log.settled(after=acked)
     deadline = acked + CONFIRM
     while not game.took(since, control.seat, action):
         deferred = result.type == DEFERRED_UPDATE_MESSAGE and not result.followups
-        if not deferred or time.perf_counter() > deadline:
+        if not (deferred or patient) or time.perf_counter() > deadline:
             return False
         await bench.log.settled(after=time.perf_counter())
     return True
@@ -514,19 +528,22 @@ async def command(emu: Emulator, member: User, channel: Any, text: str) -> Inter
     raise SystemExit(f"/{text} in {channel} went unanswered {TRIES} times")
 
 
-def lobby_in(emu: Emulator, channel: Any) -> Message:
-    """The channel's lobby, for a ``/bugs new`` whose answer came too late to be seen."""
-    for message in reversed(emu.channel_messages(channel)):
-        if message.has_button(label="Join"):
-            return message
-    raise SystemExit(f"no lobby in {channel}")
+async def open_lobby(emu: Emulator, slug: str, channel: Any, opener: User) -> Message:
+    """``/bugs new``, answered with the lobby in the channel. One the bot took too late for
+    Discord (its lobby never posted) leaves a lobby without a message: cancelled, and opened
+    again."""
+    for _ in range(TRIES):
+        opened = await command(emu, opener, channel, f"bugs new {slug}")
+        if not opened.ephemeral:
+            return await opened.wait_message(timeout=120)
+        await command(emu, opener, channel, "bugs cancel")
+    raise SystemExit(f"no lobby could be opened in {channel}")
 
 
 async def open_game(emu: Emulator, slug: str, channel: Any, members: list[User]) -> Message:
     """``/bugs new``, ``/bugs join`` by the others, ``/bugs start``: the cheapest honest start
     (no wait for the lobby's edits); returns the board (the lobby message)."""
-    opened = await command(emu, members[0], channel, f"bugs new {slug}")
-    board = lobby_in(emu, channel) if opened.ephemeral else await opened.wait_message(timeout=120)
+    board = await open_lobby(emu, slug, channel, members[0])
     for member in members[1:]:
         await command(emu, member, channel, "bugs join")
     await command(emu, members[0], channel, "bugs start")
@@ -572,8 +589,6 @@ def adopt(log: ActionLog, opened: list[tuple[str, Message, list[User]]]) -> list
         seated = [by_id[int(user_id)] for _, user_id in seats]
         engine = get_game(slug).new(players or len(seated), int(seed), json.loads(options or "{}"))
         games.append(Game(game_id, slug, engine, seated, board))
-    if len(games) != len(opened):
-        raise SystemExit(f"{len(opened)} games opened, {len(games)} started")
     log.games = {g.id: g for g in games}
     for rowid, game_id, seat, action in log._new_rows():
         log.rowid = rowid
@@ -604,6 +619,8 @@ class Figures:
     games_over: int = 0
     broken: int = 0
     started_in: float = 0.0
+    started: int = 0
+    """Games the setup got started (a start the overloaded bot lost stays a lobby, unplayed)."""
     too_many: int = 0
     cpu: tuple[float, float] = (float("nan"), float("nan"))
     """Share of a core the measured process and the bench used in the window."""
@@ -614,7 +631,9 @@ class Figures:
 
     @property
     def clicks_per_second(self) -> float:
-        return sum(self.outcomes.values()) / self.seconds
+        kinds = ("committed", "refused", "late", "hand")
+        uncommitted = self.outcomes["unanswered"] - self.outcomes["unanswered, committed"]
+        return (sum(self.outcomes[k] for k in kinds) + uncommitted) / self.seconds
 
     def per_move(self, klass: str) -> float:
         return self.requests[klass] / self.committed if self.committed else float("nan")
@@ -677,13 +696,15 @@ def figures_of(
     committed = [c for c in clicks if c.outcome == "committed"]
     seen = [board_visible(c) for c in committed]
     outcomes = Counter(c.outcome if c.kind == "move" else "hand" for c in clicks)
+    outcomes["unanswered"] += sum(1 for c in committed if not c.answered)
+    outcomes["unanswered, committed"] = sum(1 for c in committed if not c.answered)
     return (
-        [c.ack for c in committed],
+        [c.ack if c.answered else float("inf") for c in committed],
         [s for s in seen if s is not None],
         sum(1 for s in seen if s is None),
         outcomes,
         {
-            slug: [c.ack for c in committed if c.slug == slug]
+            slug: [c.ack if c.answered else float("inf") for c in committed if c.slug == slug]
             for slug in {c.slug for c in committed}
         },
     )
@@ -769,6 +790,7 @@ async def measure_bot(
         games_over=sum(1 for g in games if g.engine.is_over),
         broken=sum(1 for g in games if g.broken),
         started_in=started_in,
+        started=len(games),
         too_many=too_many,
         cpu=cpu.busy,
     )
@@ -895,7 +917,8 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
     out = bot.outcomes
     print(
         f"bot clicks: {out['committed']} committed, {out['refused']} refused, {out['late']} late, "
-        f"{out['unanswered']} unanswered, {out['hand']} My hand ({bot.clicks_per_second:.1f} clicks/s; "
+        f"{out['unanswered']} unanswered within Discord's 3 s ({out['unanswered, committed']} of "
+        f"them committed all the same: ack ∞), {out['hand']} My hand ({bot.clicks_per_second:.1f} clicks/s; "
         f"the floor was offered {floor.clicks_per_second:.1f}/s and answered {floor.outcomes['committed']})"
     )
     print(
@@ -914,7 +937,7 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
         f"members {bot.cpu[1]:.0%}); floor {floor.cpu[0]:.0%} (bench {floor.cpu[1]:.0%})"
     )
     print(
-        f"setup: {spec.games} game(s) started in {bot.started_in:.1f} s; {bot.games_over} ended within "
+        f"setup: {bot.started} of {spec.games} game(s) started in {bot.started_in:.1f} s; {bot.games_over} ended within "
         f"the window; {bot.unseen} committed clicks with no board edit after them; "
         f"{bot.too_many} × 429; {bot.broken} games the bench lost track of"
     )
@@ -1020,7 +1043,8 @@ def main() -> int:
     print("Goals (issue 21):")
     for goal in goals(results):
         print(goal.line())
-    print(f"(machine: {os.cpu_count()} cores)")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"(machine: {os.cpu_count()} cores, load average now {load}, shared with other work)")
     return 0
 
 
