@@ -11,7 +11,7 @@ import itertools
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -525,6 +525,9 @@ class World:
         self.messages: dict[int, Message] = {}
         self.files: dict[str, bytes] = {}
         """Uploaded attachments' bytes by attachment id (tests open the pictures)."""
+        self.message_watchers: list[Callable[[Message], None]] = []
+        """Called with every new message (``Emulator.watch_messages``): a bench with thousands
+        of members indexes what each may see instead of scanning every message."""
         self._order = itertools.count()
 
     # --- building the world -------------------------------------------------------------------
@@ -727,6 +730,8 @@ class World:
         self.messages[message.id] = message
         if ephemeral_to is None:
             channel.last_message_id = message.id
+        for watcher in self.message_watchers:
+            watcher(message)
         return message
 
     def channel_messages(self, channel: Channel) -> list[Message]:

@@ -181,6 +181,11 @@ class Emulator:
         ``"PATCH /channels/{channel}/messages/{message}"``; ``klass`` keeps one class."""
         return Counter(r.route for r in self.requests[since:] if klass is None or r.klass == klass)
 
+    def watch_messages(self, watcher: Callable[[Message], None]) -> None:
+        """Call ``watcher`` with every message created from now on (channel, DM, ephemeral,
+        response or followup); edits change the same ``Message`` in place."""
+        self.world.message_watchers.append(watcher)
+
     def dm_opens(self, user_id: int) -> int:
         """How often the bot opened (``POST /users/@me/channels``) a DM with this user."""
         return self.rest.dm_opens[user_id]
