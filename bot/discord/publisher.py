@@ -844,12 +844,6 @@ class Publisher:
             state.shown["board"] = (spec, 0)
 
 
-def _message_id(state: _GameMessages, key: str) -> int | None:
-    if key.startswith("dm:"):
-        return state.hand_ids.get(int(key[3:]))
-    return state.board_ids.get(key)
-
-
 ANSWER_WAIT = 3.0
 """At most this long an edit waits for a click's answer on its message (Discord's own
 deadline for answering a click)."""
