@@ -206,10 +206,12 @@ async def test_a_process_killed_mid_game_loses_nothing_and_its_games_go_on(
     board = await start_game(emu, cluster.alice, [cluster.bob], channel)
     assert told(await click(emu, cluster.bob, board, "claim")) == ""
     await until_text(emu, board, "**to_pick**: 0")
+    # The claim's answer updated the board at once (P-45); alice's DM follows from the
+    # publisher: it must show her move before the process that sent it is killed.
+    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "pick 3", board), timeout=WAIT)
     _, before = await stored(cluster, channel)
     await proc.kill()
     # while shard 1 is down, alice plays on from her DM through shard 0's process
-    dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "pick 3", board), timeout=WAIT)
     assert told(await click(emu, cluster.alice, dm, "pick 3")) in ("", "you picked: n 3")
     await proc.start()
     _, after = await stored(cluster, channel)
