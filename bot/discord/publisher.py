@@ -41,6 +41,7 @@ from ..web.links import game_url, with_replay_link
 from .dms import DirectMessages
 from .images import ImageCache
 from .pacing import ChannelPacer, Kind, Slot
+from .panels import Panels
 from .render import edit_kwargs, send_kwargs
 from .replies import PrivateReplies, PrivateReply
 
@@ -194,6 +195,8 @@ class Publisher:
         self.images = ImageCache()
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
         self.replies = PrivateReplies()
+        self.panels = Panels()
+        """Each member's one private panel per game (P-48)."""
         self.dms = DirectMessages(client)
         self._seq = itertools.count(1)
         """Numbers every render in the order the renders saw the game (P-45)."""
@@ -288,6 +291,7 @@ class Publisher:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
             self.log.forget(table.id)
+            self.panels.forget(table.id)
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
