@@ -150,7 +150,10 @@ class Edge:
     async def game_action(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
     ) -> None:
-        with self.publisher.answering(game_id, interaction.message):
+        with (
+            self.publisher.answering(game_id, interaction.message),
+            self.publisher.panels.answering(game_id, interaction.user.id),
+        ):
             await self._game_action(interaction, game_id, turn, action)
 
     async def _game_action(
@@ -262,7 +265,7 @@ class Edge:
         else:
             response = await interaction.response.send_message(ephemeral=True, **kwargs)
             message_id = response.message_id or (await interaction.original_response()).id
-        panel = Panel(table.id, seat, message_id, interaction, followup_id)
+        panel = Panel(table.id, seat, interaction.user.id, message_id, interaction, followup_id)
         self.publisher.panels.put(panel)
         self._track(table, panel, spec, turn)
 
@@ -275,7 +278,10 @@ class Edge:
         self.publisher.track_reply(table, reply)
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
-        with self.publisher.answering(game_id, interaction.message):
+        with (
+            self.publisher.answering(game_id, interaction.message),
+            self.publisher.panels.answering(game_id, interaction.user.id),
+        ):
             await self._host_op(interaction, game_id, op)
 
     async def _host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:

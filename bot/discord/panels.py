@@ -12,8 +12,10 @@ after a restart, or once the token is too old, the next private answer starts a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +26,9 @@ from .render import edit_kwargs
 from .replies import TOKEN_LIFETIME, PrivateReply
 
 log = logging.getLogger(__name__)
+ANSWER_WAIT = 3.0
+"""At most this long a settling edit waits for a click of the panel's member being answered
+(Discord's own deadline for answering a click)."""
 
 
 class PanelGone(Exception):
@@ -37,6 +42,7 @@ class Panel:
 
     game_id: int
     seat: int
+    user_id: int
     message_id: int
     """The ephemeral message's own id (a click on it carries it)."""
     interaction: discord.Interaction[Any]
@@ -49,6 +55,7 @@ class Panel:
     """What the panel shows now, if its buttons may still act (P-27)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held by every edit, so an answer and a settling edit land in the order they were made."""
+    owner: Panels | None = None
 
     def live(self, now: float | None = None) -> bool:
         return (time.monotonic() if now is None else now) - self.since < TOKEN_LIFETIME
@@ -76,7 +83,10 @@ class Panel:
 
     async def settle(self, reply: PrivateReply, spec: MessageSpec, turn: int) -> None:
         """Edit the panel to ``spec`` (its buttons gone, P-27) if it still shows ``reply``;
-        one its member dismissed, or whose token expired, is left as it is."""
+        one its member dismissed, or whose token expired, is left as it is. A click of its
+        member being answered goes first: its answer may replace what is settled here."""
+        if self.owner is not None:
+            await self.owner.quiet(self.game_id, self.user_id)
         async with self.lock:
             if self.reply is not reply:
                 return  # a newer answer replaced it
@@ -98,6 +108,32 @@ class Panels:
 
     def __init__(self) -> None:
         self._by_game: dict[int, dict[int, Panel]] = {}
+        self._answering: dict[tuple[int, int], int] = {}
+        self._answered = asyncio.Event()
+
+    @contextlib.contextmanager
+    def answering(self, game_id: int, user_id: int) -> Iterator[None]:
+        """While a click of ``user_id`` on game ``game_id`` is decided and answered."""
+        key = (game_id, user_id)
+        self._answering[key] = self._answering.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._answering.pop(key) - 1
+            if left:
+                self._answering[key] = left
+            self._answered.set()
+
+    async def quiet(self, game_id: int, user_id: int) -> None:
+        """Until no click of this member on this game is being answered (``ANSWER_WAIT``)."""
+        deadline = time.monotonic() + ANSWER_WAIT
+        while (game_id, user_id) in self._answering:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            self._answered.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._answered.wait(), remaining)
 
     def live(self, game_id: int, seat: int) -> Panel | None:
         """The seat's panel if its token may still edit it."""
@@ -117,6 +153,7 @@ class Panels:
         return panel if panel is not None and panel.clicked(interaction) else None
 
     def put(self, panel: Panel) -> None:
+        panel.owner = self
         self._by_game.setdefault(panel.game_id, {})[panel.seat] = panel
 
     def drop(self, panel: Panel) -> None:

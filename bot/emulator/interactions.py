@@ -725,7 +725,8 @@ class Interactions:
         if user is None:
             return
         for waiting in self.unanswered.get(user.id, []):
-            if waiting is not record:
+            # A click on the panel itself is answered in its own response, not by this edit.
+            if waiting is not record and waiting.source is not message:
                 waiting.result.panel = message
                 waiting.result.panel_text = message.text()
 
