@@ -33,7 +33,7 @@ from rules.bug_run.engine import BugRun
 from rules.core import SYSTEM, replay
 
 from .conftest import World
-from .helpers import WAIT, click, start_game, told
+from .helpers import WAIT, click, private, start_game, told
 
 GAME = "bug-run"
 FAST = {"board_edit_interval": 0.01}
@@ -137,10 +137,11 @@ class BugRunGame:
                 ) from None
         else:  # closed DMs and a secret choice: the ephemeral "My hand" answer has it
             result = await click(self.emu, user, self.board, "My hand")
-            assert result.ephemeral and result.message is not None, result
-            found = self.control(result.message, action)
-            assert found is not None, (action, result.message.text())
-            message, (custom_id, value) = result.message, found
+            panel = private(result)
+            assert panel is not None, result
+            found = self.control(panel, action)
+            assert found is not None, (action, panel.text())
+            message, (custom_id, value) = panel, found
         self.used[place] = self.used.get(place, 0) + 1
         return message, custom_id, value
 

@@ -11,7 +11,7 @@ from rules.core import SYSTEM, replay
 from tests.support.wait import until
 
 from .conftest import World
-from .helpers import SILENT, WAIT, click, start_game, told, until_text
+from .helpers import SILENT, WAIT, click, private, start_game, told, until_text
 
 
 async def stored(world: World) -> Store:
@@ -78,7 +78,7 @@ async def test_stale_buttons_and_wrong_turns_are_answered_and_change_nothing(wor
     await click(emu, world.alice, board, "claim")
     await until_text(emu, board, "**phase**: pick")
     # Alice opens her hand privately: it offers her picks for this turn.
-    hand = (await click(emu, world.alice, board, "My hand")).message
+    hand = private(await click(emu, world.alice, board, "My hand"))
     assert hand is not None and hand.ephemeral and hand.has_button(label="pick 1")
     # Held from before the pick: the bot may take it off the message any moment after.
     pick = hand.find_button(label="pick 1")
