@@ -175,7 +175,8 @@ class Edge:
             return
         await guard.settle()
         table = outcome.table
-        reply = presenter_for(table.slug).reply(table, outcome)
+        in_dm = self.publisher.dm_shows_hand(table.id, outcome.seat)
+        reply = presenter_for(table.slug).private_reply(table, outcome, in_dm=in_dm)
         if reply is None:
             await self.acknowledge(interaction, table)
             # A click on the member's panel with no private answer: its fresh token settles
@@ -331,7 +332,8 @@ class Edge:
             raise NotSeated(game_id, interaction.user.id, playing=True)
         async with table.lock:
             engine = table.running()
-            spec = presenter_for(table.slug).my_hand(table, seat)
+            in_dm = self.publisher.dm_shows_hand(table.id, seat)
+            spec = presenter_for(table.slug).private_hand(table, seat, in_dm=in_dm)
             turn = engine.turn
         if spec is None:
             await answer(interaction, NO_HAND)

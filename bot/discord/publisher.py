@@ -835,6 +835,12 @@ class Publisher:
         if self.replies.pending(table.id):
             self.mark_dirty(table)
 
+    def dm_shows_hand(self, game_id: int, seat: int) -> bool:
+        """Whether the seat's DM shows their hand (sent, DMs not closed): their panel then
+        need not repeat it (P-48)."""
+        state = self._games.get(game_id)
+        return state is not None and seat in state.hand_ids and seat not in state.dm_closed
+
     def board_message_id(self, game_id: int) -> int | None:
         return self._state(game_id).board_ids.get("board")
 
