@@ -256,3 +256,27 @@ async def test_bug_run_one_panel_each_with_dms_closed(world: World) -> None:
         assert bug_run.scan(bug_run.everything_seen(w, users), played) == []
     finally:
         await played.store.close()
+
+
+async def test_a_panel_discord_refuses_to_edit_gives_way_to_a_new_one(world: World) -> None:
+    """A failing edit of the panel never loses the answer: it comes in a new reply, which is
+    the panel from then on."""
+    emu, chan = world.emulator, world.channel
+    alice, bob = world.alice, world.bob
+    board = await start_game(emu, alice, [bob], chan)
+    await claim(emu, alice, board)
+    first = await pick(emu, alice, board, 0)
+    panel = private(first)
+    assert first.type == 4 and panel is not None
+    await pick(emu, bob, board, 1)
+    await claim(emu, bob, board)
+    emu.fail("PATCH", rf"/webhooks/{emu.application_id}/[^/]+/messages/", status=403, code=50001)
+    refused = await pick(emu, alice, board, 0, 2)
+    fresh = private(refused)
+    assert refused.type == 4 and fresh is not None and fresh is not panel
+    assert panel.text() == "you picked: n 1" and fresh.text() == "you picked: n 2"
+    await pick(emu, bob, board, 1)
+    await claim(emu, alice, board)
+    later = await pick(emu, alice, board, 0, 3)
+    assert later.type in SILENT and private(later) is fresh and fresh.text() == "you picked: n 3"
+    assert replies_created(emu, alice) == [panel, fresh]
