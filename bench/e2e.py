@@ -45,6 +45,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -67,6 +68,7 @@ from bot.emulator.interactions import (  # noqa: E402
     UPDATE_MESSAGE,
     InteractionResult,
 )
+from bot.emulator.rest import RequestRecord  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from rules.core import SYSTEM, Engine, get_game  # noqa: E402
 from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
@@ -682,10 +684,21 @@ async def drained(clicks: list[Click], drain: float) -> None:
         await asyncio.sleep(0.05)
 
 
+CHANNEL_ID = re.compile(r"^/channels/(\d+)/")
+
+
+def where(emu: Emulator, record: RequestRecord) -> str:
+    """A global request's route, with ``(DM)`` after those to a member's DM channel: board
+    and DM edits share a route but not a cause."""
+    match = CHANNEL_ID.match(record.path)
+    channel = emu.world.channels.get(int(match[1])) if match else None
+    return f"{record.route} (DM)" if channel is not None and channel.recipient else record.route
+
+
 def window_requests(emu: Emulator, first: int, last: int) -> tuple[Counter[str], Counter[str], int]:
     records = emu.requests[first:last]
     classes = Counter(r.klass for r in records)
-    routes = Counter(r.route for r in records if r.klass == "global")
+    routes = Counter(where(emu, r) for r in records if r.klass == "global")
     return classes, routes, sum(1 for r in records if r.status == 429)
 
 

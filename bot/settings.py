@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     # Discord's per-channel limits (P-26): sends, edits and deletes of one channel's messages.
     channel_edit_limit: int = Field(default=5, ge=1)
     channel_edit_window: float = Field(default=5.0, gt=0)
+    # Discord's global limit (P-47): requests per second with the bot token over every process
+    # (shared out by shard ranges); interaction responses are exempt. 0 keeps no limit.
+    global_rate_limit: int = Field(default=50, ge=0)
     # A member whose own clock runs out this many times in a row gets a bot stand-in (P-31);
     # 0 never replaces anyone.
     afk_limit: int = Field(default=3, ge=0)

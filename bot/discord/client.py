@@ -25,6 +25,7 @@ from .commands import BugsCog
 from .components import DYNAMIC_ITEMS, reaches_an_item, stale_game_click
 from .declared import DeclaredOnlyTree
 from .edge import Edge
+from .limiter import Budget, GlobalLimiter, RefusalCounter, transport_trace
 from .publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,10 @@ class BugtableBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Every REST request passes the global limiter on its way out (P-47).
+        self.limiter = GlobalLimiter(Budget.of(settings))
+        self.refusals = RefusalCounter()
+        client_options.setdefault("http_trace", transport_trace(self.limiter, self.refusals))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -85,7 +90,12 @@ class BugtableBot(commands.Bot):
         self.host = Host(self.store, self.settings)
         self.public_log = PublicLog()
         self.publisher = Publisher(
-            self, self.store, self.settings, self.public_log, refresh=self.host.refresh
+            self,
+            self.store,
+            self.settings,
+            self.public_log,
+            refresh=self.host.refresh,
+            limiter=self.limiter,
         )
         self.edge = Edge(self.host, self.publisher, self.store)
         self.host.listeners.append(self.public_log)  # the publisher draws its lines on boards

@@ -40,6 +40,7 @@ from ..ui.specs import MessageSpec
 from ..web.links import game_url, with_replay_link
 from .dms import DirectMessages
 from .images import ImageCache
+from .limiter import GlobalLimiter
 from .pacing import ChannelPacer, Kind, Slot
 from .panels import Panels
 from .render import edit_kwargs, send_kwargs
@@ -186,6 +187,7 @@ class Publisher:
         log: PublicLog,
         *,
         refresh: Callable[[Table], Awaitable[object]] | None = None,
+        limiter: GlobalLimiter | None = None,
     ) -> None:
         self.client, self.store, self.settings, self.log = client, store, settings, log
         # On a store shared by several processes, brings a table up to the newest commit
@@ -194,6 +196,8 @@ class Publisher:
         self._games: dict[int, _GameMessages] = {}
         self.images = ImageCache()
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
+        # Discord's global limit (P-47): a pass waits its turn before it renders.
+        self.limiter = limiter or GlobalLimiter(None)
         self.replies = PrivateReplies()
         self.panels = Panels()
         """Each member's one private panel per game (P-48)."""
@@ -275,12 +279,18 @@ class Publisher:
             except Exception as exc:  # the next change tries again
                 log.warning("game %s: its messages are unknown (%s)", table.id, one_line(exc))
         while state.dirty:
-            state.dirty = False
-            state.changed.clear()
-            rounds = _Round()
-            frame = await self._attempt(table, state, "render", rounds, lambda: self._render(table))
+            # Under Discord's global limit a pass waits its turn first, then draws the newest
+            # state: the changes made meanwhile become this one pass (P-47).
+            async with self.limiter.ahead():
+                state.dirty = False
+                state.changed.clear()
+                rounds = _Round()
+                frame = await self._attempt(
+                    table, state, "render", rounds, lambda: self._render(table)
+                )
+                if frame is not None:
+                    await self._send_frame(table, state, frame, rounds)
             if frame is not None:
-                await self._send_frame(table, state, frame, rounds)
                 self._schedule_refresh(table, state, frame.refresh_at)
             if self._given_up(table, state):
                 break

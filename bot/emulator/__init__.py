@@ -8,7 +8,7 @@ from __future__ import annotations
 from .errors import ApiError, EmulatorError
 from .interactions import InteractionResult
 from .models import Button, Channel, Guild, Message, MessageVersion, Role, SelectMenu, User
-from .rest import GLOBAL, INTERACTION, ChannelLimit, RequestRecord
+from .rest import GLOBAL, INTERACTION, ChannelLimit, GlobalLimit, RequestRecord
 from .server import Emulator
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "ChannelLimit",
     "Emulator",
     "EmulatorError",
+    "GlobalLimit",
     "Guild",
     "InteractionResult",
     "Message",

@@ -140,16 +140,27 @@ class ChannelLimit:
     window: float = 5.0
 
 
+@dataclass(frozen=True)
+class GlobalLimit:
+    """Discord's global limit: at most ``limit`` requests with the bot token in any ``window``
+    seconds, over every route but the interaction's own (:data:`INTERACTION`)."""
+
+    limit: int = 50
+    window: float = 1.0
+
+
 CHANNEL_BUCKETS = {"POST": "send", "PATCH": "edit"}
 """Which message routes of ``/channels/{channel}/messages`` count against a channel bucket."""
 
 
-def too_many_requests(retry_after: float, bucket: str, *, is_global: bool = False) -> ApiError:
+def too_many_requests(
+    retry_after: float, bucket: str, *, is_global: bool = False, limit: int = 5
+) -> ApiError:
     """A 429 with the headers and body discord.py reads (it sleeps ``retry_after``, retries)."""
     headers = {
         "Via": "1.1 google",
         "Retry-After": str(max(1, math.ceil(retry_after))),
-        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Limit": str(limit),
         "X-RateLimit-Remaining": "0",
         "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
         "X-RateLimit-Reset-After": f"{retry_after:.3f}",
@@ -203,6 +214,11 @@ class RestApi:
         self.channel_limit: ChannelLimit | None = ChannelLimit()
         """Discord's per-channel limits on message sends and edits (``None``: unlimited)."""
         self._channel_use: dict[tuple[str, str], deque[float]] = {}
+        self.global_limit: GlobalLimit | None = GlobalLimit()
+        """Discord's global limit on the bot token's requests (``None``: unlimited)."""
+        self._global_use: deque[float] = deque()
+        self.global_refusals = 0
+        """Requests answered 429 for the global limit (a bot that keeps within it: 0)."""
         self.internal_errors: list[BaseException] = []
         self.routes: list[Route] = []
         self._add_routes()
@@ -284,6 +300,8 @@ class RestApi:
         route, params = self._match(method, path)
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
             raise unauthorized()
+        if route.klass == GLOBAL:
+            self._check_global_limit()
         self._check_rate_limit(method, path)
         self._check_faults(method, path)
         self._check_channel_limit(method, path, params)
@@ -323,6 +341,25 @@ class RestApi:
                 if rule.remaining == 0:
                     self.faults.remove(rule)
                 raise ApiError(rule.status, rule.code, rule.message)
+
+    def _check_global_limit(self) -> None:
+        """Like Discord: the bot token's requests, every route but the interaction's own,
+        take at most ``limit`` places in any ``window`` seconds; one more is a global 429
+        (``X-RateLimit-Global``), which discord.py answers by holding back every request.
+        Refused requests do not count; a request let through counts even if it is refused
+        later (a channel's limit, a fault)."""
+        limits = self.global_limit
+        if limits is None:
+            return
+        now = time.monotonic()
+        used = self._global_use
+        while used and now - used[0] >= limits.window:
+            used.popleft()
+        if len(used) >= limits.limit:
+            self.global_refusals += 1
+            retry = max(0.001, used[0] + limits.window - now)
+            raise too_many_requests(retry, "global", is_global=True, limit=limits.limit)
+        used.append(now)
 
     def _check_channel_limit(self, method: str, path: str, params: Mapping[str, str]) -> None:
         """Like Discord: a channel takes at most ``limit`` sends (and ``limit`` edits) in any

@@ -20,7 +20,7 @@ from .errors import JSON, EmulatorError
 from .gateway import Gateway
 from .interactions import InteractionResult, Interactions
 from .models import Button, Channel, Guild, Message, User, World
-from .rest import ChannelLimit, FaultRule, RateLimitRule, RequestRecord, RestApi
+from .rest import ChannelLimit, FaultRule, GlobalLimit, RateLimitRule, RequestRecord, RestApi
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,7 @@ class Emulator:
         privileged_intents: bool = False,
         deliver_stale_clicks: bool = False,
         channel_limit: ChannelLimit | None = ChannelLimit(),  # noqa: B008 - frozen, shared safely
+        global_limit: GlobalLimit | None = GlobalLimit(),  # noqa: B008 - frozen, shared safely
     ) -> None:
         self.token = token
         self.host = host
@@ -72,6 +73,7 @@ class Emulator:
             api_base=lambda: self.api_base,
         )
         self.rest.channel_limit = channel_limit
+        self.rest.global_limit = global_limit
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -208,6 +210,21 @@ class Emulator:
     @channel_limit.setter
     def channel_limit(self, value: ChannelLimit | None) -> None:
         self.rest.channel_limit = value
+
+    @property
+    def global_limit(self) -> GlobalLimit | None:
+        """Discord's global limit on the bot token's requests (50 per second by default;
+        interaction callbacks and webhooks are exempt); ``None`` lifts it."""
+        return self.rest.global_limit
+
+    @global_limit.setter
+    def global_limit(self, value: GlobalLimit | None) -> None:
+        self.rest.global_limit = value
+
+    @property
+    def global_refusals(self) -> int:
+        """Requests answered 429 because the bot went past the global limit."""
+        return self.rest.global_refusals
 
     def rate_limit(
         self,

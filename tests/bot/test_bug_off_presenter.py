@@ -195,9 +195,9 @@ def test_board_hand_reply_and_final_fit_discord_limits(players: int) -> None:
         for board in PRESENTER.boards(table, log):
             check_limits(board)
         for seat in range(players):
-            hand = PRESENTER.hand(table, seat)
-            assert hand is not None
-            check_limits(hand)
+            for hand in (PRESENTER.hand(table, seat), PRESENTER.my_hand(table, seat)):
+                assert hand is not None
+                check_limits(hand)
         reply = PRESENTER.reply(table, outcome)
         if reply is not None:
             check_limits(reply)
@@ -337,8 +337,21 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
         if engine.is_over:
             break
         for seat in range(players):
-            spec = PRESENTER.hand(table, seat)
-            assert spec is not None
+            spec = PRESENTER.my_hand(table, seat)
+            dm = PRESENTER.hand(table, seat)
+            assert spec is not None and dm is not None
+            assert dm.embed is not None and spec.embed is not None
+            # The DM is the same whoever's turn it is: no button, no turn line; while its
+            # player chooses, it shows the hand from before the draw (the drawn card is in the
+            # answer to Draw), so a turn edits it once at most (issue #21's request budget).
+            assert not dm.buttons()
+            assert (dm.embed.description or "").startswith("Your cards between turns.")
+            before = dict(engine.hands[seat])
+            if seat == engine.active and engine.phase == "choose":
+                assert engine.drawn is not None
+                before[engine.drawn] -= 1
+            assert hand_counts(dm) == before
+            assert dm.embed.fields[1:] == spec.embed.fields[1:3]
             assert hand_counts(spec) == engine.hands[seat]
             assert chips(field(spec, "Your points pile")) == engine.points[seat]
             assert chips(field(spec, "Face up")) == engine.tableaux[seat]
@@ -347,7 +360,8 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
             assert len(buttons) == len(engine.legal_actions(seat))  # no extra buttons
             # nobody else's secrets: redrawing them changes nothing in this hand
             assert (
-                PRESENTER.hand(with_engine(table, scramble(engine, rng, keep=seat)), seat) == spec
+                PRESENTER.my_hand(with_engine(table, scramble(engine, rng, keep=seat)), seat)
+                == spec
             )
             assert spec.embed is not None
             desc = spec.embed.description or ""
@@ -381,7 +395,7 @@ def test_score_preview_names_who_would_gain() -> None:
     data["deck"] = ["green", *data["deck"]]
     table = with_engine(table, BugOff.from_dict(data))
     act(table, 0, {"type": "draw"})
-    spec = PRESENTER.hand(table, 0)
+    spec = PRESENTER.my_hand(table, 0)
     assert spec is not None
     preview = field(spec, "If you score").splitlines()
     assert preview == [
@@ -394,7 +408,7 @@ def test_score_preview_names_who_would_gain() -> None:
 def test_hand_after_the_game_is_over_shows_the_points_pile_without_buttons() -> None:
     engine = finished_engine([pile(red=2), pile(blue=1)], ["red", "blue", *COLOURS[1:4], "purple"])
     table = with_engine(make_table(SLUG, 2, seed=3), engine)
-    spec = PRESENTER.hand(table, 0)
+    spec = PRESENTER.my_hand(table, 0)
     assert spec is not None and not spec.rows
     assert chips(field(spec, "Your points pile")) == pile(red=2)
 

@@ -112,15 +112,20 @@ def test_every_decision_is_offered_within_discords_limits(
         assert board.image is not None and board.image.filename.endswith(".png")
         if seat < 0:
             break
+        mine = PRESENTER.my_hand(table, seat)
         hand = PRESENTER.hand(table, seat)
-        assert hand is not None
+        assert hand is not None and mine is not None
         check_limits(hand, engine.turn)
+        check_limits(mine, engine.turn)
         legal = [key(a) for a in engine.legal_actions(seat)]
-        # the DM offers every legal action, once; the board exactly the public ones
-        assert sorted(key(a) for a in offered(hand)) == sorted(legal)
         view = engine.view(seat)
         public = [key(a) for a in engine.legal_actions(seat) if not is_private(a, view)]
+        secret = [key(a) for a in engine.legal_actions(seat) if is_private(a, view)]
+        # My hand offers every legal action, once; the board exactly the public ones, and the
+        # DM exactly the secret ones: every choice is on one standing message (P-16)
+        assert sorted(key(a) for a in offered(mine)) == sorted(legal)
         assert sorted(key(a) for a in offered(board)) == sorted(public)
+        assert sorted(key(a) for a in offered(hand)) == sorted(secret)
         assert board.rows[-1] == (HAND_BUTTON,)
         for other in range(engine.players):
             if other != seat:
@@ -135,7 +140,7 @@ def test_my_hand_beside_the_dm_offers_the_choices_without_the_secrets() -> None:
         if seat < 0:
             break
         beside = PRESENTER.private_hand(table, seat, in_dm=True)
-        hand = PRESENTER.hand(table, seat)
+        hand = PRESENTER.my_hand(table, seat)
         assert beside is not None and hand is not None and beside.embed is not None
         assert sorted(key(a) for a in offered(beside)) == sorted(key(a) for a in offered(hand))
         names = [f.name for f in beside.embed.fields]

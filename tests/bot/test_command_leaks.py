@@ -202,7 +202,9 @@ class Knowledge:
         for seat in range(self.players):
             unknown = secrets - self.public
             shown = seat_text(engine, seat) + _events_text(events, seat)
-            self.seats[seat] = {s for s in unknown if s in shown}
+            # What a seat once saw of its own it still knows (its hand before a draw, which
+            # its DM shows while it chooses, P-8).
+            self.seats[seat] = self.seats.get(seat, set()) | {s for s in unknown if s in shown}
             self.ever_known |= self.seats[seat]
         return secrets
 

@@ -11,7 +11,15 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.emulator import Channel, ChannelLimit, Emulator, Guild, InteractionResult, User
+from bot.emulator import (
+    Channel,
+    ChannelLimit,
+    Emulator,
+    GlobalLimit,
+    Guild,
+    InteractionResult,
+    User,
+)
 from bot.emulator.errors import EmulatorError
 
 TOKEN = "test-token"
@@ -350,6 +358,63 @@ async def test_a_channel_slot_frees_up_when_its_window_has_passed(
     scene.emu.channel_limit = None
     statuses = [(await raw.call("POST", base, {"content": "b"})).status for _ in range(9)]
     assert statuses == [200] * 9
+
+
+@pytest.mark.parametrize("emu_options", [{"channel_limit": None}])
+async def test_the_bot_token_takes_fifty_requests_per_second_and_then_a_global_429(
+    scene: Scene, raw: RawBot
+) -> None:
+    """Discord's global limit, on by default: the 51st request with the bot token within a
+    second, whatever its route, is a 429 of the global scope, shaped as Discord's."""
+    assert scene.emu.global_limit == GlobalLimit(50, 1.0)
+    base = f"/channels/{scene.chan.id}/messages"
+    first = await raw.call("POST", base, {"content": "first"})
+    message = first.body["id"]
+    # Bursts that Discord would take far slower: each one's window starts at its first request.
+    statuses = [(await raw.call("PATCH", f"{base}/{message}", {"content": "e"})).status]
+    statuses += [(await raw.call("GET", "/users/@me")).status for _ in range(48)]
+    assert statuses == [200] * 49 and scene.emu.global_refusals == 0
+    limited = await raw.call("POST", base, {"content": "too many"})
+    assert limited.status == 429
+    assert limited.body == {
+        "message": "You are being rate limited.",
+        "retry_after": limited.body["retry_after"],
+        "global": True,
+    }
+    assert 0 < limited.body["retry_after"] <= 1.0
+    assert limited.headers["X-RateLimit-Global"] == "true"
+    assert limited.headers["X-RateLimit-Scope"] == "global"
+    assert scene.emu.global_refusals == 1
+    assert len(scene.emu.channel_messages(scene.chan)) == 1  # the refused send made nothing
+    assert (await raw.call("GET", "/users/@me")).status == 429  # refusals do not count either
+    assert scene.emu.global_refusals == 2
+    await asyncio.sleep(limited.body["retry_after"] + 0.05)
+    assert (await raw.call("GET", "/users/@me")).status == 200
+
+
+async def test_interaction_routes_are_exempt_from_the_global_limit(
+    scene: Scene, raw: RawBot
+) -> None:
+    """An interaction's callback and its token's webhook routes go through even while the bot
+    token has used up its second; a wrong token is refused (401) and takes no place."""
+    scene.emu.global_limit = GlobalLimit(3, 60.0)
+    await connected(scene, raw)  # the command sync takes one place
+    task, interaction = await start_slash(scene, raw, scene.alice, "bugs new", game="x")
+    assert [(await raw.call("GET", "/users/@me")).status for _ in range(3)] == [200, 200, 429]
+    assert (await raw.call("GET", "/users/@me", token="nope")).status == 401
+    answered = await raw.call("POST", callback_path(interaction), {"type": 5}, token=None)
+    assert answered.status == 204
+    await task
+    hook = f"/webhooks/{scene.emu.application_id}/{interaction['token']}"
+    sent = await raw.call("POST", hook, {"content": "done"}, token=None, params={"wait": "1"})
+    assert sent.status == 200
+    edited = await raw.call(
+        "PATCH", f"{hook}/messages/{sent.body['id']}", {"content": "edited"}, token=None
+    )
+    assert edited.status == 200
+    assert scene.emu.global_refusals == 1
+    scene.emu.global_limit = None
+    assert [(await raw.call("GET", "/users/@me")).status for _ in range(60)] == [200] * 60
 
 
 # --- gateway ----------------------------------------------------------------------------------

@@ -236,9 +236,18 @@ def own_private_problems(seen: Seen, truth: Truth) -> list[str]:
     steps = turns if turns else range(len(truth.states))
     seat = seen.seat
 
+    def held(state: dict[str, Any]) -> bool:
+        """The claimed hand is the seat's, or (in its DM, while it chooses what to do with a
+        drawn card, which the answer to Draw shows) the seat's but for that card."""
+        hand = state["hands"][seat]
+        if hand == claims["hand"]:
+            return True
+        drawn = state["drawn"] if state["active"] == seat and "drawn" not in claims else None
+        return drawn is not None and {**hand, drawn: hand[drawn] - 1} == claims["hand"]
+
     def fits(state: dict[str, Any]) -> bool:
         return (
-            ("hand" not in claims or state["hands"][seat] == claims["hand"])
+            ("hand" not in claims or held(state))
             and ("points" not in claims or state["points"][seat] == claims["points"])
             and ("tableau" not in claims or state["tableaux"][seat] == claims["tableau"])
             and (
@@ -415,14 +424,6 @@ class Game:
         self.used[how] = self.used.get(how, 0) + 1
         if how == "reply":
             return draw_reply
-        if how == "dm":
-
-            def newest() -> Message | None:
-                dms = emu.dms(user)
-                return dms[-1] if dms and game_buttons(dms[-1], turn) else None
-
-            found: Message = await emu.wait_for(newest, timeout=WAIT)
-            return found
         if how == "my_hand":
             result = await click(emu, user, self.board, "My hand")
         else:
@@ -510,7 +511,7 @@ async def finish_and_check(game: Game) -> Truth:
 
 
 def mixed(game: Game) -> Callable[[Any], str]:
-    return lambda user: game.rng.choice(["reply", "dm"])
+    return lambda user: game.rng.choice(["reply", "reply", "my_hand"])
 
 
 # -- whole games ----------------------------------------------------------------------------
@@ -580,7 +581,7 @@ async def test_closed_dms_a_whole_game_through_the_fallback(world: World) -> Non
         ways = ("reply", "my_hand", "slash")
 
         def how(user: Any) -> str:
-            return ways[next(shy_turns) % 3] if user is shy else "dm"
+            return ways[next(shy_turns) % 3] if user is shy else "reply"
 
         await game.play_to_end(how)
         assert all(game.used[w] for w in ways), game.used
@@ -656,8 +657,8 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
 
 @pytest.mark.parametrize("world", [FAST], indirect=True)
 async def test_a_two_player_game_by_clicks_survives_a_crash_mid_turn(world: World) -> None:
-    """A whole two-player game (its leak scan proven able to fail), killed mid-turn: the hand DM
-    and the board sent by the dead process still work, and the game goes on to the end."""
+    """A whole two-player game (its leak scan proven able to fail), killed mid-turn: the private
+    answer to Draw and the board sent by the dead process still work, and the game goes on to the end."""
     emu = world.emulator
     game = await new_game(world, [world.alice, world.bob], seed=5)
     try:
@@ -670,17 +671,16 @@ async def test_a_two_player_game_by_clicks_survives_a_crash_mid_turn(world: Worl
         assert ready is not None
         user, turn = ready
         drew = await click(emu, user, game.board, "Draw")
-        panel = private(drew)
-        assert panel is not None and game_buttons(panel, turn + 1)
-        dm = await game.hand_for(user, turn + 1, panel, "dm")
+        answer = private(drew)  # the private answer to Draw (the panel), with the choices
+        assert answer is not None and game_buttons(answer, turn + 1)
         before = await game.record()
 
         await world.bot.kill()
         await world.bot.start()
         assert await game.record() == before
 
-        # The hand DM sent by the dead process still works in the new one.
-        done = await emu.click(user, dm, game_buttons(dm, turn + 1)[0])
+        # The private answer sent by the dead process still works in the new one.
+        done = await emu.click(user, answer, game_buttons(answer, turn + 1)[0])
         assert done.type in SILENT and not done.followups, told(done)
         after = await game.record()
         assert after["step"] == turn + 2
@@ -688,7 +688,7 @@ async def test_a_two_player_game_by_clicks_survives_a_crash_mid_turn(world: Worl
         await game.ready(turn + 2)
         assert f"{user.name} drew a card ({len(before['deck'])} left)" in game.board.text()
         await game.play_to_end(mixed(game), since=turn + 2)
-        assert game.used["reply"] and game.used["dm"]
+        assert game.used["reply"] and game.used["my_hand"]
         truth = await finish_and_check(game)
         planted_leaks_are_caught(everything_seen(world, truth), truth)
     finally:

@@ -99,13 +99,12 @@ class BugRunGame:
 
     def where(self, seat: int, action: dict[str, Any]) -> str:
         """Where the member of ``seat`` clicks for ``action``: a secret choice in their DM (or
-        **My hand** with DMs closed); a public one on the board and in the DM by turns, so every
-        game uses both, whatever its random play (P-16: the DM offers every choice)."""
-        dm = "dm" if seat not in self.closed else "my_hand"
+        **My hand** with DMs closed); a public one on the board, and now and then in **My hand**
+        (which offers every choice), so every game uses all three (P-16)."""
         if is_private(action, self.engine.view(seat)):
-            return dm
+            return "dm" if seat not in self.closed else "my_hand"
         self.public_steps += 1
-        return dm if dm == "dm" and self.public_steps % 2 == 0 else "board"
+        return "my_hand" if self.public_steps % 5 == 0 else "board"
 
     async def find(self, seat: int, action: dict[str, Any]) -> tuple[Message, str, str | None]:
         """The control the member of ``seat`` clicks for ``action`` now, where ``where`` says
@@ -320,7 +319,7 @@ async def test_a_three_player_game_played_by_clicks(world: World) -> None:
     try:
         await game.play()
         await finish_and_check(game)
-        assert game.used.get("board") and game.used.get("dm")
+        assert game.used.get("board") and game.used.get("my_hand"), game.used
         for user in users:  # one DM per player per game, edited in place
             (dm,) = w.emulator.dms(user)
             assert len(dm.history) > 0

@@ -150,7 +150,7 @@ async def test_bug_off_one_panel_each_and_the_hand_in_one_place(world: World) ->
     try:
 
         def how(user: Any) -> str:
-            return "reply" if user is w.shy else played.rng.choice(["reply", "dm"])
+            return "reply" if user is w.shy else played.rng.choice(["reply", "my_hand"])
 
         # The DMs are out before the first Draw: from then on the DM is where the hand is.
         emu = w.emulator

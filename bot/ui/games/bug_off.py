@@ -162,6 +162,24 @@ class BugOffPresenter(Presenter):
 
     # -- private -----------------------------------------------------------------------------
     def hand(self, table: Table, seat: int) -> MessageSpec | None:
+        """The DM: the player's cards between their turns. It carries no button and no turn
+        line, and while its player chooses what to do with a drawn card (in the private answer
+        to Draw, which shows that card and the choices) it still shows the hand from before the
+        draw: so it is edited once a turn at most, when the turn's choice is made, and the
+        drawn card is never in two places at once (P-8, issue #21)."""
+        engine = table.running()
+        view = engine.view(seat)
+        me = view["me"]
+        drawn: str | None = me["drawn"]
+        if drawn is not None and (me["place"] or me["score"]):
+            hand = dict(me["hand"])
+            hand[drawn] -= 1
+            me = {**me, "hand": hand, "drawn": None, "place": [], "score": []}
+            view = {**view, "me": me}
+        return self._hand(table, seat, view, engine.view(None), standing=True)
+
+    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+        """My hand answers once, privately: it may say whose turn it is and offer Draw."""
         engine = table.running()
         return self._hand(table, seat, engine.view(seat), engine.view(None))
 
@@ -173,10 +191,13 @@ class BugOffPresenter(Presenter):
         public: Mapping[str, Any],
         *,
         heading: str | None = None,
+        standing: bool = False,
         beside_dm: bool = False,
     ) -> MessageSpec:
-        """The hand with the seat's choices; ``beside_dm``: for the channel while the member's
-        DM shows the hand, so without it (the choices and the score preview stay, P-48)."""
+        """A player's cards and choices; ``standing`` (the DM, edited in place) leaves out
+        what changes with whose turn it is: the turn line and the Draw button; ``beside_dm``
+        (the channel's panel while the member's DM shows the hand) leaves out the hand: the
+        choices and the score preview stay (P-48)."""
         me = view["me"]
         names = table.names()
         footer = f"Game #{table.id} · {names[seat]} · only you can see this"
@@ -197,10 +218,15 @@ class BugOffPresenter(Presenter):
         hand: dict[str, int] = me["hand"]
         drawn: str | None = me["drawn"]
         if me["place"] or me["score"]:
-            assert drawn is not None
+            assert drawn is not None and not standing
             description = (
                 f"You drew {chip(drawn)} **{drawn}**. **Place** one card in front of you, or "
                 "**score** one: everyone's face-up cards of that colour go to their points piles."
+            )
+        elif standing:
+            description = (
+                "Your cards between turns. On your turn, **Draw** on the board: the card you "
+                "draw and your choices are answered there, only to you."
             )
         elif me["can_draw"]:
             description = "**Your turn!** Draw a card."
@@ -224,7 +250,7 @@ class BugOffPresenter(Presenter):
             preview = _score_preview(_bug_off(table), seat, me["score"], names)
             fields.append(Field("If you score…", preview))
         buttons: list[tuple[ButtonSpec, ...]] = []
-        if me["can_draw"]:
+        if me["can_draw"] and not standing:
             draw = ButtonSpec("Draw", action=dict(DRAW_ACTION), style=Style.PRIMARY, emoji="🃏")
             buttons.append((draw,))
         buttons += chunk_buttons(

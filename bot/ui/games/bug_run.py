@@ -609,14 +609,22 @@ class BugRunPresenter(Presenter):
 
     # -- private -----------------------------------------------------------------------------
     def hand(self, table: Table, seat: int) -> MessageSpec | None:
-        return self._secrets(table, seat, beside_dm=False)
+        """The DM: secrets, and only the choices the board cannot show (P-16), so it changes
+        only when this player's secrets or secret choices do (issue #21's request budget)."""
+        return self._secrets(table, seat, standing=True)
+
+    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+        """My hand answers once, privately: every choice of the deciding seat."""
+        return self._secrets(table, seat, standing=False)
 
     def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
-        """**My hand** while the member's DM shows their secrets: the decision and its choices,
-        and where the secrets are, not the secrets again (P-48)."""
-        return self._secrets(table, seat, beside_dm=in_dm)
+        """**My hand** while the member's DM shows their secrets: every choice of the deciding
+        seat, and where the secrets are, not the secrets again (P-48)."""
+        return self._secrets(table, seat, standing=False, beside_dm=in_dm)
 
-    def _secrets(self, table: Table, seat: int, *, beside_dm: bool) -> MessageSpec:
+    def _secrets(
+        self, table: Table, seat: int, *, standing: bool, beside_dm: bool = False
+    ) -> MessageSpec:
         engine = table.running()
         view = engine.view(seat)
         names = table.names()
@@ -666,13 +674,20 @@ class BugRunPresenter(Presenter):
             return MessageSpec(embed=embed)
         active = view.get("active")
         rows: tuple[Row, ...] = ()
-        if active is not None and active["seat"] == seat:
+        options = you["options"]
+        if standing:
+            options = [a for a in options if is_private(a, view)]
+        if active is not None and active["seat"] == seat and options:
             hero = d.hero(active.get("hero")) if active.get("hero") is not None else "you"
             description = f"**Your decision** — {hero}: {self._asked(view, d, you['options'])}"
             details = self._prompt_details(view, d)
             if details:
                 description += "\n" + "\n".join(details)
-            rows = pack([d.choice(a) for a in you["options"]], HAND_ROWS)
+            if len(options) < len(you["options"]):
+                description += "\nYour other choices are on the board."
+            rows = pack([d.choice(a) for a in options], HAND_ROWS)
+        elif standing:
+            description = "The board shows the game and your choices; secret ones come here."
         elif active is not None:
             waiting = esc(names[active["seat"]])
             description = f"Waiting for **{waiting}**. The board shows the game."
