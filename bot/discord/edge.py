@@ -23,8 +23,9 @@ from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from .declared import UndeclaredInput
+from .panels import Panel, PanelGone
 from .publisher import Publisher
-from .render import send_kwargs
+from .render import edit_kwargs, send_kwargs
 from .replies import PrivateReply
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,10 @@ class Edge:
     async def game_action(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
     ) -> None:
-        with self.publisher.answering(game_id, interaction.message):
+        with (
+            self.publisher.answering(game_id, interaction.message),
+            self.publisher.panels.answering(game_id, interaction.user.id),
+        ):
             await self._game_action(interaction, game_id, turn, action)
 
     async def _game_action(
@@ -171,9 +175,15 @@ class Edge:
             return
         await guard.settle()
         table = outcome.table
-        reply = presenter_for(table.slug).reply(table, outcome)
+        in_dm = self.publisher.dm_shows_hand(table.id, outcome.seat)
+        reply = presenter_for(table.slug).private_reply(table, outcome, in_dm=in_dm)
         if reply is None:
             await self.acknowledge(interaction, table)
+            # A click on the member's panel with no private answer: its fresh token settles
+            # the panel when its buttons are used up (P-27, P-48).
+            panel = self.publisher.panels.clicked(table.id, outcome.seat, interaction)
+            if panel is not None and interaction.response.is_done():
+                panel.adopt_click(interaction)
             return
         await self.reply_privately(interaction, table, outcome.seat, reply, outcome.turn_after)
 
@@ -194,19 +204,85 @@ class Edge:
         spec: MessageSpec,
         turn: int,
     ) -> None:
-        """An ephemeral reply; one with game buttons is remembered until they are used up, then
-        edited without them (P-27)."""
+        """A private answer goes to the member's panel for this game (P-48): a click on the
+        panel updates it in its own response; a click elsewhere edits it through its stored
+        token and is answered without a new message; with no panel that can still be edited,
+        a new ephemeral reply becomes the panel. One with game buttons is remembered until
+        they are used up, then edited without them (P-27)."""
+        panels = self.publisher.panels
+        panel = panels.clicked(table.id, seat, interaction)
+        if panel is not None and await self._update_clicked_panel(interaction, panel, spec, turn):
+            self._track(table, panel, spec, turn)
+            return
+        panel = panels.live(table.id, seat)
+        if panel is not None and interaction.type is discord.InteractionType.component:
+            guard = AckGuard(interaction)  # the edit goes first: the click's answer follows it
+            try:
+                async with panel.lock:
+                    await panel.edit(spec, turn)
+                    self._track(table, panel, spec, turn)
+            except PanelGone as exc:  # dismissed, expired, refused: a new panel instead
+                log.info("game %s: a new panel for seat %s (%s)", table.id, seat, exc)
+                panels.drop(panel)
+            else:
+                await guard.settle()
+                await self.acknowledge(interaction, table)
+                return
+            await guard.settle()
+        await self._new_panel(interaction, table, seat, spec, turn)
+
+    async def _update_clicked_panel(
+        self, interaction: discord.Interaction[Any], panel: Panel, spec: MessageSpec, turn: int
+    ) -> bool:
+        """Answer a click on the panel by updating it in the click's response (type 7)."""
+        kwargs = edit_kwargs(spec, panel.game_id, turn)
+        kwargs.pop("attachments", None)
+        async with panel.lock:
+            try:
+                if interaction.response.is_done():  # deferred by the ack guard
+                    await interaction.edit_original_response(**kwargs)
+                else:
+                    await interaction.response.edit_message(**kwargs)
+            except discord.HTTPException as exc:
+                log.info("game %s: could not update a clicked panel (%s)", panel.game_id, exc)
+                self.publisher.panels.drop(panel)
+                return False
+            panel.adopt_click(interaction)
+            return True
+
+    async def _new_panel(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        spec: MessageSpec,
+        turn: int,
+    ) -> None:
         kwargs = send_kwargs(spec, table.id, turn)
-        message_id: int | None = None
+        followup_id: int | None = None
         if interaction.response.is_done():
             sent = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
-            message_id = sent.id
+            message_id = followup_id = sent.id
         else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
-        self.publisher.track_reply(table, PrivateReply(interaction, message_id, seat, spec, turn))
+            response = await interaction.response.send_message(ephemeral=True, **kwargs)
+            message_id = response.message_id or (await interaction.original_response()).id
+        panel = Panel(table.id, seat, interaction.user.id, message_id, interaction, followup_id)
+        self.publisher.panels.put(panel)
+        self._track(table, panel, spec, turn)
+
+    def _track(self, table: Table, panel: Panel, spec: MessageSpec, turn: int) -> None:
+        """The panel now shows ``spec``: settled once its buttons are used up (P-27)."""
+        reply = PrivateReply(
+            panel.interaction, panel.followup_id, panel.seat, spec, turn, panel=panel
+        )
+        panel.reply = reply
+        self.publisher.track_reply(table, reply)
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
-        with self.publisher.answering(game_id, interaction.message):
+        with (
+            self.publisher.answering(game_id, interaction.message),
+            self.publisher.panels.answering(game_id, interaction.user.id),
+        ):
             await self._host_op(interaction, game_id, op)
 
     async def _host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
@@ -256,7 +332,8 @@ class Edge:
             raise NotSeated(game_id, interaction.user.id, playing=True)
         async with table.lock:
             engine = table.running()
-            spec = presenter_for(table.slug).my_hand(table, seat)
+            in_dm = self.publisher.dm_shows_hand(table.id, seat)
+            spec = presenter_for(table.slug).private_hand(table, seat, in_dm=in_dm)
             turn = engine.turn
         if spec is None:
             await answer(interaction, NO_HAND)

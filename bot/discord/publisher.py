@@ -42,6 +42,7 @@ from .dms import DirectMessages
 from .images import ImageCache
 from .limiter import GlobalLimiter
 from .pacing import ChannelPacer, Kind, Slot
+from .panels import Panels
 from .render import edit_kwargs, send_kwargs
 from .replies import PrivateReplies, PrivateReply
 
@@ -198,6 +199,8 @@ class Publisher:
         # Discord's global limit (P-47): a pass waits its turn before it renders.
         self.limiter = limiter or GlobalLimiter(None)
         self.replies = PrivateReplies()
+        self.panels = Panels()
+        """Each member's one private panel per game (P-48)."""
         self.dms = DirectMessages(client)
         self._seq = itertools.count(1)
         """Numbers every render in the order the renders saw the game (P-45)."""
@@ -298,6 +301,7 @@ class Publisher:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
             self.log.forget(table.id)
+            self.panels.forget(table.id)
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
@@ -840,6 +844,12 @@ class Publisher:
         self.replies.track(table.id, reply)
         if self.replies.pending(table.id):
             self.mark_dirty(table)
+
+    def dm_shows_hand(self, game_id: int, seat: int) -> bool:
+        """Whether the seat's DM shows their hand (sent, DMs not closed): their panel then
+        need not repeat it (P-48)."""
+        state = self._games.get(game_id)
+        return state is not None and seat in state.hand_ids and seat not in state.dm_closed
 
     def board_message_id(self, game_id: int) -> int | None:
         return self._state(game_id).board_ids.get("board")

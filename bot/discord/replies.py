@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -43,10 +43,19 @@ def spec_actions(spec: MessageSpec) -> list[dict[str, Any]]:
     return actions
 
 
+class Surface(Protocol):
+    """Where a reply is shown when it is a member's private panel (``panels.Panel``, P-48)."""
+
+    since: float
+
+    async def settle(self, reply: PrivateReply, spec: MessageSpec, turn: int) -> None: ...
+
+
 @dataclass
 class PrivateReply:
     """One ephemeral reply with game buttons; ``message_id`` is ``None`` for the original
-    response, else a followup's id."""
+    response, else a followup's id. A reply shown on a panel is edited through the panel's
+    freshest token instead."""
 
     interaction: discord.Interaction[Any]
     message_id: int | None
@@ -54,6 +63,11 @@ class PrivateReply:
     spec: MessageSpec
     turn: int
     sent_at: float = field(default_factory=time.monotonic)
+    panel: Surface | None = None
+
+    def expired(self, now: float) -> bool:
+        since = self.sent_at if self.panel is None else self.panel.since
+        return now - since > TOKEN_LIFETIME
 
     def usable(self, table: Table) -> bool:
         """Whether any of its buttons could still act: same turn, every action still legal."""
@@ -93,7 +107,7 @@ class PrivateReplies:
         keep: list[PrivateReply] = []
         done: list[PrivateReply] = []
         for reply in replies:
-            if now - reply.sent_at > TOKEN_LIFETIME:
+            if reply.expired(now):
                 continue
             (keep if reply.usable(table) else done).append(reply)
         if keep:
@@ -108,7 +122,11 @@ class PrivateReplies:
     @staticmethod
     async def settle(reply: PrivateReply, spec: MessageSpec, game_id: int, turn: int) -> None:
         """Edit a used-up reply to ``spec`` (its buttons gone); a reply its member dismissed,
-        or whose token expired, is left as it is."""
+        or whose token expired, is left as it is. One on a panel is edited only if the panel
+        still shows it (a newer answer may have replaced it)."""
+        if reply.panel is not None:
+            await reply.panel.settle(reply, spec, turn)
+            return
         with contextlib.suppress(discord.NotFound):
             try:
                 await reply.edit(spec, game_id, turn)

@@ -67,6 +67,10 @@ class InteractionResult:
     modal: JSON | None = None
     delivered: bool = False
     stale: bool = False
+    panel: Message | None = None
+    """An ephemeral message of this user that the bot edited through another interaction's
+    token while this one was being answered (a private panel, P-48), and its text then."""
+    panel_text: str | None = None
     _done: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _cursor: int = field(default=0, repr=False)
 
@@ -160,6 +164,8 @@ class Interactions:
         self.followup_ttl = followup_ttl
         self.by_id: dict[int, InteractionRecord] = {}
         self.by_token: dict[str, InteractionRecord] = {}
+        self.unanswered: dict[int, list[InteractionRecord]] = {}
+        """Per user id, their interactions not yet acknowledged (oldest first)."""
         self.global_commands: list[JSON] = []
         self.guild_commands: dict[int, list[JSON]] = {}
         self.sync_count = 0
@@ -414,6 +420,7 @@ class Interactions:
         loop = asyncio.get_running_loop()
         self.by_id[record.id] = record
         self.by_token[record.token] = record
+        self.unanswered.setdefault(record.user.id, []).append(record)
         record.deadline = loop.call_later(self.ack_deadline, self._expire, record)
         record.result.delivered = await self.dispatch(
             "INTERACTION_CREATE", self._payload(record, data)
@@ -421,7 +428,15 @@ class Interactions:
         await record.result._done.wait()
         return record.result
 
+    def _answered(self, record: InteractionRecord) -> None:
+        waiting = self.unanswered.get(record.user.id, [])
+        if record in waiting:
+            waiting.remove(record)
+        if not waiting:
+            self.unanswered.pop(record.user.id, None)
+
     def _expire(self, record: InteractionRecord) -> None:
+        self._answered(record)
         result = record.result
         if not result.acknowledged and not result.failed:
             result.failed = True
@@ -593,6 +608,7 @@ class Interactions:
 
         result.acknowledged = True
         result.type = kind
+        self._answered(record)
         if message is not None:
             result.message = message
             result.ephemeral = message.ephemeral
@@ -698,3 +714,26 @@ class Interactions:
             message.flags &= ~FLAG_LOADING
             if message is record.original:
                 record.filled_deferral = True
+        self._note_panel_edit(record, message)
+
+    def _note_panel_edit(self, record: InteractionRecord, message: Message) -> None:
+        """An ephemeral message edited through one interaction's token while other
+        interactions of its user wait for their answer: what those clicks told the user, as
+        far as a test can tell (Discord links nothing; a bot edits a panel before it answers
+        the click the edit answers, P-48). Each of them notes the latest such edit."""
+        user = message.ephemeral_to
+        if user is None:
+            return
+        for waiting in self.unanswered.get(user.id, []):
+            # A click on the panel itself is answered in its own response, not by this edit.
+            if waiting is not record and waiting.source is not message:
+                waiting.result.panel = message
+                waiting.result.panel_text = message.text()
+
+    def token_age(self, token: str, seconds: float) -> None:
+        """Let ``seconds`` pass for one interaction's token (its webhook expires after
+        ``followup_ttl``), without waiting."""
+        record = self.by_token.get(token)
+        if record is None:
+            raise EmulatorError("no interaction with that token")
+        record.created -= seconds

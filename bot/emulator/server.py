@@ -328,6 +328,18 @@ class Emulator:
         requests for it are 404 Unknown Message, and nobody can click its buttons."""
         message.deleted = True
 
+    def dismiss(self, message: Message) -> None:
+        """The member an ephemeral message was for dismisses it: it is gone for them, and the
+        bot's edits of it answer 404 Unknown Message."""
+        if message.ephemeral_to is None:
+            raise EmulatorError(f"message {message.id} is not ephemeral: only ephemerals dismiss")
+        message.deleted = True
+
+    def expire_token(self, result: InteractionResult) -> None:
+        """Let the 15 minutes of ``result``'s interaction token pass (``followup_ttl``): its
+        webhook routes then answer 401 Invalid Webhook Token, as on Discord."""
+        self.interactions.token_age(result.token, self.interactions.followup_ttl + 1.0)
+
     def dm_channel(self, user: User) -> Channel:
         return self.world.dm_channel(user)
 
@@ -418,6 +430,13 @@ class Emulator:
     def dms(self, user: User) -> list[Message]:
         channel = self.world.dm_channels.get(user.id)
         return [] if channel is None else self.world.channel_messages(channel)
+
+    def ephemerals_created(self, user: User) -> list[Message]:
+        """Every ephemeral message ever created for ``user``, dismissed ones included."""
+        return sorted(
+            (m for m in self.world.messages.values() if m.ephemeral_to is user),
+            key=lambda m: m.id,
+        )
 
     def ephemerals(self, user: User) -> list[Message]:
         return sorted(

@@ -195,6 +195,15 @@ class Presenter:
         ``None``. Asked after every redraw."""
         return None
 
+    def private_reply(self, table: Table, outcome: Outcome, *, in_dm: bool) -> MessageSpec | None:
+        """``reply`` as the member's panel shows it; ``in_dm``: their DM shows their hand now,
+        and a game whose answer repeats the hand leaves it out (P-48)."""
+        return self.reply(table, outcome)
+
+    def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
+        """``my_hand`` as the member's panel shows it, likewise (P-48)."""
+        return self.my_hand(table, seat)
+
     def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
         """An ephemeral answer for the member who acted, or ``None`` to just acknowledge."""
         seat = outcome.seat

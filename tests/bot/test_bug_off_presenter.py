@@ -436,6 +436,32 @@ def test_reply_after_a_draw_shows_the_card_and_the_choices() -> None:
     assert PRESENTER.reply(table, placed) is None
 
 
+def test_beside_the_dm_the_panel_shows_the_choices_but_not_the_hand() -> None:
+    """The DM shows the hand: the Draw's answer and My hand in the channel do not repeat it
+    (P-48); with DMs closed they are where the hand is."""
+    table = make_table(SLUG, 3, seed=6)
+    engine = engine_of(table)
+    seat = engine.active
+    outcome = act(table, seat, {"type": "draw"})
+    beside = PRESENTER.private_reply(table, outcome, in_dm=True)
+    assert beside is not None and beside.embed is not None
+    description = beside.embed.description or ""
+    assert "You drew" in description and "Your hand is in your DM" in description
+    assert actions(beside.buttons()) == legal(engine, seat)
+    names = [f.name for f in beside.embed.fields]
+    assert not any(n.startswith(("Your hand", "Your points pile", "Face up")) for n in names)
+    alone = PRESENTER.private_reply(table, outcome, in_dm=False)
+    assert alone == PRESENTER.reply(table, outcome)
+    assert alone is not None and hand_counts(alone) == engine.hands[seat]
+
+    hand = PRESENTER.private_hand(table, seat, in_dm=True)
+    assert hand is not None and hand.embed is not None
+    assert "Your hand is in your DM" in (hand.embed.description or "")
+    assert actions(hand.buttons()) == legal(engine, seat)
+    assert not any(f.name.startswith("Your hand") for f in hand.embed.fields)
+    assert PRESENTER.private_hand(table, seat, in_dm=False) == PRESENTER.my_hand(table, seat)
+
+
 def test_reply_mentions_bug_offs_before_the_drawn_card_and_the_end() -> None:
     table = make_table(SLUG, 2, seed=6)
     engine = engine_of(table)

@@ -133,6 +133,23 @@ def test_every_decision_is_offered_within_discords_limits(
                 assert other_hand is not None and offered(other_hand) == []
 
 
+def test_my_hand_beside_the_dm_offers_the_choices_without_the_secrets() -> None:
+    """While the DM shows a member's secrets, **My hand** offers the same choices and says
+    where the secrets are, without repeating them (P-48); with DMs closed it shows them."""
+    for table, seat in states(3, 2, "powers"):
+        if seat < 0:
+            break
+        beside = PRESENTER.private_hand(table, seat, in_dm=True)
+        hand = PRESENTER.my_hand(table, seat)
+        assert beside is not None and hand is not None and beside.embed is not None
+        assert sorted(key(a) for a in offered(beside)) == sorted(key(a) for a in offered(hand))
+        names = [f.name for f in beside.embed.fields]
+        assert not any(n.startswith(("⭐ Your victory", "🂠 Your secret loot")) for n in names)
+        assert "in your DM" in (beside.embed.description or "")
+        assert PRESENTER.private_hand(table, seat, in_dm=False) == hand
+        check_limits(beside, engine_of(table).turn)
+
+
 def test_every_prompt_kind_is_met() -> None:
     """The games above and a few more meet every kind of decision the engine has."""
     met: set[str] = set()

@@ -45,6 +45,7 @@ import bot.host.host as host_module
 import bot.ui.games  # noqa: F401  (the dedicated presenters)
 from bot.discord.commands import BugsCog
 from bot.discord.edge import Edge
+from bot.discord.panels import Panel, Panels
 from bot.discord.publisher import Publisher
 from bot.discord.render import send_kwargs
 from bot.host.host import Host
@@ -142,6 +143,14 @@ class Asked:
         return cast("discord.Interaction[Any]", self)
 
 
+class _NoPanels(Panels):
+    """No panel is kept: every private answer is sent as a new reply, which this test reads
+    (a panel's later edits carry the same answers, P-48)."""
+
+    def put(self, panel: Panel) -> None:
+        pass
+
+
 class RepliesKept:
     """The publisher's part the edge and the cog use: replies with buttons are kept (P-27) and
     the board's message id is known. Nothing is sent: the boards are read from the presenter."""
@@ -151,6 +160,13 @@ class RepliesKept:
 
     def board_message_id(self, game_id: int) -> int | None:
         return 4242
+
+    def dm_shows_hand(self, game_id: int, seat: int) -> bool:
+        return False  # the panel shows the whole hand: the answer with the most secrets
+
+    @property
+    def panels(self) -> Panels:
+        return _NoPanels()
 
     @contextlib.contextmanager
     def answering(self, game_id: int, message: object) -> Iterator[None]:

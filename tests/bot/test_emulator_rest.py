@@ -20,6 +20,7 @@ from bot.emulator import (
     InteractionResult,
     User,
 )
+from bot.emulator.errors import EmulatorError
 
 TOKEN = "test-token"
 
@@ -743,3 +744,72 @@ async def test_requests_are_classed_as_discord_counts_them_against_the_global_li
         "POST /webhooks/{app}/{token}": 1,
     }
     assert scene.emu.dm_opens(scene.alice.id) == 1 and scene.emu.dm_opens(scene.bob.id) == 0
+
+
+# --- ephemeral panels (P-48) --------------------------------------------------------------------
+
+
+async def test_an_ephemeral_is_edited_only_by_tokens_that_made_it_or_were_clicked_on_it(
+    scene: Scene, raw: RawBot
+) -> None:
+    """As on Discord: a click on an ephemeral message answered by UPDATE_MESSAGE updates it,
+    and its token then edits it (``@original``); the token that created it edits it by id; any
+    other token gets 404 Unknown Message; an expired token 401; a dismissed message 404."""
+    emu = scene.emu
+    await connected(scene, raw)
+    go = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go:1"}]}
+    task, first = await start_slash(scene, raw, scene.alice, "bugs new", game="x")
+    await raw.call(
+        "POST",
+        callback_path(first),
+        {"type": 4, "data": {"content": "panel", "flags": 64, "components": [go]}},
+    )
+    created = await task
+    panel = created.message
+    assert panel is not None and panel.ephemeral and panel.ephemeral_to is scene.alice
+
+    task = asyncio.create_task(emu.click(scene.alice, panel, "go:1"))
+    clicked = (await raw.next("INTERACTION_CREATE"))["d"]
+    await raw.call(
+        "POST", callback_path(clicked), {"type": 7, "data": {"content": "v2", "components": [go]}}
+    )
+    on_panel = await task
+    assert on_panel.type == 7 and on_panel.message is panel and on_panel.ephemeral
+    assert panel.content == "v2" and len(emu.ephemerals_created(scene.alice)) == 1
+
+    hook = f"/webhooks/{emu.application_id}"
+    via_click = f"{hook}/{clicked['token']}/messages/@original"
+    assert (await raw.call("PATCH", via_click, {"content": "v3"}, token=None)).status == 200
+    via_creator = f"{hook}/{first['token']}/messages/{panel.id}"
+    assert (await raw.call("PATCH", via_creator, {"content": "v4"}, token=None)).status == 200
+    assert panel.content == "v4"
+
+    task, other = await start_slash(scene, raw, scene.alice, "bugs new", game="y")
+    await raw.call("POST", callback_path(other), {"type": 4, "data": {"content": "o"}})
+    await task
+    foreign = f"{hook}/{other['token']}/messages/{panel.id}"
+    refused = await raw.call("PATCH", foreign, {"content": "no"}, token=None)
+    assert refused.status == 404 and refused.body["code"] == 10008 and panel.content == "v4"
+
+    # The panel edited while another click of its member waits: the test API says so.
+    board = await raw.call(
+        "POST", f"/channels/{scene.chan.id}/messages", {"content": "board", "components": [go]}
+    )
+    task = asyncio.create_task(emu.click(scene.alice, emu.get_message(board.body["id"]), "go:1"))
+    elsewhere = (await raw.next("INTERACTION_CREATE"))["d"]
+    await raw.call("PATCH", via_click, {"content": "answer"}, token=None)
+    await raw.call("POST", callback_path(elsewhere), {"type": 6})
+    answered = await task
+    assert answered.panel is panel and answered.panel_text == "answer"
+    assert on_panel.panel is None  # answered before: not its answer
+
+    emu.expire_token(created)
+    expired = await raw.call("PATCH", via_creator, {"content": "late"}, token=None)
+    assert expired.status == 401 and expired.body["code"] == 50027
+
+    emu.dismiss(panel)
+    gone = await raw.call("PATCH", via_click, {"content": "gone"}, token=None)
+    assert gone.status == 404 and gone.body["code"] == 10008 and panel.content == "answer"
+    assert emu.ephemerals(scene.alice) == [] and emu.ephemerals_created(scene.alice) == [panel]
+    with pytest.raises(EmulatorError):
+        emu.dismiss(emu.get_message(board.body["id"]))

@@ -38,16 +38,27 @@ async def click(emu: Emulator, user: Any, message: Message, label: str) -> Inter
     return result
 
 
+def private(result: InteractionResult) -> Message | None:
+    """The ephemeral message that showed a member their private answer: a new reply (the
+    response or a followup), their panel updated by this click's response (type 7 on it), or
+    their panel edited in place while this click was answered (P-48). ``None``: none."""
+    if result.ephemeral and result.message is not None and result.type != DEFERRED_UPDATE:
+        return result.message
+    for followup in result.followups:
+        if followup.ephemeral:
+            return followup
+    return result.panel
+
+
 def told(result: InteractionResult) -> str:
-    """The ephemeral answer a member got (empty if the click was accepted silently)."""
-    if result.type in SILENT and not result.followups:
-        return ""  # acknowledged without a word (the emulator reports the clicked message)
-    if result.ephemeral and result.message is not None:
+    """The private answer a member got, as it read then (empty if the click was accepted
+    silently)."""
+    if result.ephemeral and result.message is not None and result.type != DEFERRED_UPDATE:
         return result.message.text()
     for followup in result.followups:
         if followup.ephemeral:
             return followup.text()
-    return ""
+    return result.panel_text or ""
 
 
 def dms_ever(emu: Emulator, user: Any) -> list[Message]:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 from .conftest import World
-from .helpers import WAIT, click, open_game, start_game, until_text
+from .helpers import WAIT, click, open_game, private, start_game, until_text
 
 
 async def from_hand(world: World, user: object, board: object, label: str) -> None:
     """Click ``label`` on the member's private **My hand** reply (not on the board)."""
-    hand = (await click(world.emulator, user, board, "My hand")).message  # type: ignore[arg-type]
+    hand = private(await click(world.emulator, user, board, "My hand"))  # type: ignore[arg-type]
     assert hand is not None
     await world.emulator.click(user, hand, hand.find_button(label=label))
 

@@ -33,7 +33,7 @@ from rules.bug_off import COLOURS
 from rules.core import SYSTEM, get_game, replay
 
 from .conftest import World
-from .helpers import SILENT, WAIT, click, dms_ever, start_game, told, until_text
+from .helpers import SILENT, WAIT, click, dms_ever, private, start_game, told, until_text
 
 GAME = "bug-off"
 LOG_LINES = BugOffPresenter.board_log_lines
@@ -428,8 +428,9 @@ class Game:
             result = await click(emu, user, self.board, "My hand")
         else:
             result = await emu.slash(user, self.world.channel, "bugs hand")
-        assert result.ephemeral and result.message is not None, result
-        return result.message
+        hand = private(result)
+        assert hand is not None, result
+        return hand
 
     async def play_turn(self, since: int, how: Callable[[Any], str]) -> int | None:
         """One whole turn by clicks; the turn it ended on, or ``None`` if the game is over."""
@@ -438,8 +439,8 @@ class Game:
             return None
         user, turn = ready
         result = await click(self.emu, user, self.board, "Draw")
-        reply = result.message
-        assert result.ephemeral and reply is not None, result
+        reply = private(result)
+        assert reply is not None, result
         if not reply.buttons():
             assert "the game is over" in reply.text(), reply.text()
             return None
@@ -570,10 +571,11 @@ async def test_closed_dms_a_whole_game_through_the_fallback(world: World) -> Non
 
         # Before anyone draws, "My hand" shows the three cards dealt.
         dealt = await click(emu, shy, game.board, "My hand")
-        assert dealt.ephemeral and "Your hand (3)" in told(dealt)
+        dealt_panel = private(dealt)
+        assert dealt_panel is not None and "Your hand (3)" in told(dealt)
         if game.live[0]["active"] == 0:  # alice's turn: nothing to press, and no DM promised
             assert "Not your turn yet: the board shows whose turn it is." in told(dealt)
-            assert dealt.message is not None and not dealt.message.buttons()
+            assert not dealt_panel.buttons()
 
         shy_turns = iter(range(10_000))
         ways = ("reply", "my_hand", "slash")
@@ -619,19 +621,20 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         user, turn = ready
         assert turn == 1 and user is not sleeper
         drew = await click(emu, user, game.board, "Draw")
-        assert drew.message is not None
-        drawn = YOU_DREW.search(drew.message.text())
-        assert drawn, drew.message.text()
-        # Taken now: once the clock has placed the card, the reply may lose it at any moment.
-        place = game_buttons(drew.message, 2)[0]
+        panel = private(drew)
+        assert panel is not None
+        drawn = YOU_DREW.search(panel.text())
+        assert drawn, panel.text()
+        # Taken now: once the clock has placed the card, the panel may lose it at any moment.
+        place = game_buttons(panel, 2)[0]
         mine = f"⏰ {user.name} ran out of time:"
         text = await until_text(emu, game.board, mine, timeout=WAIT)
         assert log_line(text, mine).startswith(f"{mine} placed {drawn[1]} ({drawn[1]}×"), text
         # Too late: the reply with that turn's Place buttons loses them (P-27), and a click on
         # one that is gone is refused by Discord and changes nothing.
-        await emu.wait_for(lambda: not drew.message.buttons(), timeout=WAIT)
-        assert "Settled" in drew.message.text()
-        assert (await emu.click(user, drew.message, place)).stale
+        await emu.wait_for(lambda: not panel.buttons(), timeout=WAIT)
+        assert "Settled" in panel.text()
+        assert (await emu.click(user, panel, place)).stale
 
         stored = [(a.seat, a.action) for a in await game.store.actions(record.id)]
         seat = game.users.index(user)
@@ -668,8 +671,8 @@ async def test_a_two_player_game_by_clicks_survives_a_crash_mid_turn(world: Worl
         assert ready is not None
         user, turn = ready
         drew = await click(emu, user, game.board, "Draw")
-        assert drew.message is not None and game_buttons(drew.message, turn + 1)
-        answer = drew.message  # the private answer to Draw, with the choices
+        answer = private(drew)  # the private answer to Draw (the panel), with the choices
+        assert answer is not None and game_buttons(answer, turn + 1)
         before = await game.record()
 
         await world.bot.kill()
@@ -753,7 +756,8 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         replies = sorted((told(r) for r in both), key=lambda t: "earlier turn" in t)
         assert "You drew" in replies[0] and "draw was already made" in replies[1], replies
         taken = next(r for r in both if "You drew" in told(r))
-        assert taken.message is not None
+        taken_panel = private(taken)
+        assert taken_panel is not None
         await emu.wait_for(lambda: game.board.find_button(label="Draw").disabled, timeout=WAIT)
         # The Draw's edit is the first since the misuse, which came before it: none edited.
         assert len(game.board.history) == edits + 1
@@ -777,8 +781,8 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         await unchanged(await emu.click(other, steal, steal.buttons()[0]), "It is not your turn.")
 
         # Place, then the other buttons of that turn are from an earlier turn.
-        first, *rest = game_buttons(taken.message, turn + 1)
-        done = await emu.click(active, taken.message, first)
+        first, *rest = game_buttons(taken_panel, turn + 1)
+        done = await emu.click(active, taken_panel, first)
         assert done.type in SILENT and not done.followups
         following = await game.ready(turn + 2)
         assert following is not None
@@ -789,9 +793,9 @@ async def test_every_misuse_gets_a_clear_private_answer_and_changes_nothing(worl
         score = next(b for b in rest if b.label.startswith("Score"))
         # The answered reply loses its buttons (P-27); Discord refuses clicks on them, and a
         # forged one of that turn is answered by the bot. Nothing changes either way.
-        await emu.wait_for(lambda: not taken.message.buttons(), timeout=WAIT)
+        await emu.wait_for(lambda: not taken_panel.buttons(), timeout=WAIT)
         for button in (first, score):
-            assert (await emu.click(active, taken.message, button)).stale
+            assert (await emu.click(active, taken_panel, button)).stale
         match = GAME_ID.match(score.custom_id or "")
         assert match is not None
         again = forged(world, active, gid, turn + 1, json.loads(match["action"]))

@@ -35,7 +35,7 @@ from rules.bugs_and_co import components as box
 from rules.core import SYSTEM
 
 from .conftest import World
-from .helpers import SILENT, WAIT, deadlines, move_deadlines, start_game, until_text
+from .helpers import WAIT, deadlines, move_deadlines, private, start_game, until_text
 from .helpers import told as _told
 
 GAME = "bugs-and-co"
@@ -59,9 +59,9 @@ STOPPED = "You took a trophy, so you have stopped playing."
 
 
 def told(result: InteractionResult) -> str:
-    """The ephemeral answer a member got; empty if the click was accepted silently (a deferred
-    update, which on an ephemeral message would otherwise read as that message's text)."""
-    return "" if result.type in SILENT else _told(result)
+    """The private answer a member got; empty if the click was accepted silently (a deferred
+    update, even on the member's panel, tells nothing)."""
+    return _told(result)
 
 
 def peek(slot: int) -> dict[str, Any]:
@@ -167,7 +167,7 @@ async def play_a_while(
         if picked_symbol(result) is None:
             assert told(result) in (TOO_SLOW, HAND_FULL, *OVER), told(result)
             continue
-        reply = result.message
+        reply = private(result)
         assert reply is not None and reply.ephemeral
         roll = rng.random()
         if roll < 0.5:
@@ -243,9 +243,16 @@ def problems(
                 continue
             if names:
                 found.append(f"{user.name} saw {names} in {text!r}")
-        answered = [v.text() for v in versions(message) if "You picked up tile" in v.text()]
-        if own and answered:  # as first shown (it loses the face once settled, P-27)
-            shown += SYMBOL_RE.findall(answered[0])[:1]
+        if not own:
+            continue
+        # Each pick-up answer as first shown (it loses the face once settled, P-27); the
+        # member's panel shows one answer after another (P-48).
+        before = ""
+        for version in versions(message):
+            text = version.text()
+            if "You picked up tile" in text and text != before:
+                shown += SYMBOL_RE.findall(text)[:1]
+            before = text
     if shown != peeked:
         found.append(f"{user.name} was shown {shown}, picked up {peeked}")
     return found
@@ -317,8 +324,8 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     assert len(got) == 1 and lost == [TOO_SLOW], [told(r) for r in results]
     first = got[0]
     winner, loser = (alice, bob) if first is results[0] else (bob, alice)
-    assert first.ephemeral and first.message is not None
-    reply = first.message
+    reply = private(first)
+    assert reply is not None and reply.ephemeral
     assert [b.label for b in reply.buttons()] == ["✋ Keep", "↩ Put back (1)"]
     await emu.wait_for(lambda: board.has_button(label=f"✋ 1 {winner.name}"), timeout=WAIT)
 
@@ -340,18 +347,20 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
 
     # the loser picks up tile 2 and drops it into the empty slot 1 from the table
     second = await press(emu, loser, chan, peek(1))
-    assert second is not None and picked_symbol(second) and second.message is not None
+    assert second is not None and picked_symbol(second)
+    panel = private(second)
+    assert panel is not None
     await emu.wait_for(lambda: board.has_button(label="1 · empty"), timeout=WAIT)
     moved = await press(emu, loser, chan, put_into(0))
     assert moved is not None and told(moved) == ""
     await until_text(emu, board, f"↩ {loser.name} moved the tile from 2 into 1")
-    # an old Keep for an earlier tile never acts on a later one
+    await settled(emu, panel)  # the tile left by the table: its answer settled
+    # an old Keep for an earlier tile never acts on a later one; the later answer goes to
+    # the same panel, edited in place (P-48)
     third = await press(emu, loser, chan, peek(0))
-    assert third is not None and picked_symbol(third) and third.message is not None
-    await settled(emu, second.message)  # the tile left by the table: its answer settled
-    assert not second.message.buttons()
-    put_back = third.message.find_button(label="↩ Put back (1)")
-    assert told(await emu.click(loser, third.message, put_back)) == ""
+    assert third is not None and picked_symbol(third) and private(third) is panel
+    put_back = panel.find_button(label="↩ Put back (1)")
+    assert told(await emu.click(loser, panel, put_back)) == ""
     await until_text(emu, board, f"↩ {loser.name} put tile 1 back")
 
     # the loser takes the only trophy: the final countdown starts, live on the board
@@ -370,18 +379,20 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
 
     # the other member plays on during the countdown, and is holding a tile at STOP
     late = await press(emu, winner, chan, peek(6))
-    assert late is not None and picked_symbol(late) and late.message is not None
-    assert (
-        told(await emu.click(winner, late.message, late.message.find_button(label="✋ Keep"))) == ""
-    )
+    assert late is not None and picked_symbol(late)
+    late_panel = private(late)
+    assert late_panel is not None
+    assert told(await emu.click(winner, late_panel, late_panel.find_button(label="✋ Keep"))) == ""
     held = await press(emu, winner, chan, peek(7))
-    assert held is not None and picked_symbol(held) and held.message is not None
+    assert held is not None and picked_symbol(held)
+    held_panel = private(held)
+    assert held_panel is not None
 
     text = await until_text(emu, board, "— game over", timeout=WAIT)
     # Never early; how late a loaded machine is is not this test's business (no upper bound).
     assert loop.time() - clicked_at >= COUNTDOWN - 1.0 * SCALE
     # actions after STOP are refused
-    await settled(emu, held.message)  # STOP settled the answer whose tile went back
+    await settled(emu, held_panel)  # STOP settled the answer whose tile went back
     await emu.wait_for(lambda: not game_pages(emu, chan), timeout=WAIT)  # the pages are gone
 
     game_id = int(ID.match(keep.custom_id or "")["game"])  # type: ignore[index]
@@ -475,8 +486,10 @@ async def test_a_restart_during_the_countdown_keeps_its_deadline_and_stop_still_
     board = await start_game(emu, alice, [bob], chan, GAME)
     await wait_live(emu, chan, board, 38)
     held = await press(emu, alice, chan, peek(0))
-    assert held is not None and picked_symbol(held) and held.message is not None
-    keep = held.message.find_button(label="✋ Keep")
+    assert held is not None and picked_symbol(held)
+    held_panel = private(held)
+    assert held_panel is not None
+    keep = held_panel.find_button(label="✋ Keep")
     game_id = int(ID.match(keep.custom_id or "")["game"])  # type: ignore[index]
     took = await press(emu, bob, chan, TROPHY)
     assert took is not None and "10 seconds" in told(took)
@@ -489,7 +502,7 @@ async def test_a_restart_during_the_countdown_keeps_its_deadline_and_stop_still_
     await asyncio.to_thread(move_deadlines, db, game_id, later)
     await world.bot.start()
     # the buttons of the dead process still work in the new one, and the game is still live
-    assert told(await emu.click(alice, held.message, keep)) == ""
+    assert told(await emu.click(alice, held_panel, keep)) == ""
     await until_text(emu, board, f"✋ {alice.name} kept the tile from 1")
     assert await asyncio.to_thread(deadlines, db, game_id) == {key: later}
 
@@ -500,7 +513,7 @@ async def test_a_restart_during_the_countdown_keeps_its_deadline_and_stop_still_
     text = await until_text(emu, board, "— game over", timeout=WAIT)
     assert "🛑 STOP!" in text
     assert "🏆 bob — 3 points" in text and "alice — -1 points" in text
-    assert told(await emu.click(alice, held.message, keep)) in OVER
+    assert told(await emu.click(alice, held_panel, keep)) in OVER
     store = await Store.open(world.bot.db_url, migrate=False)
     try:
         *_, stop = await store.actions(game_id)

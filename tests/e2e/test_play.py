@@ -11,7 +11,7 @@ from rules.core import SYSTEM, replay
 from tests.support.wait import until
 
 from .conftest import World
-from .helpers import SILENT, WAIT, click, start_game, told, until_text
+from .helpers import SILENT, WAIT, click, private, start_game, told, until_text
 
 
 async def stored(world: World) -> Store:
@@ -78,7 +78,7 @@ async def test_stale_buttons_and_wrong_turns_are_answered_and_change_nothing(wor
     await click(emu, world.alice, board, "claim")
     await until_text(emu, board, "**phase**: pick")
     # Alice opens her hand privately: it offers her picks for this turn.
-    hand = (await click(emu, world.alice, board, "My hand")).message
+    hand = private(await click(emu, world.alice, board, "My hand"))
     assert hand is not None and hand.ephemeral and hand.has_button(label="pick 1")
     # Held from before the pick: the bot may take it off the message any moment after.
     pick = hand.find_button(label="pick 1")
@@ -91,10 +91,10 @@ async def test_stale_buttons_and_wrong_turns_are_answered_and_change_nothing(wor
     assert sorted(bool(told(r)) for r in double) == [True, True]
     assert sum("earlier turn" in told(r) for r in double) == 1  # the second click is stale
     await until_text(emu, board, "**picks_made**: [1,0]")
-    # The old private message loses its buttons once the pick was made (P-27): Discord refuses
-    # a click on a button that is gone.
+    # The pick's answer went to Alice's panel, the message "My hand" showed (P-48): its old
+    # buttons are gone, and Discord refuses a click on a button that is gone.
     await emu.wait_for(lambda: not hand.buttons(), timeout=WAIT)
-    assert "Settled" in hand.text() and "my_card" in hand.text()
+    assert "you picked: n 3" in hand.text()
     assert (await emu.click(world.alice, hand, pick)).stale  # refused: it never reached the bot
     assert "**picks_made**: [1,0]" in board.text()
     store = await stored(world)

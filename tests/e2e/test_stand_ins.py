@@ -15,7 +15,7 @@ from bot.store import Store
 from rules.core import SYSTEM
 
 from .conftest import World
-from .helpers import WAIT, click, open_game, start_game, told, until_text
+from .helpers import WAIT, click, open_game, private, start_game, told, until_text
 from .test_bug_off import game_buttons, turn_of
 from .test_pings import pings
 
@@ -55,10 +55,11 @@ async def play_my_turn(world: World, board: Message, user: Any) -> None:
         turn -= 1
     else:
         hand = await click(emu, user, board, "Draw")
-    assert hand.message is not None, told(hand)
-    choices = game_buttons(hand.message, turn + 1)
-    assert choices, hand.message.text()
-    done = await emu.click(user, hand.message, choices[0])
+    panel = private(hand)
+    assert panel is not None, told(hand)
+    choices = game_buttons(panel, turn + 1)
+    assert choices, panel.text()
+    done = await emu.click(user, panel, choices[0])
     assert done.acknowledged and not done.failed, told(done)
     await emu.wait_for(
         lambda: (

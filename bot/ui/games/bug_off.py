@@ -38,6 +38,7 @@ EMOJI: dict[str, str] = {
 """One clear square per colour, used everywhere a colour is named (buttons too)."""
 
 TITLE = "🐞 Bug Off!"
+IN_DM = "📬 Your hand is in your DM, kept up to date there."
 DRAW_ACTION: dict[str, Any] = {"type": "draw"}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
@@ -191,9 +192,12 @@ class BugOffPresenter(Presenter):
         *,
         heading: str | None = None,
         standing: bool = False,
+        beside_dm: bool = False,
     ) -> MessageSpec:
         """A player's cards and choices; ``standing`` (the DM, edited in place) leaves out
-        what changes with whose turn it is: the turn line and the Draw button."""
+        what changes with whose turn it is: the turn line and the Draw button; ``beside_dm``
+        (the channel's panel while the member's DM shows the hand) leaves out the hand: the
+        choices and the score preview stay (P-48)."""
         me = view["me"]
         names = table.names()
         footer = f"Game #{table.id} · {names[seat]} · only you can see this"
@@ -206,7 +210,7 @@ class BugOffPresenter(Presenter):
             embed = EmbedSpec(
                 title=f"{TITLE} — your cards",
                 description="The game is over: the results are on the board.",
-                fields=(points_field,),
+                fields=() if beside_dm else (points_field,),
                 footer=footer,
                 colour=self.colour,
             )
@@ -231,6 +235,8 @@ class BugOffPresenter(Presenter):
             description = "Not your turn yet: the board shows whose turn it is."
         if heading:
             description = f"{heading}\n{description}"
+        if beside_dm:
+            description = f"{description}\n{IN_DM}"
         held = [c for c in COLOURS if hand[c]]
         hand_lines = [f"{chip(c)} {c} ×{hand[c]}" for c in held]
         fields = [
@@ -238,6 +244,8 @@ class BugOffPresenter(Presenter):
             Field("Face up in front of you", counts(public["seats"][seat]["tableau"])),
             points_field,
         ]
+        if beside_dm:
+            fields = []
         if me["score"]:
             preview = _score_preview(_bug_off(table), seat, me["score"], names)
             fields.append(Field("If you score…", preview))
@@ -268,7 +276,7 @@ class BugOffPresenter(Presenter):
             ]
         )
         embed = EmbedSpec(
-            title=f"{TITLE} — your hand",
+            title=f"{TITLE} — your move" if beside_dm else f"{TITLE} — your hand",
             description=description,
             fields=tuple(fields),
             footer=footer,
@@ -276,8 +284,20 @@ class BugOffPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=tuple(buttons))
 
+    def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
+        if not in_dm:
+            return self.my_hand(table, seat)
+        engine = table.running()
+        return self._hand(table, seat, engine.view(seat), engine.view(None), beside_dm=True)
+
+    def private_reply(self, table: Table, outcome: Outcome, *, in_dm: bool) -> MessageSpec | None:
+        return self._reply(table, outcome, beside_dm=in_dm)
+
     def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
         """After your own draw: the drawn card and your choices, even with DMs closed."""
+        return self._reply(table, outcome, beside_dm=False)
+
+    def _reply(self, table: Table, outcome: Outcome, *, beside_dm: bool) -> MessageSpec | None:
         seat = outcome.seat
         if seat == SYSTEM or outcome.action.get("type") != "draw":
             return None
@@ -306,7 +326,9 @@ class BugOffPresenter(Presenter):
             # Something else happened since (a timer): the buttons would only be stale.
             colour = drawn[-1]
             return MessageSpec(content=f"{first} You drew {chip(colour)} **{colour}**.".strip())
-        return self._hand(table, seat, engine.view(seat), engine.view(None), heading=first)
+        return self._hand(
+            table, seat, engine.view(seat), engine.view(None), heading=first, beside_dm=beside_dm
+        )
 
     def stale_text(self, action: dict[str, Any]) -> str:
         kind = action.get("type")

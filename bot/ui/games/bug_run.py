@@ -60,6 +60,7 @@ from .bug_run_words import (
 )
 
 TITLE = "🏃 Bug Run"
+IN_DM = "📬 Your secrets (VP, loot, your hero) are in your DM, kept up to date there."
 IMAGE_NAME = "bug-run.png"
 BOARD_ROWS = 4
 """Component rows for choices on the board (the fifth holds **My hand**)."""
@@ -616,7 +617,14 @@ class BugRunPresenter(Presenter):
         """My hand answers once, privately: every choice of the deciding seat."""
         return self._secrets(table, seat, standing=False)
 
-    def _secrets(self, table: Table, seat: int, *, standing: bool) -> MessageSpec:
+    def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
+        """**My hand** while the member's DM shows their secrets: every choice of the deciding
+        seat, and where the secrets are, not the secrets again (P-48)."""
+        return self._secrets(table, seat, standing=False, beside_dm=in_dm)
+
+    def _secrets(
+        self, table: Table, seat: int, *, standing: bool, beside_dm: bool = False
+    ) -> MessageSpec:
         engine = table.running()
         view = engine.view(seat)
         names = table.names()
@@ -628,6 +636,8 @@ class BugRunPresenter(Presenter):
         fields.append(
             Field(f"🂠 Your secret loot ({len(hand)})", clip("\n".join(hand) or "—", FIELD_MAX))
         )
+        if beside_dm:
+            fields = []
         if you.get("loot_choice"):
             fields.append(
                 Field(
@@ -635,7 +645,7 @@ class BugRunPresenter(Presenter):
                     clip("\n".join(card_line(c) for c in you["loot_choice"]), FIELD_MAX),
                 )
             )
-        for hero in view["heroes"]:
+        for hero in [] if beside_dm else view["heroes"]:
             if hero["seat"] == seat:
                 lines = [
                     " · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in ("hearts", "arrows", "coins"))
@@ -652,6 +662,8 @@ class BugRunPresenter(Presenter):
             description = (
                 f"The game is over: you scored **{score['total']}** VP. Results are on the board."
             )
+            if beside_dm:
+                description = f"{description}\n{IN_DM}"
             embed = EmbedSpec(
                 title=f"{TITLE} — your secrets",
                 description=description,
@@ -681,6 +693,8 @@ class BugRunPresenter(Presenter):
             description = f"Waiting for **{waiting}**. The board shows the game."
         else:
             description = "The board shows the game."
+        if beside_dm:
+            description = f"{clip(description, 3900)}\n{IN_DM}"
         embed = EmbedSpec(
             title=f"{TITLE} — your secrets",
             description=clip(description, 4000),
