@@ -12,6 +12,7 @@ import pytest
 
 from bot.emulator import Emulator
 from bot.emulator.models import Message
+from tests.support.wait import until
 
 from .conftest import World
 from .helpers import WAIT, click, told, until_text
@@ -143,5 +144,42 @@ async def test_pings_switched_off_in_settings_leave_the_board_naming_the_member(
         while not pinged(game, bob):
             assert turn is not None
             turn = await game.play_turn(turn, lambda user: "reply")
+    finally:
+        await game.store.close()
+
+
+RESTART = {**FAST, "ping_after": 0.25, "bugoff_turn": 10.0}
+"""As ``SLOW``, with a turn clock that outlasts a restart of the bot."""
+
+
+@pytest.mark.parametrize("world", [RESTART], indirect=True)
+async def test_a_restart_does_not_ping_a_wait_again(world: World) -> None:
+    """Killed while the game waits on a slow player who was pinged: the restarted bot loads the
+    game at its first use (the other player's My hand) and does not ping that wait again; the
+    next wait is pinged as always, replacing the ping of the dead process."""
+    emu = world.emulator
+    game = await new_game(world, [world.alice, world.bob], seed=24)
+    try:
+        ready = await game.ready(0)
+        assert ready is not None
+        sleeper, _ = ready
+        other = world.bob if sleeper is world.alice else world.alice
+        first = await ping_for(game, sleeper)
+        record = await game.store.active_game_in_channel(world.channel.id)
+        assert record is not None
+
+        async def stored() -> bool:
+            ping = (await game.store.messages(record.id)).get("ping")
+            return ping is not None and ping.message_id == first.id
+
+        await until(stored, timeout=WAIT, what="the ping stored")  # killed once it is known
+        await world.bot.kill()
+        await world.bot.start()
+        hand = await click(emu, other, game.board, "My hand")
+        assert hand.ephemeral, told(hand)
+        await until_text(emu, game.board, f"⏰ {sleeper.name} ran out of time", timeout=WAIT)
+        second = await ping_for(game, other, after=first.id)
+        assert first.deleted and pinged(game, sleeper) == 1
+        assert second.notified == (other.id,)
     finally:
         await game.store.close()
