@@ -257,6 +257,9 @@ class Publisher:
         outage must not hold up shutdown (a board is redrawn when its game is next used)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
+        for state in self._games.values():  # a ping still due goes after the restart (P-46)
+            if state.ping_wake is not None:
+                state.ping_wake.cancel()
 
     # -- the pump ------------------------------------------------------------------------
     async def _pump(self, table: Table) -> None:

@@ -144,8 +144,10 @@ async def test_a_player_who_answers_in_time_is_never_pinged() -> None:
         publisher.table_changed(table, act(table, seat, action))
         await publisher.flush()
     clock.advance(PING_AFTER - 1)
-    await publisher.flush()
+    await settle(publisher, clock)
     assert channel.pings() == []
+    await publisher.close()  # shutting down leaves no wake-up behind
+    await until(lambda: clock.sleepers == 0, what="the wake-up cancelled")
 
 
 def snowflake(at: datetime) -> int:
