@@ -26,12 +26,14 @@ class Wait:
 @dataclass(frozen=True, slots=True)
 class PingPlan:
     """What to do now: delete ``delete`` (message ids), then mention ``ping`` in one new
-    message. ``waits`` holds each pinged seat's wait, so a wait that ended meanwhile (the seat
-    acted while the message was being sent) is not marked pinged by mistake."""
+    message, which replaces ``replaces`` (deleted first: ``PingPolicy.sending``). ``waits``
+    holds each pinged seat's wait, so a wait that ended meanwhile (the seat acted while the
+    message was being sent) is not marked pinged by mistake."""
 
     delete: tuple[int, ...] = ()
     ping: tuple[int, ...] = ()
     waits: tuple[Wait, ...] = ()
+    replaces: int | None = None
 
 
 @dataclass
@@ -77,13 +79,22 @@ class PingPolicy:
         return min((self._at(w) for w in self.waits.values() if not w.pinged), default=None)
 
     def plan(self, now: datetime) -> PingPlan:
-        """The ping to send now, and the messages to delete before it: the live one when a new
-        ping replaces it, or when the game waits on none of the seats it names."""
+        """The ping due now, and the messages to delete: the live one once the game waits on
+        none of the seats it names (a new ping replaces it only if one is sent: ``sending``)."""
         due = self.due(now)
-        if self.message is not None and (due or not self.named & set(self.waits)):
+        if self.message is not None and not self.named & set(self.waits):
             self.doomed.append(self.message)
             self.message, self.named = None, frozenset()
-        return PingPlan(tuple(self.doomed), tuple(due), tuple(self.waits[s] for s in due))
+        waits = tuple(self.waits[s] for s in due)
+        replaces = self.message if due else None
+        return PingPlan(tuple(self.doomed), tuple(due), waits, replaces)
+
+    def sending(self, plan: PingPlan) -> None:
+        """The plan's ping is about to be sent (someone due wants it): the live ping it
+        replaces is deleted first, so the game never shows two."""
+        if plan.replaces is not None and self.message == plan.replaces:
+            self.doomed.append(self.message)
+            self.message, self.named = None, frozenset()
 
     def deleted(self, message_id: int) -> None:
         """A doomed message is gone (or was already)."""
@@ -92,7 +103,8 @@ class PingPolicy:
 
     def pinged(self, plan: PingPlan, named: Iterable[int], message: int | None) -> None:
         """The plan's ping went out as ``message`` naming ``named`` (``None``: nobody wanted
-        it, pings off): each planned seat still in the same wait is done for that wait."""
+        it, pings off, and the live ping stays): each planned seat still in the same wait is
+        done for that wait."""
         for seat, wait in zip(plan.ping, plan.waits, strict=True):
             if self.waits.get(seat) == wait:
                 self.waits[seat] = Wait(wait.since, pinged=True)

@@ -698,7 +698,14 @@ class Publisher:
                 slot.release()
             state.notices.pop(0)
             rounds.channel_sent()
-        pings = state.pings
+        pings, plan, wanted = state.pings, frame.ping_plan, []
+        if frame.ping:  # members with pings off are skipped for this wait (P-28)
+            settings = await self.store.member_settings(frame.ping)
+            wanted = [u for u in frame.ping if settings[u].pings]
+            if wanted:
+                pings.sending(plan)
+            else:
+                pings.pinged(plan, (), None)
         for message_id in list(pings.doomed):
             slot = self._slot(channel.id, "delete", rounds)
             if slot is None:
@@ -710,20 +717,15 @@ class Publisher:
                 slot.release()
             pings.deleted(message_id)
             rounds.channel_sent()
-        if frame.ping:
-            await self._ping(table, state, frame, rounds)
+        if wanted:
+            await self._ping(table, state, frame, wanted, rounds)
 
     async def _ping(
-        self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
+        self, table: Table, state: _GameMessages, frame: _Frame, wanted: list[int], rounds: _Round
     ) -> None:
-        """Mention the members the game has waited on for ``PING_AFTER``, in a new message
-        (edits notify nobody), unless they turned pings off (P-28, P-46)."""
-        settings = await self.store.member_settings(frame.ping)
-        wanted = [u for u in frame.ping if settings[u].pings]
+        """Mention the members the game has waited on for ``PING_AFTER`` who want pings, in a
+        new message (edits notify nobody), P-28, P-46."""
         plan = frame.ping_plan
-        if not wanted:
-            state.pings.pinged(plan, (), None)
-            return
         channel = self.client.get_partial_messageable(table.game.channel_id)
         slot = self._slot(channel.id, "send", rounds)
         if slot is None:

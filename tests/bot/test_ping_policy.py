@@ -68,11 +68,28 @@ def test_one_message_per_game_the_old_one_deleted_before_the_new_one_is_sent() -
     assert policy.plan(clock()).delete == () and policy.message == 100
     clock.advance(AFTER)
     second = policy.plan(clock())
-    # Seat 2 is due: the old message is to be deleted first, then one new one names seat 2.
-    assert second.delete == (100,) and second.ping == (2,) and policy.message is None
+    # Seat 2 is due: the new message replaces the old one, which is deleted first.
+    assert second.ping == (2,) and second.replaces == 100 and policy.message == 100
+    policy.sending(second)
+    assert policy.doomed == [100] and policy.message is None
     policy.deleted(100)
     policy.pinged(second, [2], 101)
     assert policy.doomed == [] and (policy.message, policy.named) == (101, frozenset({2}))
+
+
+def test_a_due_seat_with_pings_off_leaves_the_live_ping_of_the_others() -> None:
+    clock, policy = ManualClock(), PingPolicy(AFTER)
+    policy.observe([0], [], clock())
+    clock.advance(AFTER)
+    plan = policy.plan(clock())
+    policy.sending(plan)
+    policy.pinged(plan, [0], 100)
+    policy.observe([0, 1], [], clock())  # seat 0 still slow; seat 1's wait begins
+    clock.advance(AFTER)
+    plan = policy.plan(clock())
+    assert plan.ping == (1,) and plan.replaces == 100
+    policy.pinged(plan, [], None)  # seat 1 has pings off: nothing is sent, nothing deleted
+    assert (policy.message, policy.doomed) == (100, []) and policy.plan(clock()).ping == ()
 
 
 def test_a_ping_goes_once_the_game_waits_on_nobody_it_names() -> None:

@@ -58,8 +58,12 @@ class Channel:
 class Store:
     shared = False
 
-    def __init__(self, stored: dict[str, MessageRecord] | None = None) -> None:
-        self.stored = stored or {}
+    def __init__(
+        self, stored: dict[str, MessageRecord] | None = None, quiet: frozenset[int] = frozenset()
+    ) -> None:
+        self.stored, self.quiet = stored or {}, quiet
+        self.asked: list[int] = []
+        """Whose ping settings the publisher read: it does so for each ping falling due."""
 
     async def set_message(self, *args: Any) -> None:
         return None
@@ -68,7 +72,8 @@ class Store:
         return self.stored
 
     async def member_settings(self, user_ids: Iterable[int]) -> dict[int, Any]:
-        return {u: SimpleNamespace(pings=True) for u in user_ids}
+        self.asked.extend(user_ids)
+        return {u: SimpleNamespace(pings=u not in self.quiet) for u in user_ids}
 
 
 def make(clock: ManualClock, store: Store | None = None) -> tuple[Publisher, Channel]:
@@ -148,6 +153,27 @@ async def test_a_player_who_answers_in_time_is_never_pinged() -> None:
     assert channel.pings() == []
     await publisher.close()  # shutting down leaves no wake-up behind
     await until(lambda: clock.sleepers == 0, what="the wake-up cancelled")
+
+
+async def test_a_member_with_pings_off_falling_due_leaves_the_live_ping_alone() -> None:
+    clock, store = ManualClock(), Store(quiet=frozenset({101}))
+    publisher, channel = make(clock, store)
+    table = started(clock)
+    publisher.table_changed(table, None)  # the race: both seats waited on
+    await settle(publisher, clock)
+    clock.advance(5)
+    publisher.table_changed(table, act(table, 1, {"type": "cheer"}))  # seat 1's new wait
+    await settle(publisher, clock)
+    clock.advance(PING_AFTER - 5)
+    await until(lambda: channel.pings(), what="seat 0's ping")
+    await settle(publisher, clock)
+    ((first, text),) = channel.pings()
+    assert "<@100>" in text and "<@101>" not in text
+    clock.advance(5)  # seat 1 falls due, but takes no pings: nothing sent, nothing deleted
+    await until(lambda: 101 in store.asked, what="seat 1's ping considered")
+    await settle(publisher, clock, sleepers=0)
+    assert channel.pings() == [(first, text)]
+    assert not [e for e in channel.log if e[0] == "delete"]
 
 
 def snowflake(at: datetime) -> int:
