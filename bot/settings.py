@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     bugrun_turn: float = 90.0
     board_edit_interval: float = 0.75
     bot_player_delay: float = 2.0
+    # A member is pinged once the game has waited this long on them (P-46), times TIMER_SCALE;
+    # 0 pings at once.
+    ping_after: float = Field(default=20.0, ge=0)
     # Discord's per-channel limits (P-26): sends, edits and deletes of one channel's messages.
     channel_edit_limit: int = Field(default=5, ge=1)
     channel_edit_window: float = Field(default=5.0, gt=0)
@@ -49,8 +52,8 @@ class Settings(BaseSettings):
     # A member whose own clock runs out this many times in a row gets a bot stand-in (P-31);
     # 0 never replaces anyone.
     afk_limit: int = Field(default=3, ge=0)
-    # Test only: multiplies every deadline the host schedules, the rules' own (Bugs & Co's 3 s
-    # start and 10 s countdown) included, so tests need not wait for them in real time.
+    # Test only: multiplies every deadline the host schedules (and PING_AFTER), the rules' own
+    # (Bugs & Co's 3 s start and 10 s countdown) included, so tests need not wait for them.
     timer_scale: float = Field(default=1.0, gt=0)
 
     # The game pages (off unless WEB_PORT is set).

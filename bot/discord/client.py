@@ -6,6 +6,7 @@ import hashlib
 import importlib
 import json
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -15,6 +16,7 @@ from discord.ext import commands
 from ..host.bots import BotPlayers
 from ..host.host import Host
 from ..host.table import Outcome, Table
+from ..host.timers import utcnow
 from ..settings import Settings, SettingsError
 from ..store import Store
 from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
@@ -122,10 +124,18 @@ class BugtableBot(commands.Bot):
             await self.sync_if_changed()
         self.host.loaders.append(self._table_loaded)
         # Games load at first use (P-32); only those a bot must move on are loaded now.
-        await self.host.restore()
+        await self.host.restore(changed_since=self._pings_due_since())
         # Only now may overdue deadlines fire: a game they move is loaded (and adopted) first.
         self.host.resume_timers()
         log.info("bugtable ready: %d game(s) loaded, the rest at first use", len(self.host.tables))
+
+    def _pings_due_since(self) -> datetime | None:
+        """Games changed this recently may still owe a turn ping (P-46): loaded at start-up so
+        it goes at its time. Not on a shared store: another process may be showing them."""
+        after = self.settings.ping_after * self.settings.timer_scale
+        if after <= 0 or self.store.shared:
+            return None
+        return utcnow() - timedelta(seconds=after)
 
     async def _start_web(self) -> None:
         """The game pages, when WEB_PORT asks for them; they hear of every committed move."""

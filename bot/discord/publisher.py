@@ -31,6 +31,7 @@ import discord
 
 from ..backoff import backoff, one_line
 from ..host.table import Outcome, Table
+from ..host.timers import Sleep, utcnow
 from ..settings import Settings
 from ..store import Store
 from ..ui.lobby import cancelled_message, lobby_message
@@ -43,6 +44,7 @@ from .images import ImageCache
 from .limiter import GlobalLimiter
 from .pacing import ChannelPacer, Kind, Slot
 from .panels import Panels
+from .pings import PingPlan, PingPolicy
 from .render import edit_kwargs, send_kwargs
 from .replies import PrivateReplies, PrivateReply
 
@@ -112,10 +114,10 @@ class _Frame:
     settled: list[tuple[PrivateReply, MessageSpec]] = field(default_factory=list)
     """Private replies whose buttons are used up, each with what it becomes (P-27)."""
     ping: tuple[int, ...] = ()
-    """Members (user ids) to ping now: the game has just started waiting on them (P-28)."""
+    """Members (user ids) to ping now: the game has waited on them ``PING_AFTER`` (P-46)."""
     ping_text: str = ""
-    drop_ping: bool = False
-    """The game waits on nobody its ping names (or is over): the ping goes."""
+    ping_plan: PingPlan = field(default_factory=PingPlan)
+    """The pinged seats' waits, and the old ping messages to delete first (P-46)."""
     refresh_at: datetime | None = None
     """When to render again even if nothing happens (``Presenter.refresh_at``)."""
     seq: int = 0
@@ -144,17 +146,12 @@ class _GameMessages:
     dm_closed: set[int] = field(default_factory=set)
     stale_since: dict[str, float] = field(default_factory=dict)
     """Since when each board message (``board``, ``board:1`` …) has waited for an edit."""
-    waiting_seen: frozenset[int] = frozenset()
-    """The seats the game waited on at the last committed change."""
     known: bool = False
     """This process showed the game's messages, or read them from the store (``adopt``)."""
-    ping_due: set[int] = field(default_factory=set)
-    """Seats the game started waiting on and that were not pinged yet."""
-    ping_id: int | None = None
-    """The game's one ping message (P-28); older ones are deleted."""
-    ping_seats: frozenset[int] = frozenset()
-    """The seats ``ping_id`` mentions: once the game waits on none of them, it goes."""
-    old_pings: list[int] = field(default_factory=list)
+    pings: PingPolicy = field(default_factory=lambda: PingPolicy(0.0))
+    """Whom the game waits on since when, and its one ping message (P-46)."""
+    ping_wake: asyncio.Task[None] | None = None
+    """Wakes the pump when the next ping falls due, even if nothing else happens."""
     notices: list[str] = field(default_factory=list)
     """Channel messages to send (DMs closed, a seat handed to a bot), each without a secret."""
     waits: dict[str, _Wait] = field(default_factory=dict)
@@ -188,8 +185,12 @@ class Publisher:
         *,
         refresh: Callable[[Table], Awaitable[object]] | None = None,
         limiter: GlobalLimiter | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.client, self.store, self.settings, self.log = client, store, settings, log
+        # Wall time and sleeping, for when pings fall due (a test moves them, P-46).
+        self.clock, self.sleep = clock, sleep
         # On a store shared by several processes, brings a table up to the newest commit
         # before it is drawn (the host's refresh, P-36).
         self.refresh = refresh
@@ -206,13 +207,18 @@ class Publisher:
         """Numbers every render in the order the renders saw the game (P-45)."""
 
     def _state(self, game_id: int) -> _GameMessages:
-        return self._games.setdefault(game_id, _GameMessages())
+        state = self._games.get(game_id)
+        if state is None:
+            after = self.settings.ping_after * self.settings.timer_scale
+            state = self._games[game_id] = _GameMessages(pings=PingPolicy(after))
+        return state
 
     async def adopt(self, table: Table, *, restarted: bool = True) -> None:
         """Learn which messages show this game (after a restart, or when another process
         showed them: ``restarted`` False, P-36)."""
         state = self._state(table.id)
         state.known = True
+        ping: int | None = None
         for kind, record in (await self.store.messages(table.id)).items():
             if kind.startswith("board"):
                 state.board_ids[kind] = record.message_id
@@ -222,11 +228,9 @@ class Publisher:
                 with contextlib.suppress(KeyError):  # a seat the game no longer has
                     self.dms.learn(table.user_at(seat).user_id, record.channel_id)
             elif kind == "ping":
-                state.ping_id = record.message_id
-        # Pinged before the restart: not again. That ping names no seat this process knows of,
-        # so the first pass deletes it; the board still says whom the game waits on.
-        if restarted:
-            state.waiting_seen = _waiting(table)
+                ping = record.message_id
+        if restarted:  # waits timed from the game's last change (P-46)
+            restore_waits(state.pings, table, _members(table), ping)
 
     # -- the Listener protocol -----------------------------------------------------------
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
@@ -237,17 +241,11 @@ class Publisher:
                 self._state(table.id).notices.append(
                     f"<@{table.user_at(change.seat).user_id}> {notice}"
                 )
-        self._note_waiting(table)
+        acted = () if outcome is None or outcome.seat < 0 else (outcome.seat,)
+        # After every committed change, so a wait that begins and ends between two pump
+        # passes is still seen to end (P-46).
+        self._state(table.id).pings.observe(_members(table), acted, self.clock())
         self.mark_dirty(table)
-
-    def _note_waiting(self, table: Table) -> None:
-        """Remember whom the game has just started waiting on: they are pinged (P-28). Called
-        after every committed change, so a wait that begins and ends between two pump passes
-        is still noticed (and dropped if it ended before the ping could go)."""
-        state = self._state(table.id)
-        waiting = _waiting(table)
-        state.ping_due = (state.ping_due | (waiting - state.waiting_seen)) & waiting
-        state.waiting_seen = waiting
 
     def mark_dirty(self, table: Table) -> None:
         state = self._state(table.id)
@@ -266,6 +264,9 @@ class Publisher:
         outage must not hold up shutdown (a board is redrawn when its game is next used)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
+        for state in self._games.values():  # a ping still due goes after the restart (P-46)
+            if state.ping_wake is not None:
+                state.ping_wake.cancel()
 
     # -- the pump ------------------------------------------------------------------------
     async def _pump(self, table: Table) -> None:
@@ -292,6 +293,7 @@ class Publisher:
                     await self._send_frame(table, state, frame, rounds)
             if frame is not None:
                 self._schedule_refresh(table, state, frame.refresh_at)
+                self._schedule_ping(table, state)
             if self._given_up(table, state):
                 break
             if rounds.held is not None:  # something must be tried again: come back with news
@@ -305,6 +307,8 @@ class Publisher:
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
+            if done is not None and done.ping_wake is not None:
+                done.ping_wake.cancel()
 
     async def _send_frame(
         self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
@@ -453,6 +457,23 @@ class Publisher:
         delay = max(0.0, (at - datetime.now(UTC)).total_seconds())
         state.refresh = asyncio.get_running_loop().call_later(delay, self.mark_dirty, table)
 
+    def _schedule_ping(self, table: Table, state: _GameMessages) -> None:
+        """Render again when the next ping falls due (P-46), once, like ``_schedule_refresh``
+        but on the publisher's own clock."""
+        if state.ping_wake is not None:
+            state.ping_wake.cancel()
+            state.ping_wake = None
+        at = state.pings.next_due()
+        if at is None or table.status != "playing":
+            return
+        delay = max(0.0, (at - self.clock()).total_seconds())
+        state.ping_wake = asyncio.create_task(self._wake(table, delay), name=f"ping:{table.id}")
+
+    async def _wake(self, table: Table, delay: float) -> None:
+        await self.sleep(delay)
+        self._state(table.id).ping_wake = None  # this task is done: the pump may set the next
+        self.mark_dirty(table)
+
     async def _render(self, table: Table) -> _Frame:
         """Render the last committed state (the lock guarantees no half-applied action), the
         newest of any process when several share the store (P-36)."""
@@ -472,17 +493,21 @@ class Publisher:
                 for reply in self.replies.used_up(table)
             ]
             if table.status == "cancelled" or table.engine is None:
+                state = self._state(table.id)
+                state.pings.clear()
+                plan = state.pings.plan(self.clock())
                 return _Frame(
-                    [cancelled_message(table)], settled=settled, drop_ping=True, seq=next(self._seq)
+                    [cancelled_message(table)], settled=settled, ping_plan=plan, seq=next(self._seq)
                 )
             # Asked before drawing: a board drawn while a cooldown still ran then always has
             # its redraw due, even if the cooldown ends while the board is being drawn.
             refresh_at = None if table.engine.is_over else presenter.refresh_at(table)
             drawing = self._draw(table)
-            members = drawing.members
             state = self._state(table.id)
-            ping = [s for s in members if s in state.ping_due]
-            state.ping_due.intersection_update(members)
+            if not drawing.members:  # over, or waiting on nobody a member plays (P-28)
+                state.pings.observe((), (), self.clock())
+            plan = state.pings.plan(self.clock())
+            ping = list(plan.ping)
             return _Frame(
                 drawing.boards,
                 drawing.hands,
@@ -490,7 +515,7 @@ class Publisher:
                 settled,
                 ping=tuple(table.user_at(s).user_id for s in ping),
                 ping_text=presenter.ping_text(table, ping) if ping else "",
-                drop_ping=not state.ping_seats & set(members),
+                ping_plan=plan,
                 refresh_at=refresh_at,
                 seq=drawing.seq,
             )
@@ -672,8 +697,8 @@ class Publisher:
     async def _sync_channel_notes(
         self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
     ) -> None:
-        """Notices, then the turn ping (one per game: the previous one is deleted), each
-        within the channel's limits."""
+        """Notices, then the turn ping (one per game: the previous one is deleted first,
+        P-46), each within the channel's limits."""
         channel = self.client.get_partial_messageable(table.game.channel_id)
         while state.notices:
             slot = self._slot(channel.id, "send", rounds)
@@ -687,34 +712,34 @@ class Publisher:
                 slot.release()
             state.notices.pop(0)
             rounds.channel_sent()
-        if frame.drop_ping and state.ping_id is not None:
-            state.old_pings.append(state.ping_id)
-            state.ping_id, state.ping_seats = None, frozenset()
-        if frame.ping:
-            await self._ping(table, state, frame, rounds)
-        while state.old_pings:
+        pings, plan, wanted = state.pings, frame.ping_plan, []
+        if frame.ping:  # members with pings off are skipped for this wait (P-28)
+            settings = await self.store.member_settings(frame.ping)
+            wanted = [u for u in frame.ping if settings[u].pings]
+            if wanted:
+                pings.sending(plan)
+            else:
+                pings.pinged(plan, (), None)
+        for message_id in list(pings.doomed):
             slot = self._slot(channel.id, "delete", rounds)
             if slot is None:
-                break
+                return  # the new ping waits for the old one to go
             try:
                 with contextlib.suppress(discord.NotFound):
-                    await channel.get_partial_message(state.old_pings[0]).delete()
+                    await channel.get_partial_message(message_id).delete()
             finally:
                 slot.release()
-            state.old_pings.pop(0)
+            pings.deleted(message_id)
             rounds.channel_sent()
+        if wanted:
+            await self._ping(table, state, frame, wanted, rounds)
 
     async def _ping(
-        self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
+        self, table: Table, state: _GameMessages, frame: _Frame, wanted: list[int], rounds: _Round
     ) -> None:
-        """Mention the members the game has just started waiting on, in a new message (edits
-        notify nobody), unless they turned pings off (P-28)."""
-        settings = await self.store.member_settings(frame.ping)
-        wanted = [u for u in frame.ping if settings[u].pings]
-        pinged = {s for s in state.ping_due if table.user_at(s).user_id in frame.ping}
-        if not wanted:
-            state.ping_due -= pinged
-            return
+        """Mention the members the game has waited on for ``PING_AFTER`` who want pings, in a
+        new message (edits notify nobody), P-28, P-46."""
+        plan = frame.ping_plan
         channel = self.client.get_partial_messageable(table.game.channel_id)
         slot = self._slot(channel.id, "send", rounds)
         if slot is None:
@@ -728,11 +753,8 @@ class Publisher:
             )
         finally:
             slot.release()
-        state.ping_due -= pinged
-        if state.ping_id is not None:
-            state.old_pings.append(state.ping_id)
-        named = {s for s in pinged if table.user_at(s).user_id in wanted}
-        state.ping_id, state.ping_seats = message.id, frozenset(named)
+        named = [s for s in plan.ping if table.user_at(s).user_id in wanted]
+        state.pings.pinged(plan, named, message.id)
         rounds.channel_sent()
         await self.store.set_message(table.id, "ping", channel.id, message.id)
 
@@ -907,6 +929,21 @@ def _waiting(table: Table) -> frozenset[int]:
     if engine is None or engine.is_over or table.status != "playing":
         return frozenset()
     return engine.waiting_for()
+
+
+def _members(table: Table) -> list[int]:
+    """The seats the game waits on that members play themselves: those a ping may name."""
+    return [s for s in sorted(_waiting(table)) if s >= 0 and pingable(table, s)]
+
+
+def restore_waits(
+    pings: PingPolicy, table: Table, members: list[int], ping_message: int | None
+) -> None:
+    """After a restart, each wait began when the game last changed (``games.updated_at``);
+    a ping message sent since then (a Discord id tells when it was made) already pinged them."""
+    since = table.game.updated_at
+    pinged = ping_message is not None and discord.utils.snowflake_time(ping_message) >= since
+    pings.restore(members, since, pinged=pinged, message=ping_message)
 
 
 def pingable(table: Table, seat: int) -> bool:

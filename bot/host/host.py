@@ -82,18 +82,22 @@ class Host:
         )
 
     # -- loading ---------------------------------------------------------------------------
-    async def restore(self) -> list[Table]:
+    async def restore(self, *, changed_since: datetime | None = None) -> list[Table]:
         """After a restart: note every persisted deadline and load only the games a bot must
         move in (a bot seat, or a member's seat a bot plays). Every other game is loaded when
         first used (a click, a command, its deadline), so start-up does not grow with the number
-        of games (P-32). The deadlines start with ``resume_timers()``, once the caller is ready
-        for what they do (overdue ones fire at once). Returns the games loaded now."""
+        of games (P-32); so are those changed at ``changed_since`` or later, whose turn pings
+        may still be due (P-46). The deadlines start with ``resume_timers()``, once the caller is
+        ready for what they do (overdue ones fire at once). Returns the games loaded now."""
         self._timers_running = False
         self._dormant = {}
         for timer in await self.store.all_timers():
             self._dormant.setdefault(timer.game_id, {})[timer.key] = timer.due_at
         restored = []
-        for record in await self.store.games_played_by_bots():
+        records = await self.store.games_played_by_bots()
+        if changed_since is not None:
+            records += await self.store.games_changed_since(changed_since)
+        for record in records:
             if record.id in self.tables:
                 continue
             if record.slug not in GAMES:

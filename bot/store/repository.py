@@ -537,6 +537,17 @@ class Store:
             )
             return [_game(g) for g in rows]
 
+    async def games_changed_since(self, since: datetime) -> list[GameRecord]:
+        """Games being played that changed at ``since`` or later: a restarted bot loads these,
+        whose turn pings may still be due (P-46)."""
+        async with self._reading() as session:
+            rows = await session.scalars(
+                select(Game)
+                .where(Game.status == GameStatus.PLAYING.value, Game.updated_at >= since)
+                .order_by(Game.id)
+            )
+            return [_game(g) for g in rows]
+
     async def _games_with_status(self, status: GameStatus) -> list[GameRecord]:
         async with self._reading() as session:
             rows = await session.scalars(

@@ -149,8 +149,8 @@ class Presenter:
         return self.hand(table, seat)
 
     def ping_text(self, table: Table, seats: list[int]) -> str:
-        """What follows the mentions of a turn ping, for ``seats`` the game has just started
-        waiting on (public words only: everyone reads the channel)."""
+        """What follows the mentions of a turn ping, for ``seats`` the game has waited on for
+        ``PING_AFTER`` (P-46; public words only: everyone reads the channel)."""
         return f"— **{table.title}** is waiting for you."
 
     def seat_line(self, table: Table, change: SeatChange) -> str:

@@ -29,8 +29,10 @@ async def test_the_demo_shows_each_members_private_messages_and_what_the_game_se
     assert "▶ 🔒 DM to Ada:" in out and "▶ 🔒 DM to Bram:" in out
     assert "🔒 private reply, only Ada sees it:" in out
     assert "🔒 Game #1 · Ada · only you can see this" in out
-    # Pings name members (as @name), and the summary counts one DM per member.
-    assert "🔔 @Ada" in out or "🔔 @Bram" in out
+    # The board names whom the game waits on (as @name); the simulated members answer at once,
+    # so nobody is pinged (P-46). The summary counts one DM per member.
+    assert "🔔 Your move: @Ada" in out and "🔔 Your move: @Bram" in out
     summary = out[out.index("📊 What this game sent") :]
     assert "Ada: 1 DM (" in summary and "Bram: 1 DM (" in summary
+    assert summary.count("pinged 0×") == 2
     assert "0 × 429" in summary

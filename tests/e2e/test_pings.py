@@ -1,7 +1,8 @@
-"""Turn pings (docs/rulings.md P-28): when a game starts waiting on a member, one short channel
-message mentions them; the next ping replaces it, and it goes when the game no longer waits on
-them. The board names whom the game waits on without notifying anyone, and `/bugs settings`
-turns a member's pings off."""
+"""Turn pings (docs/rulings.md P-28, P-46): a member is pinged in the channel only once the game
+has waited on them for `PING_AFTER` seconds, once per wait, in the game's one ping message (a new
+one replaces it). The board names whom the game waits on without notifying anyone, and
+`/bugs settings` turns a member's pings off. The delays are the bot's real ones, made short by
+the settings; the tests wait for what they assert, never for time to pass."""
 
 from __future__ import annotations
 
@@ -11,10 +12,18 @@ import pytest
 
 from bot.emulator import Emulator
 from bot.emulator.models import Message
+from tests.support.wait import until
 
 from .conftest import World
-from .helpers import WAIT, told
-from .test_bug_off import FAST, Game, new_game
+from .helpers import WAIT, click, told, until_text
+from .test_bug_off import FAST, Game, mixed, new_game
+
+PATIENT = {**FAST, "ping_after": 600}
+"""Far longer than any member of a test takes to answer: a ping would mean a bug."""
+SLOW = {**FAST, "ping_after": 0.25, "bugoff_turn": 4.0}
+"""A ping falls due a quarter of a second into a wait, long before the turn clock (4 s) ends it:
+a member who never answers shows how many pings one wait gets."""
+AT_ONCE = {**FAST, "ping_after": 0}
 
 
 def pings(emu: Emulator, channel: Any, *, deleted: bool = False) -> list[Message]:
@@ -32,57 +41,79 @@ def pings(emu: Emulator, channel: Any, *, deleted: bool = False) -> list[Message
     )
 
 
-async def ping_for(game: Game, user: Any) -> Message:
-    """Until the one live ping notifies ``user`` (and only them)."""
+async def ping_for(game: Game, user: Any, after: int = 0) -> Message:
+    """Until the one live ping, newer than message ``after``, notifies ``user`` (only them)."""
     emu, channel = game.emu, game.world.channel
 
     def found() -> Message | None:
         live = pings(emu, channel)
-        return live[0] if len(live) == 1 and live[0].notified == (user.id,) else None
+        ok = len(live) == 1 and live[0].notified == (user.id,) and live[0].id > after
+        return live[0] if ok else None
 
     message: Message = await emu.wait_for(found, timeout=WAIT)
     return message
 
 
-@pytest.mark.parametrize("world", [FAST], indirect=True)
-async def test_a_turn_ping_mentions_the_player_once_and_the_next_one_replaces_it(
-    world: World,
-) -> None:
+def pinged(game: Game, user: Any) -> int:
+    """How many ping messages, live or deleted, have notified ``user``."""
+    ever = pings(game.emu, game.world.channel, deleted=True)
+    return sum(1 for m in ever if user.id in m.notified)
+
+
+@pytest.mark.parametrize("world", [PATIENT], indirect=True)
+async def test_a_game_where_everyone_answers_in_time_sends_no_ping(world: World) -> None:
+    emu, channel = world.emulator, world.channel
+    game = await new_game(world, [world.alice, world.bob, world.carol], seed=23)
+    try:
+        await game.play_to_end(mixed(game))
+        assert game.turns > 10
+        assert pings(emu, channel, deleted=True) == []
+        # The board named each player in turn, in edits that notified nobody.
+        versions = [*game.board.history, game.board.version()]
+        for user in game.users:
+            assert any(f"🔔 Your move: <@{user.id}>" in v.content for v in versions)
+        assert game.board.notified == ()
+    finally:
+        await game.store.close()
+
+
+@pytest.mark.parametrize("world", [SLOW], indirect=True)
+async def test_a_slow_player_is_pinged_once_per_wait(world: World) -> None:
     emu = world.emulator
     game = await new_game(world, [world.alice, world.bob], seed=21)
     try:
         ready = await game.ready(0)
         assert ready is not None
-        first_player, turn = ready
-        other = world.bob if first_player is world.alice else world.alice
-        first = await ping_for(game, first_player)
+        sleeper, _ = ready
+        other = world.bob if sleeper is world.alice else world.alice
+        # Nobody draws: PING_AFTER into the wait, one ping notifies the player (only them).
+        first = await ping_for(game, sleeper)
         assert "your turn, press **Draw**" in first.content and "/bugs settings" in first.content
-        # The board names the player too, in an edit that notifies nobody.
-        assert f"🔔 Your move: <@{first_player.id}>" in game.board.content
+        assert f"🔔 Your move: <@{sleeper.id}>" in game.board.content
         assert game.board.notified == ()
+        # They stay idle until the turn clock plays for them: that whole wait got one ping.
+        await until_text(emu, game.board, f"⏰ {sleeper.name} ran out of time", timeout=WAIT)
+        assert pinged(game, sleeper) == 1
 
-        # Drawing keeps the game waiting on the same player: no new ping.
-        next_turn = await game.play_turn(turn, lambda user: "reply")
-        assert next_turn is not None
-        second = await ping_for(game, other)
-        assert first.deleted and second.id > first.id
-        await emu.wait_for(lambda: f"Your move: <@{other.id}>" in game.board.content, timeout=WAIT)
-        assert f"<@{first_player.id}>" not in game.board.content
-
-        await game.play_turn(next_turn, lambda user: "reply")
-        third = await ping_for(game, first_player)
-        assert second.deleted and [m.id for m in pings(emu, world.channel)] == [third.id]
-        # One ping per turn, each for the player whose turn began, each notifying only them.
-        assert [m.notified for m in pings(emu, world.channel, deleted=True)] == [
-            (first_player.id,),
-            (other.id,),
-            (first_player.id,),
-        ]
+        # The other player is slow too: their ping replaces the first (one per game).
+        second = await ping_for(game, other, after=first.id)
+        assert first.deleted
+        ready = await game.ready(1)
+        assert ready is not None and ready[0] is other
+        # They draw (their own move ends that wait), then are slow to place: a new wait, and
+        # one new ping for it, again replacing the last.
+        drew = await click(emu, other, game.board, "Draw")
+        assert drew.message is not None and "You drew" in told(drew), told(drew)
+        third = await ping_for(game, other, after=second.id)
+        assert second.deleted
+        await until_text(emu, game.board, f"⏰ {other.name} ran out of time", timeout=WAIT)
+        assert pinged(game, other) == 2 and pinged(game, sleeper) == 1
+        assert third.notified == (other.id,)
     finally:
         await game.store.close()
 
 
-@pytest.mark.parametrize("world", [FAST], indirect=True)
+@pytest.mark.parametrize("world", [AT_ONCE], indirect=True)
 async def test_pings_switched_off_in_settings_leave_the_board_naming_the_member(
     world: World,
 ) -> None:
@@ -96,10 +127,10 @@ async def test_pings_switched_off_in_settings_leave_the_board_naming_the_member(
     game = await new_game(world, [world.alice, bob], seed=22)
     try:
         turn: int | None = 0
-        # Play until alice has been pinged twice: bob's turn came and went in between.
-        while len([m for m in pings(emu, channel, deleted=True) if m.notified]) < 2:
+        for _ in range(2):  # alice's turn and bob's, in either order
             assert turn is not None
             turn = await game.play_turn(turn, lambda user: "reply")
+        await emu.wait_for(lambda: pinged(game, world.alice), timeout=WAIT)
         ever = pings(emu, channel, deleted=True)
         assert all(m.notified == (world.alice.id,) for m in ever)
         assert not any(f"<@{bob.id}>" in m.content for m in ever)
@@ -110,8 +141,45 @@ async def test_pings_switched_off_in_settings_leave_the_board_naming_the_member(
 
         back = await emu.slash(bob, channel, "bugs settings", pings=True)
         assert "Turn pings: on" in told(back)
-        while not any(m.notified == (bob.id,) for m in pings(emu, channel, deleted=True)):
+        while not pinged(game, bob):
             assert turn is not None
             turn = await game.play_turn(turn, lambda user: "reply")
+    finally:
+        await game.store.close()
+
+
+RESTART = {**FAST, "ping_after": 0.25, "bugoff_turn": 10.0}
+"""As ``SLOW``, with a turn clock that outlasts a restart of the bot."""
+
+
+@pytest.mark.parametrize("world", [RESTART], indirect=True)
+async def test_a_restart_does_not_ping_a_wait_again(world: World) -> None:
+    """Killed while the game waits on a slow player who was pinged: the restarted bot loads the
+    game at its first use (the other player's My hand) and does not ping that wait again; the
+    next wait is pinged as always, replacing the ping of the dead process."""
+    emu = world.emulator
+    game = await new_game(world, [world.alice, world.bob], seed=24)
+    try:
+        ready = await game.ready(0)
+        assert ready is not None
+        sleeper, _ = ready
+        other = world.bob if sleeper is world.alice else world.alice
+        first = await ping_for(game, sleeper)
+        record = await game.store.active_game_in_channel(world.channel.id)
+        assert record is not None
+
+        async def stored() -> bool:
+            ping = (await game.store.messages(record.id)).get("ping")
+            return ping is not None and ping.message_id == first.id
+
+        await until(stored, timeout=WAIT, what="the ping stored")  # killed once it is known
+        await world.bot.kill()
+        await world.bot.start()
+        hand = await click(emu, other, game.board, "My hand")
+        assert hand.ephemeral, told(hand)
+        await until_text(emu, game.board, f"⏰ {sleeper.name} ran out of time", timeout=WAIT)
+        second = await ping_for(game, other, after=first.id)
+        assert first.deleted and pinged(game, sleeper) == 1
+        assert second.notified == (other.id,)
     finally:
         await game.store.close()

@@ -20,7 +20,8 @@ from .test_bug_off import game_buttons, turn_of
 from .test_pings import pings
 
 GAME = "bug-off"
-QUICK_BOTS = {"board_edit_interval": 0.01, "bot_player_delay": 0.2}
+QUICK_BOTS = {"board_edit_interval": 0.01, "bot_player_delay": 0.2, "ping_after": 0}
+"""Bots think 0.2 s; turn pings go at once (P-46), so the test sees whom they name now."""
 
 
 async def stored_actions(world: World) -> list[tuple[int, str]]:
