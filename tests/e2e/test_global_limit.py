@@ -56,7 +56,9 @@ async def test_a_burst_of_200_games_keeps_within_the_global_limit_and_every_boar
         assert "1. alice\n2. bob\n3. carol" in board.text(), board.text()
     # ... and no request was refused for the global scope.
     assert emu.global_refusals == refused
-    assert emu.count_requests("PATCH", r"^/channels/", status=429) == 0
+    # (Counted from this burst on: the emulator is shared with earlier tests, some of which
+    # ask it for 429s on their own boards.)
+    assert not [r for r in emu.requests[before:] if r.status == 429]
     edits = sum(
         1
         for r in emu.requests[before:]
