@@ -125,9 +125,15 @@ class RunSpec:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds a process has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds a process and its live children (the bot's picture process)
+    have used so far (Linux /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if stat.parent.name == str(pid) or int(fields[1]) == pid:
+                total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -946,7 +952,7 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
     )
     print(f"global requests per committed move, busiest routes: {busiest or 'none'}")
     print(
-        f"CPU in the window, share of one core: bot {bot.cpu[0]:.0%} (bench: emulator and "
+        f"CPU in the window, share of one core: bot and its picture process {bot.cpu[0]:.0%} (bench: emulator and "
         f"members {bot.cpu[1]:.0%}); floor {floor.cpu[0]:.0%} (bench {floor.cpu[1]:.0%})"
     )
     print(

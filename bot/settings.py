@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     bugoff_turn: float = 60.0
     bugrun_turn: float = 90.0
     board_edit_interval: float = 0.75
+    picture_processes: int = Field(default=1, ge=0)
+    """Worker processes that draw board pictures (0: a thread of the bot's own process)."""
     bot_player_delay: float = 2.0
     # A member is pinged once the game has waited this long on them (P-46), times TIMER_SCALE;
     # 0 pings at once.

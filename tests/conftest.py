@@ -13,6 +13,7 @@ And at the session's end, on every worker: no process a test started is left run
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +31,11 @@ from tests.support.databases import (
 )
 from tests.support.examples import PROFILE
 from tests.support.schedule import TimeRecorder, load_times, longest_first
+
+# Publishers made inside a test process draw their pictures in a thread: a picture process
+# would outlive the test that started it (P-43). The bots the end-to-end tests start run the
+# deployed default, a picture process (tests/e2e/conftest.py).
+os.environ["PICTURE_PROCESSES"] = "0"
 
 settings.register_profile(
     "dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]

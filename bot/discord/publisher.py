@@ -195,7 +195,7 @@ class Publisher:
         # before it is drawn (the host's refresh, P-36).
         self.refresh = refresh
         self._games: dict[int, _GameMessages] = {}
-        self.images = ImageCache()
+        self.images = ImageCache(processes=settings.picture_processes)
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
         # Discord's global limit (P-47): a pass waits its turn before it renders.
         self.limiter = limiter or GlobalLimiter(None)
@@ -267,6 +267,7 @@ class Publisher:
         for state in self._games.values():  # a ping still due goes after the restart (P-46)
             if state.ping_wake is not None:
                 state.ping_wake.cancel()
+        self.images.close()
 
     # -- the pump ------------------------------------------------------------------------
     async def _pump(self, table: Table) -> None:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
+import gc
 import random
 import threading
+from collections.abc import Iterator
+from multiprocessing import resource_tracker
 from types import SimpleNamespace
 from typing import Any
 
 import discord
+import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
 from bot.discord.images import ImageCache
@@ -121,3 +126,67 @@ async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> N
         act(table, seat, rng.choice(engine.legal_actions(seat)))
     assert uploads > 1
     assert publisher.images.renders == uploads
+
+
+@pytest.fixture
+def no_tracker_left() -> Iterator[None]:
+    """Picture processes are spawned, which starts multiprocessing's resource tracker: it would
+    live as long as this test process, so it is stopped with the test (P-43)."""
+    yield
+    gc.collect()  # the pools' semaphores are let go before the tracker that would unlink them
+    resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]
+
+
+@pytest.mark.usefixtures("no_tracker_left")
+async def test_pictures_are_drawn_by_a_worker_process_and_come_out_the_same() -> None:
+    """A Bug Run board drawn by the picture process is the same PNG as one drawn here; a
+    renderer that cannot go to another process (a closure) is drawn in a thread instead."""
+    table = make_table("bug-run", 3, seed=4)
+    (board,) = presenter_for("bug-run").boards(table)
+    assert board.image is not None
+    cache = ImageCache(processes=1)
+    try:
+        drawn = await cache.png(board.image)
+        assert drawn == board.image.render()
+        assert cache.workers is not None and cache.workers._pool is not None
+        calls: list[str] = []
+        assert await cache.png(picture("closure", calls)) == b"png:closure"
+        assert len(calls) == 1  # it ran here, in a worker thread
+    finally:
+        cache.close(wait=True)
+    assert cache.workers._pool is None
+
+
+@pytest.mark.usefixtures("no_tracker_left")
+# A killed worker leaves CPython's broken pool unlinking a semaphore twice, which it reports as
+# an ignored FileNotFoundError: multiprocessing's own, not the bot's.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+async def test_a_dead_picture_process_is_replaced() -> None:
+    """The process dies: that picture is drawn in a thread, and the next goes to a new process."""
+    table = make_table("bug-run", 2, seed=5)
+    engine = table.running()
+    images = []
+    for _ in range(2):
+        (board,) = presenter_for("bug-run").boards(table)
+        assert board.image is not None
+        images.append(board.image)
+        seat = next(s for s in sorted(engine.waiting_for()) if s >= 0)
+        act(table, seat, engine.legal_actions(seat)[0])
+    assert images[0].key != images[1].key
+    cache = ImageCache(processes=1)
+    try:
+        workers = cache.workers
+        assert workers is not None
+        await workers.run(functools.partial(bytes, 0))  # a picklable no-op starts it
+        pool = workers._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):
+            process.kill()
+            process.join()
+        assert await cache.png(images[0]) == images[0].render()
+        assert workers._pool is None  # given up: the next picture starts a new one
+        assert await cache.png(images[1]) == images[1].render()
+        assert workers._pool is not None and workers._pool is not pool
+        del pool  # let go of the dead one's semaphores too (see no_tracker_left)
+    finally:
+        cache.close(wait=True)

@@ -67,6 +67,7 @@ class BotProcess:
             DISCORD_GATEWAY_URL=self.emulator.gateway_url,
             EXTRA_GAME_MODULES="tests.support.testgame",
             BOARD_EDIT_INTERVAL="0.05",
+            PICTURE_PROCESSES="1",  # as deployed (this test process draws in a thread)
             # Many tests read a game's state from its stored snapshot: store it after every
             # action here (test_restart runs with the default spacing, so a restart replays).
             SNAPSHOT_EVERY="1",
