@@ -123,6 +123,7 @@ class BugtableBot(commands.Bot):
         if self.sync_commands:
             await self.sync_if_changed()
         self.host.loaders.append(self._table_loaded)
+        self.host.reloaders.append(self._table_reloaded)
         # Games load at first use (P-32); only those a bot must move on are loaded now.
         await self.host.restore(changed_since=self._pings_due_since())
         # Only now may overdue deadlines fire: a game they move is loaded (and adopted) first.
@@ -165,6 +166,13 @@ class BugtableBot(commands.Bot):
         self.public_log.restore(table.id, lines)
         self.publisher.mark_dirty(table)
         self.bot_players.table_changed(table, None)
+
+    def _table_reloaded(self, table: Table, missed: list[Outcome]) -> None:
+        """Another process moved the game on: what it did is said in this process's log too,
+        after what this one said (it came later)."""
+        presenter = presenter_for(table.slug)
+        for outcome in missed:
+            self.public_log.add(table.id, presenter.log_lines(table, outcome))
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]

@@ -49,6 +49,7 @@ class Listener(Protocol):
 
 
 Loader = Callable[[Table, list[Outcome]], Awaitable[None] | None]
+Reloader = Callable[[Table, list[Outcome]], None]
 """Hears of a game loaded from the store, with the outcomes of replaying its whole log."""
 
 
@@ -71,6 +72,8 @@ class Host:
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
         self.loaders: list[Loader] = []
+        self.reloaders: list[Reloader] = []
+        """Told what another process's commits did when a table is reloaded (P-36)."""
         """Told when a game is loaded from the store (at its first use after a restart), with
         what replaying its log did."""
         self._loading: dict[int, asyncio.Future[Table]] = {}
@@ -179,14 +182,41 @@ class Host:
         return outcomes
 
     async def _reload_locked(self, table: Table) -> None:
-        """The database moved on behind this table (another process committed): take its word."""
+        """The database moved on behind this table (another process committed): take its word,
+        and tell the reloaders what those commits did (the public log says it, P-36)."""
+        known, seen = table.engine, table.game.last_seq
         await self._fill(table, await self._record(table.id))
+        missed = await self._missed(table, known, seen)
+        for reloader in self.reloaders:
+            try:
+                reloader(table, missed)
+            except Exception:
+                log.exception("reloader failed for game %s", table.id)
         table.paced_at.clear()
         table.paced_until.clear()
         if table.status == "playing":
             self.scheduler.set_game(table.id, table.timers.items())
         else:
             self.scheduler.drop_game(table.id)
+
+    async def _missed(self, table: Table, known: Engine | None, seen: int) -> list[Outcome]:
+        """What the actions after ``seen`` (committed by another process) did, replayed on
+        ``known``, the engine this table had before (which the reload replaced)."""
+        if known is None:
+            return []
+        outcomes: list[Outcome] = []
+        try:
+            for entry in await self.store.actions_after(table.id, seen):
+                before = known.turn
+                events = known.apply(entry.seat, entry.action)
+                outcomes.append(
+                    Outcome(
+                        table, entry.seat, entry.action, events, known.is_over, before, known.turn
+                    )
+                )
+        except Exception:  # the table is reloaded whatever: only the log lines are missing
+            log.exception("game %s: could not replay what another process committed", table.id)
+        return outcomes
 
     async def _locked(self, table: Table, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` holding the table's lock. If the database says the table is stale

@@ -80,6 +80,28 @@ async def test_a_button_of_the_newest_turn_is_taken_by_a_process_that_missed_it(
     ]
 
 
+async def test_a_reload_tells_what_the_other_process_committed(
+    hosts: tuple[Host, Host],
+) -> None:
+    """Its public log says it: the moves another process made are replayed on what this one
+    knew, in order, once (a board drawn here after a deadline fired there said nothing of it)."""
+    here, there = hosts
+    heard: list[list[tuple[int, str]]] = []
+    here.reloaders.append(
+        lambda table, missed: heard.append([(o.seat, o.action["type"]) for o in missed])
+    )
+    table = await lobby(here)
+    await here.start(table.id, ALICE)
+    turn = table.running().turn
+    await there.act(table.id, BOB, {"type": "claim"}, turn=turn)
+    await there.act(table.id, ALICE, {"type": "pick", "n": 1}, turn=turn + 1)
+    assert await here.refresh(table)
+    assert heard == [[(1, "claim"), (0, "pick")]]
+    assert table.running().to_dict() == there.tables[table.id].running().to_dict()
+    assert not await here.refresh(table)  # nothing new: no reload, nothing told again
+    assert len(heard) == 1
+
+
 async def test_same_instant_grabs_in_two_processes_have_exactly_one_winner(
     hosts: tuple[Host, Host],
 ) -> None:
