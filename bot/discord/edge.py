@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -65,11 +66,24 @@ class AckGuard:
     """Discord drops an interaction not acknowledged within 3 s. If the game is slow to answer
     (a long queue for its lock, a slow disk), acknowledge first; the answer then goes as a
     followup. ``settle()`` stops the guard, or waits for a deferral already on its way, so the
-    interaction is never acknowledged twice."""
+    interaction is never acknowledged twice.
 
-    def __init__(self, interaction: discord.Interaction[Any], after: float | None = None) -> None:
+    The 3 s run from when Discord made the interaction (its id's time), not from when this
+    process got round to it: a bot whose event loop lags under load defers that much sooner
+    (at once, if it is 2 s late already)."""
+
+    def __init__(
+        self,
+        interaction: discord.Interaction[Any],
+        after: float | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> None:
         self.interaction = interaction
-        self.after = ACK_GUARD_SECONDS if after is None else after
+        wait = ACK_GUARD_SECONDS if after is None else after
+        made = discord.utils.snowflake_time(interaction.id)
+        late = ((now or discord.utils.utcnow()) - made).total_seconds()
+        self.after = max(0.0, wait - min(max(late, 0.0), wait))
         self.deferring = False
         self.task = asyncio.create_task(self._run())
 

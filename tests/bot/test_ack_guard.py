@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
+
+import discord
 
 from bot.discord.edge import AckGuard
 from tests.support.wait import until
@@ -29,9 +32,12 @@ class FakeResponse:
 
 
 class FakeInteraction:
-    def __init__(self, response: FakeResponse) -> None:
+    """An interaction Discord made ``age`` seconds ago (its id says when)."""
+
+    def __init__(self, response: FakeResponse, age: float = 0.0) -> None:
         self.response = response
-        self.id = 1
+        made = discord.utils.utcnow() - timedelta(seconds=age)
+        self.id = discord.utils.time_snowflake(made)
 
 
 def guard_for(response: FakeResponse, after: float) -> AckGuard:
@@ -68,3 +74,23 @@ async def test_settling_during_the_deferral_waits_for_it() -> None:
     response.finish.set()
     await settling
     assert response.done and response.defers == 1
+
+
+def test_the_three_seconds_run_from_when_discord_made_the_interaction() -> None:
+    """A process that gets to a click late (its event loop lagging under load) defers that much
+    sooner, and at once when it is past the guard's time already; a clock behind Discord's
+    waits the whole time, never longer."""
+    # a whole millisecond, which an id holds exactly
+    made = discord.utils.snowflake_time(discord.utils.time_snowflake(discord.utils.utcnow()))
+    interaction: Any = FakeInteraction(FakeResponse())
+    interaction.id = discord.utils.time_snowflake(made)
+
+    async def guards() -> list[float]:
+        found = []
+        for late in (0.0, 0.5, 1.9, 2.5, -3.0):
+            guard = AckGuard(interaction, now=made + timedelta(seconds=late))
+            found.append(round(guard.after, 3))
+            await guard.settle()
+        return found
+
+    assert asyncio.run(guards()) == [2.0, 1.5, 0.1, 0.0, 2.0]
