@@ -52,7 +52,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,7 +60,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.discord.codec import encode_action, game_button_id  # noqa: E402
+from bot.discord.codec import encode_action  # noqa: E402
 from bot.emulator import ChannelLimit, Emulator, EmulatorError, Message, User  # noqa: E402
 from bot.emulator.interactions import (  # noqa: E402
     DEFERRED_UPDATE_MESSAGE,
@@ -72,6 +71,7 @@ from bot.emulator.rest import RequestRecord  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from rules.core import SYSTEM, Engine, get_game  # noqa: E402
 from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
+from tests.support.clicking import Control, controls_on, wanted_controls  # noqa: E402
 from tests.support.databases import SqliteDatabases  # noqa: E402
 from tests.support.processes import end  # noqa: E402
 
@@ -325,64 +325,15 @@ class Click:
     """The response itself carried the new board (``UPDATE_MESSAGE`` of the board)."""
 
 
-@dataclass
-class Control:
-    seat: int
-    message: Message
-    custom_id: str
-    value: str | None
-    """The select value, or ``None`` for a button."""
-
-
-def wanted_controls(
-    game: Game, movers: list[int]
-) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
-    """Button ids and select values of the movers' legal actions, each with who may use it."""
-    engine = game.engine
-    buttons: dict[str, set[int]] = {}
-    values: dict[str, set[int]] = {}
-    for seat in movers:
-        for action in engine.legal_actions(seat):
-            if game.too_soon(action):
-                continue
-            with contextlib.suppress(ValueError):  # too long for a button: only a menu has it
-                buttons.setdefault(game_button_id(game.id, engine.turn, action), set()).add(seat)
-            values.setdefault(encode_action(action), set()).add(seat)
-    return buttons, values
-
-
-def controls_on(
-    message: Message,
-    seats: set[int],
-    game: Game,
-    buttons: dict[str, set[int]],
-    values: dict[str, set[int]],
-) -> Iterator[Control]:
-    """The enabled controls on ``message`` that carry a legal move of one of ``seats``."""
-    if message.deleted:
-        return
-    for button in message.buttons():
-        for seat in buttons.get(button.custom_id or "", set()) & seats:
-            if not button.disabled and button.custom_id:
-                yield Control(seat, message, button.custom_id, None)
-    prefix = f"s:{game.id}:{game.engine.turn}:"
-    for select in message.selects():
-        if select.disabled or not select.custom_id.startswith(prefix):
-            continue
-        for option in select.options:
-            value = str(option.get("value"))
-            for seat in values.get(value, set()) & seats:
-                yield Control(seat, message, select.custom_id, value)
-
-
 def visible_controls(game: Game, movers: list[int], screens: Screens) -> list[Control]:
     """What the movers could click now for a legal move: on the board or in their own DM and
     private replies."""
-    buttons, values = wanted_controls(game, movers)
-    found = list(controls_on(game.board, set(movers), game, buttons, values))
+    turn = game.engine.turn
+    buttons, values = wanted_controls(game.id, game.engine, movers, skip=game.too_soon)
+    found = list(controls_on(game.board, set(movers), game.id, turn, buttons, values))
     for seat in movers:
         for message in screens.recent(game.members[seat]):
-            found += controls_on(message, {seat}, game, buttons, values)
+            found += controls_on(message, {seat}, game.id, turn, buttons, values)
     return found
 
 

@@ -159,20 +159,14 @@ class BugtableBot(commands.Bot):
         its messages, rebuild its public log from the replayed actions, redraw its board, and
         let a bot whose turn it is play on."""
         await self.publisher.adopt(table)
-        presenter = presenter_for(table.slug)
-        lines: list[str] = []
-        for outcome in replayed:
-            lines.extend(presenter.log_lines(table, outcome))
-        self.public_log.restore(table.id, lines)
+        self.public_log.restore(table.id, _log_lines(table, replayed))
         self.publisher.mark_dirty(table)
         self.bot_players.table_changed(table, None)
 
     def _table_reloaded(self, table: Table, missed: list[Outcome]) -> None:
         """Another process moved the game on: what it did is said in this process's log too,
         after what this one said (it came later)."""
-        presenter = presenter_for(table.slug)
-        for outcome in missed:
-            self.public_log.add(table.id, presenter.log_lines(table, outcome))
+        self.public_log.add(table.id, _log_lines(table, missed))
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -231,3 +225,9 @@ class BugtableBot(commands.Bot):
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
+
+
+def _log_lines(table: Table, outcomes: list[Outcome]) -> list[str]:
+    """The public log's lines of replayed outcomes, in order."""
+    presenter = presenter_for(table.slug)
+    return [line for outcome in outcomes for line in presenter.log_lines(table, outcome)]

@@ -166,12 +166,7 @@ class Host:
             if record.snapshot_seq == 0 and engine.to_dict() != record.snapshot:
                 raise ValueError("the first snapshot is not the seed's")
             for entry in actions:
-                before = engine.turn
-                events = engine.apply(entry.seat, entry.action)
-                after = engine.turn
-                outcomes.append(
-                    Outcome(table, entry.seat, entry.action, events, engine.is_over, before, after)
-                )
+                outcomes.append(_replayed(table, engine, entry))
                 if entry.seq == record.snapshot_seq and engine.to_dict() != record.snapshot:
                     raise ValueError(f"the snapshot after seq {entry.seq} is not the log's")
         except Exception as exc:  # reported, not fatal: the game goes on from its snapshot
@@ -207,13 +202,7 @@ class Host:
         outcomes: list[Outcome] = []
         try:
             for entry in await self.store.actions_after(table.id, seen):
-                before = known.turn
-                events = known.apply(entry.seat, entry.action)
-                outcomes.append(
-                    Outcome(
-                        table, entry.seat, entry.action, events, known.is_over, before, known.turn
-                    )
-                )
+                outcomes.append(_replayed(table, known, entry))
         except Exception:  # the table is reloaded whatever: only the log lines are missing
             log.exception("game %s: could not replay what another process committed", table.id)
         return outcomes
@@ -749,3 +738,10 @@ def _gone(status: str | None) -> GameGone:
     return GameGone(
         "That game is over: the results are on its board." if status == "finished" else None
     )
+
+
+def _replayed(table: Table, engine: Engine, entry: ActionRecord) -> Outcome:
+    """Apply a stored action to ``engine`` again: what it did, as when it was committed."""
+    before = engine.turn
+    events = engine.apply(entry.seat, entry.action)
+    return Outcome(table, entry.seat, entry.action, events, engine.is_over, before, engine.turn)

@@ -41,6 +41,14 @@ def pings(emu: Emulator, channel: Any, *, deleted: bool = False) -> list[Message
     )
 
 
+async def first_to_draw(world: World, game: Game) -> tuple[Any, Any]:
+    """Alice and Bob's game: who draws first, and the other one."""
+    ready = await game.ready(0)
+    assert ready is not None
+    sleeper, _ = ready
+    return sleeper, world.bob if sleeper is world.alice else world.alice
+
+
 async def ping_for(game: Game, user: Any, after: int = 0) -> Message:
     """Until the one live ping, newer than message ``after``, notifies ``user`` (only them)."""
     emu, channel = game.emu, game.world.channel
@@ -82,10 +90,7 @@ async def test_a_slow_player_is_pinged_once_per_wait(world: World) -> None:
     emu = world.emulator
     game = await new_game(world, [world.alice, world.bob], seed=21)
     try:
-        ready = await game.ready(0)
-        assert ready is not None
-        sleeper, _ = ready
-        other = world.bob if sleeper is world.alice else world.alice
+        sleeper, other = await first_to_draw(world, game)
         # Nobody draws: PING_AFTER into the wait, one ping notifies the player (only them).
         first = await ping_for(game, sleeper)
         assert "your turn, press **Draw**" in first.content and "/bugs settings" in first.content
@@ -160,10 +165,7 @@ async def test_a_restart_does_not_ping_a_wait_again(world: World) -> None:
     emu = world.emulator
     game = await new_game(world, [world.alice, world.bob], seed=24)
     try:
-        ready = await game.ready(0)
-        assert ready is not None
-        sleeper, _ = ready
-        other = world.bob if sleeper is world.alice else world.alice
+        sleeper, other = await first_to_draw(world, game)
         first = await ping_for(game, sleeper)
         record = await game.store.active_game_in_channel(world.channel.id)
         assert record is not None

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import random
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,6 @@ from bot.emulator import Emulator, EmulatorError, Message, User
 from bot.store import Store
 from rules.core import SYSTEM, Engine, replay
 
-DEBUG = False
 LOOK = 0.005
 """Seconds between two looks at the screen while no move is on it."""
 HAND_AFTER = 1.0
@@ -38,6 +38,51 @@ class Control:
     custom_id: str
     value: str | None
     """The select value, or ``None`` for a button."""
+
+
+Ids = dict[str, set[int]]
+"""Button ids (or select values) of legal moves, each with the seats it is a move of."""
+
+
+def wanted_controls(
+    game_id: int,
+    engine: Engine,
+    movers: Iterable[int],
+    *,
+    skip: Callable[[dict[str, Any]], bool] = lambda action: False,
+) -> tuple[Ids, Ids]:
+    """Button ids and select values of the movers' legal actions (but those ``skip`` says),
+    each with who may use it."""
+    buttons: Ids = {}
+    values: Ids = {}
+    for seat in movers:
+        for action in engine.legal_actions(seat):
+            if skip(action):
+                continue
+            with contextlib.suppress(ValueError):  # too long for a button: only a menu has it
+                buttons.setdefault(game_button_id(game_id, engine.turn, action), set()).add(seat)
+            values.setdefault(encode_action(action), set()).add(seat)
+    return buttons, values
+
+
+def controls_on(
+    message: Message, seats: set[int], game_id: int, turn: int, buttons: Ids, values: Ids
+) -> Iterator[Control]:
+    """The enabled controls on ``message`` that carry a legal move of one of ``seats``."""
+    if message.deleted:
+        return
+    for button in message.buttons():
+        for seat in buttons.get(button.custom_id or "", set()) & seats:
+            if not button.disabled and button.custom_id:
+                yield Control(seat, message, button.custom_id, None)
+    prefix = f"s:{game_id}:{turn}:"
+    for select in message.selects():
+        if select.disabled or not select.custom_id.startswith(prefix):
+            continue
+        for option in select.options:
+            value = str(option.get("value"))
+            for seat in values.get(value, set()) & seats:
+                yield Control(seat, message, select.custom_id, value)
 
 
 @dataclass
@@ -79,49 +124,23 @@ class ClickingMembers:
         return self.engine
 
     def controls(self, engine: Engine, movers: list[int]) -> list[Control]:
-        buttons: dict[str, set[int]] = {}
-        values: dict[str, set[int]] = {}
-        for seat in movers:
-            for action in engine.legal_actions(seat):
-                with contextlib.suppress(ValueError):  # too long for a button: a menu has it
-                    buttons.setdefault(game_button_id(self.game_id, engine.turn, action), set())
-                    buttons[game_button_id(self.game_id, engine.turn, action)].add(seat)
-                values.setdefault(encode_action(action), set()).add(seat)
-        screens: list[tuple[Message, set[int]]] = [(self.board, set(movers))]
+        buttons, values = wanted_controls(self.game_id, engine, movers)
+        found = list(
+            controls_on(self.board, set(movers), self.game_id, engine.turn, buttons, values)
+        )
         for seat in movers:
             user = self.members[seat]
-            private = [*self.emu.dms(user), *self.emu.ephemerals(user)[-PRIVATE_LOOKBACK:]]
-            screens += [(m, {seat}) for m in private]
-        found: list[Control] = []
-        prefix = f"s:{self.game_id}:{engine.turn}:"
-        for message, seats in screens:
-            if message.deleted:
-                continue
-            for button in message.buttons():
-                if button.disabled or not button.custom_id:
-                    continue
-                for seat in buttons.get(button.custom_id, set()) & seats:
-                    found.append(Control(seat, message, button.custom_id, None))
-            for select in message.selects():
-                if select.disabled or not select.custom_id.startswith(prefix):
-                    continue
-                for option in select.options:
-                    value = str(option.get("value"))
-                    for seat in values.get(value, set()) & seats:
-                        found.append(Control(seat, message, select.custom_id, value))
+            for message in [*self.emu.dms(user), *self.emu.ephemerals(user)[-PRIVATE_LOOKBACK:]]:
+                found += controls_on(message, {seat}, self.game_id, engine.turn, buttons, values)
         return found
 
     async def press(self, control: Control) -> None:
         user = self.members[control.seat]
         with contextlib.suppress(EmulatorError):  # gone between the look and the click
             if control.value is None:
-                result = await self.emu.click(user, control.message, control.custom_id)
+                await self.emu.click(user, control.message, control.custom_id)
             else:
-                result = await self.emu.select(
-                    user, control.message, control.custom_id, [control.value]
-                )
-            if result.ephemeral and result.message is not None and DEBUG:
-                print("REFUSED?", result.message.text()[:200])
+                await self.emu.select(user, control.message, control.custom_id, [control.value])
 
     async def my_hand(self, seat: int) -> bool:
         hand = f"h:{self.game_id}:hand"
