@@ -22,7 +22,7 @@ import functools
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -521,28 +521,31 @@ class Publisher:
                 seq=drawing.seq,
             )
 
-    def _draw(self, table: Table) -> _Drawing:
+    def _draw(
+        self, table: Table, *, boards: bool = True, seats: Iterable[int] | None = None
+    ) -> _Drawing:
         """A game in play as it should show now: its boards (the first naming whom the game
         waits on, P-28) and each member's DM. Holding the table's lock; no side effects, so a
-        click's answer and the pump draw alike."""
+        click's answer and the pump draw alike. A click's answer needs only the message it came
+        from: ``boards=False`` leaves the boards out, ``seats`` the DMs of the other seats."""
         presenter = presenter_for(table.slug)
         engine = table.running()
-        boards = presenter.public_boards(table, self.log.lines(table.id))
-        if engine.is_over and boards:  # a finished game's board links to its replay
+        waiting = frozenset() if engine.is_over else engine.waiting_for()
+        members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
+        specs = presenter.public_boards(table, self.log.lines(table.id)) if boards else []
+        if engine.is_over and specs:  # a finished game's board links to its replay
             url = game_url(self.settings, table.game.web_token)
-            boards[0] = with_replay_link(boards[0], url)
+            specs[0] = with_replay_link(specs[0], url)
+        if members and specs:  # the board says whom the game waits on (P-28)
+            specs[0] = with_turn_line(specs[0], [table.user_at(s).user_id for s in members])
         hands: dict[int, MessageSpec] = {}
-        for seat in range(engine.players):
+        for seat in range(engine.players) if seats is None else seats:
             if table.user_at(seat).is_bot:
                 continue
             spec = presenter.hand(table, seat)
             if spec is not None:
                 hands[seat] = spec
-        waiting = frozenset() if engine.is_over else engine.waiting_for()
-        members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
-        if members and boards:  # the board says whom the game waits on (P-28)
-            boards[0] = with_turn_line(boards[0], [table.user_at(s).user_id for s in members])
-        return _Drawing(boards, hands, engine.turn, members, next(self._seq))
+        return _Drawing(specs, hands, engine.turn, members, next(self._seq))
 
     async def _sync_boards(
         self, table: Table, state: _GameMessages, frame: _Frame, rounds: _Round
@@ -792,9 +795,12 @@ class Publisher:
             return False
         state = self._state(table.id)
         async with table.lock:
-            drawing = self._answer_drawing(table)
-            key, spec = self._clicked(table, state, drawing, message.id, interaction.user.id)
-            if key is None or spec is None:
+            key = self._clicked(table, state, message.id, interaction.user.id)
+            if key is None:
+                return False
+            drawing = self._answer_drawing(table, key)
+            spec = _drawn(drawing, key)
+            if spec is None:
                 return False
             turn = drawing.turn
             board = not key.startswith("dm:")
@@ -839,27 +845,27 @@ class Publisher:
             self.mark_dirty(table)
         return True
 
-    def _answer_drawing(self, table: Table) -> _Drawing:
+    def _answer_drawing(self, table: Table, key: str) -> _Drawing:
+        """What the clicked message ``key`` should show now, and nothing else."""
         if table.status == "lobby":
             return _Drawing([lobby_message(table)], {}, 0, [], next(self._seq))
         if table.status == "cancelled" or table.engine is None:
             return _Drawing([cancelled_message(table)], {}, 0, [], next(self._seq))
-        return self._draw(table)
+        if key.startswith("dm:"):
+            return self._draw(table, boards=False, seats=[int(key[3:])])
+        return self._draw(table, seats=())
 
     @staticmethod
-    def _clicked(
-        table: Table, state: _GameMessages, drawing: _Drawing, message_id: int, user_id: int
-    ) -> tuple[str | None, MessageSpec | None]:
-        """Which of the game's messages was clicked (``board``, ``board:1``, ``dm:<seat>`` of
-        the clicker only), and what it should show now."""
-        for index, spec in enumerate(drawing.boards):
-            kind = "board" if index == 0 else f"board:{index}"
-            if state.board_ids.get(kind) == message_id:
-                return kind, spec
+    def _clicked(table: Table, state: _GameMessages, message_id: int, user_id: int) -> str | None:
+        """Which of the game's messages was clicked: ``board``, ``board:1``, or ``dm:<seat>``
+        of the clicker only."""
+        for kind, board_id in state.board_ids.items():
+            if board_id == message_id:
+                return kind
         seat = table.seat_of(user_id)
         if seat is not None and state.hand_ids.get(seat) == message_id:
-            return f"dm:{seat}", drawing.hands.get(seat)
-        return None, None
+            return f"dm:{seat}"
+        return None
 
     def track_reply(self, table: Table, reply: PrivateReply) -> None:
         """Keep a private reply with buttons until they are used up (P-27); redraw at once if
@@ -890,6 +896,14 @@ class Publisher:
 ANSWER_WAIT = 3.0
 """At most this long an edit waits for a click's answer on its message (Discord's own
 deadline for answering a click)."""
+
+
+def _drawn(drawing: _Drawing, key: str) -> MessageSpec | None:
+    """The spec of message ``key`` in ``drawing`` (None: the game no longer shows it)."""
+    if key.startswith("dm:"):
+        return drawing.hands.get(int(key[3:]))
+    index = 0 if key == "board" else int(key.split(":")[1])
+    return drawing.boards[index] if index < len(drawing.boards) else None
 
 
 async def _after_answers(state: _GameMessages, message_ids: list[int | None]) -> None:
