@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.processes import end_all, live_descendants
+from tests.support.processes import RUN_MARK, end_all, live_descendants
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -22,6 +22,13 @@ def test_forgets_its_child():
     child = subprocess.Popen(["sleep", "600"])
     with open(os.environ["CHILD_PID_FILE"], "w") as out:
         out.write(str(child.pid))
+"""
+ORPHANING = """
+import os, subprocess
+
+def test_orphans_its_grandchild():
+    # the shell ends at once: its sleep is handed to init, no longer below this process
+    subprocess.run(["sh", "-c", "sleep 600 & echo $! > " + os.environ["CHILD_PID_FILE"]], check=True)
 """
 TIDY = """
 import subprocess
@@ -74,7 +81,9 @@ def inner_pytest(
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
     (tmp_path / "test_inner.py").write_text(source)  # the only test file there
     pid_file = tmp_path / "child.pid"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HYPOTHESIS"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HYPOTHESIS", RUN_MARK))
+    }
     env.update(PYTHONPATH=str(REPO), CHILD_PID_FILE=str(pid_file))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.support.leftovers", "-n", workers, "-q"],
@@ -87,9 +96,15 @@ def inner_pytest(
     return done, pid_file
 
 
-@pytest.mark.parametrize("workers", ["0", "2"], ids=["plain", "xdist"])
-def test_a_process_left_running_is_killed_and_fails_the_run(tmp_path: Path, workers: str) -> None:
-    done, pid_file = inner_pytest(tmp_path, LEAKY, workers)
+@pytest.mark.parametrize(
+    ("source", "workers"),
+    [(LEAKY, "0"), (LEAKY, "2"), (ORPHANING, "0"), (ORPHANING, "2")],
+    ids=["plain", "xdist", "orphan-plain", "orphan-xdist"],
+)
+def test_a_process_left_running_is_killed_and_fails_the_run(
+    tmp_path: Path, source: str, workers: str
+) -> None:
+    done, pid_file = inner_pytest(tmp_path, source, workers)
     pid = int(pid_file.read_text())
     assert "1 passed" in done.stdout, done.stdout + done.stderr
     assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr

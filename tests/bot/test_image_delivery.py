@@ -6,10 +6,16 @@ import asyncio
 import dataclasses
 import functools
 import gc
+import os
 import random
+import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from multiprocessing import resource_tracker
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,6 +31,8 @@ from bot.ui.presenter import presenter_for
 from bot.ui.public_log import PublicLog
 from bot.ui.specs import EmbedSpec, ImageSpec, MessageSpec
 from tests.support.tables import act, make_table
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def picture(key: str, calls: list[str]) -> ImageSpec:
@@ -190,3 +198,42 @@ async def test_a_dead_picture_process_is_replaced() -> None:
         del pool  # let go of the dead one's semaphores too (see no_tracker_left)
     finally:
         cache.close(wait=True)
+
+
+ORPHANING_BOT = """
+import asyncio, os, signal
+from bot.discord.images import PictureWorkers
+
+async def main():
+    workers = PictureWorkers(1)
+    print(await workers.run(os.getpid), flush=True)  # the picture process's pid
+    os.kill(os.getpid(), signal.SIGKILL)  # no shutdown, as kill -9
+
+asyncio.run(main())
+"""
+
+
+def test_a_picture_process_ends_when_the_bot_is_killed(tmp_path: Path) -> None:
+    """kill -9 of the bot leaves nobody to shut its picture pool down: the picture process
+    notices and ends, instead of living on as an orphan of init."""
+    bot = subprocess.Popen(
+        [sys.executable, "-c", ORPHANING_BOT], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
+    assert bot.stdout is not None
+    with bot.stdout:  # only the first line: an orphan would hold the pipe open for ever
+        worker = int(bot.stdout.readline())
+    assert bot.wait(timeout=60) == -signal.SIGKILL
+    deadline = time.monotonic() + 10
+    while _alive(worker):
+        if time.monotonic() > deadline:
+            os.kill(worker, signal.SIGKILL)
+            raise AssertionError(f"picture process {worker} outlived its bot")
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")

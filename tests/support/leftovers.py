@@ -9,13 +9,14 @@ tests/conftest.py registers ``LeftoverProcesses``; ``-p tests.support.leftovers`
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Generator
 from typing import Any
 
 import pytest
 
-from .processes import Running, end_all, live_descendants
+from .processes import RUN_MARK, Running, end_all, live_descendants, orphans
 
 KEY = "bugtable_leftover_processes"
 GRACE = 3.0
@@ -23,13 +24,20 @@ GRACE = 3.0
 
 
 def leftovers(grace: float = GRACE) -> list[Running]:
-    """This process's live descendants that are still there after ``grace`` seconds."""
+    """This process's live descendants, and the run's orphans (``orphans``), that are still
+    there after ``grace`` seconds."""
     deadline = time.monotonic() + grace
-    found = live_descendants()
+    found = _left()
     while found and time.monotonic() < deadline:
         time.sleep(0.1)
-        found = live_descendants()
+        found = _left()
     return found
+
+
+def _left() -> list[Running]:
+    below = live_descendants()
+    pids = {p.pid for p in below}
+    return below + [p for p in orphans() if p.pid not in pids]
 
 
 class LeftoverProcesses:
@@ -81,5 +89,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def register(config: pytest.Config) -> None:
+    # The first process of the run marks it; xdist workers and all they start inherit the mark.
+    os.environ.setdefault(RUN_MARK, f"{os.getpid()}-{time.time_ns()}")
     if not config.pluginmanager.has_plugin("bugtable-leftovers"):
         config.pluginmanager.register(LeftoverProcesses(config), "bugtable-leftovers")

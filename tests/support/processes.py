@@ -121,6 +121,44 @@ def live_descendants(pid: int | None = None) -> list[Running]:
         parents |= {p.pid for p in fresh}
 
 
+RUN_MARK = "BUGTABLE_TEST_RUN"
+"""Set in the environment of a test run's first process, so inherited by everything the run
+starts: a process killed with kill -9 leaves its own children to init, out of reach of
+``live_descendants``, and the mark still tells they came from this run."""
+
+
+def _marked(pid: int, mark: bytes) -> bool:
+    try:
+        environ = (PROC / str(pid) / "environ").read_bytes()
+    except OSError:
+        return False
+    return mark in environ.split(b"\0")
+
+
+def orphans(run: str | None = None) -> list[Running]:
+    """Live processes of this test run (its mark in their environment) whose parent is not of
+    the run: children of a process that was killed, handed to init. The run's first process
+    (the mark names it) is not one."""
+    run = os.environ.get(RUN_MARK) if run is None else run
+    if not run:
+        return []
+    mark = f"{RUN_MARK}={run}".encode()
+    first = int(run.split("-")[0])  # /proc shows its environment from before it set the mark
+    found: list[Running] = []
+    for entry in PROC.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == first:
+            continue
+        running = _read(int(entry.name))
+        if (
+            running is not None
+            and running.parent != first
+            and _marked(running.pid, mark)
+            and not _marked(running.parent, mark)
+        ):
+            found.append(running)
+    return sorted(found, key=lambda p: p.pid)
+
+
 def end_all(processes: Sequence[Running], grace: float = 2.0) -> list[Running]:
     """Ask ``processes`` to stop (SIGTERM), SIGKILL those still there after ``grace`` seconds;
     returns those still alive after that (a process that ignores SIGKILL: none, normally)."""
