@@ -20,7 +20,7 @@ import pickle
 from collections import OrderedDict
 from collections.abc import Callable
 
-from ..ui.specs import ImageSpec
+from .ui.specs import ImageSpec
 
 log = logging.getLogger(__name__)
 
