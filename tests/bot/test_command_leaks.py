@@ -384,7 +384,7 @@ async def play_and_scan(game: Game, seed: int) -> Knowledge:
 
 @pytest.fixture
 def settings() -> Settings:
-    return Settings(_env_file=None, discord_token="t" * 30, bag_min_gap=0.0)  # type: ignore[call-arg]
+    return Settings(_env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0.0})  # type: ignore[call-arg]
 
 
 @pytest.fixture

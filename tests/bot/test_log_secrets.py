@@ -48,7 +48,7 @@ async def test_a_whole_game_at_debug_logs_no_hand_deck_tile_or_loot(
     clock: FakeClock,
     debug_logging: pytest.LogCaptureFixture,
 ) -> None:
-    settings = Settings(_env_file=None, discord_token="t" * 30, bag_min_gap=0)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0})  # type: ignore[call-arg]
     store = await Store.open(empty_db_url)  # migrating logs too: scanned with the rest
     host = Host(store, settings, clock=clock)
     try:
