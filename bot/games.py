@@ -43,8 +43,9 @@ class Game:
     demo_timers: Mapping[str, float] = field(default_factory=dict)
     """Shorter timers for ``python -m bot demo`` (name -> seconds), which nobody waits on."""
     shipped: bool = True
-    """A game members play (``False``: the test game, which exists to prove the host and has
-    no rulebook, golden logs or planted canaries, tests/support/canaries.py)."""
+    """A game members play. ``False`` for the test game, which exists to prove the host: it
+    has no rulebook, golden logs, planted canaries (tests/support/canaries.py) or request
+    budget, and keeps its own ``apply``; the cross-game tests of those skip it by this flag."""
 
     @property
     def slug(self) -> str:
