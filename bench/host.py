@@ -61,7 +61,7 @@ def settings() -> Settings:
     # no stand-ins: clocks running out in real time while hundreds of games are set up must
     # not hand the bench's seats to bots.
     return Settings(  # type: ignore[call-arg]
-        _env_file=None, discord_token="t" * 30, bag_min_gap=0.0, afk_limit=0
+        _env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0.0}, afk_limit=0
     )
 
 

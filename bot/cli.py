@@ -13,13 +13,17 @@ from collections.abc import Callable
 import aiohttp
 import discord
 
+from rules.core import GAMES
+
 from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
 from .discord.shards import make_bot
+from .games import load_game_modules
 from .settings import Settings, get_settings
 from .store import upgrade_to_head
 from .store.lock import DatabaseInUse, lock_database
 from .store.usable import DatabaseUnusable, check_database, database_error
+from .timers import check_timers, warn_old_names
 
 log = logging.getLogger("bot")
 
@@ -64,6 +68,8 @@ def run_bot(*, shards: str | None = None, shard_count: int | None = None) -> int
     if overrides:
         settings = settings.model_copy(update=overrides)
     settings.shards()  # a malformed range stops here, in one line
+    load_game_modules(settings.extra_modules())
+    check_timers(settings, GAMES.values())  # so does a timer no game has
     token = settings.require_token()
     # The database first, before a log line or Discord: what keeps the bot from using it is
     # said in one line (P-22, P-40), even while Discord is out of reach.
@@ -93,6 +99,7 @@ DATABASE_REFUSED = 3
 
 def _run_bot(settings: Settings, token: str) -> int:
     _setup_logging()
+    warn_old_names(settings)
     point_at(settings)
     try:
         asyncio.run(_start(settings, token))

@@ -23,15 +23,14 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from rules.core import GAMES, Engine
+from rules.core import Engine
 
-from .discord.client import BugtableBot, load_extra_games, point_at
+from .discord.client import BugtableBot, point_at
 from .discord.codec import encode_action, game_button_id
 from .emulator import ChannelLimit, Emulator
 from .emulator.traffic import measure
+from .games import games, load_game_modules
 from .settings import Settings
-from .ui import games as _presenters  # noqa: F401  (registers every presenter)
-from .ui.presenter import playable
 
 NAMES = ["Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana"]
 TOKEN = "demo.emulator-token-0123456789"
@@ -118,13 +117,14 @@ async def run_demo(
     them, nobody reads along. The game's own timers stay as they are."""
     window = WINDOW * pace
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    load_extra_games(settings)
-    games = sorted(slug for slug in GAMES if playable(slug))
-    slug = game or games[0]
-    if slug not in games:
-        print(f"No game '{slug}' to play on Discord. Known: {', '.join(games)}", file=sys.stderr)
+    load_game_modules(settings.extra_modules())
+    playable = {record.slug: record for record in games()}
+    slug = game or min(playable)
+    if slug not in playable:
+        known = ", ".join(sorted(playable))
+        print(f"No game '{slug}' to play on Discord. Known: {known}", file=sys.stderr)
         return 2
-    cls = GAMES[slug]
+    cls = playable[slug].engine
     count = players or min(max(cls.min_players, 3), cls.max_players)
     if not cls.min_players <= count <= cls.max_players:
         print(f"{cls.title} takes {cls.min_players}-{cls.max_players} players.", file=sys.stderr)
@@ -141,11 +141,7 @@ async def run_demo(
             database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'demo.db'}",
             discord_api_base=emulator.api_base,
             discord_gateway_url=emulator.gateway_url,
-            bag_idle_draw=2.0,
-            bag_choice=3.0,
-            bag_min_gap=0.3,
-            bugoff_turn=5.0,
-            bugrun_turn=5.0,
+            timers=dict(playable[slug].demo_timers),
             board_edit_interval=0.05 * pace,
             channel_edit_window=window,
         )

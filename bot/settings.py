@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from rules.core import GAMES, Timer
 
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-.]{20,}$")
 
@@ -20,7 +22,11 @@ class Settings(BaseSettings):
     """Everything the bot can be configured with. Names match the environment variables."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        env_ignore_empty=True,
+        env_nested_delimiter="__",  # TIMERS__BUGOFF_TURN=45 is timers["bugoff_turn"]
     )
 
     discord_token: SecretStr = Field(default=SecretStr(""))
@@ -31,13 +37,18 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     extra_game_modules: str = ""
 
-    # Platform timers (seconds). Names match the engines' Deadline.setting values.
-    bag_idle_draw: float = 8.0
-    bag_choice: float = 30.0
-    bag_min_gap: float = 1.5
-    bco_live_cap: float = 900.0
-    bugoff_turn: float = 60.0
-    bugrun_turn: float = 90.0
+    # The games' timers (seconds), by the names their engines declare (``Engine.timers``, with
+    # their defaults): TIMERS__BUGOFF_TURN=45, or TIMERS={"bugoff_turn": 45}. A name no
+    # registered game declares stops the bot at start (bot/timers.py).
+    timers: dict[str, Annotated[float, Field(ge=0)]] = Field(default_factory=dict)
+    # The timers' names before TIMERS (P-49): each still applies (under TIMERS), and the start
+    # says once that they are old.
+    bag_idle_draw: float | None = Field(default=None, ge=0)
+    bag_choice: float | None = Field(default=None, ge=0)
+    bag_min_gap: float | None = Field(default=None, ge=0)
+    bco_live_cap: float | None = Field(default=None, ge=0)
+    bugoff_turn: float | None = Field(default=None, ge=0)
+    bugrun_turn: float | None = Field(default=None, ge=0)
     board_edit_interval: float = 0.75
     picture_processes: int = Field(default=1, ge=0)
     """Worker processes that draw board pictures (0: a thread of the bot's own process)."""
@@ -99,17 +110,30 @@ class Settings(BaseSettings):
             return self.web_base_url.rstrip("/")
         return f"http://127.0.0.1:{self.web_port}"
 
+    def timer_values(self) -> dict[str, float]:
+        """The timers this bot sets: ``TIMERS``, over the old names (``OLD_TIMER_NAMES``)."""
+        old = {name: getattr(self, name) for name in OLD_TIMER_NAMES}
+        return {**{k: float(v) for k, v in old.items() if v is not None}, **self.timers}
+
+    def old_timer_names(self) -> list[str]:
+        """The old timer names this bot was given (each still applies)."""
+        return [name.upper() for name in OLD_TIMER_NAMES if getattr(self, name) is not None]
+
     def timer_seconds(self, setting: str | None, default: float | None) -> float:
-        """The delay for a deadline: the named setting if the bot has one, else the rule's own
-        (``None``: the engine left the delay to the setting alone, so the bot must have it)."""
-        value = None if setting is None else getattr(self, setting, None)
-        if isinstance(value, int | float):
-            return float(value)
-        if default is None:
-            raise SettingsError(
-                f"No timer setting {setting!r}: the game gives no delay of its own."
-            )
-        return default
+        """The delay for a deadline: its timer as the bot sets it (``TIMERS``), else as the
+        game declares it (``Engine.timers``); a deadline that names no timer has the rule's
+        own delay. A name no registered game declares is an error, not a silent default."""
+        if setting is None:
+            if default is None:
+                raise SettingsError("A deadline gives neither seconds nor a timer.")
+            return default
+        value = self.timer_values().get(setting)
+        if value is not None:
+            return value
+        declared = declared_timers().get(setting)
+        if declared is None:
+            raise SettingsError(f"No timer {setting!r}: no registered game declares it.")
+        return declared.seconds
 
     def deadline_seconds(self, setting: str | None, default: float | None) -> float:
         """When a deadline falls due: its delay (as ``timer_seconds``) times ``TIMER_SCALE``."""
@@ -146,6 +170,22 @@ class Settings(BaseSettings):
 
     def extra_modules(self) -> list[str]:
         return [m.strip() for m in self.extra_game_modules.split(",") if m.strip()]
+
+
+OLD_TIMER_NAMES = (
+    "bag_idle_draw",
+    "bag_choice",
+    "bag_min_gap",
+    "bco_live_cap",
+    "bugoff_turn",
+    "bugrun_turn",
+)
+"""The timer settings of before ``TIMERS`` (P-49), frozen: a new game's timers have none."""
+
+
+def declared_timers() -> dict[str, Timer]:
+    """Every registered engine's timers by name (bot/timers.py checks they agree)."""
+    return {timer.name: timer for cls in GAMES.values() for timer in cls.timers}
 
 
 def parse_shards(spec: str) -> list[int]:

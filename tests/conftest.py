@@ -8,6 +8,8 @@ once on SQLite and once on PostgreSQL (see tests/support/databases.py); mark a t
 And the order modules run in: longest first, from ``tests/module_times.json``
 (tests/support/schedule.py); ``--record-module-times`` rewrites that file after a passing run.
 
+And the games: the shipped ones and the test game, loaded as the bot loads them.
+
 And at the session's end, on every worker: no process a test started is left running
 (tests/support/leftovers.py); any that is, is killed and fails the run."""
 
@@ -20,6 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from bot.games import load_game_modules
 from tests.support import leftovers
 from tests.support.databases import (
     BACKENDS,
@@ -36,6 +39,12 @@ from tests.support.schedule import TimeRecorder, load_times, longest_first
 # would outlive the test that started it (P-43). The bots the end-to-end tests start run the
 # deployed default, a picture process (tests/e2e/conftest.py).
 os.environ["PICTURE_PROCESSES"] = "0"
+
+TEST_GAME_MODULES = "tests.support.testgame"
+"""The test game, registered as the bots the end-to-end tests start register it (their
+EXTRA_GAME_MODULES, tests/e2e/conftest.py): every test that goes over the registered games
+(bot/games.py) goes over it too."""
+load_game_modules(TEST_GAME_MODULES.split(","))
 
 settings.register_profile(
     "dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import logging
 from datetime import datetime, timedelta
@@ -13,13 +12,13 @@ import discord
 import yarl
 from discord.ext import commands
 
+from ..games import load_game_modules
 from ..host.bots import BotPlayers
 from ..host.host import Host
 from ..host.table import Outcome, Table
 from ..host.timers import utcnow
 from ..settings import Settings, SettingsError
 from ..store import Store
-from ..ui import games as _presenters  # noqa: F401  (registers every presenter)
 from ..ui.presenter import presenter_for
 from ..ui.public_log import PublicLog
 from ..web.server import WebServer
@@ -40,11 +39,6 @@ def point_at(settings: Settings) -> None:
         discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     if settings.discord_gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
-
-
-def load_extra_games(settings: Settings) -> None:
-    for module in settings.extra_modules():
-        importlib.import_module(module)
 
 
 class BugtableBot(commands.Bot):
@@ -82,7 +76,7 @@ class BugtableBot(commands.Bot):
         self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
-        load_extra_games(self.settings)
+        load_game_modules(self.settings.extra_modules())
         self.store = await Store.open(
             self.settings.database_url,
             busy_timeout=self.settings.database_busy_timeout,

@@ -32,6 +32,7 @@ import discord
 from ..backoff import backoff, one_line
 from ..host.table import Outcome, Table
 from ..host.timers import Sleep, utcnow
+from ..picture_cache import ImageCache
 from ..settings import Settings
 from ..store import Store
 from ..ui.lobby import cancelled_message, lobby_message
@@ -40,7 +41,6 @@ from ..ui.public_log import PublicLog
 from ..ui.specs import MessageSpec
 from ..web.links import game_url, with_replay_link
 from .dms import DirectMessages
-from .images import ImageCache
 from .limiter import GlobalLimiter
 from .pacing import ChannelPacer, Kind, Slot
 from .panels import Panels

@@ -1,8 +1,9 @@
 """Game options in players' words, for `/bugs new` and the lobby.
 
 Engines describe their options for the people who maintain them (with rule codes such as
-"BO-4"); players read these words instead. An option without words here (a new engine's, the
-test game's) falls back to its engine's description with any rule code taken out.
+"BO-4"); players read the words of the game's record instead (``Game.option_words``). An option
+without words there (a new engine's, the test game's) falls back to its engine's description
+with any rule code taken out.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 
 from rules.core import GAMES
 from rules.core.engine import GameOption
+
+from ..games import game_for
 
 MAX_DESCRIPTION = 100
 """Discord's limit for an option's description and for a choice's name."""
@@ -31,33 +34,6 @@ class OptionWords:
     choices: Mapping[str, str]
 
 
-def _nth(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
-
-
-WORDS: dict[tuple[str, str], OptionWords] = {
-    ("bugs-and-co", "extra_set"): OptionWords(
-        "Extra tiles (5–6 players)",
-        "With 5 or 6 players: which bugs join the two-eyed ones",
-        {
-            "random": "One-eyed or three-eyed, drawn at random",
-            "one-eyed": "One-eyed bugs",
-            "three-eyed": "Three-eyed bugs",
-        },
-    ),
-    ("bug-off", "first_player"): OptionWords(
-        "First player",
-        "Who plays first",
-        {"random": "Drawn at random", **{str(n): f"The {_nth(n)} to join" for n in range(1, 7)}},
-    ),
-    ("bug-run", "mode"): OptionWords(
-        "Hero powers",
-        "Play with hero powers or without",
-        {"normal": "Without hero powers", "powers": "With hero powers"},
-    ),
-}
-
-
 def plain(text: str) -> str:
     """``text`` without rule codes, clipped to Discord's limit."""
     cleaned = RULE_CODE.sub("", text).strip()
@@ -66,7 +42,8 @@ def plain(text: str) -> str:
 
 def words_for(slug: str, option: GameOption) -> OptionWords:
     """The words for one option of one game (its engine's own, cleaned, if none are written)."""
-    known = WORDS.get((slug, option.name))
+    game = game_for(slug)
+    known = game.option_words.get(option.name) if game is not None else None
     choices = {
         value: plain((known.choices.get(value) if known else None) or value.replace("-", " "))
         for value in option.choices

@@ -1,4 +1,5 @@
-"""The presenter contract, its registry, and a generic presenter that fits any engine.
+"""The presenter contract, and a generic presenter that fits any engine (a game's own is in its
+record, bot/games.py).
 
 A game gets a dedicated presenter (``bot/ui/games/<slug>.py``) for a good-looking board; the
 generic one draws any engine from its public view and legal actions, which is enough for the
@@ -15,6 +16,7 @@ from typing import Any, ClassVar
 
 from rules.core import SYSTEM, Event
 
+from ..games import game_for
 from ..host.table import Outcome, SeatChange, Table
 from ..standings import final_result, public_scores
 from .results import ranked, results_screen, standing, win_verb
@@ -235,26 +237,22 @@ def _event_text(event: Event) -> str:
     return f"{event.type.replace('_', ' ')}{': ' + data if data else ''}"
 
 
-_PRESENTERS: dict[str, Presenter] = {}
 _GENERIC = Presenter()
 
 
-def register_presenter(presenter: Presenter) -> Presenter:
-    _PRESENTERS[presenter.slug] = presenter
-    return presenter
-
-
 def presenter_for(slug: str) -> Presenter:
-    return _PRESENTERS.get(slug, _GENERIC)
+    """The presenter of the game's record (bot/games.py), or the generic one."""
+    game = game_for(slug)
+    return game.presenter if game is not None else _GENERIC
 
 
 def playable(slug: str) -> bool:
-    """Whether a game can be played on Discord: its engine has a registered presenter.
+    """Whether a game can be played on Discord: it is registered with its presenter.
 
     An engine may land before its Discord play (Bug Run did); until then it is offered by
     `/bugs rules` but not by `/bugs new`.
     """
-    return slug in _PRESENTERS
+    return game_for(slug) is not None
 
 
 __all__ = [
@@ -264,5 +262,4 @@ __all__ = [
     "Style",
     "playable",
     "presenter_for",
-    "register_presenter",
 ]

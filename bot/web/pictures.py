@@ -1,4 +1,5 @@
-"""Board pictures for the games that draw one (Bug Run), found by module name.
+"""Board pictures for the games that draw one (Bug Run), found by the module name in the
+game's record (``Game.picture``).
 
 A picture module offers ``render_board(view, names) -> bytes`` (a PNG of the public view) and
 ``board_fingerprint(view, names) -> str`` (equal fingerprints, equal pictures). It is imported on
@@ -14,10 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-log = logging.getLogger(__name__)
+from ..games import game_for
 
-MODULES: dict[str, str] = {"bug-run": "bot.ui.images.bug_run"}
-"""Game slug → the module that draws its board."""
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,8 @@ _loaded: dict[str, Picture | None] = {}
 
 def picture_for(slug: str) -> Picture | None:
     """The game's picture functions, or None if it has none here."""
-    name = MODULES.get(slug)
+    game = game_for(slug)
+    name = game.picture if game is not None else None
     if name is None:
         return None
     if name not in _loaded:

@@ -23,8 +23,8 @@ from string import Template
 
 from aiohttp import web
 
-from ..discord.images import ImageCache
 from ..host.table import Outcome, Table
+from ..picture_cache import ImageCache
 from ..store import Store
 from ..ui.specs import ImageSpec
 from .pictures import picture_for

@@ -28,6 +28,7 @@ from rules.core import (
     Event,
     Rng,
     RuleError,
+    Timer,
     action_type,
     explain,
     register,
@@ -69,6 +70,11 @@ class BagOfBugs(Engine):
     max_players = 5
     pacing: ClassVar[dict[str, str]] = {"draw": PACING_SETTING, "auto_draw": PACING_SETTING}
     """BB-22: the host keeps a minimum gap between two reveals, so Grabbers can react."""
+    timers = (
+        Timer(IDLE_DRAW_SETTING, 8.0, "Bag of Bugs: automatic reveal for an idle Drawer (BB-X4)"),
+        Timer(CHOICE_SETTING, 30.0, "Bag of Bugs: time for a grab, Wind or leftovers choice"),
+        Timer(PACING_SETTING, 1.5, "Bag of Bugs: least time between two reveals (BB-X10)"),
+    )
 
     def __init__(self, state: GameState) -> None:
         self.state = state

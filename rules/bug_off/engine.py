@@ -24,6 +24,7 @@ from ..core import (
     GameOption,
     Rng,
     RuleError,
+    Timer,
     action_type,
     explain,
     register,
@@ -55,6 +56,7 @@ class BugOff(Engine):
     title = "Bug Off!"
     min_players = 2
     max_players = 6
+    timers = (Timer(TURN_SETTING, 60.0, "Bug Off!: turn clock, per step (BO-X3)"),)
     options = (
         GameOption(
             FIRST_OPTION,

@@ -19,6 +19,7 @@ from ..core import (
     GameOption,
     Rng,
     RuleError,
+    Timer,
     action_type,
     explain,
     register,
@@ -68,6 +69,7 @@ class BugRun(Run, Engine):
     title = "Bug Run"
     min_players = 2
     max_players = 6
+    timers = (Timer(TURN_SETTING, 90.0, "Bug Run: clock for each decision (BR-X19)"),)
     options = (
         GameOption("mode", "Play with hero powers or without.", ("normal", "powers"), "normal"),
     )

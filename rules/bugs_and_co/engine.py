@@ -19,6 +19,7 @@ from rules.core import (
     GameOption,
     Rng,
     RuleError,
+    Timer,
     explain,
     register,
     require,
@@ -67,6 +68,7 @@ class BugsAndCo(Engine):
     title = "Bugs & Co"
     min_players = 2
     max_players = 8
+    timers = (Timer(LIVE_CAP_SETTING, 900.0, "Bugs & Co: cap on live play (BC-15)"),)
     options = (
         GameOption(
             "extra_set",

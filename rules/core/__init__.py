@@ -16,6 +16,7 @@ from .policy import Playout, random_action, random_playout
 from .registry import GAMES, get_game, register
 from .replay import replay
 from .rng import Rng
+from .timers import Timer
 
 __all__ = [
     "GAMES",
@@ -28,6 +29,7 @@ __all__ = [
     "Playout",
     "Rng",
     "RuleError",
+    "Timer",
     "action_type",
     "explain",
     "get_game",

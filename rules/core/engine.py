@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Self
 
 from .errors import RuleError
 from .events import Action, Event
+from .timers import Timer
 
 SYSTEM = -1
 """Pseudo-seat for timer actions (a countdown ending, an AFK default). Only the host acts as it."""
@@ -65,6 +66,9 @@ class Engine(ABC):
     """Action type -> name of a host setting giving the minimum seconds between two actions
     paced by that setting within one turn (e.g. Bag of Bugs' reveals, by the Drawer or the idle
     timer, so grabbers can react). The host enforces it: engines have no clock."""
+    timers: ClassVar[tuple[Timer, ...]] = ()
+    """Every host timer the engine names (in ``Deadline.setting`` and ``pacing``), with its
+    default seconds; the bot checks its settings against these at start."""
 
     players: int
     seed: int

@@ -9,7 +9,6 @@ import discord
 import pytest
 from discord import app_commands
 
-import tests.support.testgame  # noqa: F401
 from bot.discord.client import BugtableBot
 from bot.discord.codec import (
     CodecError,
@@ -27,12 +26,14 @@ from bot.discord.components import (
     HostButton,
 )
 from bot.discord.render import edit_kwargs, send_kwargs, view_of
-from bot.settings import Settings, SettingsError
+from bot.games import Game
+from bot.games import games as registered_games
+from bot.settings import OLD_TIMER_NAMES, Settings, SettingsError, declared_timers
 from bot.ui.lobby import lobby_message
 from bot.ui.options import RULE_CODE, chosen_in_words, words_for
 from bot.ui.presenter import presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectOption, SelectSpec
-from rules.core import SYSTEM, Rng, get_game
+from rules.core import SYSTEM, Rng
 from rules.core.engine import GameOption
 from tests.support.tables import act, make_table
 
@@ -136,17 +137,15 @@ def test_slash_commands_offer_every_game_and_its_options() -> None:
     # `/bugs new <game>`: one subcommand per game with Discord play, each with its own options.
     assert subs["new"]["type"] == 2
     games = {c["name"]: c for c in subs["new"]["options"]}
-    assert set(games) == {"bag-of-bugs", "bug-off", "bug-run", "bugs-and-co", "ladybug-dash"}
+    assert set(games) == {game.slug for game in registered_games()}
     assert all(g["type"] == 1 for g in games.values())
     options = {slug: {o["name"]: o for o in g["options"]} for slug, g in games.items()}
-    assert options["bag-of-bugs"] == {}
-    assert set(options["bug-off"]) == {"first_player"}
-    assert set(options["bugs-and-co"]) == {"extra_set"}
-    assert set(options["ladybug-dash"]) == {"clock"}
-    assert set(options["bug-run"]) == {"mode"}
-    assert [c["value"] for c in options["bug-run"]["mode"]["choices"]] == ["normal", "powers"]
-    assert options["ladybug-dash"]["clock"]["required"] is False
-    assert [c["value"] for c in options["ladybug-dash"]["clock"]["choices"]] == ["30", "1"]
+    for game in registered_games():
+        offered = options[game.slug]
+        assert set(offered) == {o.name for o in game.engine.options}
+        for option in game.engine.options:
+            assert offered[option.name]["required"] is False  # each has a default
+            assert [c["value"] for c in offered[option.name]["choices"]] == list(option.choices)
     first = options["bug-off"]["first_player"]
     assert first["description"] == "Who plays first"
     assert {"name": "The 2nd to join", "value": "2"} in first["choices"]
@@ -210,44 +209,43 @@ def test_a_missing_or_malformed_token_gives_one_clear_line(token: str, message: 
 
 
 def test_timer_settings_override_engine_defaults() -> None:
-    settings = Settings(_env_file=None, bugoff_turn=5)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, timers={"bugoff_turn": 5})  # type: ignore[call-arg]
     assert settings.timer_seconds("bugoff_turn", 60) == 5
-    assert settings.timer_seconds(None, 10.0) == 10.0
-    assert settings.timer_seconds("unknown_setting", 30) == 30
-    # a platform timer that leaves its delay to the setting alone needs the bot to have it
-    assert settings.timer_seconds("bugoff_turn", None) == 5
+    assert settings.timer_seconds("bugrun_turn", None) == 90  # as Bug Run declares it
+    assert settings.timer_seconds(None, 10.0) == 10.0  # a rule's own delay
+    # a misspelt timer is an error, not a silent default
     with pytest.raises(SettingsError, match="unknown_setting"):
-        settings.timer_seconds("unknown_setting", None)
+        settings.timer_seconds("unknown_setting", 30)
 
 
-@pytest.mark.parametrize("slug", ["bag-of-bugs", "bug-off", "bugs-and-co", "bug-run"])
-def test_every_deadline_without_seconds_names_a_setting_the_bot_has(slug: str) -> None:
-    """An engine may leave a platform timer's delay to the host setting alone; the bot must
-    then have that setting, or the timer could not be scheduled."""
+@pytest.mark.parametrize("game", registered_games(), ids=lambda game: game.slug)
+def test_every_timer_an_engine_names_is_one_it_declares(game: Game) -> None:
+    """Deadlines and pacing name only the engine's own declared timers, so the start's check
+    (bot/timers.py) covers every timer the game can ask for."""
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    engine = get_game(slug).new(get_game(slug).min_players, 3)
+    declared = {timer.name for timer in game.timers}
+    assert set(game.engine.pacing.values()) <= declared
+    engine = game.engine.new(game.engine.min_players, 3)
     rng = Rng(3)
     named: set[str] = set()
     for _ in range(300):
         if engine.is_over:
             break
         for deadline in engine.deadlines():
-            if deadline.seconds is None:
-                assert deadline.setting is not None
+            if deadline.setting is not None:
                 named.add(deadline.setting)
-                assert settings.deadline_seconds(deadline.setting, None) > 0
+            assert settings.deadline_seconds(deadline.setting, deadline.seconds) > 0
         movers = [s for s in range(engine.players) if engine.legal_actions(s)]
         if movers:
             seat = rng.choice(movers)
             engine.apply(seat, rng.choice(engine.legal_actions(seat)))
         else:
             engine.apply(SYSTEM, engine.deadlines()[0].action)
-    if slug in ("bag-of-bugs", "bug-off", "bugs-and-co"):
-        assert named  # these engines do leave their clocks to the settings
+    assert named <= declared
 
 
 def test_the_timer_scale_multiplies_every_deadline_and_nothing_else() -> None:
-    settings = Settings(_env_file=None, bugoff_turn=5, timer_scale=0.1)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, timers={"bugoff_turn": 5}, timer_scale=0.1)  # type: ignore[call-arg]
     assert settings.deadline_seconds("bugoff_turn", 60) == pytest.approx(0.5)
     assert settings.deadline_seconds(None, 10.0) == pytest.approx(1.0)  # a rule's own delay
     assert settings.timer_seconds("bugoff_turn", 60) == 5  # pacing gaps are not deadlines
@@ -260,10 +258,21 @@ def test_env_example_lists_every_setting_and_loads_as_is(tmp_path: Path) -> None
         for line in example.splitlines()
         if "=" in line and not line.startswith("#")
     }
-    assert names == {name.upper() for name in Settings.model_fields}
+    old = {name.upper() for name in OLD_TIMER_NAMES}  # documented as old, not listed (P-49)
+    assert {n for n in names if "__" not in n} == {n.upper() for n in Settings.model_fields} - {
+        "TIMERS",
+        *old,
+    }
+    # the timers listed are the games' own, with the seconds they declare
+    declared = declared_timers()
+    for line in example.splitlines():
+        if line.startswith("TIMERS__"):
+            name, seconds = line.removeprefix("TIMERS__").split("=")
+            assert float(seconds) == declared[name.lower()].seconds, line
     env = tmp_path / ".env"
     env.write_text(example.replace("DISCORD_TOKEN=", "DISCORD_TOKEN=" + "x" * 30))
     settings = Settings(_env_file=env)  # type: ignore[call-arg]
     assert settings.require_token() == "x" * 30
     assert settings.dev_guild_id is None and settings.discord_api_base is None
-    assert settings.bag_min_gap == 1.5 and settings.database_url.startswith("sqlite+aiosqlite")
+    assert settings.timer_seconds("bag_min_gap", None) == 1.5
+    assert settings.database_url.startswith("sqlite+aiosqlite")

@@ -378,20 +378,21 @@ async def test_listeners_hear_every_committed_change(host: Host) -> None:
 async def test_paced_actions_need_the_minimum_gap(
     store: Store, settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.support.testgame import LadybugDash
+    from tests.support.testgame import DASH_GAP, LadybugDash
 
-    monkeypatch.setattr(LadybugDash, "pacing", {"pick": "bag_min_gap"})
+    monkeypatch.setattr(LadybugDash, "pacing", {"pick": DASH_GAP})
+    gap = settings.timer_seconds(DASH_GAP, None)  # the test game's own timer
     now = [100.0]
     host = Host(store, settings, clock=clock, monotonic=lambda: now[0])
     try:
         table = await started(host, BOB)
         await host.act(table.id, ALICE, {"type": "claim"})
         await host.act(table.id, ALICE, {"type": "pick", "n": 1})
-        now[0] += settings.bag_min_gap / 2
+        now[0] += gap / 2
         with pytest.raises(TooFast):
             await host.act(table.id, BOB, {"type": "pick", "n": 1})
         assert table.running().view(None)["picks_made"] == [1, 0]
-        now[0] += settings.bag_min_gap
+        now[0] += gap
         await host.act(table.id, BOB, {"type": "pick", "n": 1})
         assert table.running().view(None)["picks_made"] == [1, 1]
     finally:
@@ -401,10 +402,11 @@ async def test_paced_actions_need_the_minimum_gap(
 async def test_pacing_is_shared_by_setting_and_reset_by_a_new_turn(
     store: Store, settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.support.testgame import LadybugDash
+    from tests.support.testgame import DASH_GAP, LadybugDash
 
     # "cheer" and "claim" share one pacing setting; a claim changes the turn.
-    monkeypatch.setattr(LadybugDash, "pacing", {"cheer": "bag_min_gap", "claim": "bag_min_gap"})
+    monkeypatch.setattr(LadybugDash, "pacing", {"cheer": DASH_GAP, "claim": DASH_GAP})
+    gap = settings.timer_seconds(DASH_GAP, None)
     now = [50.0]
     host = Host(store, settings, clock=clock, monotonic=lambda: now[0])
     try:
@@ -412,7 +414,7 @@ async def test_pacing_is_shared_by_setting_and_reset_by_a_new_turn(
         await host.act(table.id, ALICE, {"type": "cheer"})
         with pytest.raises(TooFast):  # same setting, same turn: too soon
             await host.act(table.id, BOB, {"type": "claim"})
-        now[0] += settings.bag_min_gap
+        now[0] += gap
         await host.act(table.id, BOB, {"type": "claim"})  # the turn changes: pacing resets
         for seat_user in (ALICE, BOB):
             await host.act(table.id, seat_user, {"type": "pick", "n": 1})

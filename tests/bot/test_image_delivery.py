@@ -23,9 +23,9 @@ import discord
 import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
-from bot.discord.images import ImageCache
 from bot.discord.publisher import Publisher
 from bot.discord.render import edit_kwargs, send_kwargs
+from bot.picture_cache import ImageCache
 from bot.settings import Settings
 from bot.ui.presenter import presenter_for
 from bot.ui.public_log import PublicLog

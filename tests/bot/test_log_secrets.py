@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.cli import keep_secrets_out_of_logs
+from bot.games import game_for, games
 from bot.host.host import Host
 from bot.settings import Settings
 from bot.store import Store
@@ -19,7 +20,10 @@ from tests.support.playout import open_and_start, play_out
 
 from .conftest import FakeClock
 
-GAMES_AND_PLAYERS = [("bag-of-bugs", 3), ("bugs-and-co", 3), ("bug-off", 3), ("bug-run", 3)]
+GAMES_AND_PLAYERS = [
+    (game.slug, min(max(game.engine.min_players, 3), game.engine.max_players)) for game in games()
+]
+"""Every registered game (the test game too), with three players where it takes three."""
 
 
 @pytest.fixture
@@ -48,7 +52,7 @@ async def test_a_whole_game_at_debug_logs_no_hand_deck_tile_or_loot(
     clock: FakeClock,
     debug_logging: pytest.LogCaptureFixture,
 ) -> None:
-    settings = Settings(_env_file=None, discord_token="t" * 30, bag_min_gap=0)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0})  # type: ignore[call-arg]
     store = await Store.open(empty_db_url)  # migrating logs too: scanned with the rest
     host = Host(store, settings, clock=clock)
     try:
@@ -61,7 +65,11 @@ async def test_a_whole_game_at_debug_logs_no_hand_deck_tile_or_loot(
         await host.close()
         await store.close()
     secret = needles(slug, snapshots_of(GAMES[slug], players, record.seed, record.options, log))
-    assert len(secret) >= 5  # the RNG state and at least one hidden part
+    # The RNG state and at least one hidden part; the test game's secret cards (1-6 each) are
+    # too short to tell from other text, so for it the RNG state alone is scanned for.
+    record = game_for(slug)
+    assert record is not None
+    assert len(secret) >= (5 if record.shipped else 4)
     text = rendered(debug_logging)
     assert any(r.levelno == logging.DEBUG for r in debug_logging.records)  # really at DEBUG
     assert leaks(text, secret) == []

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
+import bot.games as games_registry
 import bot.ui.games  # noqa: F401  (the dedicated presenters)
 import tests.support.fake_picture as fake_picture
+from bot.games import game_for
 from bot.host.host import Host
 from bot.host.table import Table
 from bot.settings import Settings
@@ -29,7 +32,7 @@ CHANNEL = 700
 @pytest.fixture
 def settings() -> Settings:
     # No pacing between reveals: the tests play as fast as they can.
-    return Settings(_env_file=None, discord_token="t" * 30, bag_min_gap=0.0)  # type: ignore[call-arg]
+    return Settings(_env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0.0})  # type: ignore[call-arg]
 
 
 @pytest.fixture
@@ -212,10 +215,17 @@ async def test_a_lobby_page_turns_into_the_game_when_it_starts(host: Host, store
 # -- pictures ----------------------------------------------------------------------------------
 
 
+def with_picture(monkeypatch: pytest.MonkeyPatch, slug: str, module: str) -> None:
+    """The game's record, drawing its board with ``module`` for this test."""
+    record = game_for(slug)
+    assert record is not None
+    monkeypatch.setitem(games_registry.REGISTRY, slug, dataclasses.replace(record, picture=module))
+
+
 async def test_board_pictures_are_drawn_once_per_scene_from_the_public_view(
     host: Host, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(pictures.MODULES, "bug-off", "tests.support.fake_picture")
+    with_picture(monkeypatch, "bug-off", "tests.support.fake_picture")
     monkeypatch.setattr(pictures, "_loaded", {})
     fake_picture.renders.clear()
     table = await finished(host, "bug-off", seed=9)
@@ -250,7 +260,7 @@ async def test_bug_run_serves_its_real_board_picture(host: Host, store: Store) -
 def test_a_picture_module_that_cannot_be_loaded_means_no_picture(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(pictures.MODULES, "bug-off", "no.such.module")
+    with_picture(monkeypatch, "bug-off", "no.such.module")
     monkeypatch.setattr(pictures, "_loaded", {})
     assert pictures.picture_for("bug-off") is None
     assert pictures.picture_for("bag-of-bugs") is None

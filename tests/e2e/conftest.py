@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-import tests.support.testgame  # noqa: F401  (the host-proving game, also loaded by the bot)
 from bot.emulator import ChannelLimit, Emulator
+from tests.conftest import TEST_GAME_MODULES
 from tests.support.databases import SqliteDatabases
 from tests.support.processes import end
 
@@ -65,7 +65,7 @@ class BotProcess:
             DATABASE_URL=self.db_url,
             DISCORD_API_BASE=self.emulator.api_base,
             DISCORD_GATEWAY_URL=self.emulator.gateway_url,
-            EXTRA_GAME_MODULES="tests.support.testgame",
+            EXTRA_GAME_MODULES=TEST_GAME_MODULES,
             BOARD_EDIT_INTERVAL="0.05",
             PICTURE_PROCESSES="1",  # as deployed (this test process draws in a thread)
             # Many tests read a game's state from its stored snapshot: store it after every

@@ -30,7 +30,7 @@ from .conftest import World
 from .helpers import SILENT, WAIT, start_game, told, until_text
 
 BAG = "bag-of-bugs"
-FAST = {"bag_min_gap": 0.05, "bag_idle_draw": 120, "bag_choice": 120}
+FAST = {"timers__bag_min_gap": 0.05, "timers__bag_idle_draw": 120, "timers__bag_choice": 120}
 TOO_FAST = "Not so fast"
 
 
@@ -169,7 +169,9 @@ async def test_a_whole_three_player_game_by_clicks(world: World, game: Game) -> 
 
 
 @pytest.mark.parametrize(
-    "world", [{"bag_min_gap": 0.8, "bag_idle_draw": 120, "bag_choice": 120}], indirect=True
+    "world",
+    [{"timers__bag_min_gap": 0.8, "timers__bag_idle_draw": 120, "timers__bag_choice": 120}],
+    indirect=True,
 )
 async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: Game) -> None:
     emu = game.emu
@@ -241,7 +243,9 @@ async def test_grab_race_and_every_misuse_get_clear_answers(world: World, game: 
 
 
 @pytest.mark.parametrize(
-    "world", [{"bag_min_gap": 3.0, "bag_idle_draw": 120, "bag_choice": 120}], indirect=True
+    "world",
+    [{"timers__bag_min_gap": 3.0, "timers__bag_idle_draw": 120, "timers__bag_choice": 120}],
+    indirect=True,
 )
 async def test_draw_shows_its_cooldown_then_comes_back(world: World, game: Game) -> None:
     """During the pause after a reveal the board shows **Draw** disabled, with the time it
@@ -279,7 +283,9 @@ async def test_draw_shows_its_cooldown_then_comes_back(world: World, game: Game)
 
 
 @pytest.mark.parametrize(
-    "world", [{"bag_min_gap": 0.05, "bag_idle_draw": 0.4, "bag_choice": 120}], indirect=True
+    "world",
+    [{"timers__bag_min_gap": 0.05, "timers__bag_idle_draw": 0.4, "timers__bag_choice": 120}],
+    indirect=True,
 )
 async def test_an_idle_drawer_reveals_automatically(world: World, game: Game) -> None:
     text = await until_text(game.emu, game.board, "**Revealed 1 / 6:**")

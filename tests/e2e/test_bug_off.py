@@ -595,7 +595,7 @@ async def test_closed_dms_a_whole_game_through_the_fallback(world: World) -> Non
 # -- the turn clock -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("world", [{**FAST, "bugoff_turn": 1.5}], indirect=True)
+@pytest.mark.parametrize("world", [{**FAST, "timers__bugoff_turn": 1.5}], indirect=True)
 async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> None:
     emu = world.emulator
     game = await new_game(world, [world.alice, world.bob], seed=4)

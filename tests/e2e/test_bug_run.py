@@ -515,7 +515,7 @@ async def test_misuse_is_answered_privately_and_changes_nothing(world: World) ->
         await game.store.close()
 
 
-@pytest.mark.parametrize("world", [{**FAST, "bugrun_turn": 0.3}], indirect=True)
+@pytest.mark.parametrize("world", [{**FAST, "timers__bugrun_turn": 0.3}], indirect=True)
 async def test_the_decision_clock_takes_the_default_and_the_game_goes_on(world: World) -> None:
     w = world
     users = [w.alice, w.bob]

@@ -22,7 +22,7 @@ from .helpers import WAIT, click, open_game, until_text
 FAULTY = {
     "log_level": "DEBUG",
     "bot_player_delay": 0.05,
-    "bugoff_turn": 0.2,
+    "timers__bugoff_turn": 0.2,
     "database_busy_timeout": 0.2,
     "retry_max_delay": 0.3,
 }

@@ -20,7 +20,7 @@ from .test_bug_off import FAST, Game, mixed, new_game
 
 PATIENT = {**FAST, "ping_after": 600}
 """Far longer than any member of a test takes to answer: a ping would mean a bug."""
-SLOW = {**FAST, "ping_after": 0.25, "bugoff_turn": 4.0}
+SLOW = {**FAST, "ping_after": 0.25, "timers__bugoff_turn": 4.0}
 """A ping falls due a quarter of a second into a wait, long before the turn clock (4 s) ends it:
 a member who never answers shows how many pings one wait gets."""
 AT_ONCE = {**FAST, "ping_after": 0}
@@ -153,7 +153,7 @@ async def test_pings_switched_off_in_settings_leave_the_board_naming_the_member(
         await game.store.close()
 
 
-RESTART = {**FAST, "ping_after": 0.25, "bugoff_turn": 10.0}
+RESTART = {**FAST, "ping_after": 0.25, "timers__bugoff_turn": 10.0}
 """As ``SLOW``, with a turn clock that outlasts a restart of the bot."""
 
 

@@ -134,7 +134,7 @@ async def test_a_leaver_is_played_by_a_bot_until_they_join_again(world: World) -
 
 
 @pytest.mark.parametrize(
-    "world", [{**QUICK_BOTS, "bugoff_turn": 3.0, "afk_limit": 2}], indirect=True
+    "world", [{**QUICK_BOTS, "timers__bugoff_turn": 3.0, "afk_limit": 2}], indirect=True
 )
 async def test_a_member_whose_clock_keeps_running_out_is_replaced_and_told(
     world: World,

@@ -41,7 +41,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 @pytest.fixture
 async def web(store: Store) -> AsyncIterator[tuple[Host, WebServer]]:
-    settings = Settings(_env_file=None, discord_token="t" * 30, bag_min_gap=0.0)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0.0})  # type: ignore[call-arg]
     host = Host(store, settings)
     server = WebServer(store, host="127.0.0.1", port=0)
     host.listeners.append(server)

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rules  # noqa: F401  (registers the games)
-from rules.core import GAMES, Event, GameOption, Rng, RuleError, same_json
+from bot.games import games
+from rules.core import Event, GameOption, Rng, RuleError, same_json
 from rules.core.engine import Engine
 
 
@@ -103,7 +104,8 @@ def test_same_json_tells_look_alikes_apart() -> None:
 
 
 def test_every_game_checks_legality_in_engine_apply_alone() -> None:
-    for cls in (GAMES[slug] for slug in ("bag-of-bugs", "bugs-and-co", "bug-off", "bug-run")):
+    # The test game keeps its own ``apply``: it proves the host, not the contract (Game.shipped).
+    for cls in (game.engine for game in games() if game.shipped):
         assert "apply" not in vars(cls), f"{cls.slug} overrides Engine.apply"
         assert "_apply" in vars(cls) and "refusal" in vars(cls), cls.slug
 

@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot.games import Game, games
 from rules.bug_off.cards import COLOURS as BUG_OFF_COLOURS
 from rules.bug_run import content as bug_run_content
 from rules.bugs_and_co.components import SYMBOL_NAMES
@@ -59,6 +60,15 @@ PLANT: dict[str, Callable[[Any], None]] = {
     "bugs-and-co": _plant_bugs_and_co,
     "bug-run": _plant_bug_run,
 }
+
+
+def scanned_games() -> list[Game]:
+    """The games the canary scans play: every shipped game. The test game has no secrets
+    planted here (``Game.shipped`` is false); a shipped game without them fails the scan."""
+    shipped = [game for game in games() if game.shipped]
+    missing = [game.slug for game in shipped if game.slug not in PLANT]
+    assert not missing, f"no canaries planted for {missing} (tests/support/canaries.py)"
+    return shipped
 
 
 def canary_class(base: type[Engine]) -> type[Engine]:

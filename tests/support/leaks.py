@@ -11,19 +11,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from bot.games import game_for
 from bot.store.records import ActionRecord
 from rules.core import Engine
-
-#: The hidden parts of each game's snapshot, besides the RNG state every game keeps (which
-#: predicts every future draw): Bug Off!'s deck order and hands, Bugs & Co's tiles in their
-#: slots, Bug Run's loot deck and the players' secret loot.
-HIDDEN_KEYS: dict[str, tuple[str, ...]] = {
-    "bag-of-bugs": (),
-    "bug-off": ("deck", "hands"),
-    "bugs-and-co": ("slots",),
-    "bug-run": ("loot.deck", "seats"),
-    "ladybug-dash": ("cards",),
-}
 
 _SPACE = re.compile(r"\s+")
 
@@ -36,11 +26,15 @@ def _pick(snapshot: dict[str, Any], path: str) -> Any:
 
 
 def needles(slug: str, snapshots: Iterable[dict[str, Any]]) -> set[str]:
-    """Distinctive strings of the hidden parts of these snapshots, whitespace removed."""
+    """Distinctive strings of the hidden parts of these snapshots, whitespace removed: the RNG
+    state every game keeps (which predicts every future draw) and what the game's record says
+    is secret (``Game.secrets``)."""
+    game = game_for(slug)
+    assert game is not None, f"no game {slug!r} registered"
     found: set[str] = set()
     for snapshot in snapshots:
         found.update(str(n) for n in snapshot.get("rng", []) if abs(n) >= 10**6)
-        for path in HIDDEN_KEYS.get(slug, ()):
+        for path in game.secrets:
             value = _pick(snapshot, path)
             for text in (json.dumps(value), repr(value)):
                 text = _SPACE.sub("", text)

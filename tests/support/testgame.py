@@ -21,12 +21,15 @@ from rules.core import (
     GameOption,
     Rng,
     RuleError,
+    Timer,
     action_type,
     register,
     require,
 )
 
 ROUNDS = 3
+DASH_GAP = "dash_gap"
+"""The test game's one timer: no action is paced by it unless a test paces one (``pacing``)."""
 
 
 @register
@@ -38,6 +41,7 @@ class LadybugDash(Engine):
     min_players = 2
     max_players = 4
     options = (GameOption("clock", "Seconds per pick (test game)", ("30", "1"), "30"),)
+    timers = (Timer(DASH_GAP, 0.5, "Ladybug Dash (test game): least time between paced moves"),)
 
     def __init__(self, players: int, seed: int, options: dict[str, str], rng: Rng) -> None:
         self.players, self.seed, self.opts, self.rng = players, seed, options, rng
@@ -204,12 +208,13 @@ class LadybugDash(Engine):
         return game
 
 
-# Ladybug Dash is played on Discord through the generic presenter.
-from bot.ui.presenter import Presenter, register_presenter  # noqa: E402
+# Ladybug Dash is played on Discord through the generic presenter, registered like any game.
+from bot.games import Game, register_game  # noqa: E402
+from bot.ui.presenter import Presenter  # noqa: E402
 
 
 class _DashPresenter(Presenter):
     slug = LadybugDash.slug
 
 
-register_presenter(_DashPresenter())
+register_game(Game(LadybugDash, _DashPresenter(), secrets=("cards",), shipped=False))

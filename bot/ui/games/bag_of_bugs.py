@@ -24,9 +24,10 @@ from rules.bag_of_bugs import BagOfBugs
 from rules.bag_of_bugs.tokens import COLOURS
 from rules.core import SYSTEM, Event
 
+from ...games import Game, register_game
 from ...host.table import Outcome, Table
 from ...standings import public_scores
-from ..presenter import Presenter, register_presenter
+from ..presenter import Presenter
 from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import (
     ButtonSpec,
@@ -561,4 +562,26 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     return [clip(line, LINE_MAX) for line in lines]
 
 
-register_presenter(BagOfBugsPresenter())
+RULES = (
+    "**3–5 players.** Each turn one player is the **Drawer** and reveals tokens from the bag "
+    "one at a time (press **Draw**). Everyone else races to click a **Grab** token ①–⑤: the "
+    "first click wins it, one grab each per turn. The draw stops at the limit (9/8/6 for "
+    "5/4/3 players) or at the second Rock.\n"
+    "Rocks leave the pool: a single Rock goes back into the bag, two are set aside as a "
+    "pair. Then grabs resolve in order: "
+    "① one token from a largest group, ② one from a smallest group, ③ two identical tokens, "
+    "④ two different tokens, ⑤ three different tokens. Taking a **Wind** makes you give one "
+    "token from your collection to the player on your left. The Drawer takes or returns the "
+    "leftovers. The game ends after the turn that sets aside the last pair.\n"
+    "**Scoring:** per colour 1/2/3/4+ bugs = 1/3/6/0; all five colours +5; Larva +3; "
+    "Scary Bug −1; most Scary Bugs −2."
+)
+
+register_game(
+    Game(
+        BagOfBugs,
+        BagOfBugsPresenter(),
+        rules_text=RULES,
+        demo_timers={"bag_idle_draw": 2.0, "bag_choice": 3.0, "bag_min_gap": 0.3},
+    )
+)

@@ -21,8 +21,10 @@ from rules.bug_off import BugOff
 from rules.bug_off.cards import COLOURS
 from rules.core import SYSTEM, Event
 
+from ...games import Game, register_game
 from ...host.table import Outcome, Table
-from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..options import OptionWords
+from ..presenter import HAND_BUTTON, Presenter
 from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
 from ..text import FIELD_MAX, LINE_MAX, clip, esc, plural
@@ -472,4 +474,36 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     return [clip(line, LINE_MAX) for line in lines]
 
 
-register_presenter(BugOffPresenter())
+RULES = (
+    "**2–6 players.** You hold 3 BUG cards. On your turn draw a card: a BUG card makes 4 in "
+    "your hand, then **place** one face up in front of you or **score** one: everyone's face-up "
+    "cards of that colour go to their points piles.\n"
+    "A drawn **BUG OFF** wipes every face-up card of its colour, and of every earlier BUG OFF's "
+    "colour, from all tables; then you draw again. The sixth BUG OFF ends the game at once.\n"
+    "**Scoring:** one point per card in your points pile; ties are broken by the colour of the "
+    "first BUG OFF, then the second, and so on."
+)
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+OPTION_WORDS = {
+    "first_player": OptionWords(
+        "First player",
+        "Who plays first",
+        {"random": "Drawn at random", **{str(n): f"The {_nth(n)} to join" for n in range(1, 7)}},
+    ),
+}
+
+register_game(
+    Game(
+        BugOff,
+        BugOffPresenter(),
+        rules_text=RULES,
+        option_words=OPTION_WORDS,
+        secrets=("deck", "hands"),
+        demo_timers={"bugoff_turn": 5.0},
+    )
+)

@@ -20,13 +20,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.bug_run import BugRun
 from rules.bug_run import content as C
 from rules.core import SYSTEM
 
+from ...games import Game, register_game
 from ...host.table import Outcome, Table
 from ...standings import final_result
 from ..images.bug_run import board_fingerprint, render_board
-from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..options import OptionWords
+from ..presenter import HAND_BUTTON, Presenter
 from ..results import headline, ranked, results_screen, standing
 from ..specs import (
     ButtonSpec,
@@ -777,4 +780,32 @@ def _equipment_lines(hero: Mapping[str, Any], *, detailed: bool = False) -> list
     return lines
 
 
-register_presenter(BugRunPresenter())
+RULES = (
+    "**2–6 players.** A dungeon crawl over four levels. Each level: a **trading** phase (buy "
+    "equipment, hearts and arrows), then an **adventure**: move right along the level's cards, "
+    "fight monsters with dice, complete quests, cross bridges, and reach the stairs. Defeating "
+    "a monster or finishing a quest starts a **Flash Phase**: rewards are shared out and every "
+    "hero on the card must move.\n"
+    "After level four comes the **Final Escape** over the roof. Victory points, loot, the "
+    "escape and leftover coins decide the winner."
+)
+
+OPTION_WORDS = {
+    "mode": OptionWords(
+        "Hero powers",
+        "Play with hero powers or without",
+        {"normal": "Without hero powers", "powers": "With hero powers"},
+    ),
+}
+
+register_game(
+    Game(
+        BugRun,
+        BugRunPresenter(),
+        rules_text=RULES,
+        option_words=OPTION_WORDS,
+        picture="bot.ui.images.bug_run",
+        secrets=("loot.deck", "seats"),
+        demo_timers={"bugrun_turn": 5.0},
+    )
+)

@@ -28,12 +28,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
+from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co.components import SYMBOL_NAMES, eyes_of
 from rules.bugs_and_co.engine import CAP_KEY, FINAL_KEY, FINAL_SECONDS, START_KEY, START_SECONDS
 from rules.core import SYSTEM, Event
 
+from ...games import Game, register_game
 from ...host.table import Outcome, Table
-from ..presenter import HAND_BUTTON, Presenter, register_presenter
+from ..options import OptionWords
+from ..presenter import HAND_BUTTON, Presenter
 from ..results import headline, join_and, ranked, results_screen, standing, win_verb
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
 from ..text import FIELD_MAX, LINE_MAX, clip, esc, plural
@@ -489,4 +492,34 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     return [clip(line, LINE_MAX) for line in lines]
 
 
-register_presenter(BugsAndCoPresenter())
+RULES = (
+    "**2–8 players, everyone at once.** Face-down tiles cover the table. Click a tile to pick "
+    "it up: only you see its symbol. **Keep** it (it joins your hand face down, and you can "
+    "never look at it again) or **Put back** into any empty space. One tile in your hand at "
+    "a time.\n"
+    "Whenever you like, take the highest **trophy** left and stop playing. When the last "
+    "trophy goes, everyone still playing has **10 seconds**.\n"
+    "**Scoring:** each complete trio of a symbol +3, every other tile −1, plus your trophy."
+)
+
+OPTION_WORDS = {
+    "extra_set": OptionWords(
+        "Extra tiles (5–6 players)",
+        "With 5 or 6 players: which bugs join the two-eyed ones",
+        {
+            "random": "One-eyed or three-eyed, drawn at random",
+            "one-eyed": "One-eyed bugs",
+            "three-eyed": "Three-eyed bugs",
+        },
+    ),
+}
+
+register_game(
+    Game(
+        BugsAndCo,
+        BugsAndCoPresenter(),
+        rules_text=RULES,
+        option_words=OPTION_WORDS,
+        secrets=("slots",),
+    )
+)

@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from ..ui.specs import ImageSpec
+from .ui.specs import ImageSpec
 
 log = logging.getLogger(__name__)
 
