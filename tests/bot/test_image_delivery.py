@@ -202,7 +202,7 @@ async def test_a_dead_picture_process_is_replaced() -> None:
 
 ORPHANING_BOT = """
 import asyncio, os, signal
-from bot.discord.images import PictureWorkers
+from bot.picture_cache import PictureWorkers
 
 async def main():
     workers = PictureWorkers(1)
