@@ -6,9 +6,11 @@ reach at start-up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import aiohttp
 import discord
@@ -141,8 +143,11 @@ async def _serve(new_bot: Callable[[], BugtableBot], token: str, max_delay: floa
     closes the connector it keeps for the next session), and the failed login has not yet run
     ``setup_hook``, so the fresh client loses nothing."""
     failures = 0
+    stop = asyncio.Event()
     while True:
-        async with new_bot() as bot:
+        async with new_bot() as bot, _stopped_by_signals(bot, stop):
+            if stop.is_set():
+                return
             try:
                 await bot.login(token)
             except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as exc:
@@ -156,7 +161,35 @@ async def _serve(new_bot: Callable[[], BugtableBot], token: str, max_delay: floa
             else:
                 await bot.connect(reconnect=True)
                 return
-        await asyncio.sleep(wait)
+        with contextlib.suppress(TimeoutError):  # a SIGTERM while waiting ends the wait
+            await asyncio.wait_for(stop.wait(), wait)
+        if stop.is_set():
+            return
+
+
+@contextlib.asynccontextmanager
+async def _stopped_by_signals(bot: BugtableBot, stop: asyncio.Event) -> AsyncIterator[None]:
+    """SIGTERM (and SIGINT) stop the bot gracefully (``BugtableBot.stop_gracefully``): what
+    systemd, Kubernetes or a deploy script sends before SIGKILL."""
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def on_signal(signum: int) -> None:
+        log.info("%s: stopping", signal.Signals(signum).name)
+        stop.set()
+        if not stopping:
+            stopping.append(loop.create_task(bot.stop_gracefully(), name="graceful stop"))
+
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for signum in signals:
+        loop.add_signal_handler(signum, on_signal, signum)
+    try:
+        yield
+    finally:
+        for signum in signals:
+            loop.remove_signal_handler(signum)
+        if stopping:
+            await stopping[0]
 
 
 async def sync_commands(guild_id: int | None) -> int:

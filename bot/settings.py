@@ -72,6 +72,9 @@ class Settings(BaseSettings):
     # The game pages (off unless WEB_PORT is set).
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_host: str = "127.0.0.1"
+    # Prometheus metrics, /healthz and /readyz (one port per process; off when unset).
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
     web_base_url: str | None = None
     # The store: actions between two stored snapshots (a game loads as its snapshot plus the
     # actions after it, P-33).

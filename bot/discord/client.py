@@ -17,6 +17,8 @@ from ..host.bots import BotPlayers
 from ..host.host import Host
 from ..host.table import Outcome, Table
 from ..host.timers import utcnow
+from ..ops.metrics import CommitCounter, Metrics
+from ..ops.server import OpsServer
 from ..settings import Settings, SettingsError
 from ..store import Store
 from ..ui.presenter import presenter_for
@@ -28,9 +30,12 @@ from .declared import DeclaredOnlyTree
 from .edge import Edge
 from .limiter import Budget, GlobalLimiter, RefusalCounter, transport_trace
 from .publisher import Publisher
+from .watched import AckTimer, interaction_kind, readiness, readings
 
 log = logging.getLogger(__name__)
 COMMANDS_HASH_KEY = "commands_hash"
+STOP_SECONDS = 5.0
+"""A graceful stop waits this long for the changes under way (then the boards get as long)."""
 
 
 def point_at(settings: Settings) -> None:
@@ -62,7 +67,11 @@ class BugtableBot(commands.Bot):
         # Every REST request passes the global limiter on its way out (P-47).
         self.limiter = GlobalLimiter(Budget.of(settings))
         self.refusals = RefusalCounter()
-        client_options.setdefault("http_trace", transport_trace(self.limiter, self.refusals))
+        shards = client_options.get("shard_ids")
+        self.metrics = Metrics(shards=",".join(map(str, shards)) if shards else "0")
+        client_options.setdefault(
+            "http_trace", transport_trace(self.limiter, self.refusals, AckTimer(self.metrics))
+        )
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -74,6 +83,9 @@ class BugtableBot(commands.Bot):
         self.sync_commands = sync_commands
         self.serve_web = serve_web
         self.web: WebServer | None = None
+        self.ops: OpsServer | None = None
+        self.stopping = False
+        """A graceful stop has begun (``stop_gracefully``)."""
 
     async def setup_hook(self) -> None:
         load_game_modules(self.settings.extra_modules())
@@ -100,9 +112,12 @@ class BugtableBot(commands.Bot):
             self.host,
             self.settings.bot_player_delay,
             max_retry_delay=self.settings.retry_max_delay,
+            thought=self.metrics.note_think,
         )
         self.host.listeners.append(self.bot_players)
+        self.host.listeners.append(CommitCounter(self.metrics))
         await self._start_web()
+        await self._start_ops()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(
             BugsCog(
@@ -147,6 +162,36 @@ class BugtableBot(commands.Bot):
                 f"{port} ({exc.strerror or exc}); free the port or choose another."
             ) from None
         self.host.listeners.append(self.web)
+
+    async def _start_ops(self) -> None:
+        """Metrics and health checks, when METRICS_PORT asks for them."""
+        self.metrics.read(readings(self))
+        self.metrics.watch_loop()
+        port = self.settings.metrics_port
+        if port is None or not self.serve_web:
+            return
+        host = self.settings.metrics_host
+        self.ops = OpsServer(self.metrics, lambda: readiness(self), host=host, port=port)
+        try:
+            await self.ops.start()
+        except OSError as exc:
+            self.ops = None
+            raise SettingsError(
+                f"METRICS_PORT {port}: cannot serve metrics on {host}:{port} "
+                f"({exc.strerror or exc}); free the port or choose another."
+            ) from None
+
+    async def stop_gracefully(self) -> None:
+        """SIGTERM: take no new change (a click is told to try again in a moment), let the
+        changes under way commit and answer, send the boards' last edits (at most
+        ``CLOSE_SECONDS``), close the database; the process then exits 0."""
+        if self.stopping:
+            return
+        self.stopping = True
+        log.info("stopping: no new moves; finishing those under way")
+        if hasattr(self, "host") and not await self.host.gate.close(STOP_SECONDS):
+            log.warning("stopping with %d change(s) still under way", self.host.gate.inside)
+        await self.close()
 
     async def _table_loaded(self, table: Table, replayed: list[Outcome]) -> None:
         """A game was loaded from the store (its first use since this process started): learn
@@ -198,6 +243,7 @@ class BugtableBot(commands.Bot):
         """Answer what discord.py drops without a word (a click none of our items claims, a
         component not on its message, a modal submit: bugtable opens none), so every input
         gets an answer (P-24)."""
+        self.metrics.note_interaction(interaction.id, interaction_kind(interaction))
         kind = interaction.type
         if kind is discord.InteractionType.modal_submit:
             await self.edge.invalid(interaction)
@@ -216,6 +262,9 @@ class BugtableBot(commands.Bot):
             await self.publisher.close()
         if self.web is not None:
             await self.web.close()
+        if self.ops is not None:
+            await self.ops.close()
+        await self.metrics.close()
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()

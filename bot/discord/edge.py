@@ -35,6 +35,8 @@ ACK_GUARD_SECONDS = 2.0
 OOPS = "Something went wrong on my side; nothing changed. Please try again."
 INVALID = "That button is not valid."
 INVALID_COMMAND = "That command is not valid."
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction that can no longer be answered (its 3 s are over)."""
 #: What the command tree raises for a command, option or value bugtable did not declare.
 INVALID_COMMANDS = (
     discord.app_commands.CommandNotFound,
@@ -123,6 +125,11 @@ class Edge:
     async def refuse(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         if isinstance(error, RuleError | HostError | StoreError):
             text = str(error)
+        elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+            # Too late to answer (the bot got it after Discord's 3 s, a lagging or resuming
+            # gateway): nothing to tell, and no error of the bot's.
+            log.warning("interaction %s expired before it was answered", interaction.id)
+            return
         else:
             log.error("unexpected error", exc_info=error)
             text = OOPS

@@ -27,6 +27,7 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import Protocol
 
 import aiohttp
 import discord
@@ -304,10 +305,18 @@ def _rest_path(url: yarl.URL) -> str | None:
     return url.path[len(prefix) :]
 
 
-def transport_trace(limiter: GlobalLimiter, refusals: RefusalCounter) -> aiohttp.TraceConfig:
+class RequestObserver(Protocol):
+    """Who else hears of every REST answer (the metrics)."""
+
+    def request_done(self, path: str, exempt: bool, status: int, scope: str | None) -> None: ...
+
+
+def transport_trace(
+    limiter: GlobalLimiter, refusals: RefusalCounter, observer: RequestObserver | None = None
+) -> aiohttp.TraceConfig:
     """The hooks on discord.py's HTTP session: every REST request with the bot token waits for
     its place in ``limiter`` (exempt routes do not), and every answer is shown to
-    ``refusals``."""
+    ``refusals`` (and ``observer``)."""
 
     async def on_start(
         _session: aiohttp.ClientSession,
@@ -316,8 +325,10 @@ def transport_trace(limiter: GlobalLimiter, refusals: RefusalCounter) -> aiohttp
     ) -> None:
         path = _rest_path(params.url)
         ctx.rest = path is not None
+        ctx.path = path
+        ctx.exempt = path is not None and exempt(path)
         ctx.slot = None
-        if path is not None and not exempt(path):
+        if path is not None and not ctx.exempt:
             ctx.slot = await limiter.admit()
 
     async def on_end(
@@ -329,7 +340,10 @@ def transport_trace(limiter: GlobalLimiter, refusals: RefusalCounter) -> aiohttp
             ctx.slot.done()
         if ctx.rest:
             response = params.response
-            refusals.note(response.status, response.headers.get("X-RateLimit-Scope"))
+            scope = response.headers.get("X-RateLimit-Scope")
+            refusals.note(response.status, scope)
+            if observer is not None:
+                observer.request_done(ctx.path, ctx.exempt, response.status, scope)
 
     async def on_error(
         _session: aiohttp.ClientSession,

@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
+from collections.abc import Callable
 
 from rules.core import RuleError
 
@@ -34,8 +36,11 @@ class BotPlayers:
         rng: random.Random | None = None,
         *,
         max_retry_delay: float = 60.0,
+        thought: Callable[[str, float], None] | None = None,
     ) -> None:
         self.host = host
+        self.thought = thought
+        """Told how long each decision took, by game kind (the metrics)."""
         self.delay = delay
         self.rng = rng or random.Random()
         self.max_retry_delay = max_retry_delay
@@ -65,10 +70,13 @@ class BotPlayers:
             return
         if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-30)
             return
+        started = time.perf_counter()
         actions = engine.legal_actions(seat)
         if not actions:
             return
         action = self.rng.choice(actions)
+        if self.thought is not None:
+            self.thought(table.slug, time.perf_counter() - started)
         user_id = table.user_at(seat).user_id
         try:
             await self.host.act(table.id, user_id, action, turn=engine.turn, by_bot=True)

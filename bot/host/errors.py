@@ -66,3 +66,9 @@ class SeatAway(HostError):
 
 class NotAway(HostError):
     message = "You are already playing your own seat in this game."
+
+
+class Restarting(HostError):
+    """The bot is stopping (SIGTERM, a deploy): nothing new is begun (what was begun finishes)."""
+
+    message = "I'm restarting: nothing changed. Try again in a moment."

@@ -7,13 +7,14 @@ Every change to a game takes that game's lock, checks, applies, commits, and onl
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from rules.core import GAMES, SYSTEM, Deadline, Engine, RuleError, get_game
 
@@ -35,11 +36,28 @@ from .errors import (
     TooFast,
     UnknownGame,
 )
+from .gate import Gate
 from .table import Outcome, SeatChange, SeatChangeWhy, Table
 from .timers import Sleep, TimerScheduler, utcnow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+P = ParamSpec("P")
+HostT = TypeVar("HostT", bound="Host")
+
+
+def _through_gate(
+    method: Callable[Concatenate[HostT, P], Awaitable[T]],
+) -> Callable[Concatenate[HostT, P], Awaitable[T]]:
+    """A change a member (or a bot) begins: refused once a graceful stop closed the gate,
+    waited for by the stop otherwise."""
+
+    @functools.wraps(method)
+    async def through(self: HostT, *args: P.args, **kwargs: P.kwargs) -> T:
+        with self.gate.through():
+            return await method(self, *args, **kwargs)
+
+    return through
 
 
 class Listener(Protocol):
@@ -80,6 +98,8 @@ class Host:
         self._dormant: dict[int, dict[str, datetime]] = {}
         # Alarms run from the start, or after a restart from ``resume_timers()``.
         self._timers_running = True
+        self.gate = Gate()
+        """Closed by a graceful stop: nothing new begins, what began finishes."""
         self.scheduler = TimerScheduler(
             self.fire_timer, clock, max_delay=settings.retry_max_delay, sleep=sleep
         )
@@ -305,7 +325,7 @@ class Host:
         return None if record is None else await self.table(record.id)
 
     # -- lobby -------------------------------------------------------------------------------
-    async def open(
+    async def _open(
         self,
         slug: str,
         *,
@@ -334,6 +354,10 @@ class Host:
         self.tables[record.id] = table
         return table
 
+    open = _through_gate(_open)
+    """A new lobby (``_open`` within a change already begun, as a rematch)."""
+
+    @_through_gate
     async def rematch(self, game_id: int, user_id: int, name: str) -> Table:
         """A new lobby in a finished game's channel: same game, options and seat order.
 
@@ -347,7 +371,7 @@ class Host:
         seats = await self.store.seats(game_id)
         if not any(s.user_id == user_id and not s.is_bot for s in seats):
             raise NotAPlayer()
-        return await self.open(
+        return await self._open(
             record.slug,
             guild_id=record.guild_id,
             channel_id=record.channel_id,
@@ -365,6 +389,7 @@ class Host:
             ],
         )
 
+    @_through_gate
     async def join(self, game_id: int, user_id: int, name: str, *, is_bot: bool = False) -> Table:
         """Take a lobby seat; during play, take back one's own seat from its bot (P-30)."""
         table = await self.table(game_id)
@@ -385,6 +410,7 @@ class Host:
         await self._notify(table, None)
         return table
 
+    @_through_gate
     async def add_bot(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
         """Seat a bot player (random legal play). Bots take negative user ids: -1, -2, ..."""
         table = await self.table(game_id)
@@ -405,6 +431,7 @@ class Host:
         await self._notify(table, None)
         return table
 
+    @_through_gate
     async def leave(self, game_id: int, user_id: int) -> Table:
         """Give up a lobby seat; during play, hand one's seat to a bot until `/bugs join`
         (P-30)."""
@@ -440,6 +467,7 @@ class Host:
         if not privileged and user_id != table.game.creator_id:
             raise NotAllowed()
 
+    @_through_gate
     async def start(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
         table = await self.table(game_id)
         await self._locked(table, lambda: self._start_locked(table, user_id, privileged))
@@ -475,6 +503,7 @@ class Host:
         table.engine, table.committed, table.tail = engine, snapshot, []
         table.timers = {t.key: t.due_at for t in timers}
 
+    @_through_gate
     async def cancel(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
         table = await self.table(game_id)
         async with self._guarded(table):
@@ -488,6 +517,7 @@ class Host:
         return table
 
     # -- play --------------------------------------------------------------------------------
+    @_through_gate
     async def act(
         self,
         game_id: int,
@@ -544,7 +574,14 @@ class Host:
 
     async def fire_timer(self, game_id: int, key: str) -> Outcome | None:
         """A persisted deadline expired: apply its SYSTEM action if the game still wants it
-        (a game not loaded yet is loaded now)."""
+        (a game not loaded yet is loaded now). Not while stopping: the deadline is in the
+        database, and fires on the next start."""
+        if self.gate.closed:
+            return None
+        with self.gate.through():
+            return await self._fire_timer(game_id, key)
+
+    async def _fire_timer(self, game_id: int, key: str) -> Outcome | None:
         try:
             table = await self.table(game_id)
         except GameGone:

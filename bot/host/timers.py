@@ -72,6 +72,10 @@ class TimerScheduler:
     def drop_game(self, game_id: int) -> None:
         self.set_game(game_id, [])
 
+    def count(self) -> int:
+        """Deadlines scheduled, over every game."""
+        return sum(len(running) for running in self._tasks.values())
+
     def pending(self, game_id: int) -> dict[str, datetime]:
         return {key: due for key, (due, _) in self._tasks.get(game_id, {}).items()}
 

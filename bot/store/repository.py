@@ -129,6 +129,11 @@ class Store:
             )
         return store
 
+    @property
+    def commit_groups(self) -> int | None:
+        """Transactions the group writer committed so far (None: no group writer here)."""
+        return self._writer.groups if isinstance(self._writer, SQLiteWriter) else None
+
     async def close(self) -> None:
         """Finish queued commits, then close every pooled connection (SQLite checkpoints its
         WAL when the last one goes)."""

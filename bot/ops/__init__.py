@@ -1,0 +1,1 @@
+"""Running the bot for operators: metrics, health checks, a graceful stop."""
