@@ -44,8 +44,8 @@ def _plant_bugs_and_co(game: Any) -> None:
     swap = {
         old * 3 + copy: new * 3 + copy for old, new in SWAPPED_SYMBOLS.items() for copy in range(3)
     }
-    game.slots = [None if t is None else swap.get(t, t) for t in game.slots]
-    game.removed = sorted(swap.get(t, t) for t in game.removed)
+    game.state.slots = [None if t is None else swap.get(t, t) for t in game.state.slots]
+    game.state.removed = sorted(swap.get(t, t) for t in game.state.removed)
 
 
 def _plant_bug_run(game: Any) -> None:
