@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from ..core import Event, Rng
 from . import content as C
-from .frames import Frame
+from .frames import Frame, Result
 from .state import ZONES, GameState, Hero, Slot, TurnOrder
 
 SLUG = "bug-run"
@@ -170,7 +170,8 @@ class Run:
             frame.seat = self.owner(hero)
         self.state.stack.append(frame)
 
-    def pop(self, result: Any = None) -> None:
+    def pop(self, result: Result = None) -> None:
+        """Take the top frame off, handing ``result`` to the frame below."""
         self.state.stack.pop()
         if self.state.stack:
             self.state.stack[-1].ret = result
