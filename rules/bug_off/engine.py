@@ -22,7 +22,6 @@ from ..core import (
     Engine,
     Event,
     GameOption,
-    Rng,
     RuleError,
     Timer,
     action_type,
@@ -32,8 +31,8 @@ from ..core import (
 )
 from ..core.events import Action
 from . import play, scoring
-from .cards import COLOURS, Counts
-from .state import CHOOSE, DRAW, GameState
+from .cards import COLOURS
+from .state import CHOOSE, DRAW, SLUG, GameState
 from .view import build_view
 
 TURN_SETTING = "bugoff_turn"
@@ -52,7 +51,7 @@ def _check_keys(action: Action, *keys: str) -> None:
 class BugOff(Engine):
     """Bug Off!: collect BUG cards in your points pile before six BUG OFFs wipe the table."""
 
-    slug = "bug-off"
+    slug = SLUG
     title = "Bug Off!"
     min_players = 2
     max_players = 6
@@ -70,64 +69,6 @@ class BugOff(Engine):
         self.state = state
         self.players = state.players
         self.seed = state.seed
-
-    # -- the state's fields, as the views, presenters and tests read them ------------------
-    @property
-    def rng(self) -> Rng:
-        return self.state.rng
-
-    @property
-    def deck(self) -> list[str]:
-        """Top card first."""
-        return self.state.deck
-
-    @property
-    def hands(self) -> list[Counts]:
-        return self.state.hands
-
-    @property
-    def tableaux(self) -> list[Counts]:
-        return self.state.tableaux
-
-    @property
-    def points(self) -> list[Counts]:
-        return self.state.points
-
-    @property
-    def score_pile(self) -> Counts:
-        return self.state.score_pile
-
-    @property
-    def discard(self) -> Counts:
-        return self.state.discard
-
-    @property
-    def bug_offs(self) -> list[str]:
-        return self.state.bug_offs
-
-    @property
-    def first(self) -> int:
-        return self.state.first
-
-    @property
-    def active(self) -> int:
-        return self.state.active
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
-
-    @property
-    def drawn(self) -> str | None:
-        return self.state.drawn
-
-    @property
-    def step(self) -> int:
-        return self.state.step
-
-    @property
-    def setup_returns(self) -> int:
-        return self.state.setup_returns
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -157,7 +98,7 @@ class BugOff(Engine):
         return self.state.step
 
     def waiting_for(self) -> frozenset[int]:
-        return frozenset() if self.is_over else frozenset({self.state.active})
+        return self.state.waiting_for()
 
     def legal_actions(self, seat: int) -> list[Action]:
         # ``type(seat) is int``: apply refuses True or 1.0 as a seat, so nothing is listed for them.
@@ -186,9 +127,10 @@ class BugOff(Engine):
         ]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None:
-            self._check_seat(seat)
-        return build_view(self, seat)
+        if seat is None:
+            return build_view(self.state, None, [])
+        self._check_seat(seat)
+        return build_view(self.state, seat, self.legal_actions(seat))
 
     # -- scoring ----------------------------------------------------------------------------
     def scores(self) -> list[int]:

@@ -15,6 +15,8 @@ from rules.core import Rng
 
 from .cards import Counts, copy_counts, empty_counts
 
+SLUG: Final = "bug-off"
+
 DRAW: Final = "draw"
 """The active player must draw (BUG OFFs resolve during the draw)."""
 CHOOSE: Final = "choose"
@@ -81,6 +83,10 @@ class GameState:
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    def waiting_for(self) -> frozenset[int]:
+        """The one seat to act (Bug Off! has no simultaneous windows), none once over."""
+        return frozenset() if self.is_over else frozenset({self.active})
 
     # -- persistence ------------------------------------------------------------------------
     def to_dict(self, slug: str) -> dict[str, Any]:

@@ -28,28 +28,31 @@ Shape of ``view(seat)`` (all JSON-safe; colour dicts always list the six colours
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from rules.core import Action
+
+from . import scoring
 from .cards import COLOURS
-
-if TYPE_CHECKING:
-    from .engine import BugOff
+from .state import SLUG, GameState
 
 
-def build_view(game: BugOff, seat: int | None) -> dict[str, Any]:
+def build_view(state: GameState, seat: int | None, actions: list[Action]) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: the public one) given its legal ``actions``, read from
+    the state alone so that the engine imports the view and never the other way round."""
     return {
-        "game": game.slug,
-        "phase": game.phase,
-        "turn": game.turn,
-        "players": game.players,
-        "first_player": game.first,
-        "active": None if game.is_over else game.active,
-        "waiting_for": sorted(game.waiting_for()),
+        "game": SLUG,
+        "phase": state.phase,
+        "turn": state.step,
+        "players": state.players,
+        "first_player": state.first,
+        "active": None if state.is_over else state.active,
+        "waiting_for": sorted(state.waiting_for()),
         "colours": list(COLOURS),
-        "deck_size": len(game.deck),
-        "bug_offs": list(game.bug_offs),
-        "score_pile": dict(game.score_pile),
-        "discard": dict(game.discard),
+        "deck_size": len(state.deck),
+        "bug_offs": list(state.bug_offs),
+        "score_pile": dict(state.score_pile),
+        "discard": dict(state.discard),
         "seats": [
             {
                 "seat": s,
@@ -57,30 +60,30 @@ def build_view(game: BugOff, seat: int | None) -> dict[str, Any]:
                 "tableau": dict(piles.tableau),
                 "points_size": sum(piles.points.values()),
             }
-            for s, piles in enumerate(game.state.seats)
+            for s, piles in enumerate(state.seats)
         ],
-        "me": None if seat is None else _private(game, seat),
-        "final": _final(game) if game.is_over else None,
+        "me": None if seat is None else _private(state, seat, actions),
+        "final": _final(state) if state.is_over else None,
     }
 
 
-def _private(game: BugOff, seat: int) -> dict[str, Any]:
-    actions = game.legal_actions(seat)
+def _private(state: GameState, seat: int, actions: list[Action]) -> dict[str, Any]:
     return {
         "seat": seat,
-        "hand": dict(game.state.seats[seat].hand),
-        "points": dict(game.state.seats[seat].points),
-        "drawn": game.drawn if seat == game.active else None,
+        "hand": dict(state.seats[seat].hand),
+        "points": dict(state.seats[seat].points),
+        "drawn": state.drawn if seat == state.active else None,
         "can_draw": {"type": "draw"} in actions,
         "place": [a["colour"] for a in actions if a["type"] == "place"],
         "score": [a["colour"] for a in actions if a["type"] == "score"],
     }
 
 
-def _final(game: BugOff) -> dict[str, Any]:
+def _final(state: GameState) -> dict[str, Any]:
+    winners, tiebreak = scoring.rank(state.points, state.bug_offs)
     return {
-        "scores": game.scores(),
-        "winners": game.winners(),
-        "points": [dict(pile) for pile in game.points],
-        "tiebreak": game.tiebreak(),
+        "scores": scoring.totals(state.points),
+        "winners": winners,
+        "points": [dict(pile) for pile in state.points],
+        "tiebreak": tiebreak,
     }

@@ -111,7 +111,7 @@ def step_crafty(game: Run, frame: CraftyFrame, events: list[Event]) -> None:
         game.push(chance.roll_frame(game, frame.hero, 1, True, False, "crafty"))
         return
     info = C.card(frame.card)
-    amount = int(frame.ret["successes"]) + int(info["plus"])
+    amount = frame.rolled().successes + int(info["plus"])
     stock = info["steal"]
     target = game.hero(frame.target)
     taken = min(target.stock(stock), amount)

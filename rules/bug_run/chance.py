@@ -10,10 +10,7 @@ from ..core import Event
 from . import content as C
 from . import stocks
 from .context import Action, Run
-from .frames import (
-    RollFrame,
-    TossFrame,
-)
+from .frames import Roll, RollFrame, Toss, TossFrame
 
 
 def dice_stats(dice: list[int], courage: bool = False) -> tuple[int, int, int]:
@@ -81,9 +78,10 @@ def answer_toss(game: Run, frame: TossFrame, action: Action, events: list[Event]
         events.append(
             Event.public("forcing_fate", hero=hero, why=frame.why, result=action["result"])
         )
-        game.pop(action["result"])
+        game.pop(Toss(action["result"]))
     elif choice == "accept":
-        game.pop(frame.result)
+        assert frame.result is not None, "a toss is accepted only once tossed"
+        game.pop(Toss(frame.result))
     elif choice == "retoss":
         use_marker(game, hero, action["card"])
         events.append(Event.public("second_chance", hero=hero, card=action["card"]))
@@ -160,7 +158,7 @@ def answer_roll(game: Run, frame: RollFrame, action: Action, events: list[Event]
         if white and game.has_power(hero, "tireless_archer"):
             got = stocks.gain(game, hero, "arrows", white)
             events.append(Event.public("tireless_archer", hero=hero, arrows=got))
-        game.pop({"dice": frame.dice, "successes": succ, "bones": bones, "courage": frame.courage})
+        game.pop(Roll(list(frame.dice), succ, bones, frame.courage))
     elif choice == "reroll":
         use_marker(game, hero, action["card"])
         for i in action["dice"]:

@@ -3,14 +3,13 @@ challenge of the Final Escape is the same attack against a target number."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import Event
 from . import chance, stocks
 from . import content as C
 from .context import Action, Run
 from .frames import (
     AttackFrame,
+    Challenge,
     FlashFrame,
 )
 
@@ -62,10 +61,11 @@ def step_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
     elif stage == "after":
         after_attack(game, frame, events)
     elif stage == "wooden":
-        green = frame.ret == "green"
+        toss = frame.tossed()
+        green = toss.green
         events.append(
             Event.public(
-                "shield", hero=hero, kind="wooden", result=frame.ret, blocked=1 if green else 0
+                "shield", hero=hero, kind="wooden", result=toss.face, blocked=1 if green else 0
             )
         )
         take_damage(game, frame, frame.damage() - (1 if green else 0), events)
@@ -156,8 +156,8 @@ def resolve_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
     """Wound the monster (or compare with the roof target), pay equipment awards, then any strike
     back."""
     hero = frame.hero
-    roll: dict[str, Any] = frame.ret
-    succ, bones = int(roll["successes"]), int(roll["bones"])
+    roll = frame.rolled()
+    succ, bones = roll.successes, roll.bones
     weapon = frame.weapon
     total = attack_total(game, hero, weapon, succ, frame.potions)
     frame.total = total
@@ -247,7 +247,7 @@ def after_attack(game: Run, frame: AttackFrame, events: list[Event]) -> None:
     attack ends."""
     hero = frame.hero
     if frame.need is not None:
-        game.pop(total_of(frame) >= frame.need)
+        game.pop(Challenge(total_of(frame) >= frame.need))
         return
     col, floor = frame.monster_at()
     slot = game.slot(col, floor)

@@ -1,9 +1,10 @@
 """The game being played, as every Bug Run rule module sees it: state, dice and small look-ups.
 
-``Run`` holds the typed state and the random generator and answers the questions every section
-of the rules asks (whose hero, which card is where, what is in a hand), keeps the decks and
-the stack of pending frames. The rules themselves live in the modules named after the
-rulebook's sections, as functions taking the ``Run``.
+``Run`` holds the typed state and the live random generator and answers the questions every
+section of the rules asks (whose hero, which card is where, what is in a hand), keeps the decks
+and the stack of pending frames. The rules themselves live in the modules named after the
+rulebook's sections, as functions taking the ``Run``; the engine (engine.py) only holds one and
+answers the contract with them, as every game's engine does over its state.
 
 The game is a stack of frames (a trading turn, a move, an attack, a toss ...). A frame either
 waits for one seat's decision (its options are exactly the legal actions) or steps on by itself,
@@ -20,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 from ..core import Event, Rng
 from . import content as C
-from .frames import Frame
+from .frames import Frame, Result
 from .state import ZONES, GameState, Hero, Slot, TurnOrder
 
 SLUG = "bug-run"
@@ -43,12 +44,14 @@ class FrameKind(Generic[F]):
 
 
 class Run:
-    """The state and the generator of one game, with the look-ups every rule module shares."""
+    """The state and the generator of one game, with the look-ups every rule module shares.
 
-    state: GameState
-    rng: Rng
-    players: int
-    seed: int
+    The generator lives here rather than in the state because the state keeps its stored
+    form (``GameState.rng``), written back only when a snapshot is taken."""
+
+    def __init__(self, state: GameState, rng: Rng) -> None:
+        self.state = state
+        self.rng = rng
 
     # -- heroes, seats and the turn order ---------------------------------------------------------
     def turn_order(self) -> TurnOrder:
@@ -170,7 +173,8 @@ class Run:
             frame.seat = self.owner(hero)
         self.state.stack.append(frame)
 
-    def pop(self, result: Any = None) -> None:
+    def pop(self, result: Result = None) -> None:
+        """Take the top frame off, handing ``result`` to the frame below."""
         self.state.stack.pop()
         if self.state.stack:
             self.state.stack[-1].ret = result

@@ -18,9 +18,7 @@ from . import (
     turns,
 )
 from .context import Action, FrameKind, Run
-from .frames import (
-    Frame,
-)
+from .frames import Frame
 
 FRAME_KINDS: dict[str, FrameKind] = {
     "activate": FrameKind(options=turns.options_activate, answer=turns.answer_activate),
@@ -103,3 +101,14 @@ def legal_actions(game: Run, seat: int) -> list[Action]:
     if decision is None or decision[0] != seat:
         return []
     return frame_options(game, decision[1])
+
+
+def default_action(game: Run, frame: Frame) -> Action:
+    """The AFK choice (BR-X19): the first legal option, which every frame lists as its safe
+    default; a move never spends a card (Optional Extra) on the player's behalf."""
+    options = frame_options(game, frame)
+    if frame.kind in ("turn", "freemove"):
+        for option in options:
+            if option["type"] == "wait" or (option["type"] == "move" and "extra" not in option):
+                return option
+    return options[0]

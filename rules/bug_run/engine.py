@@ -1,9 +1,11 @@
 """The Bug Run engine: the contract methods (DESIGN.md §2) over the game's modules.
 
-The rules live in modules named after the rulebook's sections (setup, turns, trading, moving,
-combat, chance, quests, loot, flash, stairs, escape, scoring, cards, board), as functions over
-the ``Run`` context (context.py) and its typed state (state.py, frames.py); the frame driver
-(driver.py) dispatches each frame to its kind's handlers, and view.py builds what a seat sees.
+The rules live in modules named after the rulebook's sections (setup, phases, turns, trading,
+moving, combat, chance, quests, loot, flash, stairs, escape, scoring, cards, board), as
+functions over the ``Run`` context (context.py) and its typed state (state.py, frames.py); the
+frame driver (driver.py) dispatches each frame to its kind's handlers, and view.py builds what a
+seat sees. The engine holds the state and its ``Run`` and is nothing else: it is not the rules
+context, as no game's engine is its rules.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from ..core import (
 )
 from . import driver, scoring, setup
 from .context import SLUG, Action, Run
-from .frames import Frame
 from .state import GameState
 from .view import table_view
 
@@ -36,7 +37,7 @@ default)."""
 
 
 @register
-class BugRun(Run, Engine):
+class BugRun(Engine):
     """Bug Run for 2-6 players (2p: two heroes each, hero i belongs to seat i // 2).
 
     Exactly one seat decides at any time (``waiting_for``); its decision is the top frame of a
@@ -79,7 +80,8 @@ class BugRun(Run, Engine):
         self.state = state
         self.players = state.players
         self.seed = state.seed
-        self.rng = Rng.from_state(state.rng) if rng is None else rng
+        self.context = Run(state, Rng.from_state(state.rng) if rng is None else rng)
+        """The rules' view of this game: the same state, the live generator, the look-ups."""
 
     # -- setup ----------------------------------------------------------------------------------
     @classmethod
@@ -89,23 +91,16 @@ class BugRun(Run, Engine):
         state, rng = setup.deal(players, seed, opts["mode"])
         game = cls(state, rng)
         events: list[Event] = []
-        setup.first_level(game, events)
-        game.run(events)
+        setup.first_level(game.context, events)
+        driver.settle(game.context, events)
         return game
 
     # -- contract -------------------------------------------------------------------------------
-    def deciding(self) -> tuple[int, Frame] | None:
-        return driver.deciding(self)
-
-    def run(self, events: list[Event]) -> None:
-        """Step the game on until a player has a real choice (or the game is over)."""
-        driver.settle(self, events)
-
     def legal_actions(self, seat: int) -> list[Action]:
-        return driver.legal_actions(self, seat)
+        return driver.legal_actions(self.context, seat)
 
     def waiting_for(self) -> frozenset[int]:
-        decision = self.deciding()
+        decision = driver.deciding(self.context)
         return frozenset() if decision is None else frozenset({decision[0]})
 
     @property
@@ -113,7 +108,7 @@ class BugRun(Run, Engine):
         return int(self.state.serial)
 
     def deadlines(self) -> list[Deadline]:
-        decision = self.deciding()
+        decision = driver.deciding(self.context)
         if decision is None:
             return []
         return [
@@ -131,29 +126,19 @@ class BugRun(Run, Engine):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """A listed decision for the top frame, or the AFK default for an expired clock."""
-        decision = self.deciding()
+        decision = driver.deciding(self.context)
         assert decision is not None
         who, frame = decision
         events: list[Event] = []
         if seat == SYSTEM:
-            action = self.default_action(frame)
+            action = driver.default_action(self.context, frame)
             events.append(Event.public("afk", seat=who, action=action["type"]))
             events.append(Event.private(who, "afk_choice", seat=who, action=action))
         self.state.serial += 1
         frame.wait = False
-        driver.answer_frame(self, frame, action, events)
-        self.run(events)
+        driver.answer_frame(self.context, frame, action, events)
+        driver.settle(self.context, events)
         return events
-
-    def default_action(self, frame: Frame) -> Action:
-        """The AFK choice (BR-X19): the first legal option, which every frame lists as its safe
-        default; a move never spends a card (Optional Extra) on the player's behalf."""
-        opts = driver.frame_options(self, frame)
-        if frame.kind in ("turn", "freemove"):
-            for option in opts:
-                if option["type"] == "wait" or (option["type"] == "move" and "extra" not in option):
-                    return option
-        return opts[0]
 
     def refusal(self, seat: int, action: Any) -> RuleError:
         return explain(lambda: self._explain(seat, action))
@@ -163,7 +148,7 @@ class BugRun(Run, Engine):
         if self.is_over:
             raise RuleError("The game is over.", code="finished")
         kind = action_type(action)
-        decision = self.deciding()
+        decision = driver.deciding(self.context)
         assert decision is not None
         who, frame = decision
         if seat == SYSTEM:
@@ -176,7 +161,7 @@ class BugRun(Run, Engine):
             )
         if frame.kind == "turn" and kind == "move":
             raise RuleError("You cannot move there.", code="bad_move")
-        if kind not in {option["type"] for option in driver.frame_options(self, frame)}:
+        if kind not in {option["type"] for option in driver.frame_options(self.context, frame)}:
             raise RuleError("You cannot do that now.", code="wrong_step")
         raise RuleError("That choice is not allowed now.", code="illegal")
 
@@ -186,20 +171,20 @@ class BugRun(Run, Engine):
         return bool(self.state.phase == "over")
 
     def scores(self) -> list[int]:
-        return scoring.scores(self)
+        return scoring.scores(self.context)
 
     def public_scores(self) -> list[int]:
-        return scoring.public_scores(self)
+        return scoring.public_scores(self.context)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
-        return scoring.breakdown(self, seat)
+        return scoring.breakdown(self.context, seat)
 
     def winners(self) -> list[int]:
-        return scoring.winners(self)
+        return scoring.winners(self.context)
 
     # -- persistence ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        self.state.rng = self.rng.state()
+        self.state.rng = self.context.rng.state()
         return self.state.to_dict()
 
     @classmethod
@@ -207,4 +192,4 @@ class BugRun(Run, Engine):
         return cls(GameState.from_dict(dict(data)))
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return table_view(self, seat)
+        return table_view(self.context, seat)

@@ -11,12 +11,17 @@ from ..core import Event
 from . import cards, chance, combat
 from . import content as C
 from .context import Action, Run
-from .frames import (
-    EscapeFrame,
-)
+from .frames import Challenge, EscapeFrame, Result, Toss
 from .stocks import parse
 
 STOCKS = {"h": "hearts", "c": "coins", "a": "arrows"}
+
+
+def _passed(result: Result | object) -> bool:
+    """A roof step's challenge is won by a passed attack or a green toss."""
+    if isinstance(result, Challenge):
+        return result.passed
+    return isinstance(result, Toss) and result.green
 
 
 def roof_path(game: Run, step: int, side: str) -> dict[str, Any]:
@@ -66,7 +71,7 @@ def step_escape(game: Run, frame: EscapeFrame, events: list[Event]) -> None:
         else:
             frame.wait = True
     elif stage == "challenge":
-        ok = frame.ret is True or frame.ret == "green"
+        ok = _passed(frame.ret)
         events.append(Event.public("roof_step", hero=hero, step=frame.reached + 1, success=ok))
         if ok:
             frame.reached += 1

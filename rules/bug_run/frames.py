@@ -5,12 +5,17 @@ results come back in ``ret`` (see context.py). Frames are part of the stored sna
 kind's ``ORDER`` is the key order its JSON has always had ("k" first) and names every field:
 fields in ``LATE`` are written only once set (not None), and ``ret`` only once a child has
 returned (it may return None, hence the ``ABSENT`` marker; some kinds never have a child).
+
+A child returns one typed ``Result``: a toss its face (``Toss``), a roll its dice (``Roll``),
+a roof challenge whether it passed (``Challenge``), any other frame nothing. Each keeps the
+JSON form the snapshot has always stored for it (a string, a dict, a bool), and that JSON
+type alone tells them apart on load.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeAlias
 
 
 class _Absent:
@@ -23,6 +28,76 @@ class _Absent:
 ABSENT: Final = _Absent()
 
 
+@dataclass(frozen=True)
+class Toss:
+    """What a flip counter toss returns: the face that came up (or was forced)."""
+
+    face: str
+    """``"green"`` or ``"red"``; the key of a card's per-face rewards."""
+
+    @property
+    def green(self) -> bool:
+        return self.face == "green"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """What a kept roll returns: its dice and what they count (``chance.dice_stats``)."""
+
+    dice: list[int]
+    successes: int
+    bones: int
+    courage: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dice": list(self.dice),
+            "successes": self.successes,
+            "bones": self.bones,
+            "courage": self.courage,
+        }
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """What a roof challenge (an attack against a target number) returns: whether it passed."""
+
+    passed: bool
+
+
+Result: TypeAlias = Toss | Roll | Challenge | None
+"""What a child frame hands back to the frame below it."""
+
+
+def result_json(result: Result) -> Any:
+    """A result in the JSON form the snapshot has always stored for it."""
+    if isinstance(result, Toss):
+        return result.face
+    if isinstance(result, Roll):
+        return result.to_json()
+    if isinstance(result, Challenge):
+        return result.passed
+    return None
+
+
+def result_of(raw: Any) -> Result:
+    """The result a snapshot stored (its JSON type names the kind; anything else is corrupt)."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        return Challenge(raw)
+    if isinstance(raw, str):
+        return Toss(raw)
+    if isinstance(raw, dict):
+        return Roll(
+            [int(d) for d in raw["dice"]],
+            int(raw["successes"]),
+            int(raw["bones"]),
+            bool(raw["courage"]),
+        )
+    raise ValueError(f"bad Bug Run frame result {raw!r}")
+
+
 @dataclass(kw_only=True)
 class Frame:
     """What every frame has: whether it waits for a decision, whose it is, a child's result."""
@@ -33,10 +108,20 @@ class Frame:
 
     wait: bool = False
     seat: int = -1
-    ret: Any = ABSENT
+    ret: Result | _Absent = ABSENT
 
     def key_order(self) -> tuple[str, ...]:
         return self.ORDER
+
+    def tossed(self) -> Toss:
+        """The toss a child just returned (asked only where a toss was pushed)."""
+        assert isinstance(self.ret, Toss), f"expected a toss result, got {self.ret!r}"
+        return self.ret
+
+    def rolled(self) -> Roll:
+        """The roll a child just returned (asked only where a roll was pushed)."""
+        assert isinstance(self.ret, Roll), f"expected a roll result, got {self.ret!r}"
+        return self.ret
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"k": self.kind}
@@ -44,7 +129,7 @@ class Frame:
             value = getattr(self, name)
             if value is ABSENT or (value is None and name in self.LATE):
                 continue
-            out[name] = _copy(value)
+            out[name] = result_json(value) if name == "ret" else _copy(value)
         return out
 
     @classmethod
@@ -54,8 +139,11 @@ class Frame:
         frame_class = FRAME_TYPES.get(data["k"])
         if frame_class is None:
             raise ValueError(f"unknown Bug Run frame kind {data['k']!r}")
+        fields = {k: _copy(v) for k, v in data.items() if k != "k"}
+        if "ret" in fields:
+            fields["ret"] = result_of(fields["ret"])
         try:
-            return frame_class(**{k: _copy(v) for k, v in data.items() if k != "k"})
+            return frame_class(**fields)
         except TypeError as err:
             raise ValueError(f"bad Bug Run {data['k']!r} frame: {err}") from err
 

@@ -176,7 +176,7 @@ def step_bridge(game: Run, frame: BridgeFrame, events: list[Event]) -> None:
     """After a risky toss, the side that came up pays its reward."""
     if frame.stage == "risky":
         frame.stage = "end"
-        items = C.BRIDGES[frame.card][frame.ret]
+        items = C.BRIDGES[frame.card][frame.tossed().face]
         if items:
             game.push(RewardFrame(hero=frame.hero, items=list(items), i=0))
         return

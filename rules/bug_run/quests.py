@@ -83,7 +83,8 @@ def step_quest(game: Run, frame: QuestFrame, events: list[Event]) -> None:
             frame.stage = "complete" if len(slot.marks) == len(quest["items"]) else "end"
             reward(game, hero, [item])
     elif stage == "tossed":
-        green = frame.ret == "green"
+        toss = frame.tossed()
+        green = toss.green
         if kind == "escape":
             frame.stage = "complete" if green else "end"
             if green:
@@ -99,11 +100,11 @@ def step_quest(game: Run, frame: QuestFrame, events: list[Event]) -> None:
             reward(game, hero, quest["rewards"][frame.greens])
         else:  # duel
             plank = quest["planks"][slot.duel - 1]
-            events.append(Event.public("duel", hero=hero, plank=slot.duel, result=frame.ret))
+            events.append(Event.public("duel", hero=hero, plank=slot.duel, result=toss.face))
             frame.stage = "complete" if slot.duel >= len(quest["planks"]) else "end"
-            reward(game, hero, plank[frame.ret])
+            reward(game, hero, plank[toss.face])
     elif stage == "rolled":
-        plank = min(2, int(frame.ret["successes"]))
+        plank = min(2, frame.rolled().successes)
         events.append(Event.public("archery", hero=hero, plank=plank, already=plank in slot.marks))
         frame.stage = "end"
         if plank not in slot.marks:

@@ -10,7 +10,7 @@ from .context import Run
 
 def cash_gold_coins(game: Run, events: list[Event]) -> None:
     """BR-49: Gold Coins still in hand are cashed before scoring (2p: the poorer hero)."""
-    for seat in range(game.players):
+    for seat in range(game.state.players):
         for card in game.find_in_hand(seat, "gold_coins"):
             mine = [hero for hero in range(game.n_heroes()) if game.owner(hero) == seat]
             hero = min(mine, key=lambda x: (game.hero(x).coins, x))
@@ -56,7 +56,7 @@ def breakdown(game: Run, seat: int) -> dict[str, int]:
 
 def scores(game: Run) -> list[int]:
     """Every seat's total."""
-    return [breakdown(game, seat)["total"] for seat in range(game.players)]
+    return [breakdown(game, seat)["total"] for seat in range(game.state.players)]
 
 
 def public_scores(game: Run) -> list[int]:
@@ -65,7 +65,7 @@ def public_scores(game: Run) -> list[int]:
     game is over, the totals."""
     if game.state.phase == "over":
         return scores(game)
-    return [sum(_visible(game, seat)) for seat in range(game.players)]
+    return [sum(_visible(game, seat)) for seat in range(game.state.players)]
 
 
 def winners(game: Run) -> list[int]:

@@ -7,7 +7,7 @@ change.
 from __future__ import annotations
 
 from ..core import Event, Rng
-from . import board, turns
+from . import board, phases
 from . import content as C
 from .context import Run
 from .state import Bazaar, GameState, Hero, LootDecks, Seat
@@ -92,4 +92,4 @@ def first_level(game: Run, events: list[Event]) -> None:
     """Fill the market, lay out level 1 and open its Trading Phase."""
     game.refill_market()
     board.build_level(game, 1, events)
-    turns.start_phase(game, "trading", events)
+    phases.start_phase(game, "trading", events)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core import Event
-from . import board, chance, combat, stocks, turns
+from . import board, chance, combat, phases, stocks
 from .context import Action, Run
 from .frames import (
     FightFrame,
@@ -116,12 +116,12 @@ def reset_level(game: Run, events: list[Event]) -> None:
     if level < 4:
         state.level = level + 1
         board.build_level(game, level + 1, events)
-        turns.start_phase(game, "trading", events)
+        phases.start_phase(game, "trading", events)
     else:
         state.escape_queue = game.clockwise(state.crown)
         for hero in range(game.n_heroes()):
             game.hero(hero).pos = None
-        turns.start_phase(game, "escape", events)
+        phases.start_phase(game, "escape", events)
 
 
 def stair_wait_items(game: Run) -> list[str]:

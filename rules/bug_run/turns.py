@@ -1,10 +1,13 @@
-"""Playing a Level: phases, who acts next (Game Turn Order, 2p activation) and the
-adventure turn's choice (move, attack, quest, wait on the stairs or play a card)."""
+"""Playing a Level: who acts next (Game Turn Order, 2p activation), the end of each phase and
+the adventure turn's choice (move, attack, quest, wait on the stairs or play a card).
+
+Opening a phase lives in phases.py, so the stairs' reset can open the next one without
+importing this module back."""
 
 from __future__ import annotations
 
 from ..core import Event
-from . import board, cards, combat, moving, quests, scoring, stairs
+from . import board, cards, combat, moving, phases, quests, scoring, stairs
 from .board import QUEST_KINDS
 from .context import Action, Run
 from .frames import (
@@ -14,24 +17,6 @@ from .frames import (
     TradeFrame,
     TurnFrame,
 )
-from .state import TurnOrder
-
-
-def start_phase(game: Run, phase: str, events: list[Event]) -> None:
-    """Open a phase: the crown's hero acts first, then clockwise (2p: activation alternates
-    players)."""
-    state = game.state
-    state.phase = phase
-    crown = state.crown
-    state.order = TurnOrder(
-        next=crown,
-        left=game.n_heroes(),
-        forced=crown,
-        ready=[True] * game.n_heroes(),
-        seat=game.owner(crown),
-    )
-    state.fought = False
-    events.append(Event.public("phase", phase=phase, level=state.level, crown=crown))
 
 
 def next_hero(game: Run) -> int | None:
@@ -109,7 +94,7 @@ def schedule(game: Run, events: list[Event]) -> None:
             baz.market = []
             new = game.refill_market()
             events.append(Event.public("market_renewed", market=new))
-            start_phase(game, "adventure", events)
+            phases.start_phase(game, "adventure", events)
             return
     elif phase == "adventure":
         if all(game.on_stairs(hero) for hero in range(game.n_heroes())):

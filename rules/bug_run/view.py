@@ -81,7 +81,7 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "level": state.level,
         "mode": state.mode,
-        "players": game.players,
+        "players": game.state.players,
         "turn": game.state.serial,
         "crown": state.crown,
         "flash": state.flash,
@@ -111,7 +111,7 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
     ]
     out["names"] = {card: C.card_name(card) for card in shown}
     out["roof_paths"] = [C.STAIRS[card]["roof"] for card in state.roof]
-    if seat is not None and 0 <= seat < game.players:
+    if seat is not None and 0 <= seat < game.state.players:
         you: dict[str, Any] = {
             "seat": seat,
             "vp": state.seats[seat].vp,
@@ -132,6 +132,6 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
             you["score"] = scoring.breakdown(game, seat)
         out["you"] = you
     if game.state.phase == "over":
-        out["scores"] = [scoring.breakdown(game, i) for i in range(game.players)]
+        out["scores"] = [scoring.breakdown(game, i) for i in range(game.state.players)]
         out["winners"] = scoring.winners(game)
     return out

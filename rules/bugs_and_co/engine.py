@@ -27,25 +27,24 @@ from rules.core import (
 
 from . import actions as act
 from . import components as box
-from .scoring import breakdown, winners
+from . import play, scoring
+from .play import FINAL_SECONDS
 from .state import (
     FINAL_COUNT,
     LIVE,
     OVER,
     PLAYING,
+    SLUG,
     START_COUNT,
-    STOPPED,
-    TROPHY,
+    TITLE,
+    TURNS,
     GameState,
-    Held,
     Player,
 )
 from .view import build_view
 
 START_SECONDS: Final = 3.0
 """The rulebook's "counts to three out loud" before anyone may touch a tile."""
-FINAL_SECONDS: Final = 10.0
-"""BC-14: "10, 9, … 1, STOP!" from the last trophy; a rule, so no setting overrides it."""
 LIVE_CAP_SETTING: Final = "bco_live_cap"
 """BC-15: platform hard cap on LIVE so a game nobody ends cannot stall a channel; its length is
 only ever the host setting (900 s by default)."""
@@ -57,15 +56,13 @@ FINAL_KEY: Final = "bco:final"
 STOP_COUNTDOWN: Final = "countdown"
 STOP_CAP: Final = "cap"
 
-_TURNS: Final = {START_COUNT: 0, LIVE: 1, FINAL_COUNT: 1, OVER: 2}
-
 
 @register
 class BugsAndCo(Engine):
     """Peek at face-down tiles, keep trios, grab a trophy before the others stop you."""
 
-    slug = "bugs-and-co"
-    title = "Bugs & Co"
+    slug = SLUG
+    title = TITLE
     min_players = 2
     max_players = 8
     timers = (Timer(LIVE_CAP_SETTING, 900.0, "Bugs & Co: cap on live play (BC-15)"),)
@@ -82,51 +79,6 @@ class BugsAndCo(Engine):
         self.state = state
         self.players = state.players
         self.seed = state.seed
-
-    # -- the state's fields, as the views and tests read them ------------------------------
-    @property
-    def chosen_options(self) -> dict[str, str]:
-        return self.state.options
-
-    @property
-    def extra_set(self) -> str | None:
-        return self.state.extra_set
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
-
-    @property
-    def slots(self) -> list[int | None]:
-        return self.state.slots
-
-    @slots.setter
-    def slots(self, slots: list[int | None]) -> None:
-        self.state.slots = slots
-
-    @property
-    def removed(self) -> list[int]:
-        return self.state.removed
-
-    @removed.setter
-    def removed(self, removed: list[int]) -> None:
-        self.state.removed = removed
-
-    @property
-    def trophies(self) -> list[int]:
-        return self.state.trophies
-
-    @property
-    def seats(self) -> list[Player]:
-        return self.state.seats
-
-    @property
-    def pickups(self) -> int:
-        return self.state.pickups
-
-    @property
-    def stop_reason(self) -> str | None:
-        return self.state.stop_reason
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -158,33 +110,26 @@ class BugsAndCo(Engine):
     # -- what may happen now ----------------------------------------------------------------
     @property
     def turn(self) -> int:
-        """0 during the start count, 1 for the whole of play, 2 once over.
+        """0 during the start count, 1 for the whole of play, 2 once over (``TURNS``).
 
         Play is one long race window: every click must reach the engine, so the counter does
         not move on peeks or trophies (not even when the final countdown starts: peeking goes on).
         Keep / Put back buttons carry the pickup serial instead.
         """
-        return _TURNS[self.state.phase]
-
-    @property
-    def playing(self) -> list[int]:
-        """Seats still allowed to act (no trophy, not stopped)."""
-        return [s for s, p in enumerate(self.state.seats) if p.status == PLAYING]
+        return TURNS[self.state.phase]
 
     def waiting_for(self) -> frozenset[int]:
-        if self.state.phase not in (LIVE, FINAL_COUNT):
-            return frozenset()
-        return frozenset(self.playing)
+        return self.state.waiting_for()
 
     def deadlines(self) -> list[Deadline]:
         if self.state.phase == START_COUNT:
             return [Deadline(START_KEY, {"type": act.START}, START_SECONDS)]
         if self.state.phase == LIVE:
             stop = {"type": act.STOP, "why": STOP_CAP}
-            return [Deadline(CAP_KEY, stop, None, LIVE_CAP_SETTING, frozenset(self.playing))]
+            return [Deadline(CAP_KEY, stop, None, LIVE_CAP_SETTING, frozenset(self.state.playing))]
         if self.state.phase == FINAL_COUNT:
             stop = {"type": act.STOP, "why": STOP_COUNTDOWN}
-            return [Deadline(FINAL_KEY, stop, FINAL_SECONDS, None, frozenset(self.playing))]
+            return [Deadline(FINAL_KEY, stop, FINAL_SECONDS, None, frozenset(self.state.playing))]
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -217,62 +162,15 @@ class BugsAndCo(Engine):
         kind = action["type"]
         if seat == SYSTEM:
             if kind == act.START:
-                self.state.phase = LIVE
-                return [
-                    Event.public(
-                        "start", slots=len(self.state.slots), trophies=list(self.state.trophies)
-                    )
-                ]
-            return self._stop(str(action["why"]))
+                return play.start(self.state)
+            return play.stop(self.state, str(action["why"]))
         if kind == act.PEEK:
-            return self._peek(seat, action["slot"])
+            return play.peek(self.state, seat, action["slot"])
         if kind == act.KEEP:
-            return self._keep(seat)
+            return play.keep(self.state, seat)
         if kind == act.RETURN:
-            return [self._return_held(seat, "put_back", action.get("slot"))]
-        return self._take_trophy(seat)
-
-    def _peek(self, seat: int, slot: int) -> list[Event]:
-        tile = self.state.slots[slot]
-        assert tile is not None
-        self.state.slots[slot] = None
-        self.state.pickups += 1
-        self.state.seats[seat].held = Held(tile, slot, self.state.pickups)
-        return [
-            Event.public("peek", seat=seat, slot=slot),
-            Event.private(
-                seat,
-                "peeked",
-                seat=seat,
-                slot=slot,
-                pickup=self.state.pickups,
-                **box.describe(box.symbol_of(tile)),
-            ),
-        ]
-
-    def _keep(self, seat: int) -> list[Event]:
-        player = self.state.seats[seat]
-        held = player.held
-        assert held is not None
-        player.kept.append(held.tile)
-        player.held = None
-        return [Event.public("keep", seat=seat, slot=held.slot, kept=len(player.kept))]
-
-    def _take_trophy(self, seat: int) -> list[Event]:
-        events: list[Event] = []
-        player = self.state.seats[seat]
-        if player.held is not None:  # BC-6: the right-hand tile goes back, unscored
-            events.append(self._return_held(seat, "trophy"))
-        value = self.state.trophies.pop(0)
-        player.trophy = value
-        player.status = TROPHY
-        events.append(
-            Event.public("trophy", seat=seat, value=value, trophies_left=list(self.state.trophies))
-        )
-        if not self.state.trophies:
-            self.state.phase = FINAL_COUNT
-            events.append(Event.public("final_count", seconds=FINAL_SECONDS))
-        return events
+            return [play.put_back(self.state, seat, "put_back", action.get("slot"))]
+        return play.take_trophy(self.state, seat)
 
     # -- refusals ---------------------------------------------------------------------------
     def refusal(self, seat: int, action: Any) -> RuleError:
@@ -335,58 +233,20 @@ class BugsAndCo(Engine):
         elif self.state.slots[slot] is None:
             raise RuleError("Too slow: that tile is not there any more.", code="taken")
 
-    def _return_held(self, seat: int, reason: str, slot: int | None = None) -> Event:
-        """Put a right-hand tile face down into ``slot``, or its own slot (BC-X1 fallback)."""
-        player = self.state.seats[seat]
-        held = player.held
-        assert held is not None
-        target = self._home_slot(held.slot) if slot is None else slot
-        self.state.slots[target] = held.tile
-        player.held = None
-        return Event.public("put_back", seat=seat, slot=target, from_slot=held.slot, reason=reason)
-
-    def _home_slot(self, origin: int) -> int:
-        """The slot a tile came from, or if another tile went there meanwhile, the next empty
-        slot after it (wrapping). One always exists: every tile off the table left a slot."""
-        n = len(self.state.slots)
-        for step in range(n):
-            slot = (origin + step) % n
-            if self.state.slots[slot] is None:
-                return slot
-        raise AssertionError("a held tile always has an empty slot to go back to")
-
-    def _stop(self, why: str) -> list[Event]:
-        """STOP: right-hand tiles go back unscored (BC-7), everyone freezes, scores are told."""
-        events = [Event.public("stop", why=why)]
-        for seat, player in enumerate(self.state.seats):
-            if player.held is not None:
-                events.append(self._return_held(seat, "stop"))
-            if player.status == PLAYING:
-                player.status = STOPPED
-        self.state.phase = OVER
-        self.state.stop_reason = why
-        events.append(Event.public("game_over", **self.final_summary()))
-        return events
-
     # -- the end ----------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
         return self.state.phase == OVER
 
     def kept_symbols(self, seat: int) -> list[int]:
-        return sorted(box.symbol_of(t) for t in self.state.seats[seat].kept)
+        return scoring.kept_symbols(self.state, seat)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
-        """Trios, other tiles, trophy, total. Before the end only the trophy counts: the kept
-        tiles are secret even from their owner (BC-8), so no running score may hint at them."""
-        player = self.state.seats[seat]
-        if not self.is_over:
-            trophy = player.trophy or 0
-            return {"trios": 0, "other_tiles": 0, "trophy": trophy, "total": trophy}
-        return breakdown(self.kept_symbols(seat), player.trophy)
+        """Trios, other tiles, trophy, total; before the end only the trophy (BC-8)."""
+        return scoring.seat_breakdown(self.state, seat)
 
     def scores(self) -> list[int]:
-        return [self.score_breakdown(s)["total"] for s in range(self.players)]
+        return scoring.totals(self.state)
 
     def public_scores(self) -> list[int]:
         """Trophies only before the end: the kept tiles are secret (BC-8, BC-X4)."""
@@ -395,23 +255,15 @@ class BugsAndCo(Engine):
         return [player.trophy or 0 for player in self.state.seats]
 
     def winners(self) -> list[int]:
-        return winners(self.scores()) if self.is_over else []
+        return scoring.final_winners(self.state)
 
     def final_summary(self) -> dict[str, Any]:
         """Everything revealed at the end: hands, the 7 removed tiles (BC-17), scores."""
-        return {
-            "why": self.state.stop_reason,
-            "scores": self.scores(),
-            "winners": self.winners(),
-            "breakdowns": [self.score_breakdown(s) for s in range(self.players)],
-            "hands": [self.kept_symbols(s) for s in range(self.players)],
-            "trophies": [p.trophy for p in self.state.seats],
-            "removed": sorted(box.symbol_of(t) for t in self.state.removed),
-        }
+        return scoring.summary(self.state)
 
     # -- what players see -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        return build_view(self, seat)
+        return build_view(self.state, seat)
 
     # -- persistence ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

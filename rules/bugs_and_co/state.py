@@ -1,4 +1,9 @@
-"""The Bugs & Co state as typed records (the table, each player's hands) and their JSON form."""
+"""The Bugs & Co state as typed records (the table, each player's hands) and their JSON form.
+
+Kept apart from the rules so the play (play.py), the scoring, the view and the contract
+(engine.py) share one shape; ``to_dict`` is the stored snapshot, so its keys and their order
+must not change.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.core import Rng
+
+SLUG: Final = "bugs-and-co"
+TITLE: Final = "Bugs & Co"
 
 START_COUNT: Final = "start"
 """The "1, 2, 3" before play: nobody may touch a tile yet."""
@@ -22,6 +30,10 @@ TROPHY: Final = "trophy"
 """Took a trophy and so stopped playing (BC-6)."""
 STOPPED: Final = "stopped"
 """Stopped by STOP without a trophy."""
+
+TURNS: Final = {START_COUNT: 0, LIVE: 1, FINAL_COUNT: 1, OVER: 2}
+"""The button counter per phase (``Engine.turn``): play is one long race window, so it does
+not move on peeks or trophies; Keep / Put back buttons carry the pickup serial instead."""
 
 
 @dataclass
@@ -92,6 +104,17 @@ class GameState:
     pickups: int = 0
     """How many peeks have happened: the serial of the latest pickup."""
     stop_reason: str | None = None
+
+    @property
+    def playing(self) -> list[int]:
+        """Seats still allowed to act (no trophy, not stopped)."""
+        return [s for s, p in enumerate(self.seats) if p.status == PLAYING]
+
+    def waiting_for(self) -> frozenset[int]:
+        """Everyone still playing while tiles may be touched; nobody before or after."""
+        if self.phase not in (LIVE, FINAL_COUNT):
+            return frozenset()
+        return frozenset(self.playing)
 
     def to_dict(self, slug: str) -> dict[str, Any]:
         return {

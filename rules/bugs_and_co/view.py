@@ -6,18 +6,16 @@ for their owner (BC-8, BC-9), and the removed tiles stay hidden until the end (B
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core import RuleError
 
 from . import components as box
-from .state import FINAL_COUNT, LIVE, OVER, PLAYING
-
-if TYPE_CHECKING:
-    from .engine import BugsAndCo
+from . import scoring
+from .state import FINAL_COUNT, LIVE, OVER, PLAYING, SLUG, TITLE, TURNS, GameState
 
 
-def build_view(game: BugsAndCo, seat: int | None) -> dict[str, Any]:
+def build_view(state: GameState, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None`` = spectators). Shape::
 
     {
@@ -45,33 +43,33 @@ def build_view(game: BugsAndCo, seat: int | None) -> dict[str, Any]:
                         "removed": [symbol, ...]},
     }
     """
-    if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
         raise RuleError("You are not playing in this game.", code="not_seated")
-    symbols = box.symbols_in_play(game.players, game.extra_set)
+    symbols = box.symbols_in_play(state.players, state.extra_set)
     return {
-        "game": game.slug,
-        "title": game.title,
-        "phase": game.phase,
-        "turn": game.turn,
-        "players": game.players,
+        "game": SLUG,
+        "title": TITLE,
+        "phase": state.phase,
+        "turn": TURNS[state.phase],
+        "players": state.players,
         "seat": seat,
-        "extra_set": game.extra_set,
+        "extra_set": state.extra_set,
         "symbols": box.catalog(symbols),
         "tiles_in_play": len(symbols) * box.COPIES - box.REMOVED,
         "removed_count": box.REMOVED,
-        "slots": [tile is not None for tile in game.slots],
-        "on_table": sum(tile is not None for tile in game.slots),
-        "trophies_left": list(game.trophies),
-        "next_trophy": game.trophies[0] if game.trophies else None,
-        "seats": [_public_seat(game, s) for s in range(game.players)],
-        "waiting_for": sorted(game.waiting_for()),
-        "you": None if seat is None else _private_seat(game, seat),
-        "result": game.final_summary() if game.phase == OVER else None,
+        "slots": [tile is not None for tile in state.slots],
+        "on_table": sum(tile is not None for tile in state.slots),
+        "trophies_left": list(state.trophies),
+        "next_trophy": state.trophies[0] if state.trophies else None,
+        "seats": [_public_seat(state, s) for s in range(state.players)],
+        "waiting_for": sorted(state.waiting_for()),
+        "you": None if seat is None else _private_seat(state, seat),
+        "result": scoring.summary(state) if state.phase == OVER else None,
     }
 
 
-def _public_seat(game: BugsAndCo, seat: int) -> dict[str, Any]:
-    player = game.seats[seat]
+def _public_seat(state: GameState, seat: int) -> dict[str, Any]:
+    player = state.seats[seat]
     return {
         "seat": seat,
         "status": player.status,
@@ -82,9 +80,9 @@ def _public_seat(game: BugsAndCo, seat: int) -> dict[str, Any]:
     }
 
 
-def _private_seat(game: BugsAndCo, seat: int) -> dict[str, Any]:
-    player = game.seats[seat]
-    playing = player.status == PLAYING and game.phase in (LIVE, FINAL_COUNT)
+def _private_seat(state: GameState, seat: int) -> dict[str, Any]:
+    player = state.seats[seat]
+    playing = player.status == PLAYING and state.phase in (LIVE, FINAL_COUNT)
     hand = None
     if player.held is not None:
         hand = {
@@ -98,6 +96,6 @@ def _private_seat(game: BugsAndCo, seat: int) -> dict[str, Any]:
         "kept": len(player.kept),
         "trophy": player.trophy,
         "hand": hand,
-        "can_peek": playing and player.held is None and any(t is not None for t in game.slots),
-        "can_take_trophy": playing and game.phase == LIVE,
+        "can_peek": playing and player.held is None and any(t is not None for t in state.slots),
+        "can_take_trophy": playing and state.phase == LIVE,
     }

@@ -139,19 +139,19 @@ class Engine(ABC):
                 return candidate
         return None
 
+    @abstractmethod
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """Play ``action``, already known to be legal and the engine's own listed copy.
 
-        Not abstract only so that an older game overriding ``apply`` itself (the test suite's
-        Ladybug Dash) still loads; every game in ``rules/`` implements it."""
-        raise NotImplementedError
+        Abstract, like ``refusal``: every game, the host's test game included, is played
+        through ``apply``'s one legality check, so none may skip it by overriding ``apply``."""
 
+    @abstractmethod
     def refusal(self, seat: int, action: Any) -> RuleError:
         """Why ``action`` is not legal for ``seat`` now, in words for the player (and a code).
 
         Called only for refused actions, so it may check in whatever order gives the most
         useful message; it must not change the game."""
-        raise NotImplementedError
 
     @abstractmethod
     def waiting_for(self) -> frozenset[int]:

@@ -56,12 +56,12 @@ def check_png(png: bytes, players: int) -> Image.Image:
 
 def place(g: BugRun, h: int, col: int, floor: str, space: int | None) -> None:
     """Move hero ``h`` as the engine would: off its old space, onto the new one."""
-    old = g.hero(h).pos
+    old = g.context.hero(h).pos
     if old is not None and old.space is not None:
-        g.slot(old.col, old.floor).spaces[old.space].hero = None
-    g.hero(h).pos = Position(col, floor, space)
+        g.context.slot(old.col, old.floor).spaces[old.space].hero = None
+    g.context.hero(h).pos = Position(col, floor, space)
     if space is not None:
-        g.slot(col, floor).spaces[space].hero = h
+        g.context.slot(col, floor).spaces[space].hero = h
 
 
 def middle_slots(g: BugRun) -> list[tuple[int, str]]:
@@ -104,9 +104,9 @@ def boards_with(players: int, cards: list[str]) -> Iterator[BugRun]:
         for k, (col, floor) in enumerate(middle_slots(g)):
             if not todo:
                 break
-            slot = board.make_slot(g, todo.pop(0), g.state.level)
+            slot = board.make_slot(g.context, todo.pop(0), g.state.level)
             g.state.board[col][floor] = slot
-            if slot.spaces and k < g.n_heroes():
+            if slot.spaces and k < g.context.n_heroes():
                 place(g, k, col, floor, 0)
         seed += 1
         yield g
@@ -131,7 +131,7 @@ def test_every_stairs_card_renders(players: int) -> None:
     prints = set()
     for cid in sorted(C.STAIRS):
         g = BugRun.new(players, 1)
-        g.state.board[-1]["C"] = board.make_slot(g, cid, 1)
+        g.state.board[-1]["C"] = board.make_slot(g.context, cid, 1)
         place(g, 0, len(g.state.board) - 1, "C", 1)
         view = g.view(None)
         check_png(render_board(view, NAMES), players)
@@ -150,7 +150,7 @@ def test_every_level_card_line_renders_on_both_sides() -> None:
                 g.state.monsters[level - 1] = sorted(
                     m for m, d in C.MONSTERS.items() if d["level"] == level
                 )
-                board.build_level(g, level, [])
+                board.build_level(g.context, level, [])
                 check_png(render_board(g.view(None), NAMES), players)
 
 
@@ -162,20 +162,20 @@ def showcase(mode: str = "normal") -> BugRun:
     slots = middle_slots(g)
     cards = ["M3-22", "Q16", "B6", "Q10", "M2-13", "Q01", "Q08", "M4-31"]
     for (col, floor), cid in zip(slots, cards, strict=False):
-        g.state.board[col][floor] = board.make_slot(g, cid, 1)
-    by_card = {g.slot(c, f).card: (c, f) for c, f in slots}
-    g.slot(*by_card["M3-22"]).wounds = 3
-    g.slot(*by_card["Q16"]).marks = [0, 2]
-    g.slot(*by_card["Q10"]).duel = 2
-    defeated = g.slot(*by_card["M2-13"])
+        g.state.board[col][floor] = board.make_slot(g.context, cid, 1)
+    by_card = {g.context.slot(c, f).card: (c, f) for c, f in slots}
+    g.context.slot(*by_card["M3-22"]).wounds = 3
+    g.context.slot(*by_card["Q16"]).marks = [0, 2]
+    g.context.slot(*by_card["Q10"]).duel = 2
+    defeated = g.context.slot(*by_card["M2-13"])
     defeated.wounds, defeated.defeated = 6, True
-    g.slot(*by_card["Q01"]).locked = True
-    g.slot(*by_card["Q08"]).marks = [1]
-    crowded = g.slot(*by_card["M4-31"])
+    g.context.slot(*by_card["Q01"]).locked = True
+    g.context.slot(*by_card["Q08"]).marks = [1]
+    crowded = g.context.slot(*by_card["M4-31"])
     crowded.spaces.append(Space("any", False, extra=True))
     stairs = len(g.state.board) - 1
-    g.state.board[stairs]["C"] = board.make_slot(g, "ST8", 1)
-    g.slot(stairs, "C").spaces[3].reserved = 2
+    g.state.board[stairs]["C"] = board.make_slot(g.context, "ST8", 1)
+    g.context.slot(stairs, "C").spaces[3].reserved = 2
     place(g, 0, *by_card["M3-22"], 0)
     place(g, 1, *by_card["M2-13"], 1)
     place(g, 2, *by_card["M4-31"], len(crowded.spaces) - 1)
@@ -210,10 +210,10 @@ def test_final_escape_and_game_over() -> None:
     s = g.state
     s.phase, s.level, s.board, s.roof = "escape", 4, [], ["ST1", "ST5", "ST9", "ST3"]
     for h, reached in enumerate([3, None, 1]):
-        g.hero(h).pos, g.hero(h).roof = None, reached
+        g.context.hero(h).pos, g.context.hero(h).roof = None, reached
     escape = render_board(g.view(None), NAMES)
     check_png(escape, 3)
-    g.hero(1).roof = 4
+    g.context.hero(1).roof = 4
     assert render_board(g.view(None), NAMES) != escape
     s.phase = "over"
     over = g.view(None)
@@ -271,9 +271,9 @@ def test_fingerprint_follows_what_is_drawn() -> None:
     assert board_fingerprint(undrawn, NAMES) == first
 
     col, floor = middle_slots(g)[0]
-    g.slot(col, floor).wounds += 1
+    g.context.slot(col, floor).wounds += 1
     assert board_fingerprint(g.view(None), NAMES) != first
-    g.slot(col, floor).wounds -= 1
+    g.context.slot(col, floor).wounds -= 1
     assert board_fingerprint(g.view(None), NAMES) == first
     place(g, 0, 0, "C", None)
     assert board_fingerprint(g.view(None), NAMES) != first

@@ -59,8 +59,8 @@ def scramble(
 ) -> BugOff:
     """A copy whose secrets (all but ``keep``'s) are redrawn at random with the same sizes."""
     other = clone(engine)
-    rng.shuffle(other.deck)
-    zones = [other.hands, other.points] if points else [other.hands]
+    rng.shuffle(other.state.deck)
+    zones = [other.state.hands, other.state.points] if points else [other.state.hands]
     for seat in range(other.players):
         if seat == keep:
             continue
@@ -70,8 +70,8 @@ def scramble(
             pile.update(dict.fromkeys(COLOURS, 0))
             for _ in range(size):
                 pile[rng.choice(COLOURS)] += 1
-        if seat == other.active and other.drawn is not None:
-            other.state.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
+        if seat == other.state.active and other.state.drawn is not None:
+            other.state.drawn = rng.choice([c for c in COLOURS if other.state.hands[seat][c]])
     return other
 
 
@@ -156,7 +156,7 @@ def play(
         if rng.random() < 0.06:
             outcome = act(table, SYSTEM, engine.deadlines()[0].action)
         else:
-            seat = engine.active
+            seat = engine.state.active
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
         if log is not None:
             log.extend(PRESENTER.log_lines(table, outcome))
@@ -201,7 +201,7 @@ def test_board_hand_reply_and_final_fit_discord_limits(players: int) -> None:
         reply = PRESENTER.reply(table, outcome)
         if reply is not None:
             check_limits(reply)
-        if engine_of(table).phase == "choose":
+        if engine_of(table).state.phase == "choose":
             seen_choose += 1
     assert seen_choose > 10
     check_limits(PRESENTER.final(table, log))
@@ -346,15 +346,15 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
             # answer to Draw), so a turn edits it once at most (issue #21's request budget).
             assert not dm.buttons()
             assert (dm.embed.description or "").startswith("Your cards between turns.")
-            before = dict(engine.hands[seat])
-            if seat == engine.active and engine.phase == "choose":
-                assert engine.drawn is not None
-                before[engine.drawn] -= 1
+            before = dict(engine.state.hands[seat])
+            if seat == engine.state.active and engine.state.phase == "choose":
+                assert engine.state.drawn is not None
+                before[engine.state.drawn] -= 1
             assert hand_counts(dm) == before
             assert dm.embed.fields[1:] == spec.embed.fields[1:3]
-            assert hand_counts(spec) == engine.hands[seat]
-            assert chips(field(spec, "Your points pile")) == engine.points[seat]
-            assert chips(field(spec, "Face up")) == engine.tableaux[seat]
+            assert hand_counts(spec) == engine.state.hands[seat]
+            assert chips(field(spec, "Your points pile")) == engine.state.points[seat]
+            assert chips(field(spec, "Face up")) == engine.state.tableaux[seat]
             buttons = spec.buttons()
             assert actions(buttons) == legal(engine, seat)
             assert len(buttons) == len(engine.legal_actions(seat))  # no extra buttons
@@ -365,17 +365,17 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
             )
             assert spec.embed is not None
             desc = spec.embed.description or ""
-            if seat == engine.active and engine.phase == "choose":
+            if seat == engine.state.active and engine.state.phase == "choose":
                 choices += 1
-                drawn = engine.drawn
+                drawn = engine.state.drawn
                 assert drawn is not None
                 assert f"You drew {EMOJI[drawn]} **{drawn}**" in desc
-                held = [c for c in COLOURS if engine.hands[seat][c]]
+                held = [c for c in COLOURS if engine.state.hands[seat][c]]
                 rows = [row for row in spec.rows if isinstance(row, tuple)]
                 assert [b.action for b in rows[0]] == [{"type": "place", "colour": c} for c in held]
                 assert [b.action for b in rows[1]] == [{"type": "score", "colour": c} for c in held]
                 assert all(b.emoji == EMOJI[c] for b, c in zip(rows[0], held, strict=True))
-            elif seat == engine.active:
+            elif seat == engine.state.active:
                 assert "Your turn" in desc
                 assert actions(buttons) == ['{"type": "draw"}']
             else:
@@ -419,17 +419,17 @@ def test_hand_after_the_game_is_over_shows_the_points_pile_without_buttons() -> 
 def test_reply_after_a_draw_shows_the_card_and_the_choices() -> None:
     table = make_table(SLUG, 3, seed=6)
     engine = engine_of(table)
-    seat = engine.active
+    seat = engine.state.active
     outcome = act(table, seat, {"type": "draw"})
     reply = PRESENTER.reply(table, outcome)
     assert reply is not None
-    drawn = engine.drawn
+    drawn = engine.state.drawn
     assert drawn is not None
     assert reply.embed is not None and f"You drew {EMOJI[drawn]} **{drawn}**" in (
         reply.embed.description or ""
     )
     assert actions(reply.buttons()) == legal(engine, seat)
-    assert hand_counts(reply) == engine.hands[seat]
+    assert hand_counts(reply) == engine.state.hands[seat]
 
     colour = engine.legal_actions(seat)[0]["colour"]
     placed = act(table, seat, {"type": "place", "colour": colour})
@@ -441,7 +441,7 @@ def test_beside_the_dm_the_panel_shows_the_choices_but_not_the_hand() -> None:
     (P-48); with DMs closed they are where the hand is."""
     table = make_table(SLUG, 3, seed=6)
     engine = engine_of(table)
-    seat = engine.active
+    seat = engine.state.active
     outcome = act(table, seat, {"type": "draw"})
     beside = PRESENTER.private_reply(table, outcome, in_dm=True)
     assert beside is not None and beside.embed is not None
@@ -452,7 +452,7 @@ def test_beside_the_dm_the_panel_shows_the_choices_but_not_the_hand() -> None:
     assert not any(n.startswith(("Your hand", "Your points pile", "Face up")) for n in names)
     alone = PRESENTER.private_reply(table, outcome, in_dm=False)
     assert alone == PRESENTER.reply(table, outcome)
-    assert alone is not None and hand_counts(alone) == engine.hands[seat]
+    assert alone is not None and hand_counts(alone) == engine.state.hands[seat]
 
     hand = PRESENTER.private_hand(table, seat, in_dm=True)
     assert hand is not None and hand.embed is not None
@@ -529,9 +529,9 @@ def test_log_lines_for_draw_place_score_and_timeouts() -> None:
     ]
     # the clock after the draw: places the drawn card
     act(table, 0, {"type": "draw"})
-    drawn = engine_of(table).drawn
+    drawn = engine_of(table).state.drawn
     assert drawn is not None
-    count = engine_of(table).tableaux[0][drawn] + 1
+    count = engine_of(table).state.tableaux[0][drawn] + 1
     assert lines(SYSTEM, {"type": "timeout", "turn": engine_of(table).turn}) == [
         f"⏰ ann ran out of time: placed {EMOJI[drawn]} ({EMOJI[drawn]}×{count} face up)"
         " → **bob**'s turn"
@@ -582,7 +582,7 @@ def test_log_lines_for_bug_offs_and_the_end() -> None:
 
 def test_log_names_are_markdown_escaped() -> None:
     table = make_table(SLUG, 2, seed=1, names=["a_b*", "c_d"])
-    lines = PRESENTER.log_lines(table, act(table, engine_of(table).active, {"type": "draw"}))
+    lines = PRESENTER.log_lines(table, act(table, engine_of(table).state.active, {"type": "draw"}))
     assert lines[0].startswith(("🃏 a\\_b\\* drew", "🃏 c\\_d drew")), lines
 
 

@@ -140,9 +140,9 @@ def play(
     yield step(SYSTEM, START)
     while not engine.is_over:
         steps += 1
-        if engine.phase == "final":
+        if engine.state.phase == "final":
             after_last += 1
-            if after_last > final_steps or not engine.playing:
+            if after_last > final_steps or not engine.state.playing:
                 yield step(SYSTEM, STOP)
                 continue
         movers = [s for s in sorted(engine.waiting_for()) if engine.legal_actions(s)]
@@ -150,7 +150,7 @@ def play(
             yield step(SYSTEM, STOP)
             continue
         seat = rng.choice(movers)
-        if steps > max_steps and engine.phase == "live":
+        if steps > max_steps and engine.state.phase == "live":
             action = TROPHY
         else:
             action = choose(engine, seat, rng)
@@ -231,7 +231,7 @@ def test_pages_keep_rows_of_five_and_fit_discord(slots: int, sizes: list[int]) -
 @pytest.mark.parametrize("players", range(2, 9))
 def test_every_message_fits_discord_limits(players: int) -> None:
     table = make_table(SLUG, players, seed=players, names=LONG_NAMES[:players])
-    slots = len(engine_of(table).slots)
+    slots = len(engine_of(table).state.slots)
     pages = {38: 2, 53: 3, 68: 3}[slots]
     boards = PRESENTER.boards(table)
     assert len(boards) == pages
@@ -257,7 +257,7 @@ def test_every_message_fits_discord_limits(players: int) -> None:
 
 def test_the_widest_final_still_fits() -> None:
     """Eight long names sharing every tile of the table, each hand of distinct symbols."""
-    on_table = sorted(box.symbol_of(t) for t in BugsAndCo.new(8, 7).slots if t is not None)
+    on_table = sorted(box.symbol_of(t) for t in BugsAndCo.new(8, 7).state.slots if t is not None)
     hands = [on_table[s::8] for s in range(8)]
     engine = finished(8, hands, [3, 3, 2, 2, 1, None, None, None])
     table = with_engine(make_table(SLUG, 8, seed=7, names=LONG_NAMES), engine)
@@ -280,9 +280,11 @@ def test_the_pages_hold_exactly_one_button_per_slot(players: int) -> None:
         view = engine.view(None)
         boards = PRESENTER.boards(table)
         buttons = slot_buttons(boards)
-        assert [b.action["slot"] for b in buttons if b.action] == list(range(len(engine.slots)))
+        assert [b.action["slot"] for b in buttons if b.action] == list(
+            range(len(engine.state.slots))
+        )
         holders = {s["holding_from"] for s in view["seats"] if s["holding"]}
-        for slot, (button, tile) in enumerate(zip(buttons, engine.slots, strict=True)):
+        for slot, (button, tile) in enumerate(zip(buttons, engine.state.slots, strict=True)):
             n = slot + 1
             if tile is not None:
                 assert button.action == {"type": "peek", "slot": slot}
@@ -291,15 +293,15 @@ def test_the_pages_hold_exactly_one_button_per_slot(players: int) -> None:
                 assert button.action == {"type": "return", "slot": slot}
                 assert button.label.startswith(f"✋ {n} ") == (slot in holders)
                 assert button.label == f"{n} · empty" or slot in holders
-            assert button.disabled == (engine.phase == "start")
+            assert button.disabled == (engine.state.phase == "start")
         # the only other game button is the Trophy, on the first page beside My hand,
         # enabled only in LIVE
         others = [b for spec in boards for b in spec.buttons() if b not in buttons]
         assert [b.action for b in others] == [TROPHY, None]
         assert boards[0].rows[0] == (others[0], HAND_BUTTON)
-        assert others[0].disabled == (engine.phase != "live")
-        if engine.trophies:
-            assert others[0].label.startswith(f"🏆 Take trophy {engine.trophies[0]}")
+        assert others[0].disabled == (engine.state.phase != "live")
+        if engine.state.trophies:
+            assert others[0].label.startswith(f"🏆 Take trophy {engine.state.trophies[0]}")
 
 
 def test_start_count_final_countdown_and_cap_use_discord_timestamps() -> None:
@@ -382,7 +384,7 @@ def test_the_leak_scan_finds_a_planted_leak(monkeypatch: pytest.MonkeyPatch) -> 
 
     def leaky_players(self: BugsAndCoPresenter, view: Any, names: Any) -> str:
         engine = current["engine"]
-        kept = [box.SYMBOL_NAMES[box.symbol_of(t)] for p in engine.seats for t in p.kept]
+        kept = [box.SYMBOL_NAMES[box.symbol_of(t)] for p in engine.state.seats for t in p.kept]
         return original_players(self, view, names) + " " + " ".join(kept)
 
     table = make_table(SLUG, 3, seed=1)
@@ -439,7 +441,7 @@ def test_peek_reply_shows_exactly_the_peeked_symbol_and_the_holders_choices(
             assert shown == [] and reply.content and "trophy" in reply.content
             continue
         peeks += 1
-        held = engine.seats[outcome.seat].held
+        held = engine.state.seats[outcome.seat].held
         assert held is not None
         assert shown == [box.SYMBOL_NAMES[box.symbol_of(held.tile)]]
         assert (
@@ -542,7 +544,7 @@ def test_final_reveals_every_hand_with_its_score_the_box_and_the_winners() -> No
         "Trios (+0): none\nOther tiles (−3): Moth ×2, Wasp\nTrophy: +3 · 3 tiles kept"
     )
     assert field(final, "🏆 cy") == "No tiles kept.\nTrophy: +2 · 0 tiles kept"
-    removed = Counter(box.symbol_of(t) for t in engine.removed)
+    removed = Counter(box.symbol_of(t) for t in engine.state.removed)
     expected = ", ".join(
         f"{box.SYMBOL_NAMES[s]}{f' ×{n}' if n > 1 else ''}" for s, n in sorted(removed.items())
     )

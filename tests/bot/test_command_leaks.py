@@ -482,6 +482,6 @@ async def test_the_scan_fails_when_a_board_shows_a_hand(
         if slug == "bug-run":
             secret = str(engine.state.seats[0].vp)  # seat 0's VP tokens
         else:
-            secret = hand_lines(engine.hands[0])[0]  # a colour of seat 0's hand
+            secret = hand_lines(engine.state.hands[0])[0]  # a colour of seat 0's hand
         with pytest.raises(AssertionError, match=f"the channel to the outsider shows .*{secret}"):
             await play_and_scan(game, seed)

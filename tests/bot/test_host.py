@@ -111,6 +111,22 @@ async def test_cancel_frees_the_channel(host: Host) -> None:
     assert again.id != table.id
 
 
+def test_the_test_game_passes_the_one_legality_gate_like_every_game() -> None:
+    """Ladybug Dash proves the host only if it is played as real games are: through
+    ``Engine.apply``'s check, its own ``_apply`` and ``refusal``."""
+    from rules.core import Engine
+    from tests.support.testgame import LadybugDash
+
+    assert "apply" not in vars(LadybugDash) and LadybugDash.apply is Engine.apply
+    game = LadybugDash.new(2, 1)
+    game.apply(0, {"type": "claim"})
+    before = game.to_dict()
+    for action in ({"type": "pick", "n": True}, {"type": "pick", "n": 4}):
+        with pytest.raises(RuleError, match="Pick 1, 2 or 3"):  # a look-alike is not listed
+            game.apply(0, action)
+    assert game.to_dict() == before
+
+
 async def test_act_checks_seat_turn_and_rules_and_a_refusal_changes_nothing(
     host: Host, store: Store
 ) -> None:

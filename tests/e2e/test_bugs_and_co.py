@@ -280,7 +280,7 @@ def check_final(text: str, engine: BugsAndCo, names: list[str]) -> None:
             if n != 3:
                 name = box.SYMBOL_NAMES[symbol]
                 assert f"{name} ×{n}" in text if n > 1 else name in text
-    removed = Counter(box.symbol_of(t) for t in engine.removed)
+    removed = Counter(box.symbol_of(t) for t in engine.state.removed)
     box_line = ", ".join(
         f"{box.SYMBOL_NAMES[s]}{f' ×{n}' if n > 1 else ''}" for s, n in sorted(removed.items())
     )
@@ -406,8 +406,8 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     trophy = next(a for a in log if a.action == TROPHY)
     assert log[-1].seat == SYSTEM and log[-1].at >= trophy.at + timedelta(seconds=COUNTDOWN - 0.5)
     names = [alice.name, bob.name]  # seats in join order
-    assert engine.seats[names.index(loser.name)].trophy == 3
-    assert len(engine.seats[names.index(winner.name)].kept) == 2
+    assert engine.state.seats[names.index(loser.name)].trophy == 3
+    assert len(engine.state.seats[names.index(winner.name)].kept) == 2
     assert f"↩ STOP: {winner.name}'s tile from 8 went back into 8" in board.all_text()
     check_final(text, engine, names)
     assert await scan(world, game_id, [alice, bob, carol, world.dave]) == []
@@ -466,7 +466,7 @@ async def test_seven_players_a_whole_game_with_a_trophy_race(world: World) -> No
     assert engine.is_over and record.status == "finished"
     names = [u.name for u in players]
     check_final(text, engine, names)
-    assert sum(len(p.kept) for p in engine.seats) > 0
+    assert sum(len(p.kept) for p in engine.state.seats) > 0
     assert await scan(world, game_id, [*players, world.shy]) == []
     await no_buttons_left(emu, players)
 

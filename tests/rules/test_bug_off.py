@@ -19,12 +19,18 @@ from rules.core import SYSTEM, Event, Rng, RuleError, random_playout, replay
 
 def census(game: BugOff) -> Counter[str]:
     """Every card in every zone, so tests can prove nothing is created or destroyed."""
-    seen: Counter[str] = Counter(game.deck)
-    for zone in (*game.hands, *game.tableaux, *game.points, game.score_pile, game.discard):
+    seen: Counter[str] = Counter(game.state.deck)
+    for zone in (
+        *game.state.hands,
+        *game.state.tableaux,
+        *game.state.points,
+        game.state.score_pile,
+        game.state.discard,
+    ):
         for colour, n in zone.items():
             assert n >= 0, (colour, n)
             seen[colour] += n
-    for colour in game.bug_offs:
+    for colour in game.state.bug_offs:
         seen[bug_off(colour)] += 1
     return seen
 
@@ -44,38 +50,38 @@ def copy(game: BugOff) -> BugOff:
 
 def take_from_deck(game: BugOff, card: str) -> None:
     """Remove one ``card`` from the deck (its last copy, so the top stays as it was)."""
-    index = len(game.deck) - 1 - game.deck[::-1].index(card)
-    del game.deck[index]
+    index = len(game.state.deck) - 1 - game.state.deck[::-1].index(card)
+    del game.state.deck[index]
 
 
 def stack(game: BugOff, *cards: str) -> None:
     """Put ``cards`` on top of the deck, first = drawn first, keeping every card accounted for."""
     for card in cards:
         take_from_deck(game, card)
-    game.deck[0:0] = list(cards)
+    game.state.deck[0:0] = list(cards)
 
 
 def give_hand(game: BugOff, seat: int, *colours: str) -> None:
-    for colour, n in game.hands[seat].items():
-        game.deck.extend([colour] * n)
-        game.hands[seat][colour] = 0
+    for colour, n in game.state.hands[seat].items():
+        game.state.deck.extend([colour] * n)
+        game.state.hands[seat][colour] = 0
     for colour in colours:
         take_from_deck(game, colour)
-        game.hands[seat][colour] += 1
+        game.state.hands[seat][colour] += 1
 
 
 def put(game: BugOff, zone: str, seat: int, colour: str, n: int) -> None:
     """Move ``n`` cards of ``colour`` from the deck to a seat's tableau or points pile."""
     for _ in range(n):
         take_from_deck(game, colour)
-    getattr(game, zone)[seat][colour] += n
+    getattr(game.state, zone)[seat][colour] += n
 
 
 def play_bug_offs(game: BugOff, *colours: str) -> None:
     """Pretend these BUG OFFs were drawn earlier (nothing face up to wipe)."""
     for colour in colours:
         take_from_deck(game, bug_off(colour))
-        game.bug_offs.append(colour)
+        game.state.bug_offs.append(colour)
 
 
 def rigged(players: int = 3, seed: int = 1, active: int = 0) -> BugOff:
@@ -109,9 +115,9 @@ def test_bo1_two_to_six_players() -> None:
         assert info.value.code == "player_count"
     for n in range(2, 7):
         game = BugOff.new(n, 5)
-        assert len(game.hands) == n
-        assert all(sum(h.values()) == 3 for h in game.hands)
-        assert len(game.deck) == 126 - 3 * n
+        assert len(game.state.hands) == n
+        assert all(sum(h.values()) == 3 for h in game.state.hands)
+        assert len(game.state.deck) == 126 - 3 * n
         assert_conserved(game)
 
 
@@ -121,7 +127,7 @@ def test_bo2_drawn_card_makes_four_and_may_be_the_one_played() -> None:
     stack(game, "blue")
     events = game.apply(0, {"type": "draw"})
     assert types(events) == ["drew", "drew_card"]
-    assert sum(game.hands[0].values()) == 4
+    assert sum(game.state.hands[0].values()) == 4
     assert game.view(0)["me"]["drawn"] == "blue"
     assert game.legal_actions(0) == [
         {"type": "place", "colour": "red"},
@@ -130,9 +136,9 @@ def test_bo2_drawn_card_makes_four_and_may_be_the_one_played() -> None:
         {"type": "score", "colour": "blue"},
     ]
     game.apply(0, {"type": "place", "colour": "blue"})
-    assert game.hands[0] == {**dict.fromkeys(COLOURS, 0), "red": 3}
-    assert game.tableaux[0]["blue"] == 1
-    assert game.active == 1 and game.phase == "draw"
+    assert game.state.hands[0] == {**dict.fromkeys(COLOURS, 0), "red": 3}
+    assert game.state.tableaux[0]["blue"] == 1
+    assert game.state.active == 1 and game.state.phase == "draw"
     assert_conserved(game)
 
 
@@ -140,29 +146,29 @@ def test_bo3_bug_off_dealt_in_setup_goes_back_until_a_bug_card_comes() -> None:
     game = rigged()
     game.state.deck = [bug_off(c) for c in COLOURS] + ["green"]
     assert play.deal_bug(game.state) == "green"
-    assert sorted(game.deck) == sorted(bug_off(c) for c in COLOURS)
-    assert game.setup_returns >= 6  # every BUG OFF above the green came back at least once
+    assert sorted(game.state.deck) == sorted(bug_off(c) for c in COLOURS)
+    assert game.state.setup_returns >= 6  # every BUG OFF above the green came back at least once
 
 
 def test_bo3_no_hand_ever_starts_with_a_bug_off() -> None:
     returned = 0
     for seed in range(60):
         game = BugOff.new(6, seed)
-        assert all(sum(h.values()) == 3 for h in game.hands)
-        assert sum(1 for card in game.deck if is_bug_off(card)) == 6
-        assert game.bug_offs == []
+        assert all(sum(h.values()) == 3 for h in game.state.hands)
+        assert sum(1 for card in game.state.deck if is_bug_off(card)) == 6
+        assert game.state.bug_offs == []
         assert_conserved(game)
-        returned += game.setup_returns
+        returned += game.state.setup_returns
     assert returned > 0  # the redeal path really ran for some seed
 
 
 def test_bo4_random_first_player() -> None:
-    firsts = Counter(BugOff.new(4, seed).first for seed in range(200))
+    firsts = Counter(BugOff.new(4, seed).state.first for seed in range(200))
     assert set(firsts) == {0, 1, 2, 3}
     assert all(n > 25 for n in firsts.values())
     game = BugOff.new(4, 17)
-    assert game.active == game.first == game.view(None)["first_player"]
-    assert game.waiting_for() == frozenset({game.first})
+    assert game.state.active == game.state.first == game.view(None)["first_player"]
+    assert game.waiting_for() == frozenset({game.state.first})
     assert BugOff.new(4, 17).to_dict() == game.to_dict()
 
 
@@ -170,11 +176,14 @@ def test_bo4_bo_x7_host_may_choose_the_first_player() -> None:
     for players in range(2, 7):
         for chosen in range(1, players + 1):
             game = BugOff.new(players, 17, {"first_player": str(chosen)})
-            assert game.first == game.active == chosen - 1
+            assert game.state.first == game.state.active == chosen - 1
             assert game.waiting_for() == frozenset({chosen - 1})
             assert game.view(None)["first_player"] == chosen - 1
             random_first = BugOff.new(players, 17)
-            assert game.hands == random_first.hands and game.deck == random_first.deck
+            assert (
+                game.state.hands == random_first.state.hands
+                and game.state.deck == random_first.state.deck
+            )
         with pytest.raises(RuleError) as info:
             BugOff.new(players, 17, {"first_player": str(players + 1)})
         assert info.value.code == "bad_option" and str(players) in info.value.message
@@ -204,9 +213,9 @@ def test_bo5_score_also_scores_the_active_players_own_tableau() -> None:
     assert scored.data["gains"] == [{"seat": 0, "count": 2}, {"seat": 2, "count": 1}]
     assert scored.data["total"] == 3
     assert scored.data["points_sizes"] == [2, 0, 1]
-    assert game.points[0]["red"] == 2 and game.points[2]["red"] == 1
-    assert all(t["red"] == 0 for t in game.tableaux)
-    assert game.tableaux[1]["blue"] == 1  # other colours stay
+    assert game.state.points[0]["red"] == 2 and game.state.points[2]["red"] == 1
+    assert all(t["red"] == 0 for t in game.state.tableaux)
+    assert game.state.tableaux[1]["blue"] == 1  # other colours stay
     assert game.scores() == [2, 0, 1]
     assert_conserved(game)
 
@@ -262,8 +271,8 @@ def test_bo6_the_played_score_card_is_scored_by_nobody() -> None:
     stack(game, "yellow")
     game.apply(0, {"type": "draw"})
     game.apply(0, {"type": "score", "colour": "red"})
-    assert game.score_pile["red"] == 1
-    assert game.points[0]["red"] == 0 and game.points[1]["red"] == 1
+    assert game.state.score_pile["red"] == 1
+    assert game.state.points[0]["red"] == 0 and game.state.points[1]["red"] == 1
     assert game.scores() == [0, 1, 0]
     assert game.view(None)["score_pile"]["red"] == 1
     assert_conserved(game)
@@ -278,8 +287,8 @@ def test_bo7_score_with_nothing_face_up_is_legal_and_scores_nothing() -> None:
     events = game.apply(0, {"type": "score", "colour": "purple"})
     assert events[0].data["gains"] == [] and events[0].data["total"] == 0
     assert game.scores() == [0, 0, 0]
-    assert game.score_pile["purple"] == 1
-    assert game.tableaux[1]["green"] == 2
+    assert game.state.score_pile["purple"] == 1
+    assert game.state.tableaux[1]["green"] == 2
     assert types(events) == ["scored", "turn"]
     assert_conserved(game)
 
@@ -293,7 +302,7 @@ def test_bo8_bugged_off_colour_stays_playable_and_is_wiped_again_later() -> None
     assert {"type": "place", "colour": "red"} in game.legal_actions(0)
     assert {"type": "score", "colour": "red"} in game.legal_actions(0)
     game.apply(0, {"type": "place", "colour": "red"})
-    assert game.tableaux[0]["red"] == 1
+    assert game.state.tableaux[0]["red"] == 1
     put(game, "tableaux", 2, "green", 2)
     stack(game, bug_off("blue"), "orange")
     events = game.apply(1, {"type": "draw"})
@@ -301,8 +310,8 @@ def test_bo8_bugged_off_colour_stays_playable_and_is_wiped_again_later() -> None
     assert wipe.type == "bug_off" and wipe.data["colour"] == "blue"
     assert wipe.data["wiped_colours"] == ["red", "blue"]
     assert wipe.data["wiped"] == [{"seat": 0, "colour": "red", "count": 1}]
-    assert game.tableaux[0]["red"] == 0 and game.discard["red"] == 1
-    assert game.tableaux[2]["green"] == 2  # colours not yet bugged off survive
+    assert game.state.tableaux[0]["red"] == 0 and game.state.discard["red"] == 1
+    assert game.state.tableaux[2]["green"] == 2  # colours not yet bugged off survive
     assert_conserved(game)
 
 
@@ -312,27 +321,27 @@ def test_bo9_bug_off_leaves_points_hands_and_score_pile_alone() -> None:
     give_hand(game, 1, "red", "blue", "blue")
     put(game, "points", 1, "red", 4)
     put(game, "tableaux", 1, "red", 2)
-    game.score_pile["red"] = 1
+    game.state.score_pile["red"] = 1
     take_from_deck(game, "red")
     stack(game, bug_off("red"), "green")
     game.apply(0, {"type": "draw"})
-    assert game.points[1]["red"] == 4
-    assert game.hands[0]["red"] == 3 and game.hands[1]["red"] == 1
-    assert game.score_pile["red"] == 1
-    assert game.tableaux[1]["red"] == 0 and game.discard["red"] == 2
+    assert game.state.points[1]["red"] == 4
+    assert game.state.hands[0]["red"] == 3 and game.state.hands[1]["red"] == 1
+    assert game.state.score_pile["red"] == 1
+    assert game.state.tableaux[1]["red"] == 0 and game.state.discard["red"] == 2
     assert_conserved(game)
 
 
 def test_bo10_deck_cannot_run_out_before_the_sixth_bug_off() -> None:
     game = rigged()
     play_bug_offs(game, "red", "orange", "yellow", "green", "blue")
-    leftovers = [card for card in game.deck if card != bug_off("purple")]
+    leftovers = [card for card in game.state.deck if card != bug_off("purple")]
     for card in leftovers:  # park the BUG cards in the discard so the census still holds
         take_from_deck(game, card)
-        game.discard[card] += 1
-    assert game.deck == [bug_off("purple")]
+        game.state.discard[card] += 1
+    assert game.state.deck == [bug_off("purple")]
     game.apply(0, {"type": "draw"})
-    assert game.is_over and game.deck == []
+    assert game.is_over and game.state.deck == []
     assert_conserved(game)
 
 
@@ -351,8 +360,8 @@ def test_bo11_bug_off_chain_draws_again_for_the_same_player() -> None:
     assert (second["number"], second["wiped_colours"]) == (2, ["red", "blue"])
     assert second["wiped"] == [{"seat": 2, "colour": "blue", "count": 2}]
     assert second["wiped_total"] == 2
-    assert game.active == 0 and game.phase == "choose" and game.drawn == "green"
-    assert game.tableaux[0]["green"] == 1
+    assert game.state.active == 0 and game.state.phase == "choose" and game.state.drawn == "green"
+    assert game.state.tableaux[0]["green"] == 1
     assert game.turn == step + 1
     assert_conserved(game)
 
@@ -364,14 +373,14 @@ def test_bo12_sixth_bug_off_ends_the_game_at_once_mid_turn() -> None:
     put(game, "tableaux", 2, "purple", 1)
     put(game, "points", 2, "blue", 3)
     stack(game, bug_off("purple"), "green")
-    hand = dict(game.hands[0])
+    hand = dict(game.state.hands[0])
     events = game.apply(0, {"type": "draw"})
     assert types(events) == ["bug_off", "game_over"]
     assert events[0].data["wiped_total"] == 3
-    assert game.is_over and game.phase == "over"
-    assert game.deck[0] == "green"  # nothing more was drawn
-    assert game.hands[0] == hand  # and nothing placed
-    assert all(not any(t.values()) for t in game.tableaux)
+    assert game.is_over and game.state.phase == "over"
+    assert game.state.deck[0] == "green"  # nothing more was drawn
+    assert game.state.hands[0] == hand  # and nothing placed
+    assert all(not any(t.values()) for t in game.state.tableaux)
     assert game.legal_actions(0) == [] and game.deadlines() == [] and game.waiting_for() == set()
     assert game.winners() == [2]
     over = events[1].data
@@ -452,7 +461,7 @@ def test_bo15_hand_and_points_colours_are_private_until_the_end() -> None:
     stack(game, "purple")
     events = game.apply(0, {"type": "draw"})
     drew, private = events
-    assert drew.is_public and drew.data == {"seat": 0, "deck_size": len(game.deck)}
+    assert drew.is_public and drew.data == {"seat": 0, "deck_size": len(game.state.deck)}
     assert private.to == frozenset({0}) and private.data["colour"] == "purple"
     mine = game.view(1)
     assert mine["me"]["hand"] == {**dict.fromkeys(COLOURS, 0), "red": 2, "blue": 1}
@@ -490,7 +499,7 @@ def test_bo15_points_colours_are_revealed_at_the_end() -> None:
         "purple": 0,
         "total": 3,
     }
-    assert list(game.score_breakdown(2))[:6] == game.bug_offs
+    assert list(game.score_breakdown(2))[:6] == game.state.bug_offs
 
 
 def test_bo16_mashup_alternative_is_not_implemented() -> None:
@@ -528,9 +537,9 @@ def test_bo17_timeout_before_draw_draws_then_places_the_drawn_card() -> None:
     assert events[0].is_public and events[0].data == {"seat": 0, "had_drawn": False}
     assert events[4].data == {"seat": 0, "colour": "blue", "count": 1}
     assert events[5].data == {"seat": 1}
-    assert game.tableaux[0]["blue"] == 1 and game.hands[0]["red"] == 3
-    assert game.tableaux[1]["green"] == 0
-    assert game.active == 1 and game.phase == "draw"
+    assert game.state.tableaux[0]["blue"] == 1 and game.state.hands[0]["red"] == 3
+    assert game.state.tableaux[1]["green"] == 0
+    assert game.state.active == 1 and game.state.phase == "draw"
     assert_conserved(game)
 
 
@@ -543,8 +552,8 @@ def test_bo17_timeout_after_draw_places_the_drawn_colour() -> None:
     events = game.apply(SYSTEM, deadline.action)
     assert types(events) == ["timeout", "placed", "turn"]
     assert events[0].data["had_drawn"] is True
-    assert game.tableaux[0]["red"] == 1
-    assert game.hands[0] == {**dict.fromkeys(COLOURS, 0), "red": 2, "blue": 1}
+    assert game.state.tableaux[0]["red"] == 1
+    assert game.state.hands[0] == {**dict.fromkeys(COLOURS, 0), "red": 2, "blue": 1}
     assert_conserved(game)
 
 
@@ -552,10 +561,10 @@ def test_bo17_timeout_drawing_the_sixth_bug_off_places_nothing() -> None:
     game = rigged()
     play_bug_offs(game, "red", "orange", "yellow", "green", "blue")
     stack(game, bug_off("purple"), "green")
-    hand = dict(game.hands[0])
+    hand = dict(game.state.hands[0])
     events = game.apply(SYSTEM, game.deadlines()[0].action)
     assert types(events) == ["timeout", "bug_off", "game_over"]
-    assert game.is_over and game.hands[0] == hand
+    assert game.is_over and game.state.hands[0] == hand
     rejects(game, SYSTEM, {"type": "timeout", "turn": game.turn}, "finished")
 
 
@@ -601,10 +610,10 @@ def test_bo_x2_deal_order_is_seat_by_seat_then_first_player() -> None:
                     hand.append(card)
             hands.append(hand)
         game = BugOff.new(4, seed)
-        assert [Counter(h) for h in hands] == [+Counter(h) for h in game.hands]
-        assert game.deck == deck
-        assert game.first == rng.below(4)
-        assert game.rng.state() == rng.state()
+        assert [Counter(h) for h in hands] == [+Counter(h) for h in game.state.hands]
+        assert game.state.deck == deck
+        assert game.state.first == rng.below(4)
+        assert game.state.rng.state() == rng.state()
 
 
 def test_bo_x3_turn_clock_is_per_step_and_restarts_after_the_draw() -> None:
@@ -632,7 +641,7 @@ def test_bo_x4_score_pile_discard_and_sizes_are_public() -> None:
     assert view["discard"]["yellow"] == 2 and view["score_pile"]["red"] == 1
     assert view["bug_offs"] == ["yellow"]
     assert [s["hand_size"] for s in view["seats"]] == [3, 3, 3]
-    assert view["deck_size"] == len(game.deck)
+    assert view["deck_size"] == len(game.state.deck)
     game.apply(1, {"type": "draw"})
     assert [s["hand_size"] for s in game.view(None)["seats"]] == [3, 4, 3]
 
@@ -738,10 +747,10 @@ def test_turn_passes_clockwise_and_wraps_from_the_last_seat_to_seat_zero() -> No
     events = game.apply(2, {"type": "score", "colour": "red"})
     assert events[-1] == Event.public("turn", seat=3)
     game.apply(SYSTEM, game.deadlines()[0].action)  # seat 3 times out, the turn still passes on
-    assert game.active == 0 and game.phase == "draw"
+    assert game.state.active == 0 and game.state.phase == "draw"
     game.apply(0, {"type": "draw"})
     game.apply(0, {"type": "place", "colour": "green"})
-    assert game.active == 1 and game.waiting_for() == {1}
+    assert game.state.active == 1 and game.waiting_for() == {1}
     assert_conserved(game)
 
 
@@ -752,14 +761,14 @@ def test_bo11_bo12_a_chain_into_the_sixth_bug_off_ends_the_game_mid_chain() -> N
     put(game, "tableaux", 2, "purple", 2)
     put(game, "points", 0, "blue", 1)
     stack(game, bug_off("blue"), bug_off("purple"), "green")
-    hands = [dict(h) for h in game.hands]
+    hands = [dict(h) for h in game.state.hands]
     events = game.apply(0, {"type": "draw"})
     assert types(events) == ["bug_off", "bug_off", "game_over"]
     assert events[0].data["wiped"] == [{"seat": 1, "colour": "red", "count": 1}]
     assert events[1].data["wiped"] == [{"seat": 2, "colour": "purple", "count": 2}]
     assert events[1].data["number"] == 6
-    assert game.is_over and game.deck[0] == "green"
-    assert [dict(h) for h in game.hands] == hands
+    assert game.is_over and game.state.deck[0] == "green"
+    assert [dict(h) for h in game.state.hands] == hands
     assert game.winners() == [0] and game.scores() == [1, 0, 0]
     assert_conserved(game)
 
@@ -771,12 +780,12 @@ def test_bo11_bo14_all_six_bug_offs_on_the_first_draw_is_a_shared_win_for_all() 
     assert types(events) == ["bug_off"] * 6 + ["game_over"]
     assert [e.data["number"] for e in events[:6]] == [1, 2, 3, 4, 5, 6]
     assert all(e.data["seat"] == 3 and e.data["wiped"] == [] for e in events[:6])
-    assert game.bug_offs == ["purple", "red", "blue", "green", "orange", "yellow"]
+    assert game.state.bug_offs == ["purple", "red", "blue", "green", "orange", "yellow"]
     assert game.scores() == [0] * 5 and game.winners() == [0, 1, 2, 3, 4]
     why = game.tiebreak()
     assert why is not None and why["shared"] and why["tied"] == [0, 1, 2, 3, 4]
-    assert [s["colour"] for s in why["steps"]] == game.bug_offs
-    assert list(game.score_breakdown(0)) == [*game.bug_offs, "total"]
+    assert [s["colour"] for s in why["steps"]] == game.state.bug_offs
+    assert list(game.score_breakdown(0)) == [*game.state.bug_offs, "total"]
     assert_conserved(game)
 
 
@@ -790,8 +799,8 @@ def test_bo8_scoring_a_bugged_off_colour_scores_the_cards_placed_since() -> None
     game.apply(0, {"type": "draw"})
     events = game.apply(0, {"type": "score", "colour": "red"})
     assert events[0].data["gains"] == [{"seat": 0, "count": 1}, {"seat": 1, "count": 2}]
-    assert game.points[0]["red"] == 1 and game.points[1]["red"] == 2
-    assert game.score_pile["red"] == 1 and game.discard["red"] == 0
+    assert game.state.points[0]["red"] == 1 and game.state.points[1]["red"] == 2
+    assert game.state.score_pile["red"] == 1 and game.state.discard["red"] == 0
     assert_conserved(game)
 
 

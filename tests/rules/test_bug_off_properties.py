@@ -39,35 +39,38 @@ def redraw(pile: dict[str, int], rng: Rng) -> None:
 def scramble_secrets(game: BugOff, viewer: int | None, rng: Rng) -> BugOff:
     """A copy where everything ``viewer`` may not know is redrawn at random (same sizes)."""
     other = copy(game)
-    rng.shuffle(other.deck)
+    rng.shuffle(other.state.deck)
     for seat in range(other.players):
         if seat == viewer:
             continue
-        for pile in (other.hands[seat], other.points[seat]):
+        for pile in (other.state.hands[seat], other.state.points[seat]):
             redraw(pile, rng)
-        if seat == other.active and other.drawn is not None:
-            other.state.drawn = rng.choice([c for c in COLOURS if other.hands[seat][c]])
+        if seat == other.state.active and other.state.drawn is not None:
+            other.state.drawn = rng.choice([c for c in COLOURS if other.state.hands[seat][c]])
     return other
 
 
 def check_invariants(game: BugOff) -> None:
     assert_conserved(game)
-    undrawn = [c for c in COLOURS if c not in game.bug_offs]
-    assert sorted(card for card in game.deck if is_bug_off(card)) == sorted(
+    undrawn = [c for c in COLOURS if c not in game.state.bug_offs]
+    assert sorted(card for card in game.state.deck if is_bug_off(card)) == sorted(
         bug_off(c) for c in undrawn
     )
-    sizes = [sum(h.values()) for h in game.hands]
+    sizes = [sum(h.values()) for h in game.state.hands]
     if game.is_over:
-        assert len(game.bug_offs) == 6
-        assert all(not any(t.values()) for t in game.tableaux)
+        assert len(game.state.bug_offs) == 6
+        assert all(not any(t.values()) for t in game.state.tableaux)
         assert game.winners() and game.deadlines() == []
         assert all(game.legal_actions(s) == [] for s in range(game.players))
         return
-    assert game.deck  # BO-10
+    assert game.state.deck  # BO-10
     expected = [3] * game.players
-    if game.phase == "choose":
-        expected[game.active] = 4
-        assert game.drawn is not None and game.hands[game.active][game.drawn] > 0
+    if game.state.phase == "choose":
+        expected[game.state.active] = 4
+        assert (
+            game.state.drawn is not None
+            and game.state.hands[game.state.active][game.state.drawn] > 0
+        )
     assert sizes == expected
     assert game.winners() == []
     assert [d.action for d in game.deadlines()] == [{"type": "timeout", "turn": game.turn}]
@@ -111,8 +114,8 @@ def check_wipes(game: BugOff, events: list[Event], actor: int) -> None:
     if not any(e.type == "bug_off" for e in events):
         return
     placed = [e.data["colour"] for e in events if e.type == "placed"]
-    for colour in game.bug_offs:
-        for seat, tableau in enumerate(game.tableaux):
+    for colour in game.state.bug_offs:
+        for seat, tableau in enumerate(game.state.tableaux):
             expected = 1 if colour in placed and seat == actor else 0
             assert tableau[colour] == expected, (colour, seat, events)
 
@@ -133,7 +136,7 @@ def play_and_check(players: int, seed: int, policy_seed: int, deep: bool) -> Non
         if deep:
             check_legal_actions(step_game)
             check_no_leaks(step_game, checker_rng)
-        actor = step_game.active
+        actor = step_game.state.active
         before_turn = step_game.turn
         clone = copy(step_game)
         events = step_game.apply(seat, action)
@@ -151,7 +154,7 @@ def play_and_check(players: int, seed: int, policy_seed: int, deep: bool) -> Non
     assert all_events[-1].data["winners"] == game.winners()
     assert all_events[-1].data["scores"] == game.scores()
     final: dict[str, Any] = game.view(None)["final"]
-    assert final["points"] == [dict(p) for p in game.points]
+    assert final["points"] == [dict(p) for p in game.state.points]
     assert [game.score_breakdown(s)["total"] for s in range(players)] == game.scores()
 
 
@@ -185,15 +188,15 @@ class Reference:
             return sorted(c for c in COLOURS for _ in range(counts[c]))
 
         self.n = game.players
-        self.deck = list(game.deck)
-        self.hand = [cards(h) for h in game.hands]
-        self.tableau = [cards(t) for t in game.tableaux]
-        self.points = [cards(p) for p in game.points]
-        self.score_pile = cards(game.score_pile)
-        self.discard = cards(game.discard)
-        self.stack = list(game.bug_offs)
-        self.p = game.active
-        self.drawn = game.drawn
+        self.deck = list(game.state.deck)
+        self.hand = [cards(h) for h in game.state.hands]
+        self.tableau = [cards(t) for t in game.state.tableaux]
+        self.points = [cards(p) for p in game.state.points]
+        self.score_pile = cards(game.state.score_pile)
+        self.discard = cards(game.state.discard)
+        self.stack = list(game.state.bug_offs)
+        self.p = game.state.active
+        self.drawn = game.state.drawn
         self.over = game.is_over
 
     def draw(self) -> None:
@@ -248,19 +251,19 @@ class Reference:
         def counts(cards: list[str]) -> dict[str, int]:
             return {c: cards.count(c) for c in COLOURS}
 
-        assert game.deck == self.deck
-        assert game.hands == [counts(h) for h in self.hand]
-        assert game.tableaux == [counts(t) for t in self.tableau]
-        assert game.points == [counts(p) for p in self.points]
-        assert game.score_pile == counts(self.score_pile)
-        assert game.discard == counts(self.discard)
-        assert game.bug_offs == self.stack
+        assert game.state.deck == self.deck
+        assert game.state.hands == [counts(h) for h in self.hand]
+        assert game.state.tableaux == [counts(t) for t in self.tableau]
+        assert game.state.points == [counts(p) for p in self.points]
+        assert game.state.score_pile == counts(self.score_pile)
+        assert game.state.discard == counts(self.discard)
+        assert game.state.bug_offs == self.stack
         assert game.is_over == self.over
         assert game.scores() == [len(p) for p in self.points]
         if self.over:
             assert game.winners() == self.winners()
         else:
-            assert game.active == self.p and game.drawn == self.drawn
+            assert game.state.active == self.p and game.state.drawn == self.drawn
 
 
 @st.composite
@@ -346,10 +349,10 @@ def test_engine_matches_the_reference_model_from_arbitrary_positions(
     for _ in range(40):
         if game.is_over:
             break
-        moves = [(game.active, a) for a in game.legal_actions(game.active)]
+        moves = [(game.state.active, a) for a in game.legal_actions(game.state.active)]
         moves += [(SYSTEM, d.action) for d in game.deadlines()]
         seat, action = rng.choice(moves)
-        actor = game.active
+        actor = game.state.active
         events = game.apply(seat, action)
         model.act(seat, action)
         model.matches(game)
@@ -398,7 +401,7 @@ def scramble_hidden_zones(game: BugOff, keep: int, rng: Rng) -> BugOff:
     for seat in range(other.players):
         if seat == keep:
             continue
-        for pile in (other.hands[seat], other.points[seat]):
+        for pile in (other.state.hands[seat], other.state.points[seat]):
             redraw(pile, rng)
     return other
 
@@ -412,7 +415,7 @@ def test_views_and_public_events_hide_other_players_secrets_from_any_position(
     order) change, and the public events of an action do not depend on bystanders' secrets."""
     rng = Rng(policy_seed)
     check_no_leaks(game, rng)
-    actor = game.active
+    actor = game.state.active
     moves = [(actor, a) for a in game.legal_actions(actor)] + [
         (SYSTEM, d.action) for d in game.deadlines()
     ]

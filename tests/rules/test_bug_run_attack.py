@@ -42,13 +42,13 @@ def setup(cid: str = "M1-02", n: int = 3, mode: str = "normal", space: int = 0):
 def test_rulebook_sword_attack_example() -> None:
     # 2 dice successes + 3 from equipment = 5, shield 1 -> 4 wounds: the Garden Shrew falls.
     g, h = setup("M1-02")
-    hero = g.hero(h)
+    hero = g.context.hero(h)
     hero.sword = ["BZ14-1", "BASIC-1"]  # Golden Sword (2): +1 and 2 coins; Basic: +2
     bought_as(g, "BASIC-1", "sword")
     script(g, faces=[4, 1])  # star+bone, star: 2 successes, 1 bone
     before_vp = vp(g, h)
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
-    slot = g.slot(1, "C")
+    slot = g.context.slot(1, "C")
     assert slot.wounds == 4 and slot.defeated
     strike = next(e for e in ev if e.type == "strike")
     assert strike.data["total"] == 5 and strike.data["wounds"] == 4
@@ -64,26 +64,26 @@ def test_br12_strike_back_hits_on_a_miss_too_and_only_with_the_sword() -> None:
     g, h = setup("M1-02")
     script(g, faces=[5, 6])  # bone + white: a miss with one bone
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.slot(1, "C").wounds == 0
-    assert g.hero(h).hearts == 5 - 2
+    assert g.context.slot(1, "C").wounds == 0
+    assert g.context.hero(h).hearts == 5 - 2
     g2, h2 = setup("M1-02")
     script(g2, faces=[5, 5])
     act(g2, h2, {"type": "attack", "weapon": "bow"})
-    assert g2.hero(h2).hearts == 5 and g2.hero(h2).arrows == 3
+    assert g2.context.hero(h2).hearts == 5 and g2.context.hero(h2).arrows == 3
 
 
 def test_br12_no_bone_on_the_dice_means_no_strike_back() -> None:
     g, h = setup("M1-02")
     script(g, faces=[1, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h).hearts == 5
+    assert g.context.hero(h).hearts == 5
 
 
 def test_br13_a_monster_without_bones_still_hurts_through_dice_bones() -> None:
     g, h = setup("M1-01")  # Hungry Tadpole: 0 bones
     script(g, faces=[5, 4])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h).hearts == 5 - 2
+    assert g.context.hero(h).hearts == 5 - 2
 
 
 def test_br14_golden_shield_blocks_one_automatically() -> None:
@@ -91,7 +91,7 @@ def test_br14_golden_shield_blocks_one_automatically() -> None:
     with_hero(g, h, shield=["BZ22-1"])
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h).hearts == 5 - (2 + 1 - 1)
+    assert g.context.hero(h).hearts == 5 - (2 + 1 - 1)
 
 
 def test_br14_wooden_shield_tosses() -> None:
@@ -100,7 +100,7 @@ def test_br14_wooden_shield_tosses() -> None:
         with_hero(g, h, shield=["BZ20-1"])
         script(g, faces=[5, 5], coins=[coin])
         act(g, h, {"type": "attack", "weapon": "sword"})
-        assert g.hero(h).hearts == hearts
+        assert g.context.hero(h).hearts == hearts
 
 
 def test_br14_metal_shield_is_an_optional_coin() -> None:
@@ -110,13 +110,13 @@ def test_br14_metal_shield_is_an_optional_coin() -> None:
     act(g, h, {"type": "attack", "weapon": "sword"})
     assert acts(g, h) == [{"type": "no_shield"}, {"type": "metal_shield"}]
     act(g, h, {"type": "metal_shield"})
-    assert g.hero(h).coins == 4 and g.hero(h).hearts == 5 - 1
+    assert g.context.hero(h).coins == 4 and g.context.hero(h).hearts == 5 - 1
     g2, h2 = setup("M1-02")
     with_hero(g2, h2, shield=["BZ21-1"])
     script(g2, faces=[5, 6])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
     act(g2, h2, {"type": "no_shield"})
-    assert g2.hero(h2).coins == 5 and g2.hero(h2).hearts == 5 - 2
+    assert g2.context.hero(h2).coins == 5 and g2.context.hero(h2).hearts == 5 - 2
 
 
 def test_br15_bonuses_need_a_dice_success_and_the_right_zone() -> None:
@@ -139,14 +139,14 @@ def test_br16_awards_need_a_wound() -> None:
     script(g, faces=[1, 6])
     before = vp(g, h)
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h).coins == 5 and vp(g, h) == before
+    assert g.context.hero(h).coins == 5 and vp(g, h) == before
     g2, h2 = setup("M2-12")
     with_hero(g2, h2, sword=["BZ18-1"])
     script(g2, faces=[3, 3])
     before = vp(g2, h2)
     act(g2, h2, {"type": "attack", "weapon": "sword"})
-    assert g2.slot(1, "C").wounds == 2
-    assert g2.hero(h2).coins == 6 and vp(g2, h2) == before + 1
+    assert g2.context.slot(1, "C").wounds == 2
+    assert g2.context.hero(h2).coins == 6 and vp(g2, h2) == before + 1
 
 
 def test_br17_overkill_is_ignored() -> None:
@@ -156,7 +156,7 @@ def test_br17_overkill_is_ignored() -> None:
     bought_as(g, "BASIC-2", "sword")
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.slot(1, "C").wounds == 3 and g.slot(1, "C").defeated
+    assert g.context.slot(1, "C").wounds == 3 and g.context.slot(1, "C").defeated
 
 
 def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> None:
@@ -167,10 +167,10 @@ def test_br18_death_costs_five_vp_resets_hearts_and_the_attack_still_kills() -> 
     script(g, faces=[4, 4])
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert any(e.type == "death" for e in ev)
-    assert g.slot(1, "C").defeated
-    assert g.hero(h).hearts == 5
+    assert g.context.slot(1, "C").defeated
+    assert g.context.hero(h).hearts == 5
     assert vp(g, h) == 7 - 5 + 2  # death, then the 2vp reward
-    assert g.hero(h).pos.col == 1
+    assert g.context.hero(h).pos.col == 1
 
 
 def test_br18_vp_never_below_zero() -> None:
@@ -181,7 +181,7 @@ def test_br18_vp_never_below_zero() -> None:
     ev = act(g, h, {"type": "attack", "weapon": "sword"})
     assert vp(g, h) == 0
     lost = next(e for e in ev if e.type == "vp_lost")
-    assert lost.data["amount"] == 3 and lost.to == frozenset({g.owner(h)})
+    assert lost.data["amount"] == 3 and lost.to == frozenset({g.context.owner(h)})
 
 
 def test_br41_strength_potions_stack_and_are_discarded() -> None:
@@ -197,7 +197,7 @@ def test_br41_strength_potions_stack_and_are_discarded() -> None:
     # the last potion leaves "roll" as the only choice, which is taken at once
     ev = act(g, h, {"type": "potion", "card": "BZ06-1"})
     assert next(e for e in ev if e.type == "strike").data["total"] == 1 + 2 + 3
-    assert g.hero(h).faceup == ["BZ05-1"]
+    assert g.context.hero(h).faceup == ["BZ05-1"]
 
 
 def test_br41_energy_boost_is_a_full_new_attack() -> None:
@@ -205,7 +205,7 @@ def test_br41_energy_boost_is_a_full_new_attack() -> None:
     with_hero(g, h, faceup=["BZ11-1"])
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
-    assert g.hero(h).arrows == 3
+    assert g.context.hero(h).arrows == 3
     assert acts(g, h) == [
         {"type": "end_attack"},
         {"type": "energy_boost", "card": "BZ11-1", "weapon": "sword"},
@@ -213,14 +213,14 @@ def test_br41_energy_boost_is_a_full_new_attack() -> None:
     ]
     script(g, faces=[3, 3])
     act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
-    assert g.hero(h).arrows == 2  # the arrow is paid again
-    assert g.slot(1, "C").wounds == 2
+    assert g.context.hero(h).arrows == 2  # the arrow is paid again
+    assert g.context.slot(1, "C").wounds == 2
     assert "BZ11-1" in g.state.bazaar.discard
 
 
 def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
     g, h = setup("M1-02")
-    seat = g.owner(h)
+    seat = g.context.owner(h)
     set_seat(g, seat, hand=["LT09-1", "LT08-1"])
     script(g, faces=[5, 4])
     act(g, h, {"type": "attack", "weapon": "sword"})
@@ -230,13 +230,13 @@ def test_br43_act_of_bravery_needs_exactly_two_bones() -> None:
         "card": "LT08-1",
     } in opts
     act(g, h, {"type": "bravery", "card": "LT09-1"})  # courage: both bones become successes
-    assert g.slot(1, "C").wounds == 1 + 2 - 1
-    assert g.hero(h).hearts == 5  # no bones left -> no strike back
+    assert g.context.slot(1, "C").wounds == 1 + 2 - 1
+    assert g.context.hero(h).hearts == 5  # no bones left -> no strike back
     g2, h2 = setup("M1-02")
     set_hand(g2, h2, ["LT08-1"])
     script(g2, faces=[5, 1])
     act(g2, h2, {"type": "attack", "weapon": "sword"})
-    assert g2.hero(h2).hearts == 5 - 2  # one bone: no bravery offered, resolved at once
+    assert g2.context.hero(h2).hearts == 5 - 2  # one bone: no bravery offered, resolved at once
 
 
 def test_br43_act_of_bravery_riches() -> None:
@@ -246,8 +246,8 @@ def test_br43_act_of_bravery_riches() -> None:
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
     act(g, h, {"type": "bravery", "card": "LT08-1"})
-    assert g.hero(h).coins == 8 and vp(g, h) == before + 2
-    assert g.hero(h).hearts == 5 - 3
+    assert g.context.hero(h).coins == 8 and vp(g, h) == before + 2
+    assert g.context.hero(h).hearts == 5 - 3
 
 
 def test_br44_corrosion_lowers_the_shield_by_two_minimum_zero() -> None:
@@ -278,8 +278,8 @@ def test_br42_you_can_do_better_rerolls_and_is_discarded_on_the_third_marker() -
     assert {"type": "reroll", "card": "BZ10-1", "dice": [1]} not in opts  # same face as die 0
     script(g, faces=[3, 3])
     act(g, h, {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]})
-    assert g.slot(1, "C").wounds == 3
-    assert "BZ10-1" not in g.hero(h).faceup and "BZ10-1" not in g.state.markers
+    assert g.context.slot(1, "C").wounds == 3
+    assert "BZ10-1" not in g.context.hero(h).faceup and "BZ10-1" not in g.state.markers
 
 
 def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
@@ -287,7 +287,7 @@ def test_br42_a_card_with_a_marker_cannot_be_sold() -> None:
     h = crown_hero(g)
     with_hero(g, h, faceup=["BZ08-1", "BZ08-2"])
     set_markers(g, "BZ08-1", 1)
-    assert trading.sellable(g, h) == ["BZ08-2"]
+    assert trading.sellable(g.context, h) == ["BZ08-2"]
 
 
 def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> None:
@@ -296,13 +296,13 @@ def test_br59_armored_exoskeleton_limits_a_hit_to_one_and_refuses_shields() -> N
     with_hero(g, h, hearts=6)
     script(g, faces=[5, 5])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h).hearts == 5
+    assert g.context.hero(h).hearts == 5
     with_hero(g, h, hearts=5)
     start_turn(g, h)
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.hero(h).hearts == 5 - 4
-    assert not g.can_equip(h, "BZ22-1")
+    assert g.context.hero(h).hearts == 5 - 4
+    assert not g.context.can_equip(h, "BZ22-1")
 
 
 def test_br60_fierce_frenzy_with_three_hearts_or_fewer_and_a_sword() -> None:
@@ -324,12 +324,12 @@ def test_br57_tireless_archer_gains_an_arrow_per_white_face_capped() -> None:
     with_hero(g, h, name="caterpillar")
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
-    assert g.hero(h).arrows == 4 - 1 + 2
+    assert g.context.hero(h).arrows == 4 - 1 + 2
     with_hero(g, h, arrows=6)
     start_turn(g, h)
     script(g, faces=[6, 6])
     act(g, h, {"type": "attack", "weapon": "bow"})
-    assert g.hero(h).arrows == 6
+    assert g.context.hero(h).arrows == 6
 
 
 def test_br64_bow_space_without_arrows_must_move() -> None:
@@ -369,7 +369,7 @@ def test_brx3_tireless_archer_counts_the_final_dice_after_rerolls() -> None:
     act(g, h, {"type": "attack", "weapon": "bow"})
     act(g, h, {"type": "reroll", "card": "BZ09-1", "dice": [0]})
     act(g, h, {"type": "keep"})
-    assert g.hero(h).arrows == 2 - 1 + 1
+    assert g.context.hero(h).arrows == 2 - 1 + 1
 
 
 def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
@@ -381,7 +381,7 @@ def test_br64_a_bow_attack_needs_an_arrow_at_the_start_of_the_turn() -> None:
     act(g, h, {"type": "play", "card": "LT07-1"})
     act(g, h, {"type": "buy_arrows"})
     act(g, h, {"type": "end_turn"})
-    assert g.hero(h).arrows == 2 and top(g)["k"] == "turn" and top(g)["hero"] == h
+    assert g.context.hero(h).arrows == 2 and top(g)["k"] == "turn" and top(g)["hero"] == h
     attacks = [a for a in acts(g, h) if a["type"] == "attack"]
     assert attacks == [{"type": "attack", "weapon": "sword"}]
     with pytest.raises(RuleError):
@@ -407,7 +407,7 @@ def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
     assert top(g)["k"] == "toss" and top(g)["why"] == "shield"
     assert acts(g, h) == [{"type": "accept"}, {"type": "good_fortune"}]
     act(g, h, {"type": "good_fortune"})  # now green: 1 blocked
-    assert g.hero(h).coins == 3 and g.hero(h).hearts == 5 - 2
+    assert g.context.hero(h).coins == 3 and g.context.hero(h).hearts == 5 - 2
     g2, h2 = setup("M1-02")
     with_hero(g2, h2, shield=["LT20-1"], faceup=["LT24-1", "BZ07-1"])
     script(g2, faces=[5, 5])
@@ -421,7 +421,7 @@ def test_br58_br42_the_wooden_shield_toss_is_an_ordinary_toss() -> None:
     act(g2, h2, {"type": "toss"})
     act(g2, h2, {"type": "retoss", "card": "LT24-1"})
     act(g2, h2, {"type": "accept"})
-    assert g2.hero(h2).hearts == 5 - 2 and g2.state.markers["LT24-1"] == 1
+    assert g2.context.hero(h2).hearts == 5 - 2 and g2.state.markers["LT24-1"] == 1
 
 
 def test_br42_the_most_used_copy_takes_the_marker() -> None:
@@ -443,7 +443,7 @@ def test_br41_energy_boost_chooses_the_weapon_again() -> None:
     act(g, h, {"type": "attack", "weapon": "sword"})
     script(g, faces=[5, 6])
     act(g, h, {"type": "energy_boost", "card": "BZ11-1", "weapon": "bow"})
-    assert g.hero(h).arrows == 3 and g.hero(h).hearts == 5  # a bow: bones ignored
+    assert g.context.hero(h).arrows == 3 and g.context.hero(h).hearts == 5  # a bow: bones ignored
     g2, h2 = setup("M1-02", space=1)  # Garden Shrew: sword-only space
     with_hero(g2, h2, faceup=["BZ11-1"])
     script(g2, faces=[6, 6])
@@ -458,7 +458,7 @@ def test_br41_energy_boost_chooses_the_weapon_again() -> None:
     start_turn(g3, h3)
     script(g3, faces=[6, 6])
     act(g3, h3, {"type": "attack", "weapon": "sword"})
-    assert g3.hero(h3).arrows == 2
+    assert g3.context.hero(h3).arrows == 2
     assert acts(g3, h3) == [
         {"type": "end_attack"},
         {"type": "energy_boost", "card": "BZ11-1", "weapon": "sword"},
@@ -476,4 +476,4 @@ def test_brx27_no_reroll_after_an_act_of_courage() -> None:
     assert any(a["type"] == "reroll" for a in acts(g, h))
     ev = act(g, h, {"type": "bravery", "card": "LT09-1"})  # "keep" is then the only option
     assert next(e for e in ev if e.type == "strike").data["total"] == 2
-    assert g.hero(h).hearts == 5 and "BZ09-1" not in g.state.markers
+    assert g.context.hero(h).hearts == 5 and "BZ09-1" not in g.state.markers

@@ -69,8 +69,8 @@ def test_4_12_8_each_weapon_card_adds_its_successes_and_pays_its_awards(
     script(g, faces=[1, 6])  # 1 success, no bone
     ev = act(g, h, {"type": "attack", "weapon": zone})
     assert next(e for e in ev if e.type == "strike").data["total"] == 1 + bonus
-    assert g.slot(1, "C").wounds == 1 + bonus
-    assert g.hero(h).coins == 5 + coins and vp(g, h) == before + vps
+    assert g.context.slot(1, "C").wounds == 1 + bonus
+    assert g.context.hero(h).coins == 5 + coins and vp(g, h) == before + vps
     # the other weapon gets nothing from this card
     g2, h2 = on_card("M2-14")
     if card.startswith("BASIC"):
@@ -80,7 +80,7 @@ def test_4_12_8_each_weapon_card_adds_its_successes_and_pays_its_awards(
     other = "bow" if zone == "sword" else "sword"
     ev = act(g2, h2, {"type": "attack", "weapon": other})
     assert next(e for e in ev if e.type == "strike").data["total"] == 1
-    assert g2.hero(h2).coins == 5
+    assert g2.context.hero(h2).coins == 5
 
 
 def test_lt21_metal_shield_from_the_loot_is_an_optional_coin() -> None:
@@ -89,7 +89,7 @@ def test_lt21_metal_shield_from_the_loot_is_an_optional_coin() -> None:
     script(g, faces=[5, 6])
     act(g, h, {"type": "attack", "weapon": "sword"})
     act(g, h, {"type": "metal_shield"})
-    assert g.hero(h).coins == 4 and g.hero(h).hearts == 5 - 1
+    assert g.context.hero(h).coins == 4 and g.context.hero(h).hearts == 5 - 1
 
 
 def test_bz10_you_can_do_better_rerolls_both_dice() -> None:
@@ -100,7 +100,7 @@ def test_bz10_you_can_do_better_rerolls_both_dice() -> None:
     assert {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]} in acts(g, h)
     act(g, h, {"type": "reroll", "card": "BZ10-1", "dice": [0, 1]})
     act(g, h, {"type": "keep"})
-    assert g.slot(1, "C").wounds == 4 and g.state.markers["BZ10-1"] == 1
+    assert g.context.slot(1, "C").wounds == 4 and g.state.markers["BZ10-1"] == 1
 
 
 def test_bz09_you_can_do_better_1_die_never_rerolls_both() -> None:
@@ -124,7 +124,7 @@ def test_lt06_crafty_one_steals_arrows_plus_one() -> None:
     start_turn(g, h)
     script(g, faces=[3])  # 2 successes + 1 = 3 arrows, the target has only 2
     act(g, h, {"type": "play", "card": "LT06-1", "target": other})
-    assert g.hero(other).arrows == 0 and g.hero(h).arrows == 4 + 2
+    assert g.context.hero(other).arrows == 0 and g.context.hero(h).arrows == 4 + 2
 
 
 def test_lt22_lt23_loot_potions() -> None:
@@ -132,7 +132,7 @@ def test_lt22_lt23_loot_potions() -> None:
     with_hero(g, h, hearts=3, faceup=["LT22-1", "LT23-1"])
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "LT22-1"})
-    assert g.hero(h).hearts == 5
+    assert g.context.hero(h).hearts == 5
     act(g, h, {"type": "attack", "weapon": "bow"})
     script(g, faces=[1, 6])
     ev = act(g, h, {"type": "potion", "card": "LT23-1"})
@@ -144,7 +144,7 @@ def test_bz01_full_life_potion_fills_the_lifeline() -> None:
     with_hero(g, h, hearts=2, faceup=["BZ01-1"])
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "BZ01-1"})
-    assert g.hero(h).hearts == 10 and "BZ01-1" in g.state.bazaar.discard
+    assert g.context.hero(h).hearts == 10 and "BZ01-1" in g.state.bazaar.discard
 
 
 def test_q05_a_gamble_with_no_green_gives_nothing_but_still_completes() -> None:
@@ -152,7 +152,7 @@ def test_q05_a_gamble_with_no_green_gives_nothing_but_still_completes() -> None:
     before = vp(g, h)
     script(g, coins=[RED])
     act(g, h, {"type": "quest"})
-    assert vp(g, h) == before and g.slot(1, "C").locked and top(g)["k"] == "freemove"
+    assert vp(g, h) == before and g.context.slot(1, "C").locked and top(g)["k"] == "freemove"
 
 
 def test_q06_four_greens_take_a_loot_card_and_four_vp() -> None:
@@ -162,7 +162,7 @@ def test_q06_four_greens_take_a_loot_card_and_four_vp() -> None:
     loot_on_top(g, "LT26-1")
     script(g, coins=[GREEN] * 4)
     act(g, h, {"type": "quest"})
-    assert vp(g, h) == before + 4 and "LT26-1" in g.hero(h).faceup
+    assert vp(g, h) == before + 4 and "LT26-1" in g.context.hero(h).faceup
     assert len(hand(g, h)) == held
 
 
@@ -171,7 +171,7 @@ def test_q08_a_flame_coin_loss_takes_what_there_is() -> None:
     with_hero(g, h, coins=1)
     script(g, faces=[5])
     act(g, h, {"type": "quest"})
-    assert g.hero(h).coins == 0 and g.slot(1, "C").marks == [0]
+    assert g.context.hero(h).coins == 0 and g.context.slot(1, "C").marks == [0]
 
 
 def test_b5_risky_silk_rope_green_draws_a_loot_card() -> None:
@@ -184,7 +184,7 @@ def test_b5_risky_silk_rope_green_draws_a_loot_card() -> None:
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
     script(g, coins=[GREEN])
     act(g, h, {"type": "bridge", "mode": "risky"})
-    assert g.hero(h).faceup == ["LT27-1"]
+    assert g.context.hero(h).faceup == ["LT27-1"]
 
 
 def test_b3_stable_spider_thread_at_ten_hearts_gives_one_vp() -> None:
@@ -197,14 +197,14 @@ def test_b3_stable_spider_thread_at_ten_hearts_gives_one_vp() -> None:
     before = vp(g, h)
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
     act(g, h, {"type": "bridge", "mode": "stable"})
-    assert g.hero(h).hearts == 10 and vp(g, h) == before + 1
+    assert g.context.hero(h).hearts == 10 and vp(g, h) == before + 1
 
 
 def test_st5_the_crown_space_pays_one_coin() -> None:
     g = adventure(3, 11)
     plain_board(g)
-    set_card(g, g.stairs_col(), "ST5")
+    set_card(g, g.context.stairs_col(), "ST5")
     h = crown_hero(g)
     start_turn(g, h)
-    act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 0})
-    assert g.hero(h).coins == 6
+    act(g, h, {"type": "move", "col": g.context.stairs_col(), "floor": "C", "space": 0})
+    assert g.context.hero(h).coins == 6

@@ -59,7 +59,7 @@ def test_br62_no_level_card_can_run_a_deck_dry() -> None:
     # and a built level with an empty deck leaves the slot empty instead of failing
     g = game(3, 2)
     set_level_decks(g, explore=[])
-    board.build_level(g, 2, [])
+    board.build_level(g.context, 2, [])
     kinds = {sl.kind for col in g.state.board[1:-1] for sl in col.values()}
     assert "empty" in kinds and kinds <= {"monster", "empty"}
 
@@ -92,7 +92,7 @@ def test_br5_hero_powers() -> None:
 def test_br71_every_stairs_card_has_a_waiting_reward() -> None:
     assert all(s["wait"] for s in C.STAIRS.values())
     g = adventure(3, 4)
-    assert g.stairs_card()["wait"]
+    assert g.context.stairs_card()["wait"]
 
 
 def test_br69_the_exploration_deck_shows_only_its_size() -> None:

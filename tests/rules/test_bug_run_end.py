@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rules.bug_run import board, escape, scoring
+from rules.bug_run import board, driver, escape, scoring
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
 from rules.core import SYSTEM, RuleError
@@ -40,9 +40,9 @@ from .test_bug_run_support import (
 def fight(card: str, spaces: dict[int, int], mode: str = "normal") -> BugRun:
     g = adventure(3, 3, mode)
     set_crown(g, 0)
-    set_card(g, g.stairs_col(), card)
+    set_card(g, g.context.stairs_col(), card)
     for h, sp in spaces.items():
-        place(g, h, g.stairs_col(), space=sp)
+        place(g, h, g.context.stairs_col(), space=sp)
     clear_stack(g)
     return g
 
@@ -51,7 +51,7 @@ def test_fight_rolls_team_sums_and_the_winner_takes_the_reward() -> None:
     g = fight("ST8", {0: 0, 1: 2, 2: 3})  # top [sw] vs bottom [any], [sw]
     script(g, faces=[3, 3, 1, 6, 1, 6])
     before = vp(g, 0)
-    g.run([])
+    driver.settle(g.context, [])
     assert top(g)["k"] == "fight" and g.waiting_for() == {1}
     assert acts(g, 1) == [
         {"type": "fight_weapon", "weapon": "sword"},
@@ -69,10 +69,12 @@ def test_br31_winners_split_each_item_with_the_at_max_rule() -> None:
     with_hero(g, 2, coins=15)
     before = vp(g, 2)
     script(g, faces=[6, 6, 1, 6, 1, 6])
-    g.run([])
+    driver.settle(g.context, [])
     act(g, 0, {"type": "fight_weapon", "weapon": "bow"})
     act(g, 2, {"type": "fight_weapon", "weapon": "sword"})
-    assert g.hero(1).coins == 11 and g.hero(2).coins == 15 and vp(g, 2) == before + 1
+    assert (
+        g.context.hero(1).coins == 11 and g.context.hero(2).coins == 15 and vp(g, 2) == before + 1
+    )
 
 
 def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
@@ -82,15 +84,15 @@ def test_br30_fights_spend_no_arrows_and_powers_apply() -> None:
     with_hero(g, 0, arrows=3)
     script(g, faces=[6, 6, 1, 1, 1, 1])  # top 0 vs bottom 2 + 3 (sword)
     ev: list[object] = []
-    g.run(ev)  # type: ignore[arg-type]
-    assert g.hero(0).arrows == 3 + 2  # no arrow spent, two white faces
+    driver.settle(g.context, ev)  # type: ignore[arg-type]
+    assert g.context.hero(0).arrows == 3 + 2  # no arrow spent, two white faces
     assert g.state.level == 2
 
 
 def test_fight_ties_are_rerolled() -> None:
     g = fight("ST8", {0: 0, 1: 2, 2: 3})
     script(g, faces=[1, 6, 1, 6, 6, 6, 3, 3, 6, 6, 6, 6])
-    g.run([])
+    driver.settle(g.context, [])
     ev = act(g, 1, {"type": "fight_weapon", "weapon": "sword"})
     assert [e.type for e in ev if e.type.startswith("fight")] == [
         "fight_weapon",
@@ -102,27 +104,27 @@ def test_fight_ties_are_rerolled() -> None:
 
 def test_br32_an_empty_team_loses_without_a_roll() -> None:
     g = fight("ST9", {0: 0, 1: 1, 2: 4})
-    set_space(g, g.stairs_col(), 4, lock=False)
+    set_space(g, g.context.stairs_col(), 4, lock=False)
     faces = [1, 1, 1, 1]
     script(g, faces=faces)
-    before = [g.hero(h).coins for h in range(3)]
-    g.run([])
+    before = [g.context.hero(h).coins for h in range(3)]
+    driver.settle(g.context, [])
     if top(g)["k"] == "fight":
         act(g, 0, {"type": "fight_weapon", "weapon": "sword"})
     while g.state.level == 1:
         seat = next(iter(g.waiting_for()))
         g.apply(seat, g.legal_actions(seat)[0])
-    assert [g.hero(h).coins - before[h] for h in range(3)] == [4, 4, 4]
-    assert isinstance(g.rng, ScriptRng) and g.rng.faces == faces
+    assert [g.context.hero(h).coins - before[h] for h in range(3)] == [4, 4, 4]
+    assert isinstance(g.context.rng, ScriptRng) and g.context.rng.faces == faces
 
 
 def escape_game(roof: list[str], n: int = 3) -> BugRun:
     g = game(n, 6)
-    to_roof(g, roof, g.clockwise(crown_hero(g)))
+    to_roof(g, roof, g.context.clockwise(crown_hero(g)))
     clear_stack(g)
-    for h in range(g.n_heroes()):
+    for h in range(g.context.n_heroes()):
         with_hero(g, h, pos=None)
-    g.run([])
+    driver.settle(g.context, [])
     return g
 
 
@@ -130,7 +132,7 @@ def test_rulebook_final_escape_example() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     h = crown_hero(g)
     hero = with_hero(g, h, hearts=2, arrows=4, coins=3)
-    g.run([])
+    driver.settle(g.context, [])
     assert top(g)["k"] == "escape" and top(g)["hero"] == h
     assert acts(g, h)[0] == {"type": "stop"}
     act(g, h, {"type": "path", "side": "L"})  # pay 3 arrows
@@ -142,7 +144,7 @@ def test_rulebook_final_escape_example() -> None:
     script(g, faces=[1, 6])
     act(g, h, {"type": "path", "side": "L"})  # BOW >= 4 fails
     assert hero.roof == 3 and hero.arrows == 0
-    assert scoring.breakdown(g, g.owner(h))["escape"] == 7
+    assert scoring.breakdown(g.context, g.context.owner(h))["escape"] == 7
     assert top(g)["hero"] == (h + 1) % 3
 
 
@@ -163,10 +165,13 @@ def test_br53_stopping_is_always_allowed() -> None:
     g = escape_game(["ST2", "ST3", "ST4", "ST7"])
     h = crown_hero(g)
     with_hero(g, h, coins=0)
-    g.run([])
+    driver.settle(g.context, [])
     act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts
     act(g, h, {"type": "stop"})
-    assert g.hero(h).roof == 1 and scoring.breakdown(g, g.owner(h))["escape"] == 2
+    assert (
+        g.context.hero(h).roof == 1
+        and scoring.breakdown(g.context, g.context.owner(h))["escape"] == 2
+    )
 
 
 def test_br20_roof_costs_must_be_paid_in_full() -> None:
@@ -175,18 +180,20 @@ def test_br20_roof_costs_must_be_paid_in_full() -> None:
     with_hero(g, h, hearts=2, coins=2)
     clear_stack(g)
     queue_escape(g, [h])
-    assert escape.can_attempt(g, h, escape.roof_path(g, 0, "R")) is False  # pay 3 coins
-    g.run([])  # stopping is the only choice left: taken at once
-    assert g.hero(h).roof == 0 and g.is_over
+    assert (
+        escape.can_attempt(g.context, h, escape.roof_path(g.context, 0, "R")) is False
+    )  # pay 3 coins
+    driver.settle(g.context, [])  # stopping is the only choice left: taken at once
+    assert g.context.hero(h).roof == 0 and g.is_over
 
 
 def test_roof_sword_challenge_hurts_with_dice_bones_only() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"])
     h = crown_hero(g)
-    g.run([])
+    driver.settle(g.context, [])
     script(g, faces=[4, 4])  # 2 successes, 2 bones
     act(g, h, {"type": "path", "side": "R"})  # SWORD >= 4 fails
-    assert g.hero(h).hearts == 3 and g.hero(h).roof == 0
+    assert g.context.hero(h).hearts == 3 and g.context.hero(h).roof == 0
 
 
 def test_br54_each_hero_runs_alone_crown_first() -> None:
@@ -235,7 +242,7 @@ def test_br49_gold_coins_are_cashed_at_the_end_capped_at_15() -> None:
     set_seat(g, 0, hand=["LT01-1", "LT03-1"])
     while not g.is_over:
         act(g, top(g)["hero"], {"type": "stop"})
-    assert g.hero(0).coins == 15 and g.state.seats[0].hand == ["LT03-1"]
+    assert g.context.hero(0).coins == 15 and g.state.seats[0].hand == ["LT03-1"]
     assert "LT01-1" in g.state.loot.discard
 
 
@@ -246,15 +253,15 @@ def test_br52_roof_vp_by_the_last_step_reached() -> None:
     with_hero(g, h, hearts=10, coins=15)
     for _ in range(4):
         act(g, h, {"type": "path", "side": "L"})  # pay 2 hearts each time
-    assert g.hero(h).roof == 4 and g.hero(h).hearts == 2
-    assert scoring.breakdown(g, g.owner(h))["escape"] == 10
+    assert g.context.hero(h).roof == 4 and g.context.hero(h).hearts == 2
+    assert scoring.breakdown(g.context, g.context.owner(h))["escape"] == 10
 
 
 def test_br55_coins_count_per_hero_in_the_two_player_game() -> None:
     g = escape_game(["ST1", "ST9", "ST2", "ST4"], n=2)
     with_hero(g, 0, coins=5)
     with_hero(g, 1, coins=4)
-    assert scoring.breakdown(g, 0)["coins"] == 1 + 1
+    assert scoring.breakdown(g.context, 0)["coins"] == 1 + 1
 
 
 def test_br56_ties_are_shared() -> None:
@@ -305,12 +312,12 @@ def test_br67_turn_clock_and_safe_defaults() -> None:
     h = a.state.crown
     start_turn(a, h)
     a.apply(SYSTEM, a.deadlines()[0].action)  # adventure -> the nearest card
-    assert a.hero(h).pos.col == 1
+    assert a.context.hero(h).pos.col == 1
     e = escape_game(["ST1", "ST9", "ST2", "ST4"])
-    e.run([])
+    driver.settle(e.context, [])
     h = top(e)["hero"]
     e.apply(SYSTEM, e.deadlines()[0].action)  # escape -> stop
-    assert e.hero(h).roof == 0
+    assert e.context.hero(h).roof == 0
 
 
 def test_turn_changes_with_every_decision() -> None:
@@ -322,11 +329,13 @@ def test_turn_changes_with_every_decision() -> None:
 
 def test_br51_components_are_unlimited() -> None:
     g = adventure(6, 2)
-    for col in range(1, g.stairs_col()):
+    for col in range(1, g.context.stairs_col()):
         for slot in g.state.board[col].values():
             slot.locked = True
-    assert all(not board.enterable(g, sl) for col in g.state.board[1:-1] for sl in col.values())
-    assert board.move_options(g, crown_hero(g))  # the stairs always remain
+    assert all(
+        not board.enterable(g.context, sl) for col in g.state.board[1:-1] for sl in col.values()
+    )
+    assert board.move_options(g.context, crown_hero(g))  # the stairs always remain
     slot = set_card(g, 1, "M4-37")
     slot.wounds = 10
     h = crown_hero(g)
@@ -334,7 +343,7 @@ def test_br51_components_are_unlimited() -> None:
     start_turn(g, h)
     script(g, faces=[3, 3])
     act(g, h, {"type": "attack", "weapon": "sword"})
-    assert g.slot(1, "C").wounds == 11 and g.slot(1, "C").defeated
+    assert g.context.slot(1, "C").wounds == 11 and g.context.slot(1, "C").defeated
 
 
 def test_game_over_refuses_actions() -> None:
@@ -356,7 +365,7 @@ def test_brx5_two_player_gold_coins_go_to_the_poorer_hero() -> None:
     while not g.is_over:
         seat = next(iter(g.waiting_for()))
         g.apply(seat, {"type": "stop"})
-    assert (g.hero(0).coins, g.hero(1).coins) == (9, 8)
+    assert (g.context.hero(0).coins, g.context.hero(1).coins) == (9, 8)
 
 
 def test_brx19_the_afk_move_never_spends_an_optional_extra() -> None:
@@ -370,7 +379,7 @@ def test_brx19_the_afk_move_never_spends_an_optional_extra() -> None:
     start_turn(g, h)
     assert acts(g, h)[0] == {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"}
     g.apply(SYSTEM, g.deadlines()[0].action)
-    assert g.hero(h).pos.col == 2 and hand(g, h) == ["LT12-1"]
+    assert g.context.hero(h).pos.col == 2 and hand(g, h) == ["LT12-1"]
 
 
 def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
@@ -383,7 +392,7 @@ def test_br40_potions_and_gold_coins_during_the_final_escape() -> None:
     # no Crafty One (no shared card) and no Reserved Seat (no stairs) on the roof
     assert plays == [{"type": "play", "card": "BZ03-1"}, {"type": "play", "card": "LT01-1"}]
     act(g, h, plays[0])
-    assert g.hero(h).hearts == 6 and top(g)["k"] == "escape" and top(g)["hero"] == h
+    assert g.context.hero(h).hearts == 6 and top(g)["k"] == "escape" and top(g)["hero"] == h
 
 
 def test_br40_the_itinerant_merchant_during_the_final_escape() -> None:
@@ -400,4 +409,4 @@ def test_br40_the_itinerant_merchant_during_the_final_escape() -> None:
     act(g, h, {"type": "end_turn"})
     assert top(g)["k"] == "escape" and top(g)["hero"] == h
     act(g, h, {"type": "path", "side": "L"})
-    assert g.hero(h).arrows == 0 and top(g)["reached"] == 1
+    assert g.context.hero(h).arrows == 0 and top(g)["reached"] == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.bug_run import board, cards
+from rules.bug_run import board, cards, driver
 from rules.bug_run import content as C
 from rules.bug_run.engine import BugRun
 from rules.bug_run.state import Position
@@ -76,21 +76,21 @@ def test_br4_the_crown_is_a_random_hero_who_trades_first() -> None:
 def test_br6_stair_stack_gives_level_k_its_card_and_builds_the_roof_in_order() -> None:
     g = adventure(3, 11)
     stack = list(g.state.stairs_stack)
-    assert g.stairs_slot().card == stack[0]
+    assert g.context.stairs_slot().card == stack[0]
     for h in range(3):
-        place(g, h, g.stairs_col(), space=h + 1)
+        place(g, h, g.context.stairs_col(), space=h + 1)
     clear_stack(g)
     stairs_fought(g)
-    g.run([])
+    driver.settle(g.context, [])
     assert g.state.roof == [stack[0]] and g.state.level == 2
-    assert g.stairs_slot().card == stack[1]
+    assert g.context.stairs_slot().card == stack[1]
 
 
 def test_br7_lines_fill_left_to_right_upper_before_lower() -> None:
     g = game(5, 4)
     monsters = [f"M2-{i}" for i in range(11, 21)]
     set_level_decks(g, level_card="LV1", monsters={2: monsters}, explore=sorted(C.EXPLORATION))
-    board.build_level(g, 2, [])
+    board.build_level(g.context, 2, [])
     # LV1 5-6 side, level 2: M/M | ? | M/? | M/M | ?/M | M
     cols = g.state.board
     assert cols[1]["U"].card == "M2-11" and cols[1]["D"].card == "M2-12"
@@ -104,7 +104,7 @@ def test_br8_five_six_spaces_are_padlocked_below_five_players() -> None:
         g = adventure(n, 2)
         slot = set_card(g, 1, "M2-14")  # Pitcher Plant: any, any, any56
         assert slot.spaces[2].lock is locked
-        stairs = g.stairs_slot().spaces
+        stairs = g.context.stairs_slot().spaces
         assert [sp.lock for sp in stairs[4:]] == [locked, locked]
 
 
@@ -123,9 +123,9 @@ def test_br9_bridges_are_crossed_left_to_right_never_entered() -> None:
     assert top(g)["card"] == "B2"
     script(g, coins=[GREEN])
     ev = act(g, h, {"type": "bridge", "mode": "risky"})
-    assert vp(g, h) == before + 2 and g.hero(h).coins == 5 + 4
+    assert vp(g, h) == before + 2 and g.context.hero(h).coins == 5 + 4
     assert [e.data["result"] for e in ev if e.type == "toss"] == ["green"]
-    assert g.hero(h).pos == Position(3, "C", 0)
+    assert g.context.hero(h).pos == Position(3, "C", 0)
 
 
 def test_br21_risky_bridge_red_loss_can_kill() -> None:
@@ -138,12 +138,12 @@ def test_br21_risky_bridge_red_loss_can_kill() -> None:
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
     script(g, coins=[RED])
     ev = act(g, h, {"type": "bridge", "mode": "risky"})
-    assert any(e.type == "death" for e in ev) and g.hero(h).hearts == 5
+    assert any(e.type == "death" for e in ev) and g.context.hero(h).hearts == 5
 
 
 def five_player_floors() -> BugRun:
     g = adventure(5, 6)
-    for col in range(1, g.stairs_col()):
+    for col in range(1, g.context.stairs_col()):
         set_column(g, col, "M1-01")
     set_column(g, 1, "M1-03", "B1")
     set_column(g, 3, "M1-05", "M1-06")
@@ -195,10 +195,10 @@ def test_br63_straight_from_the_entrance_to_the_stairs() -> None:
     set_card(g, 2, "B4")
     h = crown_hero(g)
     start_turn(g, h)
-    act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 1})
+    act(g, h, {"type": "move", "col": g.context.stairs_col(), "floor": "C", "space": 1})
     assert top(g)["k"] == "bridge"
     act(g, h, {"type": "bridge", "mode": "stable"})
-    assert g.on_stairs(h) and g.hero(h).arrows == 5
+    assert g.context.on_stairs(h) and g.context.hero(h).arrows == 5
 
 
 def test_br48_full_monsters_need_an_optional_extra() -> None:
@@ -214,7 +214,7 @@ def test_br48_full_monsters_need_an_optional_extra() -> None:
     extra = {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"}
     assert extra in acts(g, h)
     act(g, h, extra)
-    slot = g.slot(1, "C")
+    slot = g.context.slot(1, "C")
     assert len(slot.spaces) == 3 and slot.spaces[2].hero == h
     assert slot.spaces[2].weapon == "any" and hand(g, h) == []
     set_card(g, 2, "Q13")
@@ -237,55 +237,55 @@ def test_only_one_space_per_weapon_symbol_is_offered() -> None:
 def test_stairs_entry_gains_costs_and_the_crown() -> None:
     g = adventure(3, 5)
     plain_board(g)
-    set_card(g, g.stairs_col(), "ST2")  # crown: pay 1h, +2vp, +L, +2a
+    set_card(g, g.context.stairs_col(), "ST2")  # crown: pay 1h, +2vp, +L, +2a
     h = crown_hero(g)
     start_turn(g, h)
-    stairs = [a["space"] for a in acts(g, h) if a["col"] == g.stairs_col()]
+    stairs = [a["space"] for a in acts(g, h) if a["col"] == g.context.stairs_col()]
     assert stairs == [0, 1, 2, 3]
-    act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 0})
-    assert g.hero(h).hearts == 4
+    act(g, h, {"type": "move", "col": g.context.stairs_col(), "floor": "C", "space": 0})
+    assert g.context.hero(h).hearts == 4
 
 
 def test_br19_a_heart_cost_needs_more_hearts_and_unpayable_spaces_pay_what_they_can() -> None:
     g = adventure(3, 5)
     plain_board(g)
-    set_card(g, g.stairs_col(), "ST2")
+    set_card(g, g.context.stairs_col(), "ST2")
     h = crown_hero(g)
     with_hero(g, h, hearts=1)
     start_turn(g, h)
-    assert [a["space"] for a in acts(g, h) if a["col"] == g.stairs_col()] == [1, 2, 3]
+    assert [a["space"] for a in acts(g, h) if a["col"] == g.context.stairs_col()] == [1, 2, 3]
     # every free space costs something you cannot pay -> any free space, pay what you can
     g2 = adventure(3, 5)
     plain_board(g2)
-    set_card(g2, g2.stairs_col(), "ST4")  # crown: pay 3c; S4 free of cost
+    set_card(g2, g2.context.stairs_col(), "ST4")  # crown: pay 3c; S4 free of cost
     h2 = g2.state.crown
     others = [x for x in range(3) if x != h2]
-    place(g2, others[0], g2.stairs_col(), space=1)
-    place(g2, others[1], g2.stairs_col(), space=2)
-    set_space(g2, g2.stairs_col(), 3, lock=True)
+    place(g2, others[0], g2.context.stairs_col(), space=1)
+    place(g2, others[1], g2.context.stairs_col(), space=2)
+    set_space(g2, g2.context.stairs_col(), 3, lock=True)
     with_hero(g2, h2, coins=2)
     start_turn(g2, h2)
-    assert [a["space"] for a in acts(g2, h2) if a["col"] == g2.stairs_col()] == [0]
-    act(g2, h2, {"type": "move", "col": g2.stairs_col(), "floor": "C", "space": 0})
-    assert g2.hero(h2).coins == 0
+    assert [a["space"] for a in acts(g2, h2) if a["col"] == g2.context.stairs_col()] == [0]
+    act(g2, h2, {"type": "move", "col": g2.context.stairs_col(), "floor": "C", "space": 0})
+    assert g2.context.hero(h2).coins == 0
 
 
 def test_br70_a_loot_card_can_be_gained_on_the_stairs() -> None:
     g = adventure(3, 5)
     plain_board(g)
-    set_card(g, g.stairs_col(), "ST2")
+    set_card(g, g.context.stairs_col(), "ST2")
     h = crown_hero(g)
     start_turn(g, h)
     loot_on_top(g, "LT26-1")
-    act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 2})
-    assert "LT26-1" in g.hero(h).faceup
+    act(g, h, {"type": "move", "col": g.context.stairs_col(), "floor": "C", "space": 2})
+    assert "LT26-1" in g.context.hero(h).faceup
 
 
 def test_br27_waiting_on_the_stairs_pays_the_reward_while_others_are_at_the_entrance() -> None:
     g = adventure(3, 5)
-    set_card(g, g.stairs_col(), "ST1")  # wait: 2c
+    set_card(g, g.context.stairs_col(), "ST1")  # wait: 2c
     h = crown_hero(g)
-    place(g, h, g.stairs_col(), space=1)
+    place(g, h, g.context.stairs_col(), space=1)
     with_hero(g, h, faceup=["BZ02-1"])
     with_hero(g, h, hearts=3)
     set_hand(g, h, ["LT01-1"])
@@ -293,21 +293,21 @@ def test_br27_waiting_on_the_stairs_pays_the_reward_while_others_are_at_the_entr
     assert acts(g, h) == [{"type": "wait"}]  # no potion, no Gold Coins on the stairs
     clear_stack(g)
     next_clockwise(g, h)
-    g.run([])
-    assert g.hero(h).coins == 7 and top(g)["hero"] != h
+    driver.settle(g.context, [])
+    assert g.context.hero(h).coins == 7 and top(g)["hero"] != h
 
 
 def test_br23_a_full_stock_turns_a_printed_reward_into_one_vp() -> None:
     g = adventure(3, 5)
-    set_card(g, g.stairs_col(), "ST1")
+    set_card(g, g.context.stairs_col(), "ST1")
     h = crown_hero(g)
-    place(g, h, g.stairs_col(), space=1)
+    place(g, h, g.context.stairs_col(), space=1)
     with_hero(g, h, coins=15)
     before = vp(g, h)
     clear_stack(g)
     next_clockwise(g, h)
-    g.run([])
-    assert g.hero(h).coins == 15 and vp(g, h) == before + 1
+    driver.settle(g.context, [])
+    assert g.context.hero(h).coins == 15 and vp(g, h) == before + 1
 
 
 def test_br22_caps_cut_gains_but_purchases_are_allowed() -> None:
@@ -315,17 +315,17 @@ def test_br22_caps_cut_gains_but_purchases_are_allowed() -> None:
     h = top(g)["hero"]
     with_hero(g, h, hearts=9)
     act(g, h, {"type": "buy_hearts"})
-    assert g.hero(h).hearts == 10 and g.hero(h).coins == 2
+    assert g.context.hero(h).hearts == 10 and g.context.hero(h).coins == 2
 
 
 def test_br28_an_empty_crown_space_keeps_the_crown() -> None:
     g = adventure(3, 5)
     crown = crown_hero(g)
     for h in range(3):
-        place(g, h, g.stairs_col(), space=h + 1)
+        place(g, h, g.context.stairs_col(), space=h + 1)
     clear_stack(g)
     stairs_fought(g)
-    g.run([])
+    driver.settle(g.context, [])
     assert g.state.crown == crown and g.state.level == 2
 
 
@@ -333,10 +333,10 @@ def test_the_crown_space_moves_the_crown() -> None:
     g = adventure(3, 5)
     new = (crown_hero(g) + 1) % 3
     for h in range(3):
-        place(g, h, g.stairs_col(), space=0 if h == new else h + 1)
+        place(g, h, g.context.stairs_col(), space=0 if h == new else h + 1)
     clear_stack(g)
     stairs_fought(g)
-    g.run([])
+    driver.settle(g.context, [])
     assert g.state.crown == new and top(g)["k"] == "trade" and top(g)["hero"] == new
 
 
@@ -347,13 +347,13 @@ def test_br47_reserved_seat_blocks_others_and_lapses_on_entry() -> None:
     set_hand(g, h, ["LT13-1"])
     start_turn(g, h)
     act(g, h, {"type": "play", "card": "LT13-1", "space": 0})
-    assert g.stairs_slot().spaces[0].reserved == h
+    assert g.context.stairs_slot().spaces[0].reserved == h
     start_turn(g, other)
-    assert not any(a["col"] == g.stairs_col() and a["space"] == 0 for a in acts(g, other))
+    assert not any(a["col"] == g.context.stairs_col() and a["space"] == 0 for a in acts(g, other))
     start_turn(g, h)
-    act(g, h, {"type": "move", "col": g.stairs_col(), "floor": "C", "space": 1})
+    act(g, h, {"type": "move", "col": g.context.stairs_col(), "floor": "C", "space": 1})
     finish_moves(g)
-    assert g.stairs_slot().spaces[0].reserved is None
+    assert g.context.stairs_slot().spaces[0].reserved is None
 
 
 def test_br65_running_away_keeps_wounds_and_padlocks_a_started_duel() -> None:
@@ -365,14 +365,14 @@ def test_br65_running_away_keeps_wounds_and_padlocks_a_started_duel() -> None:
     place(g, h, 1)
     start_turn(g, h)
     act(g, h, {"type": "move", "col": 2, "floor": "C", "space": 0})
-    assert g.slot(1, "C").wounds == 2
+    assert g.context.slot(1, "C").wounds == 2
     start_turn(g, h)
     script(g, coins=[GREEN])
     act(g, h, {"type": "quest"})
-    assert g.slot(2, "C").duel == 1 and not g.slot(2, "C").locked
+    assert g.context.slot(2, "C").duel == 1 and not g.context.slot(2, "C").locked
     start_turn(g, h)
     act(g, h, {"type": "move", "col": 3, "floor": "C", "space": 0})
-    assert g.slot(2, "C").locked
+    assert g.context.slot(2, "C").locked
 
 
 def test_br24_free_moves_are_mandatory_and_only_moves() -> None:
@@ -388,19 +388,21 @@ def test_br24_free_moves_are_mandatory_and_only_moves() -> None:
     act(g, h, {"type": "attack", "weapon": "bow"})
     assert top(g)["k"] == "freemove"
     assert {a["type"] for a in acts(g, h)} == {"move"}
-    assert any(a["col"] == g.stairs_col() for a in acts(g, h))
+    assert any(a["col"] == g.context.stairs_col() for a in acts(g, h))
 
 
 def test_br29_no_card_can_be_played_on_the_stairs() -> None:
     g = adventure(3, 5)
     h = crown_hero(g)
-    place(g, h, g.stairs_col(), space=1)
+    place(g, h, g.context.stairs_col(), space=1)
     with_hero(g, h, faceup=["BZ01-1", "BZ07-1"])
     with_hero(g, h, hearts=2)
     set_hand(g, h, ["LT01-1", "LT07-1", "LT13-1", "LT05-1"])
     start_turn(g, h)
     assert acts(g, h) == [{"type": "wait"}]
-    assert cards.play_options(g, h, "turn") != []  # the same hand off the stairs would be playable
+    assert (
+        cards.play_options(g.context, h, "turn") != []
+    )  # the same hand off the stairs would be playable
 
 
 def test_brx1_heroes_are_dealt_from_the_seed() -> None:
@@ -418,9 +420,9 @@ def test_br47_one_reservation_per_hero_and_on_its_team_in_two_player_fights() ->
     act(g, h, {"type": "play", "card": "LT13-1", "space": 1})
     assert not any(a["type"] == "play" and a["card"] == "LT13-2" for a in acts(g, h))
     g2 = adventure(2, 5)
-    set_card(g2, g2.stairs_col(), "ST8")
+    set_card(g2, g2.context.stairs_col(), "ST8")
     set_teams(g2, {0: "top", 1: "bottom"})
-    assert cards.reservable(g2, 0) == [0, 1] and cards.reservable(g2, 2) == [2, 3]
+    assert cards.reservable(g2.context, 0) == [0, 1] and cards.reservable(g2.context, 2) == [2, 3]
 
 
 def test_lt12_the_optional_extra_space_vanishes_when_its_hero_leaves() -> None:
@@ -435,9 +437,9 @@ def test_lt12_the_optional_extra_space_vanishes_when_its_hero_leaves() -> None:
     set_hand(g, h, ["LT12-1"])
     start_turn(g, h)
     act(g, h, {"type": "move", "col": 1, "floor": "C", "extra": "LT12-1"})
-    assert len(g.slot(1, "C").spaces) == 3
+    assert len(g.context.slot(1, "C").spaces) == 3
     start_turn(g, h)
     act(g, h, next(m for m in acts(g, h) if m["type"] == "move" and m["col"] == 2))
-    assert len(g.slot(1, "C").spaces) == 2
+    assert len(g.context.slot(1, "C").spaces) == 2
     start_turn(g, c)
     assert not any(m["col"] == 1 for m in acts(g, c) if m["type"] == "move")

@@ -13,7 +13,18 @@ import pytest
 
 from rules.bug_run.driver import FRAME_KINDS
 from rules.bug_run.engine import BugRun
-from rules.bug_run.frames import ABSENT, FRAME_TYPES, AttackFrame, FlashFrame, Frame
+from rules.bug_run.frames import (
+    ABSENT,
+    FRAME_TYPES,
+    AttackFrame,
+    Challenge,
+    FlashFrame,
+    Frame,
+    Roll,
+    Toss,
+    result_json,
+    result_of,
+)
 from rules.core import Rng
 
 STATE_KEYS = [
@@ -95,3 +106,31 @@ def test_a_corrupt_snapshot_is_refused_on_load() -> None:
     with pytest.raises(ValueError, match="'trade' frame"):
         BugRun.from_dict({**snap, "stack": [{**snap["stack"][0], "colour": "red"}]})
     BugRun.from_dict(snap)  # the snapshot itself loads
+
+
+def test_a_child_hands_back_a_typed_result_in_its_old_json_form() -> None:
+    """Every result a frame can hold is one of the typed kinds, written as it always was
+    (a toss's face, a roll's dict, a challenge's bool) and read back to an equal value."""
+    typed = (Toss("green"), Roll([6, 1], 1, 1, False), Challenge(True), None)
+    assert [result_json(r) for r in typed] == [
+        "green",
+        {"dice": [6, 1], "successes": 1, "bones": 1, "courage": False},
+        True,
+        None,
+    ]
+    assert [result_of(result_json(r)) for r in typed] == list(typed)
+    with pytest.raises(ValueError, match="result"):
+        result_of(3)
+    seen: set[type] = set()
+    for players, seed in ((2, 4), (4, 2)):
+        game = BugRun.new(players, seed, {"mode": "powers"})
+        rng = Rng(seed)
+        while not game.is_over:
+            for frame in game.state.stack:
+                assert frame.ret is ABSENT or isinstance(
+                    frame.ret, (Toss, Roll, Challenge, type(None))
+                )
+                seen.add(type(frame.ret))
+            (seat,) = game.waiting_for()
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert Roll in seen  # a kept roll waits below a following choice (a toss is read at once)

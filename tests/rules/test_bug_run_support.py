@@ -42,15 +42,15 @@ GREEN, RED = True, False
 def game(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
     g = BugRun.new(n, seed, {"mode": mode})
     rng = ScriptRng(0)
-    rng._s = g.rng.state()
-    g.rng = rng
+    rng._s = g.context.rng.state()
+    g.context.rng = rng
     return g
 
 
 def script(g: BugRun, faces: list[int] | None = None, coins: list[bool] | None = None) -> None:
-    assert isinstance(g.rng, ScriptRng)
-    g.rng.faces = list(faces or [])
-    g.rng.coins = list(coins or [])
+    assert isinstance(g.context.rng, ScriptRng)
+    g.context.rng.faces = list(faces or [])
+    g.context.rng.coins = list(coins or [])
 
 
 def to_adventure(g: BugRun) -> BugRun:
@@ -69,13 +69,15 @@ def adventure(n: int = 3, seed: int = 1, mode: str = "normal") -> BugRun:
 def start_turn(g: BugRun, h: int) -> None:
     """Make it hero ``h``'s adventure turn (the next turn follows clockwise)."""
     clear_stack(g)
-    turns.begin(g, h, [])  # the engine's own turn frame (it notes the arrows at the turn start)
+    turns.begin(
+        g.context, h, []
+    )  # the engine's own turn frame (it notes the arrows at the turn start)
     if not g.state.two:
-        g.state.order.next = (h + 1) % g.n_heroes()
+        g.state.order.next = (h + 1) % g.context.n_heroes()
 
 
 def set_card(g: BugRun, col: int, cid: str, floor: str = "C") -> Slot:
-    slot = board.make_slot(g, cid, g.state.level)
+    slot = board.make_slot(g.context, cid, g.state.level)
     g.state.board[col][floor] = slot
     return slot
 
@@ -87,17 +89,17 @@ def crown_hero(g: BugRun) -> int:
 
 def hand(g: BugRun, h: int) -> list[str]:
     """The hand of hero ``h``'s player, as the game holds it."""
-    return g.hand(g.owner(h))
+    return g.context.hand(g.context.owner(h))
 
 
 def set_hand(g: BugRun, h: int, cards: list[str]) -> None:
-    g.state.seats[g.owner(h)].hand = list(cards)
+    g.state.seats[g.context.owner(h)].hand = list(cards)
 
 
 def with_hero(g: BugRun, h: int, **fields: Any) -> Hero:
     """Set hero ``h``'s stocks or zones (``hearts=2``, ``sword=["BZ01-1"]`` ...); unknown
     names fail, so a typo cannot silently test nothing."""
-    hero = g.hero(h)
+    hero = g.context.hero(h)
     for name, value in fields.items():
         assert hasattr(hero, name), name
         setattr(hero, name, list(value) if isinstance(value, list) else value)
@@ -106,7 +108,7 @@ def with_hero(g: BugRun, h: int, **fields: Any) -> Hero:
 
 def set_vp(g: BugRun, h: int, points: int) -> None:
     """Set the victory points of hero ``h``'s player (secret in play)."""
-    g.state.seats[g.owner(h)].vp = points
+    g.state.seats[g.context.owner(h)].vp = points
 
 
 def set_market(g: BugRun, cards: list[str]) -> None:
@@ -178,14 +180,14 @@ def set_column(g: BugRun, col: int, *cards: str) -> None:
     """Lay fresh cards in a board column: one card central, two cards upper then lower."""
     floors = ("C",) if len(cards) == 1 else ("U", "D")
     g.state.board[col] = {
-        floor: board.make_slot(g, card, g.state.level)
+        floor: board.make_slot(g.context, card, g.state.level)
         for floor, card in zip(floors, cards, strict=True)
     }
 
 
 def wound(g: BugRun, col: int, wounds: int, floor: str = "C") -> None:
     """Put ``wounds`` wound tokens on the monster at (col, floor)."""
-    g.slot(col, floor).wounds = wounds
+    g.context.slot(col, floor).wounds = wounds
 
 
 def set_space(
@@ -198,7 +200,7 @@ def set_space(
     occupant: int | None = None,
 ) -> None:
     """Padlock or free a space, or mark it taken by hero ``occupant`` (who stays where it is)."""
-    target = g.slot(col, floor).spaces[space]
+    target = g.context.slot(col, floor).spaces[space]
     if lock is not None:
         target.lock = lock
     if occupant is not None:
@@ -211,12 +213,12 @@ def set_crown(g: BugRun, h: int) -> None:
 
 def next_clockwise(g: BugRun, h: int) -> None:
     """Make hero ``h`` the next to act (3-6 players: the turn passes clockwise)."""
-    g.turn_order().next = h
+    g.context.turn_order().next = h
 
 
 def set_ready(g: BugRun, ready: list[bool]) -> None:
     """2p: which heroes have not acted yet this round."""
-    g.turn_order().ready = list(ready)
+    g.context.turn_order().ready = list(ready)
 
 
 def stairs_fought(g: BugRun) -> None:
@@ -250,32 +252,32 @@ def clear_stack(g: BugRun) -> None:
 
 def place(g: BugRun, h: int, col: int, floor: str = "C", space: int | None = 0) -> None:
     """Stand hero ``h`` on a space of a board card (``space=None``: on the card, no space)."""
-    hero = g.hero(h)
+    hero = g.context.hero(h)
     old = hero.pos
     if old and old.space is not None:
-        g.slot(old.col, old.floor).spaces[old.space].hero = None
+        g.context.slot(old.col, old.floor).spaces[old.space].hero = None
     if space is not None:
-        g.slot(col, floor).spaces[space].hero = h
+        g.context.slot(col, floor).spaces[space].hero = h
     hero.pos = Position(col, floor, space)
 
 
 def act(g: BugRun, h: int, action: dict[str, Any]) -> list[Any]:
-    return g.apply(g.owner(h), action)
+    return g.apply(g.context.owner(h), action)
 
 
 def top(g: BugRun) -> dict[str, Any]:
     """The pending frame as its snapshot reads (``"k"`` is its kind)."""
-    fr = g.top()
+    fr = g.context.top()
     assert fr is not None
     return fr.to_dict()
 
 
 def acts(g: BugRun, h: int) -> list[dict[str, Any]]:
-    return g.legal_actions(g.owner(h))
+    return g.legal_actions(g.context.owner(h))
 
 
 def vp(g: BugRun, h: int) -> int:
-    return int(g.state.seats[g.owner(h)].vp)
+    return int(g.state.seats[g.context.owner(h)].vp)
 
 
 def test_script_rng_serves_scripted_values_first() -> None:
@@ -294,13 +296,13 @@ def test_adventure_helper_reaches_the_first_adventure_turn() -> None:
 
 def plain_board(g: BugRun, cid: str = "M1-01") -> None:
     """Every card between the entrance and the stairs becomes a fresh copy of ``cid``."""
-    for col in range(1, g.stairs_col()):
-        g.state.board[col] = {"C": board.make_slot(g, cid, g.state.level)}
+    for col in range(1, g.context.stairs_col()):
+        g.state.board[col] = {"C": board.make_slot(g.context, cid, g.state.level)}
 
 
 def finish_moves(g: BugRun) -> None:
     """Answer pending free moves by going straight to the stairs."""
-    while g.top() is not None and top(g)["k"] == "freemove":
+    while g.context.top() is not None and top(g)["k"] == "freemove":
         h = top(g)["hero"]
-        stairs = [a for a in acts(g, h) if a["col"] == g.stairs_col()]
+        stairs = [a for a in acts(g, h) if a["col"] == g.context.stairs_col()]
         act(g, h, stairs[0])

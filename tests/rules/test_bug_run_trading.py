@@ -38,9 +38,9 @@ def test_buying_a_market_card_pays_its_price_and_lays_it_face_up() -> None:
     set_market(g, ["BZ07-1", "BZ12-1", "BZ22-1"])
     assert {"type": "buy", "card": "BZ22-1"} not in acts(g, h)  # 7 coins
     act(g, h, {"type": "buy", "card": "BZ07-1"})
-    assert g.hero(h).faceup == ["BZ07-1"] and g.hero(h).coins == 2
+    assert g.context.hero(h).faceup == ["BZ07-1"] and g.context.hero(h).coins == 2
     act(g, h, {"type": "buy", "card": "BZ12-1"})
-    assert g.hero(h).sword == ["BZ12-1"] and g.state.bazaar.market == ["BZ22-1"]
+    assert g.context.hero(h).sword == ["BZ12-1"] and g.state.bazaar.market == ["BZ22-1"]
     with pytest.raises(RuleError) as err:
         act(g, h, {"type": "buy", "card": "BZ22-1"})
     assert err.value.code == "cant_afford"
@@ -59,17 +59,21 @@ def test_a_full_zone_sells_an_equipped_card_first() -> None:
         {"type": "buy", "card": "BZ18-1", "replace": "LT14-1"},
     ]
     act(g, h, opts[1])
-    assert g.hero(h).sword == ["BZ12-1", "BZ18-1"] and g.hero(h).coins == 0
+    assert g.context.hero(h).sword == ["BZ12-1", "BZ18-1"] and g.context.hero(h).coins == 0
     assert "LT14-1" in g.state.loot.discard
 
 
 def test_basic_equipment_side_is_fixed_and_sold_basics_return() -> None:
     g, h = trader()
     act(g, h, {"type": "buy_basic", "side": "bow"})
-    c = g.hero(h).bow[0]
-    assert g.state.basic_side[c] == "bow" and g.hero(h).coins == 2 and len(g.state.basics) == 15
+    c = g.context.hero(h).bow[0]
+    assert (
+        g.state.basic_side[c] == "bow"
+        and g.context.hero(h).coins == 2
+        and len(g.state.basics) == 15
+    )
     act(g, h, {"type": "sell", "card": c})
-    assert g.hero(h).bow == [] and g.hero(h).coins == 3 and c in g.state.basics
+    assert g.context.hero(h).bow == [] and g.context.hero(h).coins == 3 and c in g.state.basics
     set_basics(g, [])
     assert not any(a["type"] == "buy_basic" for a in acts(g, h))
 
@@ -77,7 +81,7 @@ def test_basic_equipment_side_is_fixed_and_sold_basics_return() -> None:
 def test_hearts_and_arrows_sets() -> None:
     g, h = trader()
     act(g, h, {"type": "buy_arrows"})
-    assert g.hero(h).arrows == 6 and g.hero(h).coins == 2
+    assert g.context.hero(h).arrows == 6 and g.context.hero(h).coins == 2
     assert not any(a["type"] in ("buy_hearts", "buy_arrows") for a in acts(g, h))
 
 
@@ -115,7 +119,7 @@ def test_br40_potions_and_gold_coins_in_a_trading_turn_not_useless_ones() -> Non
     with_hero(g, h, hearts=6)
     act(g, h, {"type": "play", "card": "BZ02-1"})
     act(g, h, {"type": "play", "card": "LT01-1"})
-    assert g.hero(h).hearts == 9 and g.hero(h).coins == 10
+    assert g.context.hero(h).hearts == 9 and g.context.hero(h).coins == 10
 
 
 def test_br39_stored_equipment_can_only_be_sold() -> None:
@@ -131,7 +135,7 @@ def test_br59_an_armored_hero_stores_a_bought_shield() -> None:
     with_hero(g, h, name="beetle")
     set_market(g, ["BZ20-1", "BZ04-1", "BZ04-2"])
     act(g, h, {"type": "buy", "card": "BZ20-1"})
-    assert g.hero(h).shield == [] and g.hero(h).stored == ["BZ20-1"]
+    assert g.context.hero(h).shield == [] and g.context.hero(h).stored == ["BZ20-1"]
 
 
 def test_a_rejected_action_changes_nothing() -> None:
@@ -150,7 +154,7 @@ def test_a_rejected_action_changes_nothing() -> None:
             act(g, h, a)  # type: ignore[arg-type]
         assert g.to_dict() == before
     with pytest.raises(RuleError) as err:
-        g.apply((g.owner(h) + 1) % 3, {"type": "end_turn"})
+        g.apply((g.context.owner(h) + 1) % 3, {"type": "end_turn"})
     assert err.value.code == "not_your_turn" and g.to_dict() == before
 
 
@@ -183,7 +187,7 @@ def test_br45_crafty_one_steals_from_a_hero_on_the_same_card() -> None:
     assert plays == [{"type": "play", "card": "LT05-1", "target": other}]
     script(g, faces=[3])  # 2 successes + 2 = 4 coins
     act(g, h, plays[0])
-    assert g.hero(other).coins == 1 and g.hero(h).coins == 9
+    assert g.context.hero(other).coins == 1 and g.context.hero(h).coins == 9
     assert top(g)["k"] == "turn" and top(g)["hero"] == h
 
 
@@ -191,10 +195,10 @@ def test_br45_no_crafty_one_on_the_stairs() -> None:
     g = adventure(3, 4)
     h = crown_hero(g)
     other = (h + 1) % 3
-    place(g, h, g.stairs_col(), space=1)
-    place(g, other, g.stairs_col(), space=2)
+    place(g, h, g.context.stairs_col(), space=1)
+    place(g, other, g.context.stairs_col(), space=2)
     set_hand(g, h, ["LT05-1"])
-    assert cards.crafty_targets(g, h) == []
+    assert cards.crafty_targets(g.context, h) == []
 
 
 def test_brx6_the_merchant_in_a_trading_turn_renews_the_market_no_crafty_one() -> None:
@@ -224,7 +228,7 @@ def test_brx10_selling_a_secret_card_reveals_it() -> None:
     ev = act(g, h, {"type": "sell", "card": "LT04-1"})
     (sale,) = [e for e in ev if e.type == "sell"]
     assert sale.is_public and sale.data["card"] == "LT04-1"
-    assert g.state.loot.discard == ["LT04-1"] and g.hero(h).coins == 6
+    assert g.state.loot.discard == ["LT04-1"] and g.context.hero(h).coins == 6
 
 
 def test_look_alike_values_are_stored_canonically() -> None:
@@ -235,4 +239,4 @@ def test_look_alike_values_are_stored_canonically() -> None:
     place(g, h, 1)
     start_turn(g, h)
     act(g, h, {"type": "quest", "item": True})  # equal to 1 in Python, not in JSON
-    assert g.slot(1, "C").marks == [1] and type(g.slot(1, "C").marks[0]) is int
+    assert g.context.slot(1, "C").marks == [1] and type(g.context.slot(1, "C").marks[0]) is int

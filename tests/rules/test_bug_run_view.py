@@ -17,7 +17,7 @@ def test_the_active_decision_shows_its_public_details() -> None:
             (seat,) = game.waiting_for()
             public = game.view(None)
             active = public["active"]
-            frame = game.top()
+            frame = game.context.top()
             assert frame is not None
             for key in PUBLIC_FRAME_KEYS.get(active["prompt"], ()):
                 value = getattr(frame, key)

@@ -45,15 +45,15 @@ def arranged(players: int = 3) -> BugsAndCo:
     """A LIVE game whose table is sorted: for 2-4 players tile t lies in slot t, so symbol s
     is in slots 3s, 3s+1, 3s+2 (symbols 0..11 and tile 36, 37); the box holds tiles 38..44."""
     game = started(players, seed=0)
-    tiles = sorted(t for t in game.slots if t is not None) + game.removed
+    tiles = sorted(t for t in game.state.slots if t is not None) + game.state.removed
     tiles.sort()
-    game.removed = tiles[-box.REMOVED :]
-    game.slots = list(tiles[: -box.REMOVED])
+    game.state.removed = tiles[-box.REMOVED :]
+    game.state.slots = list(tiles[: -box.REMOVED])
     return game
 
 
 def held_pickup(game: BugsAndCo, seat: int) -> int:
-    held = game.seats[seat].held
+    held = game.state.seats[seat].held
     assert held is not None
     return held.pickup
 
@@ -65,8 +65,8 @@ def take(game: BugsAndCo, seat: int, slot: int) -> list[Event]:
 
 
 def all_tiles(game: BugsAndCo) -> list[int]:
-    tiles = [t for t in game.slots if t is not None] + list(game.removed)
-    for p in game.seats:
+    tiles = [t for t in game.state.slots if t is not None] + list(game.state.removed)
+    for p in game.state.seats:
         tiles += p.kept
         if p.held is not None:
             tiles.append(p.held.tile)
@@ -121,13 +121,13 @@ def test_bc1_components_per_player_count(
     players: int, symbols: int, in_play: int, trophies: list[int]
 ) -> None:
     game = BugsAndCo.new(players, 11)
-    used = box.symbols_in_play(players, game.extra_set)
+    used = box.symbols_in_play(players, game.state.extra_set)
     assert len(used) == symbols
-    assert len(game.slots) == in_play and all(t is not None for t in game.slots)
-    assert len(game.removed) == 7
+    assert len(game.state.slots) == in_play and all(t is not None for t in game.state.slots)
+    assert len(game.state.removed) == 7
     assert all_tiles(game) == sorted(box.tiles_of(used))
     assert all(n == 3 for n in Counter(box.symbol_of(t) for t in all_tiles(game)).values())
-    assert game.trophies == trophies
+    assert game.state.trophies == trophies
     view = game.view(None)
     assert view["tiles_in_play"] == in_play and len(view["slots"]) == in_play
     assert len(view["symbols"]) == symbols
@@ -144,12 +144,12 @@ def test_bc_x7_symbol_table_is_15_two_eyed_5_one_eyed_5_three_eyed() -> None:
 def test_bc_x9_table_is_dealt_from_one_seeded_shuffle() -> None:
     a, b, c = BugsAndCo.new(4, 1), BugsAndCo.new(4, 1), BugsAndCo.new(4, 2)
     assert a.to_dict() == b.to_dict()
-    assert a.slots != c.slots
+    assert a.state.slots != c.state.slots
     # the procedure, pinned: one shuffle, the first 7 go to the box, the rest fill the slots
     rng = Rng(1)
     tiles = box.tiles_of(box.TWO_EYED)
     rng.shuffle(tiles)
-    assert a.removed == sorted(tiles[:7]) and a.slots == tiles[7:]
+    assert a.state.removed == sorted(tiles[:7]) and a.state.slots == tiles[7:]
     assert a.to_dict()["rng"] == rng.state()
     # 5-6 players with "random": the extra set is drawn first
     rng = Rng(8)
@@ -157,7 +157,7 @@ def test_bc_x9_table_is_dealt_from_one_seeded_shuffle() -> None:
     tiles = box.tiles_of(box.symbols_in_play(5, extra))
     rng.shuffle(tiles)
     five = BugsAndCo.new(5, 8)
-    assert five.extra_set == extra and five.slots == tiles[7:]
+    assert five.state.extra_set == extra and five.state.slots == tiles[7:]
 
 
 @pytest.mark.parametrize("players", [5, 6])
@@ -170,11 +170,11 @@ def test_bc2_extra_set_is_one_eyed_or_three_eyed_never_both(players: int) -> Non
     seen = set()
     for seed in range(40):
         game = BugsAndCo.new(players, seed)  # default "random"
-        assert game.chosen_options == {"extra_set": "random"}
+        assert game.state.options == {"extra_set": "random"}
         eyes = {box.eyes_of(box.symbol_of(t)) for t in all_tiles(game)}
         assert eyes in ({1, 2}, {2, 3})
-        assert game.extra_set == ("one-eyed" if 1 in eyes else "three-eyed")
-        seen.add(game.extra_set)
+        assert game.state.extra_set == ("one-eyed" if 1 in eyes else "three-eyed")
+        seen.add(game.state.extra_set)
     assert seen == {"one-eyed", "three-eyed"}
     with pytest.raises(RuleError):
         BugsAndCo.new(players, 3, {"extra_set": "both"})
@@ -183,7 +183,7 @@ def test_bc2_extra_set_is_one_eyed_or_three_eyed_never_both(players: int) -> Non
 @pytest.mark.parametrize("players", [2, 4, 7, 8])
 def test_bc_x2_extra_set_is_ignored_outside_five_and_six_players(players: int) -> None:
     game = BugsAndCo.new(players, 3, {"extra_set": "one-eyed"})
-    assert game.extra_set is None
+    assert game.state.extra_set is None
     expected = 25 if players >= 7 else 15
     assert len({box.symbol_of(t) for t in all_tiles(game)}) == expected
 
@@ -209,7 +209,7 @@ def test_bc19_no_handedness_option_online() -> None:
 
 def test_bc_x5_start_count_is_a_three_second_rule_deadline_then_play() -> None:
     game = BugsAndCo.new(3, 5)
-    assert game.phase == "start" and game.turn == 0 and game.waiting_for() == frozenset()
+    assert game.state.phase == "start" and game.turn == 0 and game.waiting_for() == frozenset()
     [deadline] = game.deadlines()
     assert (deadline.key, deadline.action, deadline.seconds, deadline.setting) == (
         "bco:start",
@@ -223,7 +223,7 @@ def test_bc_x5_start_count_is_a_three_second_rule_deadline_then_play() -> None:
     events = game.apply(SYSTEM, START)
     assert types(events) == ["start"] and events[0].is_public
     assert events[0].data == {"slots": 38, "trophies": [3, 2]}
-    assert game.phase == "live" and game.turn == 1
+    assert game.state.phase == "live" and game.turn == 1
     assert game.waiting_for() == frozenset({0, 1, 2})
     rejects(game, SYSTEM, START, "no_deadline")
 
@@ -263,8 +263,8 @@ def test_bc11_second_peek_of_the_same_slot_is_taken() -> None:
     game = arranged(3)
     game.apply(0, peek(4))
     rejects(game, 1, peek(4), "taken")
-    assert game.seats[0].held is not None and game.seats[0].held.tile == 4
-    assert game.seats[1].held is None
+    assert game.state.seats[0].held is not None and game.state.seats[0].held.tile == 4
+    assert game.state.seats[1].held is None
 
 
 def test_bc12_only_one_tile_in_the_right_hand() -> None:
@@ -330,12 +330,12 @@ def test_bc10_put_back_into_any_empty_slot_or_by_default_where_it_came_from() ->
     events = game.apply(0, put_back(1 + 1, 20))  # pickup serials: 1 (seat 1), 2 (seat 0)
     assert events[0].type == "put_back" and events[0].is_public
     assert events[0].data == {"seat": 0, "slot": 20, "from_slot": 3, "reason": "put_back"}
-    assert game.slots[20] == 3 and game.slots[3] is None
+    assert game.state.slots[20] == 3 and game.state.slots[3] is None
     game.apply(0, peek(20))
     rejects(game, 0, put_back(3, 5), "occupied")
     rejects(game, 0, put_back(3, 99), "bad_slot")
     assert game.apply(0, put_back(3))[0].data["slot"] == 20
-    assert game.slots[20] == 3
+    assert game.state.slots[20] == 3
 
 
 def test_bc10_put_back_actions_listed_are_default_plus_every_empty_slot() -> None:
@@ -359,7 +359,11 @@ def test_bc_x10_an_empty_slot_of_the_table_takes_the_tile_in_hand() -> None:
     events = game.apply(0, put_into(20))
     assert types(events) == ["put_back"] and events[0].is_public
     assert events[0].data == {"seat": 0, "slot": 20, "from_slot": 3, "reason": "put_back"}
-    assert game.slots[20] == 3 and game.slots[3] is None and game.seats[0].held is None
+    assert (
+        game.state.slots[20] == 3
+        and game.state.slots[3] is None
+        and game.state.seats[0].held is None
+    )
     # its own (held) slot is an empty slot too: clicking it puts the tile back home
     game.apply(0, peek(20))
     assert game.apply(0, put_into(20))[0].data["slot"] == 20
@@ -434,7 +438,7 @@ def test_bc_x6_pickup_serial_makes_old_buttons_stale() -> None:
     rejects(game, 0, put_back(1, 2), "stale")
     assert game.view(0)["you"]["hand"]["pickup"] == 2
     game.apply(0, keep(2))
-    assert game.seats[0].kept == [2]
+    assert game.state.seats[0].kept == [2]
 
 
 # -- BC-4 / BC-5 / BC-6 / BC-13: trophies ------------------------------------------------------
@@ -444,12 +448,12 @@ def test_bc4_trophies_are_taken_strictly_highest_first_with_six_players() -> Non
     game = started(6, 2)
     got = []
     for seat in (4, 0, 5, 2, 1):
-        assert game.view(None)["next_trophy"] == game.trophies[0]
+        assert game.view(None)["next_trophy"] == game.state.trophies[0]
         events = game.apply(seat, TROPHY)
         got.append(events[0].data["value"])
     assert got == [3, 3, 2, 2, 1]
-    assert [game.seats[s].trophy for s in range(6)] == [3, 1, 2, None, 3, 2]
-    assert game.phase == "final"
+    assert [game.state.seats[s].trophy for s in range(6)] == [3, 1, 2, None, 3, 2]
+    assert game.state.phase == "final"
 
 
 def test_bc5_simultaneous_trophy_requests_take_in_arrival_order() -> None:
@@ -460,7 +464,7 @@ def test_bc5_simultaneous_trophy_requests_take_in_arrival_order() -> None:
     assert second[0].data == {"seat": 0, "value": 2, "trophies_left": []}
     assert types(second) == ["trophy", "final_count"]
     rejects(game, 1, TROPHY, "no_trophy")
-    assert game.seats[1].trophy is None and game.seats[1].status == "playing"
+    assert game.state.seats[1].trophy is None and game.state.seats[1].status == "playing"
 
 
 def test_bc6_right_hand_tile_goes_back_to_its_slot_when_taking_a_trophy() -> None:
@@ -470,8 +474,8 @@ def test_bc6_right_hand_tile_goes_back_to_its_slot_when_taking_a_trophy() -> Non
     events = game.apply(0, TROPHY)
     assert types(events) == ["put_back", "trophy"]
     assert events[0].data == {"seat": 0, "slot": 9, "from_slot": 9, "reason": "trophy"}
-    assert game.slots[9] == 9 and game.seats[0].held is None
-    assert game.seats[0].kept == [0] and game.seats[0].status == "trophy"
+    assert game.state.slots[9] == 9 and game.state.seats[0].held is None
+    assert game.state.seats[0].kept == [0] and game.state.seats[0].status == "trophy"
     # the player has stopped: nothing more is allowed or offered
     assert game.legal_actions(0) == []
     rejects(game, 0, peek(10), "stopped")
@@ -482,7 +486,7 @@ def test_bc6_right_hand_tile_goes_back_to_its_slot_when_taking_a_trophy() -> Non
 def test_bc13_trophy_with_no_tiles_scores_its_value() -> None:
     game = started(2, 4)
     game.apply(0, TROPHY)
-    assert game.phase == "final"
+    assert game.state.phase == "final"
     game.apply(SYSTEM, STOP_FINAL)
     assert game.score_breakdown(0) == {"trios": 0, "other_tiles": 0, "trophy": 3, "total": 3}
     assert game.scores() == [3, 0] and game.winners() == [0]
@@ -531,8 +535,8 @@ def test_bc7_right_hand_tiles_go_back_at_stop_and_do_not_score() -> None:
     assert types(events) == ["stop", "put_back", "game_over"]
     assert events[0].data == {"why": "countdown"}
     assert events[1].data == {"seat": 3, "slot": 3, "from_slot": 3, "reason": "stop"}
-    assert game.slots[3] == 3 and game.seats[3].held is None
-    assert game.seats[3].status == "stopped"
+    assert game.state.slots[3] == 3 and game.state.seats[3].held is None
+    assert game.state.seats[3].status == "stopped"
     assert game.score_breakdown(3) == {"trios": 3, "other_tiles": 0, "trophy": 0, "total": 3}
 
 
@@ -557,8 +561,8 @@ def test_bc15_empty_table_leaves_only_trophies_and_the_cap_stops_play() -> None:
     assert cap.seats == frozenset({0, 1})
     events = game.apply(SYSTEM, STOP_CAP)
     assert types(events) == ["stop", "game_over"] and events[0].data == {"why": "cap"}
-    assert game.stop_reason == "cap" and game.trophies == [3]  # nobody got the trophy
-    assert all(p.trophy is None and p.status == "stopped" for p in game.seats)
+    assert game.state.stop_reason == "cap" and game.state.trophies == [3]  # nobody got the trophy
+    assert all(p.trophy is None and p.status == "stopped" for p in game.state.seats)
     # seat 0 kept tiles 0,2,4,...,36: each symbol's tiles split 2/1 or 1/2 between the seats
     for seat in (0, 1):
         counts = Counter(game.kept_symbols(seat))
@@ -625,15 +629,18 @@ def test_bc16_ties_share_the_win() -> None:
 
 def test_bc17_removed_tiles_are_revealed_only_at_the_end() -> None:
     game = started(4, 9)
-    removed_symbols = sorted(box.symbol_of(t) for t in game.removed)
+    removed_symbols = sorted(box.symbol_of(t) for t in game.state.removed)
     for seat in (None, 0, 1, 2, 3):
         view = game.view(seat)
         assert view["removed_count"] == 7 and view["result"] is None
         assert '"removed":' not in json.dumps(view)
     # swapping the box with table tiles changes no view: nothing of the box shows
     swapped = BugsAndCo.from_dict(game.to_dict())
-    swapped.removed, swapped.slots[:7] = list(game.slots[:7]), list(game.removed)
-    assert removed_symbols != sorted(box.symbol_of(t) for t in swapped.removed)
+    swapped.state.removed, swapped.state.slots[:7] = (
+        list(game.state.slots[:7]),
+        list(game.state.removed),
+    )
+    assert removed_symbols != sorted(box.symbol_of(t) for t in swapped.state.removed)
     for seat in (None, 0, 1, 2, 3):
         assert swapped.view(seat) == game.view(seat)
     for seat in (0, 1, 2):
@@ -782,9 +789,9 @@ def test_bc1_table_columns_complete_symbols_and_players_without_a_trophy(
     seen = set()
     for seed in range(60):
         game = BugsAndCo.new(players, seed)
-        on_table = Counter(box.symbol_of(t) for t in game.slots if t is not None)
+        on_table = Counter(box.symbol_of(t) for t in game.state.slots if t is not None)
         full = sum(1 for n in on_table.values() if n == 3)
-        touched = len({box.symbol_of(t) for t in game.removed})
+        touched = len({box.symbol_of(t) for t in game.state.removed})
         assert 3 <= touched <= 7 and full == len(game.view(None)["symbols"]) - touched
         assert complete[0] <= full <= complete[1]
         seen.add(full)
@@ -792,15 +799,15 @@ def test_bc1_table_columns_complete_symbols_and_players_without_a_trophy(
     game = started(players, 5)
     for seat in range(len(box.TROPHIES[players])):
         game.apply(seat, TROPHY)
-    assert game.phase == "final" and len(game.playing) == without_trophy
+    assert game.state.phase == "final" and len(game.state.playing) == without_trophy
     game.apply(SYSTEM, STOP_FINAL)
-    assert sum(p.trophy is None for p in game.seats) == without_trophy
+    assert sum(p.trophy is None for p in game.state.seats) == without_trophy
 
 
 def every_candidate(game: BugsAndCo) -> list[dict[str, Any]]:
     """Every action shape with every slot (one beyond each end) and pickup serial nearby."""
-    slots = range(-1, len(game.slots) + 1)
-    pickups = range(0, game.pickups + 2)
+    slots = range(-1, len(game.state.slots) + 1)
+    pickups = range(0, game.state.pickups + 2)
     out: list[dict[str, Any]] = [TROPHY, START, STOP_CAP, STOP_FINAL]
     out += [peek(s) for s in slots] + [put_into(s) for s in slots]
     out += [keep(p) for p in pickups] + [put_back(p) for p in pickups]
@@ -844,7 +851,7 @@ def test_bc_x11_legal_actions_are_exactly_what_apply_accepts() -> None:
     accepted_exactly_as_listed(game)
     game.apply(1, TROPHY)
     game.apply(2, TROPHY)  # the last trophy, seat 2's tile goes home
-    assert game.phase == "final"
+    assert game.state.phase == "final"
     accepted_exactly_as_listed(game)
     game.apply(SYSTEM, STOP_FINAL)
     accepted_exactly_as_listed(game)
@@ -858,7 +865,7 @@ def test_bc6_trophy_while_holding_with_a_refilled_origin_uses_bc_x1() -> None:
     events = game.apply(0, TROPHY)
     assert types(events) == ["put_back", "trophy"]
     assert events[0].data == {"seat": 0, "slot": 6, "from_slot": 5, "reason": "trophy"}
-    assert game.slots[5] == 6 and game.slots[6] == 5 and game.seats[0].kept == []
+    assert game.state.slots[5] == 6 and game.state.slots[6] == 5 and game.state.seats[0].kept == []
     assert game.score_breakdown(0)["total"] == 3
 
 
@@ -874,12 +881,12 @@ def test_bc7_stop_returns_right_hand_tiles_in_seat_order_with_bc_x1() -> None:
     game.apply(0, TROPHY)
     events = game.apply(SYSTEM, STOP_CAP)  # the platform cap, mid-LIVE
     assert types(events) == ["stop", "put_back", "put_back", "put_back", "game_over"]
-    assert game.trophies == [2, 1] and game.seats[0].trophy == 3
+    assert game.state.trophies == [2, 1] and game.state.seats[0].trophy == 3
     moved = [(e.data["seat"], e.data["from_slot"], e.data["slot"]) for e in events[1:-1]]
     assert moved == [(1, 2, 2), (2, 0, 1), (3, 9, 8)]
     assert all(e.data["reason"] == "stop" for e in events[1:-1])
-    assert sorted(t for t in game.slots if t is not None) == list(range(38))
-    assert [len(p.kept) for p in game.seats] == [0, 0, 0, 0]
+    assert sorted(t for t in game.state.slots if t is not None) == list(range(38))
+    assert [len(p.kept) for p in game.state.seats] == [0, 0, 0, 0]
     assert game.scores() == [3, 0, 0, 0] and game.winners() == [0]
 
 
@@ -903,7 +910,7 @@ def test_what_the_engine_hands_out_is_a_copy() -> None:
     assert json.dumps(game.to_dict(), sort_keys=True) == before
     events = game.apply(2, TROPHY)
     events[0].data["trophies_left"].append(7)
-    assert game.trophies == [2]
+    assert game.state.trophies == [2]
     game = BugsAndCo.from_dict(json.loads(before))
     game.apply(2, TROPHY)
     events = game.apply(0, TROPHY) + game.apply(SYSTEM, STOP_FINAL)

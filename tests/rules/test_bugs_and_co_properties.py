@@ -30,8 +30,8 @@ SEEDS = st.integers(min_value=0, max_value=2**63)
 
 
 def all_tiles(game: BugsAndCo) -> list[int]:
-    tiles = [t for t in game.slots if t is not None] + list(game.removed)
-    for p in game.seats:
+    tiles = [t for t in game.state.slots if t is not None] + list(game.state.removed)
+    for p in game.state.seats:
         tiles += p.kept
         if p.held is not None:
             tiles.append(p.held.tile)
@@ -70,20 +70,20 @@ def hidden_shuffled(game: BugsAndCo, rnd: random.Random) -> BugsAndCo:
 
 def check_state(game: BugsAndCo, expected_tiles: list[int], slot_count: int) -> None:
     assert all_tiles(game) == expected_tiles  # nothing created, nothing lost
-    assert len(game.slots) == slot_count
-    assert len(game.removed) == box.REMOVED
-    for p in game.seats:
+    assert len(game.state.slots) == slot_count
+    assert len(game.state.removed) == box.REMOVED
+    for p in game.state.seats:
         assert max(Counter(box.symbol_of(t) for t in p.kept).values(), default=0) <= 3
         assert (p.status == "trophy") == (p.trophy is not None)
         if p.held is not None:
-            assert game.slots[p.held.slot] != p.held.tile
-    taken = sorted((p.trophy for p in game.seats if p.trophy is not None), reverse=True)
-    assert taken + game.trophies == list(box.TROPHIES[game.players])
-    playing = frozenset(s for s, p in enumerate(game.seats) if p.status == "playing")
-    live = game.phase in ("live", "final")
+            assert game.state.slots[p.held.slot] != p.held.tile
+    taken = sorted((p.trophy for p in game.state.seats if p.trophy is not None), reverse=True)
+    assert taken + game.state.trophies == list(box.TROPHIES[game.players])
+    playing = frozenset(s for s, p in enumerate(game.state.seats) if p.status == "playing")
+    live = game.state.phase in ("live", "final")
     assert game.waiting_for() == (playing if live else frozenset())
-    if game.phase == "final":
-        assert game.trophies == []
+    if game.state.phase == "final":
+        assert game.state.trophies == []
 
 
 def check_views(game: BugsAndCo, rnd: random.Random) -> None:
@@ -93,7 +93,7 @@ def check_views(game: BugsAndCo, rnd: random.Random) -> None:
     if game.is_over:
         return
     for seat, view, text in zip([None, *range(game.players)], seen, texts, strict=True):
-        held = None if seat is None else game.seats[seat].held
+        held = None if seat is None else game.state.seats[seat].held
         own = [] if held is None else [box.symbol_of(held.tile)]
         assert symbols_in(text) == own
         assert view["result"] is None
@@ -109,7 +109,7 @@ def check_events(game: BugsAndCo, seat: int, events: list[Event]) -> None:
             continue
         shown = symbols_in(text)
         if event.type == "peeked":
-            held = game.seats[seat].held
+            held = game.state.seats[seat].held
             assert held is not None
             assert event.to == frozenset({seat}) and shown == [box.symbol_of(held.tile)]
         else:
@@ -133,8 +133,8 @@ def check_listed_actions(game: BugsAndCo, rnd: random.Random, everything: bool) 
 def check_final(game: BugsAndCo) -> None:
     assert game.is_over and game.deadlines() == []
     assert all(not game.legal_actions(s) for s in range(game.players))
-    assert all(p.held is None and p.status != "playing" for p in game.seats)
-    for seat, player in enumerate(game.seats):
+    assert all(p.held is None and p.status != "playing" for p in game.state.seats)
+    for seat, player in enumerate(game.state.seats):
         counts = Counter(box.symbol_of(t) for t in player.kept)
         trios = sum(1 for n in counts.values() if n == 3)
         others = len(player.kept) - 3 * trios
@@ -148,7 +148,9 @@ def check_final(game: BugsAndCo) -> None:
         assert list(game.score_breakdown(seat)) == ["trios", "other_tiles", "trophy", "total"]
     best = max(game.scores())
     assert game.winners() == [s for s, v in enumerate(game.scores()) if v == best]
-    assert game.view(None)["result"]["removed"] == sorted(box.symbol_of(t) for t in game.removed)
+    assert game.view(None)["result"]["removed"] == sorted(
+        box.symbol_of(t) for t in game.state.removed
+    )
 
 
 def replay_checked(
@@ -158,7 +160,7 @@ def replay_checked(
     rnd = random.Random(check)
     game = BugsAndCo.new(players, seed, options)
     expected_tiles = all_tiles(game)
-    slot_count = len(game.slots)
+    slot_count = len(game.state.slots)
     check_state(game, expected_tiles, slot_count)
     check_views(game, rnd)
     for step, (seat, action) in enumerate(log):
@@ -166,7 +168,7 @@ def replay_checked(
             assert action in [d.action for d in game.deadlines()]
         else:
             assert action in game.legal_actions(seat)
-        before_turn, before_phase = game.turn, game.phase
+        before_turn, before_phase = game.turn, game.state.phase
         events = game.apply(seat, action)
         assert events
         check_events(game, seat, events)
@@ -174,7 +176,8 @@ def replay_checked(
         check_views(game, rnd)
         check_listed_actions(game, rnd, everything=step % 50 == 0)
         assert (game.turn != before_turn) == (
-            game.phase != before_phase and {before_phase, game.phase} != {"live", "final"}
+            game.state.phase != before_phase
+            and {before_phase, game.state.phase} != {"live", "final"}
         )
     return game
 
@@ -186,7 +189,7 @@ def biased_playout(game: BugsAndCo, rng: Rng, trophy_chance: float) -> list[tupl
     while not game.is_over:
         movers = [s for s in sorted(game.waiting_for()) if game.legal_actions(s)]
         deadlines = game.deadlines()
-        chance = 0.03 if game.phase == "final" else 0.001
+        chance = 0.03 if game.state.phase == "final" else 0.001
         if deadlines and (not movers or rng.random() < chance):
             seat, action = SYSTEM, deadlines[0].action
         else:
@@ -285,22 +288,22 @@ def aimed_action(game: BugsAndCo, who: int, kind: str, a: int, b: int) -> tuple[
     if kind == "system":
         stops = [{"type": "stop", "why": "cap"}, {"type": "stop", "why": "countdown"}]
         return SYSTEM, stops[a % 2] if a % 8 == 0 else {"type": "start"}
-    holders = [s for s, p in enumerate(game.seats) if p.held is not None]
+    holders = [s for s, p in enumerate(game.state.seats) if p.held is not None]
     if kind not in ("legal", "peek", "trophy") and holders and who % 4:
         seat = holders[a % len(holders)]
     else:
         seat = who % (game.players + 2) - 1  # SYSTEM, every seat, one seat too many
-    held = game.seats[seat].held if 0 <= seat < game.players else None
-    serial = (held.pickup if held is not None else game.pickups) + (b if who % 3 == 0 else 0)
-    empty = [s for s, t in enumerate(game.slots) if t is None]
-    origins = [p.held.slot for p in game.seats if p.held is not None and p.held is not held]
-    targets = (origins if origins and a % 2 else empty) or [a % (len(game.slots) + 2) - 1]
-    target = targets[a % len(targets)] if a % 7 else a % (len(game.slots) + 2) - 1
+    held = game.state.seats[seat].held if 0 <= seat < game.players else None
+    serial = (held.pickup if held is not None else game.state.pickups) + (b if who % 3 == 0 else 0)
+    empty = [s for s, t in enumerate(game.state.slots) if t is None]
+    origins = [p.held.slot for p in game.state.seats if p.held is not None and p.held is not held]
+    targets = (origins if origins and a % 2 else empty) or [a % (len(game.state.slots) + 2) - 1]
+    target = targets[a % len(targets)] if a % 7 else a % (len(game.state.slots) + 2) - 1
     if kind == "legal":
         listed = game.legal_actions(seat) if 0 <= seat < game.players else []
         return seat, listed[a % len(listed)] if listed else {"type": "trophy"}
     if kind == "peek":
-        return seat, {"type": "peek", "slot": a % (len(game.slots) + 2) - 1}
+        return seat, {"type": "peek", "slot": a % (len(game.state.slots) + 2) - 1}
     if kind == "keep":
         return seat, {"type": "keep", "pickup": serial}
     if kind == "home":
@@ -310,7 +313,7 @@ def aimed_action(game: BugsAndCo, who: int, kind: str, a: int, b: int) -> tuple[
     if kind == "into_pickup":
         return seat, {"type": "return", "pickup": serial, "slot": target}
     if who % 4:  # trophies are rare, so tables fill with moved tiles first
-        return seat, {"type": "peek", "slot": a % (len(game.slots) + 2) - 1}
+        return seat, {"type": "peek", "slot": a % (len(game.state.slots) + 2) - 1}
     return seat, {"type": "trophy"}
 
 
@@ -324,12 +327,12 @@ def test_bc_x11_aimed_actions_are_accepted_exactly_when_listed(
     (conservation, hidden symbols, trophy order) holds after each accepted one."""
     rnd = random.Random(seed)
     game = BugsAndCo.new(players, seed, {"extra_set": extra})
-    expected_tiles, slot_count = all_tiles(game), len(game.slots)
+    expected_tiles, slot_count = all_tiles(game), len(game.state.slots)
     log: list[tuple[int, Action]] = []
     for who, kind, a, b in moves:
         if game.is_over:
             break
-        if game.phase == "start" and kind != "system":
+        if game.state.phase == "start" and kind != "system":
             seat, action = SYSTEM, {"type": "start"}
         else:
             seat, action = aimed_action(game, who, kind, a, b)

@@ -108,6 +108,7 @@ def test_every_game_checks_legality_in_engine_apply_alone() -> None:
     for cls in (game.engine for game in games() if game.shipped):
         assert "apply" not in vars(cls), f"{cls.slug} overrides Engine.apply"
         assert "_apply" in vars(cls) and "refusal" in vars(cls), cls.slug
+    assert {"_apply", "refusal"} <= Engine.__abstractmethods__
 
 
 def test_a_deadline_needs_its_own_seconds_or_a_host_setting() -> None:

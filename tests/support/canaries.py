@@ -37,16 +37,16 @@ VP_CANARY = 600_000
 
 def _plant_bug_off(game: Any) -> None:
     for seat in range(game.players):
-        game.hands[seat][f"canary-hand-{seat}"] = 0
-        game.points[seat][f"canary-points-{seat}"] = 0
+        game.state.hands[seat][f"canary-hand-{seat}"] = 0
+        game.state.points[seat][f"canary-points-{seat}"] = 0
 
 
 def _plant_bugs_and_co(game: Any) -> None:
     swap = {
         old * 3 + copy: new * 3 + copy for old, new in SWAPPED_SYMBOLS.items() for copy in range(3)
     }
-    game.slots = [None if t is None else swap.get(t, t) for t in game.slots]
-    game.removed = sorted(swap.get(t, t) for t in game.removed)
+    game.state.slots = [None if t is None else swap.get(t, t) for t in game.state.slots]
+    game.state.removed = sorted(swap.get(t, t) for t in game.state.removed)
 
 
 def _plant_bug_run(game: Any) -> None:
@@ -90,11 +90,11 @@ def canaries(engine: Any) -> set[str]:
     state = engine.to_dict()
     found = {str(engine.seed)} | {str(n) for n in state["rng"] if abs(n) >= 100_000}
     if engine.slug == "bug-off":
-        found |= {line for hand in engine.hands for line in hand_lines(hand)}
-        found |= {k for hand in engine.hands for k in hand if k.startswith("canary")}
-        found |= {k for pile in engine.points for k in pile if k.startswith("canary")}
-        if len(engine.deck) >= 4:
-            found.add(json.dumps(engine.deck[:4])[1:-1])  # the order of the top four cards
+        found |= {line for hand in engine.state.hands for line in hand_lines(hand)}
+        found |= {k for hand in engine.state.hands for k in hand if k.startswith("canary")}
+        found |= {k for pile in engine.state.points for k in pile if k.startswith("canary")}
+        if len(engine.state.deck) >= 4:
+            found.add(json.dumps(engine.state.deck[:4])[1:-1])  # the order of the top four cards
     elif engine.slug == "bugs-and-co":
         found |= set(CANARY_NAMES)
     elif engine.slug == "bug-run":
@@ -125,7 +125,7 @@ def seat_text(engine: Any, seat: int) -> str:
     if engine.slug == "bug-run":
         text += f" {engine.scores()[seat]}"
     elif engine.slug == "bug-off":
-        text += "\n".join(hand_lines(engine.hands[seat]))
+        text += "\n".join(hand_lines(engine.state.hands[seat]))
     return text
 
 

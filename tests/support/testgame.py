@@ -23,6 +23,7 @@ from rules.core import (
     RuleError,
     Timer,
     action_type,
+    explain,
     register,
     require,
 )
@@ -68,6 +69,8 @@ class LadybugDash(Engine):
         return self.phase == "over"
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return []
         if self.phase == "race":
             return [{"type": "claim"}, {"type": "cheer"}]
         if self.phase == "pick" and seat == self.to_pick:
@@ -91,30 +94,45 @@ class LadybugDash(Engine):
             )
         ]
 
-    def apply(self, seat: int, action: dict[str, Any]) -> list[Event]:
-        kind = action_type(action)
-        require(self.phase != "over", "The game is over.", code="finished")
+    def _apply(self, seat: int, action: dict[str, Any]) -> list[Event]:
+        """A listed action (``Engine.apply`` checked it), played like every real game's."""
+        kind = action["type"]
         if seat == SYSTEM:
-            require(kind == "timeout" and self.phase == "pick", "No timer is running.")
             return self._pick(self.to_pick, 1, timeout=True)
-        require(0 <= seat < self.players, "You are not in this game.", code="not_seated")
         if kind == "cheer":
-            require(self.phase == "race", "Cheer while the prize is up.", code="wrong_phase")
             self.cheers += 1
             return [Event.public("cheered", seat=seat, cheers=self.cheers)]
         if kind == "claim":
-            require(self.phase == "race", "Too late: the prize is gone.", code="taken")
             self.prizes[seat] += 1
             self.phase, self.to_pick = "pick", 0
             self._turn += 1
             return [Event.public("claimed", seat=seat, round=self.round)]
-        if kind == "pick":
+        return self._pick(seat, int(action["n"]), timeout=False)
+
+    def refusal(self, seat: int, action: Any) -> RuleError:
+        return explain(lambda: self._explain(seat, action))
+
+    def _explain(self, seat: int, action: Any) -> None:
+        """The rule a refused action breaks, in the order the host tests expect to be told."""
+        kind = action_type(action)
+        require(self.phase != "over", "The game is over.", code="finished")
+        if seat == SYSTEM:
+            raise RuleError("No timer is running.")
+        require(
+            type(seat) is int and 0 <= seat < self.players,
+            "You are not in this game.",
+            code="not_seated",
+        )
+        if kind == "cheer":
+            require(self.phase == "race", "Cheer while the prize is up.", code="wrong_phase")
+        elif kind == "claim":
+            require(self.phase == "race", "Too late: the prize is gone.", code="taken")
+        elif kind == "pick":
             require(self.phase == "pick", "Nobody is picking now.", code="wrong_phase")
             require(seat == self.to_pick, "It is not your turn.", code="not_your_turn")
-            n = action.get("n")
-            require(n in (1, 2, 3), "Pick 1, 2 or 3.", code="bad_value")
-            return self._pick(seat, int(n), timeout=False)
-        raise RuleError("That is not an action of this game.", code="malformed")
+            raise RuleError("Pick 1, 2 or 3.", code="bad_value")
+        else:
+            raise RuleError("That is not an action of this game.", code="malformed")
 
     def _pick(self, seat: int, n: int, *, timeout: bool) -> list[Event]:
         self.picks[seat].append(n)
