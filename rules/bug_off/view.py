@@ -1,6 +1,7 @@
 """What one seat may know (BO-15): public table state plus that seat's own hand and points.
 
-Shape of ``view(seat)`` (all JSON-safe; colour dicts always list the six colours in order)::
+Shape of ``view(seat)``, typed as ``contract.BugOffView`` (all JSON-safe; colour dicts always list
+the six colours in order)::
 
     {
       "game": "bug-off", "phase": "draw" | "choose" | "over", "turn": int,
@@ -28,15 +29,16 @@ Shape of ``view(seat)`` (all JSON-safe; colour dicts always list the six colours
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .cards import COLOURS
+from .contract import BugOffView, FinalView, MeView
 
 if TYPE_CHECKING:
     from .engine import BugOff
 
 
-def build_view(game: BugOff, seat: int | None) -> dict[str, Any]:
+def build_view(game: BugOff, seat: int | None) -> BugOffView:
     return {
         "game": game.slug,
         "phase": game.phase,
@@ -64,7 +66,7 @@ def build_view(game: BugOff, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _private(game: BugOff, seat: int) -> dict[str, Any]:
+def _private(game: BugOff, seat: int) -> MeView:
     actions = game.legal_actions(seat)
     return {
         "seat": seat,
@@ -77,7 +79,7 @@ def _private(game: BugOff, seat: int) -> dict[str, Any]:
     }
 
 
-def _final(game: BugOff) -> dict[str, Any]:
+def _final(game: BugOff) -> FinalView:
     return {
         "scores": game.scores(),
         "winners": game.winners(),
