@@ -1,0 +1,49 @@
+"""Each game's typed contract holds at run time, and its presenter has words for every event.
+
+mypy checks the presenters against ``rules/<game>/contract.py``; here random games check that
+the engines' real views, actions and events have those shapes, and that each presenter's
+formatter table covers the contract's public event types (so a new event type an engine can
+emit fails here, not in a live channel).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from bot.ui.games import bug_off as bug_off_ui
+from rules.bug_off import BugOff
+from rules.bug_off import contract as bug_off
+from tests.support.contracts import Seen, check_contract, check_formatters, play_random
+
+
+@cache
+def bug_off_games() -> Seen:
+    return play_random(BugOff.new, [(players, seed) for players in range(2, 7) for seed in (1, 2)])
+
+
+def test_bug_off_contract() -> None:
+    check_contract(
+        bug_off_games(),
+        view=bug_off.BugOffView,
+        actions=bug_off.BugOffAction,
+        action_types=bug_off.ActionType,
+        events=bug_off.EVENTS,
+        event_types=bug_off.EventType,
+    )
+    assert set(bug_off.PublicEventType.__args__) <= set(bug_off.EVENTS)
+
+
+def test_bug_off_formatters() -> None:
+    check_formatters(
+        bug_off_ui.FORMATTERS, bug_off.PublicEventType, bug_off.EVENTS, bug_off_games()
+    )
+
+
+def test_a_missing_formatter_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The coverage check itself: without one formatter entry it fails."""
+    table = dict(bug_off_ui.FORMATTERS)
+    del table["scored"]
+    with pytest.raises(AssertionError, match="no formatter: \\['scored'\\]"):
+        check_formatters(table, bug_off.PublicEventType, bug_off.EVENTS)
