@@ -12,7 +12,10 @@ from functools import cache
 
 import pytest
 
+from bot.ui.games import bag_of_bugs as bag_of_bugs_ui
 from bot.ui.games import bug_off as bug_off_ui
+from rules.bag_of_bugs import BagOfBugs
+from rules.bag_of_bugs import contract as bag_of_bugs
 from rules.bug_off import BugOff
 from rules.bug_off import contract as bug_off
 from tests.support.contracts import Seen, check_contract, check_formatters, play_random
@@ -47,3 +50,27 @@ def test_a_missing_formatter_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     del table["scored"]
     with pytest.raises(AssertionError, match="no formatter: \\['scored'\\]"):
         check_formatters(table, bug_off.PublicEventType, bug_off.EVENTS)
+
+
+@cache
+def bag_of_bugs_games() -> Seen:
+    return play_random(
+        BagOfBugs.new, [(players, seed) for players in range(3, 6) for seed in (1, 2)]
+    )
+
+
+def test_bag_of_bugs_contract() -> None:
+    check_contract(
+        bag_of_bugs_games(),
+        view=bag_of_bugs.BagOfBugsView,
+        actions=bag_of_bugs.BagOfBugsAction,
+        action_types=bag_of_bugs.ActionType,
+        events=bag_of_bugs.EVENTS,
+        event_types=bag_of_bugs.EventType,
+    )
+
+
+def test_bag_of_bugs_formatters() -> None:
+    check_formatters(
+        bag_of_bugs_ui.FORMATTERS, bag_of_bugs.EventType, bag_of_bugs.EVENTS, bag_of_bugs_games()
+    )
