@@ -26,6 +26,7 @@ from rules.core import (
 
 from . import actions as act
 from . import components as box
+from .contract import BugsAndCoView, Result
 from .scoring import breakdown, winners
 from .state import (
     FINAL_COUNT,
@@ -395,7 +396,7 @@ class BugsAndCo(Engine):
     def winners(self) -> list[int]:
         return winners(self.scores()) if self.is_over else []
 
-    def final_summary(self) -> dict[str, Any]:
+    def final_summary(self) -> Result:
         """Everything revealed at the end: hands, the 7 removed tiles (BC-17), scores."""
         return {
             "why": self.state.stop_reason,
@@ -408,7 +409,7 @@ class BugsAndCo(Engine):
         }
 
     # -- what players see -------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BugsAndCoView:
         return build_view(self, seat)
 
     # -- persistence ------------------------------------------------------------------------

@@ -6,19 +6,20 @@ for their owner (BC-8, BC-9), and the removed tiles stay hidden until the end (B
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.core import RuleError
 
 from . import components as box
+from .contract import BugsAndCoView, HeldTile, SeatView, YouView
 from .state import FINAL_COUNT, LIVE, OVER, PLAYING
 
 if TYPE_CHECKING:
     from .engine import BugsAndCo
 
 
-def build_view(game: BugsAndCo, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None`` = spectators). Shape::
+def build_view(game: BugsAndCo, seat: int | None) -> BugsAndCoView:
+    """The view of ``seat`` (``None`` = spectators). Shape (``contract.BugsAndCoView``)::
 
     {
       "game": "bugs-and-co", "title": "Bugs & Co",
@@ -70,7 +71,7 @@ def build_view(game: BugsAndCo, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _public_seat(game: BugsAndCo, seat: int) -> dict[str, Any]:
+def _public_seat(game: BugsAndCo, seat: int) -> SeatView:
     player = game.seats[seat]
     return {
         "seat": seat,
@@ -82,10 +83,10 @@ def _public_seat(game: BugsAndCo, seat: int) -> dict[str, Any]:
     }
 
 
-def _private_seat(game: BugsAndCo, seat: int) -> dict[str, Any]:
+def _private_seat(game: BugsAndCo, seat: int) -> YouView:
     player = game.seats[seat]
     playing = player.status == PLAYING and game.phase in (LIVE, FINAL_COUNT)
-    hand = None
+    hand: HeldTile | None = None
     if player.held is not None:
         hand = {
             "pickup": player.held.pickup,
