@@ -14,10 +14,13 @@ import pytest
 
 from bot.ui.games import bag_of_bugs as bag_of_bugs_ui
 from bot.ui.games import bug_off as bug_off_ui
+from bot.ui.games import bugs_and_co as bugs_and_co_ui
 from rules.bag_of_bugs import BagOfBugs
 from rules.bag_of_bugs import contract as bag_of_bugs
 from rules.bug_off import BugOff
 from rules.bug_off import contract as bug_off
+from rules.bugs_and_co import BugsAndCo
+from rules.bugs_and_co import contract as bugs_and_co
 from tests.support.contracts import Seen, check_contract, check_formatters, play_random
 
 
@@ -73,4 +76,29 @@ def test_bag_of_bugs_contract() -> None:
 def test_bag_of_bugs_formatters() -> None:
     check_formatters(
         bag_of_bugs_ui.FORMATTERS, bag_of_bugs.EventType, bag_of_bugs.EVENTS, bag_of_bugs_games()
+    )
+
+
+@cache
+def bugs_and_co_games() -> Seen:
+    return play_random(BugsAndCo.new, [(players, seed) for players in range(2, 9) for seed in (1,)])
+
+
+def test_bugs_and_co_contract() -> None:
+    check_contract(
+        bugs_and_co_games(),
+        view=bugs_and_co.BugsAndCoView,
+        actions=bugs_and_co.BugsAndCoAction,
+        action_types=bugs_and_co.ActionType,
+        events=bugs_and_co.EVENTS,
+        event_types=bugs_and_co.EventType,
+    )
+
+
+def test_bugs_and_co_formatters() -> None:
+    check_formatters(
+        bugs_and_co_ui.FORMATTERS,
+        bugs_and_co.PublicEventType,
+        bugs_and_co.EVENTS,
+        bugs_and_co_games(),
     )
