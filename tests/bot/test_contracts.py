@@ -19,6 +19,8 @@ from rules.bag_of_bugs import BagOfBugs
 from rules.bag_of_bugs import contract as bag_of_bugs
 from rules.bug_off import BugOff
 from rules.bug_off import contract as bug_off
+from rules.bug_run import BugRun
+from rules.bug_run import contract as bug_run
 from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co import contract as bugs_and_co
 from tests.support.contracts import Seen, check_contract, check_formatters, play_random
@@ -101,4 +103,24 @@ def test_bugs_and_co_formatters() -> None:
         bugs_and_co.PublicEventType,
         bugs_and_co.EVENTS,
         bugs_and_co_games(),
+    )
+
+
+def _bug_run(players: int, seed: int) -> BugRun:
+    return BugRun.new(players, seed, {"mode": ("normal", "powers")[seed % 2]})
+
+
+@cache
+def bug_run_games() -> Seen:
+    return play_random(_bug_run, [(players, players) for players in range(2, 7)])
+
+
+def test_bug_run_contract() -> None:
+    check_contract(
+        bug_run_games(),
+        view=bug_run.BugRunView,
+        actions=bug_run.BugRunAction,
+        action_types=bug_run.ActionType,
+        events=bug_run.EVENTS,
+        event_types=bug_run.EventType,
     )

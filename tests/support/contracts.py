@@ -122,14 +122,16 @@ def check_contract(
     shapes = action_shapes(actions)
     assert set(shapes) == set(get_args(action_types)), "the action union and ActionType disagree"
     for raw in seen.views:
-        assert not (bad := conforms(raw, view, "view")), bad[:5]
+        assert not (bad := conforms(raw, view, "view")), sorted(set(bad))[:30]
     for action in seen.actions:
         assert action["type"] in shapes, action
-        assert not (bad := conforms(action, shapes[action["type"]], "action")), bad[:5]
+        assert not (bad := conforms(action, shapes[action["type"]], "action")), sorted(set(bad))[
+            :30
+        ]
     for event in seen.events:
         assert event.type in events, f"{event.type!r} is not a declared event type"
         where = f"event {event.type}"
-        assert not (bad := conforms(event.data, events[event.type], where)), bad[:5]
+        assert not (bad := conforms(event.data, events[event.type], where)), sorted(set(bad))[:30]
 
 
 def check_formatters(
