@@ -14,6 +14,7 @@ import pytest
 
 from bot.ui.games import bag_of_bugs as bag_of_bugs_ui
 from bot.ui.games import bug_off as bug_off_ui
+from bot.ui.games import bug_run_words
 from bot.ui.games import bugs_and_co as bugs_and_co_ui
 from rules.bag_of_bugs import BagOfBugs
 from rules.bag_of_bugs import contract as bag_of_bugs
@@ -124,3 +125,7 @@ def test_bug_run_contract() -> None:
         events=bug_run.EVENTS,
         event_types=bug_run.EventType,
     )
+
+
+def test_bug_run_formatters() -> None:
+    check_formatters(bug_run_words.LINES, bug_run.PublicEventType, bug_run.EVENTS, bug_run_games())
