@@ -9,11 +9,13 @@ emit fails here, not in a live channel).
 from __future__ import annotations
 
 from functools import cache
+from typing import get_args
 
 import pytest
 
 from bot.ui.games import bag_of_bugs as bag_of_bugs_ui
 from bot.ui.games import bug_off as bug_off_ui
+from bot.ui.games import bug_run as bug_run_ui
 from bot.ui.games import bug_run_words
 from bot.ui.games import bugs_and_co as bugs_and_co_ui
 from rules.bag_of_bugs import BagOfBugs
@@ -129,3 +131,9 @@ def test_bug_run_contract() -> None:
 
 def test_bug_run_formatters() -> None:
     check_formatters(bug_run_words.LINES, bug_run.PublicEventType, bug_run.EVENTS, bug_run_games())
+
+
+def test_bug_run_choices_cover_every_player_action() -> None:
+    """Every action a player can be offered has its own label (``afk`` is the clock's)."""
+    offered = set(get_args(bug_run.ActionType)) - {"afk"}
+    assert set(bug_run_ui.CHOOSERS) == offered, offered ^ set(bug_run_ui.CHOOSERS)
