@@ -36,6 +36,7 @@ from rules.core import (
 )
 
 from . import flow, scoring
+from .contract import BagOfBugsView
 from .grabs import GRAB_TOKENS
 from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, GameState
 from .tokens import SETUPS, Counts
@@ -296,7 +297,7 @@ class BagOfBugs(Engine):
         return kind
 
     # -- what players see -------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BagOfBugsView:
         """The table as plain data (see view.py). Shape::
 
             game, players, phase ("draw" | "grab_choice" | "wind" | "leftovers" | "over"),

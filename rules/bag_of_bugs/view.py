@@ -6,11 +6,12 @@ that seat may do now.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Final
 
 from rules.core import Action
 
 from . import flow, scoring
+from .contract import BagOfBugsView, PoolEntry, Status
 from .grabs import GRAB_TEXT
 from .state import DRAW, GIVE, LEFTOVER, OVER, TAKE, GameState
 from .tokens import ROCK, canon, total
@@ -18,10 +19,10 @@ from .tokens import ROCK, canon, total
 PHASE_OF_CHOICE = {TAKE: "grab_choice", GIVE: "wind", LEFTOVER: "leftovers"}
 
 # Where a token revealed this turn is now (``pool_order``).
-IN_POOL = "pool"
-GONE = "gone"
-ROCK_RETURNED = "returned"
-ROCK_PAIRED = "paired"
+IN_POOL: Final = "pool"
+GONE: Final = "gone"
+ROCK_RETURNED: Final = "returned"
+ROCK_PAIRED: Final = "paired"
 
 
 def phase_name(state: GameState) -> str:
@@ -32,7 +33,7 @@ def phase_name(state: GameState) -> str:
     return PHASE_OF_CHOICE[state.choice.kind]
 
 
-def pool_order(state: GameState) -> list[dict[str, str]]:
+def pool_order(state: GameState) -> list[PoolEntry]:
     """This turn's reveals in order, each with where it is now.
 
     ``pool``: still in the pool; ``gone``: left the pool with a grab or the leftovers (tokens of
@@ -41,9 +42,10 @@ def pool_order(state: GameState) -> list[dict[str, str]]:
     aside in a pair.
     """
     left = dict(state.pool)
-    rock_fate = ROCK_RETURNED if state.rocks_revealed == 1 else ROCK_PAIRED
-    out = []
+    rock_fate: Status = ROCK_RETURNED if state.rocks_revealed == 1 else ROCK_PAIRED
+    out: list[PoolEntry] = []
     for token in state.order:
+        status: Status
         if token == ROCK and state.phase != DRAW:
             status = rock_fate
         elif left.get(token, 0) > 0:
@@ -57,7 +59,7 @@ def pool_order(state: GameState) -> list[dict[str, str]]:
     return out
 
 
-def public_view(state: GameState, waiting: frozenset[int]) -> dict[str, Any]:
+def public_view(state: GameState, waiting: frozenset[int]) -> BagOfBugsView:
     parts = scoring.breakdowns(state.collections)
     scores = [p["total"] for p in parts]
     choice = state.choice
@@ -108,7 +110,7 @@ def public_view(state: GameState, waiting: frozenset[int]) -> dict[str, Any]:
 
 def seat_view(
     state: GameState, seat: int, waiting: frozenset[int], actions: list[Action]
-) -> dict[str, Any]:
+) -> BagOfBugsView:
     view = public_view(state, waiting)
     view["you"] = {
         "seat": seat,

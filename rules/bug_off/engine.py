@@ -32,6 +32,7 @@ from ..core import (
 from ..core.events import Action
 from . import play, scoring
 from .cards import COLOURS
+from .contract import BugOffView, Tiebreak
 from .state import CHOOSE, DRAW, SLUG, GameState
 from .view import build_view
 
@@ -126,7 +127,7 @@ class BugOff(Engine):
             )
         ]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BugOffView:
         if seat is None:
             return build_view(self.state, None, [])
         self._check_seat(seat)
@@ -144,7 +145,7 @@ class BugOff(Engine):
     def winners(self) -> list[int]:
         return scoring.rank(self.state.points, self.state.bug_offs)[0] if self.is_over else []
 
-    def tiebreak(self) -> dict[str, Any] | None:
+    def tiebreak(self) -> Tiebreak | None:
         """How a tied top score was settled (``None`` before the end or without a tie)."""
         return scoring.rank(self.state.points, self.state.bug_offs)[1] if self.is_over else None
 

@@ -6,9 +6,9 @@ Kept apart from the engine so the tie-break can be tested on hand-made points pi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .cards import Counts
+from .contract import Tiebreak, TiebreakStep
 
 
 def totals(points: Sequence[Counts]) -> list[int]:
@@ -16,7 +16,7 @@ def totals(points: Sequence[Counts]) -> list[int]:
     return [sum(pile.values()) for pile in points]
 
 
-def rank(points: Sequence[Counts], order: Sequence[str]) -> tuple[list[int], dict[str, Any] | None]:
+def rank(points: Sequence[Counts], order: Sequence[str]) -> tuple[list[int], Tiebreak | None]:
     """The winners and, when the top score was tied, how the tie was (or was not) broken.
 
     Tied players are compared on the colour of the first BUG OFF played, the best survive, then
@@ -28,7 +28,7 @@ def rank(points: Sequence[Counts], order: Sequence[str]) -> tuple[list[int], dic
     tied = [seat for seat, score in enumerate(scores) if score == best]
     if len(tied) == 1:
         return tied, None
-    steps: list[dict[str, Any]] = []
+    steps: list[TiebreakStep] = []
     remaining = tied
     for colour in order:
         counts = {seat: points[seat][colour] for seat in remaining}

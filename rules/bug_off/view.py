@@ -1,6 +1,7 @@
 """What one seat may know (BO-15): public table state plus that seat's own hand and points.
 
-Shape of ``view(seat)`` (all JSON-safe; colour dicts always list the six colours in order)::
+Shape of ``view(seat)``, typed as ``contract.BugOffView`` (all JSON-safe; colour dicts always list
+the six colours in order)::
 
     {
       "game": "bug-off", "phase": "draw" | "choose" | "over", "turn": int,
@@ -28,16 +29,15 @@ Shape of ``view(seat)`` (all JSON-safe; colour dicts always list the six colours
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.core import Action
 
 from . import scoring
 from .cards import COLOURS
+from .contract import BugOffView, FinalView, MeView
 from .state import SLUG, GameState
 
 
-def build_view(state: GameState, seat: int | None, actions: list[Action]) -> dict[str, Any]:
+def build_view(state: GameState, seat: int | None, actions: list[Action]) -> BugOffView:
     """The view of ``seat`` (``None``: the public one) given its legal ``actions``, read from
     the state alone so that the engine imports the view and never the other way round."""
     return {
@@ -67,7 +67,7 @@ def build_view(state: GameState, seat: int | None, actions: list[Action]) -> dic
     }
 
 
-def _private(state: GameState, seat: int, actions: list[Action]) -> dict[str, Any]:
+def _private(state: GameState, seat: int, actions: list[Action]) -> MeView:
     return {
         "seat": seat,
         "hand": dict(state.seats[seat].hand),
@@ -79,7 +79,7 @@ def _private(state: GameState, seat: int, actions: list[Action]) -> dict[str, An
     }
 
 
-def _final(state: GameState) -> dict[str, Any]:
+def _final(state: GameState) -> FinalView:
     winners, tiebreak = scoring.rank(state.points, state.bug_offs)
     return {
         "scores": scoring.totals(state.points),

@@ -28,6 +28,7 @@ from ..core import (
 )
 from . import driver, scoring, setup
 from .context import SLUG, Action, Run
+from .contract import BugRunView
 from .state import GameState
 from .view import table_view
 
@@ -191,5 +192,5 @@ class BugRun(Engine):
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         return cls(GameState.from_dict(dict(data)))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BugRunView:
         return table_view(self.context, seat)

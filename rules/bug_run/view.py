@@ -7,11 +7,12 @@ Everything here is read from the state; nothing is changed. The layout is docume
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from . import board, driver, scoring
 from . import content as C
 from .context import SLUG, Run
+from .contract import ActiveView, BugRunView, HeroView, SeatView, YouView
 from .frames import LootFrame
 
 EQUIP_KEYS = ("sword", "bow", "shield", "stored", "faceup")
@@ -26,35 +27,43 @@ PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
 """Frame fields every player sees at the table (each was announced by a public event)."""
 
 
-def table_view(game: Run, seat: int | None) -> dict[str, Any]:
+def table_view(game: Run, seat: int | None) -> BugRunView:
     """What ``seat`` sees (None: the table); the layout is in BugRun's docstring."""
     state = game.state
-    heroes: list[dict[str, Any]] = []
+    heroes: list[HeroView] = []
     ready = state.order.ready if state.order is not None else [True] * game.n_heroes()
     for hero, sheet in enumerate(state.heroes):
-        hero_row: dict[str, Any] = {
+        pos = sheet.pos
+        hero_row: HeroView = {
             "name": sheet.name,
             "seat": sheet.seat,
             "hearts": sheet.hearts,
             "arrows": sheet.arrows,
             "coins": sheet.coins,
             "roof": sheet.roof,
+            # EQUIP_KEYS, in that order
+            "sword": list(sheet.zone("sword")),
+            "bow": list(sheet.zone("bow")),
+            "shield": list(sheet.zone("shield")),
+            "stored": list(sheet.zone("stored")),
+            "faceup": list(sheet.zone("faceup")),
+            "index": hero,
+            "power": C.POWERS[sheet.name] if state.mode == "powers" else None,
+            "pos": {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None,
+            "ready": bool(ready[hero]) if state.two else None,
         }
-        hero_row.update({zone: list(sheet.zone(zone)) for zone in EQUIP_KEYS})
-        hero_row["index"] = hero
-        hero_row["power"] = C.POWERS[sheet.name] if state.mode == "powers" else None
-        pos = sheet.pos
-        hero_row["pos"] = {"col": pos.col, "floor": pos.floor, "space": pos.space} if pos else None
-        hero_row["ready"] = bool(ready[hero]) if state.two else None
         heroes.append(hero_row)
-    seats = []
+    seats: list[SeatView] = []
     for i, seat_record in enumerate(state.seats):
-        row: dict[str, Any] = {"seat": i, "hand_size": len(seat_record.hand)}
-        row["heroes"] = [hero for hero in range(game.n_heroes()) if game.owner(hero) == i]
+        row: SeatView = {
+            "seat": i,
+            "hand_size": len(seat_record.hand),
+            "heroes": [hero for hero in range(game.n_heroes()) if game.owner(hero) == i],
+        }
         if seat == i:
             row["vp"] = seat_record.vp
         seats.append(row)
-    active = None
+    active: dict[str, Any] | None = None
     decision = driver.deciding(game)
     if decision is not None:
         frame = decision[1].to_dict()  # the frame as stored: only fields that are set
@@ -76,7 +85,12 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         if frame["k"] == "flash" and frame.get("pickers"):
             active["hero"] = frame["pickers"][0]
             active["items"] = list(frame.get("items", []))
-    out: dict[str, Any] = {
+    market = game.market()
+    shown = [
+        *market,
+        *(card for hero_row in heroes for k in EQUIP_KEYS for card in hero_row[k]),  # type: ignore[literal-required]
+    ]
+    out: BugRunView = {
         "game": SLUG,
         "phase": state.phase,
         "level": state.level,
@@ -89,7 +103,7 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         "side": "small" if game.small_game() else "large",
         "stairs": state.board[-1]["C"].card if state.board else None,
         "roof": list(state.roof),
-        "market": game.market(),
+        "market": market,
         "decks": {
             "bazaar": len(state.bazaar.deck),
             "bazaar_discard": len(state.bazaar.discard),
@@ -103,16 +117,13 @@ def table_view(game: Run, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "board": board.board_view(game) if state.board else [],
         "teams": dict(state.teams),
-        "active": active,
+        # Its keys vary with the frame (PUBLIC_FRAME_KEYS); the contract tests check them.
+        "active": cast(ActiveView | None, active),
+        "names": {card: C.card_name(card) for card in shown},
+        "roof_paths": [C.STAIRS[card]["roof"] for card in state.roof],
     }
-    shown = [
-        *out["market"],
-        *(card for hero_row in heroes for k in EQUIP_KEYS for card in hero_row[k]),
-    ]
-    out["names"] = {card: C.card_name(card) for card in shown}
-    out["roof_paths"] = [C.STAIRS[card]["roof"] for card in state.roof]
     if seat is not None and 0 <= seat < game.state.players:
-        you: dict[str, Any] = {
+        you: YouView = {
             "seat": seat,
             "vp": state.seats[seat].vp,
             "hand": list(state.seats[seat].hand),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .contract import CatalogEntry, SymbolInfo
+
 COPIES: Final = 3
 """Tiles per symbol (one "set of 3" each, BC-1)."""
 
@@ -80,12 +82,12 @@ def eyes_of(symbol: int) -> int:
 _EYES: Final = tuple(eyes_of(s) for s in range(SYMBOLS))
 
 
-def describe(symbol: int) -> dict[str, int | str]:
+def describe(symbol: int) -> SymbolInfo:
     """What a player learns about a tile: its symbol, that symbol's name and its eyes."""
     return {"symbol": symbol, "name": SYMBOL_NAMES[symbol], "eyes": eyes_of(symbol)}
 
 
-def catalog(symbols: tuple[int, ...]) -> list[dict[str, int | str]]:
+def catalog(symbols: tuple[int, ...]) -> list[CatalogEntry]:
     """The symbols in play as the view lists them (fresh dicts: callers may keep them)."""
     return [{"id": s, "name": SYMBOL_NAMES[s], "eyes": _EYES[s]} for s in symbols]
 

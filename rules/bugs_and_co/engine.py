@@ -28,6 +28,7 @@ from rules.core import (
 from . import actions as act
 from . import components as box
 from . import play, scoring
+from .contract import BugsAndCoView, Result
 from .play import FINAL_SECONDS
 from .state import (
     FINAL_COUNT,
@@ -257,12 +258,12 @@ class BugsAndCo(Engine):
     def winners(self) -> list[int]:
         return scoring.final_winners(self.state)
 
-    def final_summary(self) -> dict[str, Any]:
+    def final_summary(self) -> Result:
         """Everything revealed at the end: hands, the 7 removed tiles (BC-17), scores."""
         return scoring.summary(self.state)
 
     # -- what players see -------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BugsAndCoView:
         return build_view(self.state, seat)
 
     # -- persistence ------------------------------------------------------------------------

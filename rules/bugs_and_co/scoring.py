@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 
 from . import components as box
 from .components import COPIES
+from .contract import Result
 from .state import OVER, GameState
 
 
@@ -54,7 +54,7 @@ def final_winners(state: GameState) -> list[int]:
     return winners(totals(state)) if state.phase == OVER else []
 
 
-def summary(state: GameState) -> dict[str, Any]:
+def summary(state: GameState) -> Result:
     """Everything revealed at the end: hands, the 7 removed tiles (BC-17), scores."""
     return {
         "why": state.stop_reason,

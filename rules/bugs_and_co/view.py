@@ -6,16 +6,15 @@ for their owner (BC-8, BC-9), and the removed tiles stay hidden until the end (B
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.core import RuleError
 
 from . import components as box
 from . import scoring
+from .contract import BugsAndCoView, HeldTile, SeatView, YouView
 from .state import FINAL_COUNT, LIVE, OVER, PLAYING, SLUG, TITLE, TURNS, GameState
 
 
-def build_view(state: GameState, seat: int | None) -> dict[str, Any]:
+def build_view(state: GameState, seat: int | None) -> BugsAndCoView:
     """The view of ``seat`` (``None`` = spectators). Shape::
 
     {
@@ -68,7 +67,7 @@ def build_view(state: GameState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _public_seat(state: GameState, seat: int) -> dict[str, Any]:
+def _public_seat(state: GameState, seat: int) -> SeatView:
     player = state.seats[seat]
     return {
         "seat": seat,
@@ -80,10 +79,10 @@ def _public_seat(state: GameState, seat: int) -> dict[str, Any]:
     }
 
 
-def _private_seat(state: GameState, seat: int) -> dict[str, Any]:
+def _private_seat(state: GameState, seat: int) -> YouView:
     player = state.seats[seat]
     playing = player.status == PLAYING and state.phase in (LIVE, FINAL_COUNT)
-    hand = None
+    hand: HeldTile | None = None
     if player.held is not None:
         hand = {
             "pickup": player.held.pickup,

@@ -171,8 +171,10 @@ class Engine(ABC):
         return 0
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know, as plain JSON-safe data; ``None`` = the public view."""
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` may know, as plain JSON-safe data; ``None`` = the public view.
+
+        A ``Mapping`` so that each game may narrow it to its own ``TypedDict``."""
 
     # -- the end ----------------------------------------------------------------------------
     @property

@@ -16,11 +16,29 @@ the engine, which refuses it with a message fit for players.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from rules.bag_of_bugs import BagOfBugs
+from rules.bag_of_bugs.contract import (
+    BagOfBugsAction,
+    BagOfBugsView,
+    ChoiceData,
+    ChoiceView,
+    DrawAction,
+    DrawStoppedData,
+    GameOverData,
+    GrabData,
+    LeftoversData,
+    RevealData,
+    RocksData,
+    TakeData,
+    TurnEndData,
+    TurnStartData,
+    WindData,
+)
 from rules.bag_of_bugs.tokens import COLOURS
 from rules.core import SYSTEM, Event
 
@@ -103,7 +121,7 @@ SELECT_MAX = 25
 LABEL_MAX = 80
 OPTION_MAX = 100
 PLACEHOLDER_MAX = 150
-DRAW_ACTION: dict[str, Any] = {"type": "draw"}
+DRAW_ACTION: DrawAction = {"type": "draw"}
 STOP_REASONS = {
     "limit": "the limit",
     "rock": "a 2nd 🪨",
@@ -151,7 +169,7 @@ class BagOfBugsPresenter(Presenter):
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
-        engine = table.running()
+        engine = _bag_of_bugs(table)
         if engine.is_over:
             return [self.final(table, log)]
         view = engine.view(None)
@@ -162,13 +180,13 @@ class BagOfBugsPresenter(Presenter):
     def _board(
         self,
         table: Table,
-        view: Mapping[str, Any],
+        view: BagOfBugsView,
         actions: list[dict[str, Any]],
         log: Sequence[str],
     ) -> MessageSpec:
         raw = table.names()
         names = [esc(n) for n in raw]
-        drawer: int = view["drawer"]
+        drawer = view["drawer"]
         choice = view["choice"]
         drawing = view["phase"] == "draw"
         lines = [f"🎒 **{names[drawer]}** holds the bag · turn {view['turn_number']}"]
@@ -261,7 +279,7 @@ class BagOfBugsPresenter(Presenter):
 
     def ping_text(self, table: Table, seats: list[int]) -> str:
         """The Drawer's turn, the grab window opening, or a choice to make."""
-        view = table.running().view(None)
+        view = _bag_of_bugs(table).view(None)
         if view["phase"] == "draw" and view["drawer"] in seats:
             return f"— {TITLE}: you hold the bag, press **Draw**."
         if view["phase"] == "draw":
@@ -276,12 +294,11 @@ class BagOfBugsPresenter(Presenter):
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
-        engine = table.running()
-        view = engine.view(None)
+        view = _bag_of_bugs(table).view(None)
         raw = table.names()
         names = [esc(n) for n in raw]
-        scores: list[int] = view["scores"]
-        winners: list[int] = view["winners"]
+        scores = view["scores"]
+        winners = view["winners"]
         lines = [
             headline(names, winners, f"**{plural(max(scores), 'point')}**"),
             f"🪨 All {view['pairs_needed']} Rock pairs were set aside after "
@@ -334,15 +351,19 @@ class BagOfBugsPresenter(Presenter):
             if not event.is_public or d.get("seat") != seat:
                 continue
             if not said and event.type == "take":
-                said = f"✅ You took {tokens_text(d['tokens'])}."
+                said = f"✅ You took {tokens_text(cast(TakeData, d)['tokens'])}."
             elif not said and event.type == "wind":
-                said = f"✅ You gave {icon(d['token'])} to **{names[d['to']]}**."
+                wind = cast(WindData, d)
+                said = f"✅ You gave {icon(wind['token'] or '')} to **{names[wind['to']]}**."
             elif not said and event.type == "leftovers":
-                if d["choice"] == "take_all":
-                    said = f"✅ You took the leftovers: {tokens_text(d['tokens'])}."
+                left = cast(LeftoversData, d)
+                if left["choice"] == "take_all":
+                    said = f"✅ You took the leftovers: {tokens_text(left['tokens'])}."
                 else:
-                    said = f"✅ You returned the leftovers to the bag: {tokens_text(d['tokens'])}."
-            elif event.type == "choice" and d.get("kind") == "give":
+                    said = (
+                        f"✅ You returned the leftovers to the bag: {tokens_text(left['tokens'])}."
+                    )
+            elif event.type == "choice" and cast(ChoiceData, d)["kind"] == "give":
                 again = " 💨 You collected a Wind: choose a token to give away, on the board."
         return MessageSpec(content=clip(said + again, 1900)) if said else None
 
@@ -363,7 +384,7 @@ class BagOfBugsPresenter(Presenter):
 # -- board helpers -----------------------------------------------------------------------------
 
 
-def _reveals(view: Mapping[str, Any]) -> str:
+def _reveals(view: BagOfBugsView) -> str:
     """The pool in reveal order; tokens that left are struck through, Rocks say where they went."""
     parts = []
     for entry in view["pool_order"]:
@@ -382,7 +403,7 @@ def _reveals(view: Mapping[str, Any]) -> str:
     return text
 
 
-def _waiting_text(choice: Mapping[str, Any], names: Sequence[str], players: int) -> str:
+def _waiting_text(choice: ChoiceView, names: Sequence[str], players: int) -> str:
     who = f"**{names[choice['seat']]}**"
     if choice["kind"] == "take":
         k = choice["grab"]
@@ -393,7 +414,7 @@ def _waiting_text(choice: Mapping[str, Any], names: Sequence[str], players: int)
     return f"⏳ Waiting for {who} to choose: take all the leftovers, or return them to the bag."
 
 
-def _grab_buttons(view: Mapping[str, Any], raw: Sequence[str]) -> list[ButtonSpec]:
+def _grab_buttons(view: BagOfBugsView, raw: Sequence[str]) -> list[ButtonSpec]:
     buttons = []
     for grab in view["grabs"]:
         k, holder = grab["token"], grab["seat"]
@@ -413,7 +434,7 @@ def _grab_buttons(view: Mapping[str, Any], raw: Sequence[str]) -> list[ButtonSpe
 
 
 def _choice_rows(
-    choice: Mapping[str, Any],
+    choice: ChoiceView,
     actions: list[dict[str, Any]],
     engine: BagOfBugs,
     raw: Sequence[str],
@@ -450,13 +471,20 @@ def _bag_of_bugs(table: Table) -> BagOfBugs:
     return engine
 
 
+def _typed(action: Mapping[str, Any]) -> BagOfBugsAction:
+    """A listed action read by its contract (tests hold ``legal_actions`` to it); the host
+    keeps handling it as the plain dict it is."""
+    return cast(BagOfBugsAction, action)
+
+
 def _leftover_button(action: dict[str, Any]) -> ButtonSpec:
-    if action["type"] == "take_all":
+    if _typed(action)["type"] == "take_all":
         return ButtonSpec("Take all", action=action, style=Style.SUCCESS, emoji="🧺")
     return ButtonSpec("Return all", action=action, style=Style.SECONDARY, emoji="↩️")
 
 
-def _action_label(action: Mapping[str, Any]) -> str:
+def _action_label(listed: Mapping[str, Any]) -> str:
+    action = _typed(listed)
     if action["type"] == "take":
         return option_label(action["tokens"])
     if action["type"] == "give":
@@ -468,7 +496,8 @@ def _action_label(action: Mapping[str, Any]) -> str:
 def _score_preview(engine: BagOfBugs, seat: int, action: Mapping[str, Any]) -> str:
     """What the choice does to the chooser's running score (a Wind's give-away comes after)."""
     wind = ""
-    if action["type"] == "take" and "wind" in action["tokens"]:
+    typed = _typed(action)
+    if typed["type"] == "take" and "wind" in typed["tokens"]:
         wind = " · then give 1 token away (💨)"
     before = public_scores(engine)[seat]
     after = engine.score_preview(seat, dict(action))
@@ -491,75 +520,134 @@ def _breakdown_text(collection: Mapping[str, int], parts: Mapping[str, int]) -> 
 # -- the log -----------------------------------------------------------------------------------
 
 
-def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
-    """Public log lines for one outcome's events (reveals stay on the board, except automatic
-    ones, which are worth a word)."""
-    names = [esc(n) for n in raw_names]
-    lines: list[str] = []
+@dataclass
+class _Lines:
+    """One outcome's log lines while its events are read, for the formatters below."""
+
+    names: list[str]
+    lines: list[str] = field(default_factory=list)
     limit: int | None = None
+    """The draw limit, from this outcome's reveal (for the stop line)."""
     stop_at: int | None = None
+    """Where the draw-stopped line is, so the Rocks' fate can join it."""
+
+
+def _late(how: str) -> str:
+    return " (time ran out)" if how == "timeout" else ""
+
+
+def _reveal(out: _Lines, d: RevealData) -> None:
+    """Reveals stay on the board, except automatic ones, which are worth a word."""
+    out.limit = d["limit"]
+    if d["auto"]:
+        out.lines.append(
+            f"⏰ **{out.names[d['drawer']]}** was idle: the bag revealed {icon(d['token'])} "
+            f"({d['count']} / {d['limit']})"
+        )
+
+
+def _grab(out: _Lines, d: GrabData) -> None:
+    out.lines.append(
+        f"✋ **{out.names[d['seat']]}** grabbed {GRAB_MARK[d['token']]} after "
+        f"{plural(d['count'], 'token')}"
+    )
+
+
+def _draw_stopped(out: _Lines, d: DrawStoppedData) -> None:
+    at = f"{d['count']} / {out.limit}" if out.limit is not None else str(d["count"])
+    why = STOP_REASONS.get(d["reason"], d["reason"])
+    out.stop_at = len(out.lines)
+    out.lines.append(f"🛑 The draw stopped at {at} ({why})")
+
+
+def _rocks(out: _Lines, d: RocksData) -> None:
+    if d["result"] == "returned":
+        text = "the 🪨 goes back into the bag"
+    else:
+        text = f"🪨🪨 set aside: {d['pairs']} / {d['needed']} pairs"
+        if d["last"]:
+            text += " — this is the last turn!"
+    if out.stop_at is not None:
+        out.lines[out.stop_at] += f"; {text}"
+    else:
+        out.lines.append(text[0].upper() + text[1:])
+
+
+def _take(out: _Lines, d: TakeData) -> None:
+    mark = GRAB_MARK.get(d["grab"], "?")
+    who = f"**{out.names[d['seat']]}**"
+    if d["how"] == "empty":
+        out.lines.append(f"{mark} {who} found the pool empty: nothing to take")
+    else:
+        out.lines.append(f"{mark} {who} took {tokens_text(d['tokens'])}{_late(d['how'])}")
+
+
+def _wind(out: _Lines, d: WindData) -> None:
+    who = f"**{out.names[d['seat']]}**"
+    if d["token"] is None:
+        out.lines.append(f"💨 {who} had nothing to give; the Wind goes back into the bag")
+    else:
+        to = out.names[d["to"]]
+        out.lines.append(f"💨 {who} gave {icon(d['token'])} to **{to}**{_late(d['how'])}")
+
+
+def _leftovers(out: _Lines, d: LeftoversData) -> None:
+    who = f"**{out.names[d['seat']]}**"
+    late = _late(d["how"])
+    if d["choice"] == "take_all":
+        out.lines.append(f"🧺 {who} took the leftovers: {tokens_text(d['tokens'])}{late}")
+    else:
+        out.lines.append(
+            f"↩️ {who} returned the leftovers to the bag: {tokens_text(d['tokens'])}{late}"
+        )
+
+
+def _choice(out: _Lines, d: ChoiceData) -> None:
+    """No line: the board shows the open choice and who is choosing."""
+
+
+def _turn_end(out: _Lines, d: TurnEndData) -> None:
+    """No line: the next ``turn_start`` (or ``game_over``) says it."""
+
+
+def _turn_start(out: _Lines, d: TurnStartData) -> None:
+    out.lines.append(f"{TURN_MARK}{d['turn_number']}: **{out.names[d['drawer']]}** draws")
+
+
+def _game_over(out: _Lines, d: GameOverData) -> None:
+    winners = d["winners"]
+    won = join_and([f"**{out.names[s]}**" for s in winners])
+    verb = win_verb(winners)
+    out.lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
+
+
+Formatter = Callable[[_Lines, Any], None]
+"""Reads one event's data (typed by its own signature, ``contract.EVENTS``)."""
+
+FORMATTERS: dict[str, Formatter] = {
+    "reveal": _reveal,
+    "grab": _grab,
+    "draw_stopped": _draw_stopped,
+    "rocks": _rocks,
+    "take": _take,
+    "wind": _wind,
+    "leftovers": _leftovers,
+    "choice": _choice,
+    "turn_end": _turn_end,
+    "turn_start": _turn_start,
+    "game_over": _game_over,
+}
+"""Event type -> its formatter (one that writes nothing says why); tests hold it to
+``contract.EventType``."""
+
+
+def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
+    """Public log lines for one outcome's events."""
+    out = _Lines([esc(n) for n in raw_names])
     for event in events:
-        if not event.is_public:
-            continue
-        d = event.data
-        late = " (time ran out)" if d.get("how") == "timeout" else ""
-        if event.type == "reveal":
-            limit = d["limit"]
-            if d["auto"]:
-                lines.append(
-                    f"⏰ **{names[d['drawer']]}** was idle: the bag revealed {icon(d['token'])} "
-                    f"({d['count']} / {d['limit']})"
-                )
-        elif event.type == "grab":
-            lines.append(
-                f"✋ **{names[d['seat']]}** grabbed {GRAB_MARK[d['token']]} after "
-                f"{plural(d['count'], 'token')}"
-            )
-        elif event.type == "draw_stopped":
-            at = f"{d['count']} / {limit}" if limit is not None else str(d["count"])
-            why = STOP_REASONS.get(d["reason"], d["reason"])
-            stop_at = len(lines)
-            lines.append(f"🛑 The draw stopped at {at} ({why})")
-        elif event.type == "rocks":
-            if d["result"] == "returned":
-                text = "the 🪨 goes back into the bag"
-            else:
-                text = f"🪨🪨 set aside: {d['pairs']} / {d['needed']} pairs"
-                if d["last"]:
-                    text += " — this is the last turn!"
-            if stop_at is not None:
-                lines[stop_at] += f"; {text}"
-            else:
-                lines.append(text[0].upper() + text[1:])
-        elif event.type == "take":
-            mark = GRAB_MARK.get(d["grab"], "?")
-            who = f"**{names[d['seat']]}**"
-            if d["how"] == "empty":
-                lines.append(f"{mark} {who} found the pool empty: nothing to take")
-            else:
-                lines.append(f"{mark} {who} took {tokens_text(d['tokens'])}{late}")
-        elif event.type == "wind":
-            who = f"**{names[d['seat']]}**"
-            if d["token"] is None:
-                lines.append(f"💨 {who} had nothing to give; the Wind goes back into the bag")
-            else:
-                lines.append(f"💨 {who} gave {icon(d['token'])} to **{names[d['to']]}**{late}")
-        elif event.type == "leftovers":
-            who = f"**{names[d['seat']]}**"
-            if d["choice"] == "take_all":
-                lines.append(f"🧺 {who} took the leftovers: {tokens_text(d['tokens'])}{late}")
-            else:
-                lines.append(
-                    f"↩️ {who} returned the leftovers to the bag: {tokens_text(d['tokens'])}{late}"
-                )
-        elif event.type == "turn_start":
-            lines.append(f"{TURN_MARK}{d['turn_number']}: **{names[d['drawer']]}** draws")
-        elif event.type == "game_over":
-            winners = d["winners"]
-            won = join_and([f"**{names[s]}**" for s in winners])
-            verb = win_verb(winners)
-            lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
-    return [clip(line, LINE_MAX) for line in lines]
+        if event.is_public and (formatter := FORMATTERS.get(event.type)) is not None:
+            formatter(out, event.data)
+    return [clip(line, LINE_MAX) for line in out.lines]
 
 
 RULES = (

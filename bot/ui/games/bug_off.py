@@ -14,11 +14,27 @@ What may be shown where follows BO-15 and the engine's event visibility:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 from rules.bug_off import BugOff
 from rules.bug_off.cards import COLOURS
+from rules.bug_off.contract import (
+    BugOffData,
+    BugOffView,
+    DrawAction,
+    DrewCardData,
+    DrewData,
+    GameOverData,
+    MeView,
+    PlacedData,
+    ScoredData,
+    Tiebreak,
+    TimeoutData,
+    TurnData,
+    Wiped,
+)
 from rules.core import SYSTEM, Event
 
 from ...games import Game, register_game
@@ -41,7 +57,7 @@ EMOJI: dict[str, str] = {
 
 TITLE = "🐞 Bug Off!"
 IN_DM = "📬 Your hand is in your DM, kept up to date there."
-DRAW_ACTION: dict[str, Any] = {"type": "draw"}
+DRAW_ACTION: DrawAction = {"type": "draw"}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 
@@ -66,14 +82,15 @@ class BugOffPresenter(Presenter):
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
-        engine = table.running()
+        engine = _bug_off(table)
         if engine.is_over:
             return [self.final(table, log)]
         return [self._board(table, engine.view(None), log)]
 
-    def _board(self, table: Table, view: Mapping[str, Any], log: Sequence[str]) -> MessageSpec:
+    def _board(self, table: Table, view: BugOffView, log: Sequence[str]) -> MessageSpec:
         names = [esc(n) for n in table.names()]
         active = view["active"]
+        assert active is not None, "the board of a game still running"
         choosing = view["phase"] == "choose"
         stack: list[str] = view["bug_offs"]
         if choosing:
@@ -124,9 +141,9 @@ class BugOffPresenter(Presenter):
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
-        engine = table.running()
-        view = engine.view(None)
+        view = _bug_off(table).view(None)
         final = view["final"]
+        assert final is not None, "the results of a game that is over"
         names = table.names()
         shown = [esc(n) for n in names]
         scores: list[int] = final["scores"]
@@ -169,28 +186,28 @@ class BugOffPresenter(Presenter):
         to Draw, which shows that card and the choices) it still shows the hand from before the
         draw: so it is edited once a turn at most, when the turn's choice is made, and the
         drawn card is never in two places at once (P-8, issue #21)."""
-        engine = table.running()
+        engine = _bug_off(table)
         view = engine.view(seat)
-        me = view["me"]
-        drawn: str | None = me["drawn"]
+        me = _me(view)
+        drawn = me["drawn"]
         if drawn is not None and (me["place"] or me["score"]):
             hand = dict(me["hand"])
             hand[drawn] -= 1
-            me = {**me, "hand": hand, "drawn": None, "place": [], "score": []}
-            view = {**view, "me": me}
+            before: MeView = {**me, "hand": hand, "drawn": None, "place": [], "score": []}
+            view = {**view, "me": before}
         return self._hand(table, seat, view, engine.view(None), standing=True)
 
     def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
         """My hand answers once, privately: it may say whose turn it is and offer Draw."""
-        engine = table.running()
+        engine = _bug_off(table)
         return self._hand(table, seat, engine.view(seat), engine.view(None))
 
     def _hand(
         self,
         table: Table,
         seat: int,
-        view: Mapping[str, Any],
-        public: Mapping[str, Any],
+        view: BugOffView,
+        public: BugOffView,
         *,
         heading: str | None = None,
         standing: bool = False,
@@ -200,7 +217,7 @@ class BugOffPresenter(Presenter):
         what changes with whose turn it is: the turn line and the Draw button; ``beside_dm``
         (the channel's panel while the member's DM shows the hand) leaves out the hand: the
         choices and the score preview stay (P-48)."""
-        me = view["me"]
+        me = _me(view)
         names = table.names()
         footer = f"Game #{table.id} · {names[seat]} · only you can see this"
         points = me["points"]
@@ -217,8 +234,8 @@ class BugOffPresenter(Presenter):
                 colour=self.colour,
             )
             return MessageSpec(embed=embed)
-        hand: dict[str, int] = me["hand"]
-        drawn: str | None = me["drawn"]
+        hand = me["hand"]
+        drawn = me["drawn"]
         if me["place"] or me["score"]:
             assert drawn is not None and not standing
             description = (
@@ -289,7 +306,7 @@ class BugOffPresenter(Presenter):
     def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
         if not in_dm:
             return self.my_hand(table, seat)
-        engine = table.running()
+        engine = _bug_off(table)
         return self._hand(table, seat, engine.view(seat), engine.view(None), beside_dm=True)
 
     def private_reply(self, table: Table, outcome: Outcome, *, in_dm: bool) -> MessageSpec | None:
@@ -303,9 +320,11 @@ class BugOffPresenter(Presenter):
         seat = outcome.seat
         if seat == SYSTEM or outcome.action.get("type") != "draw":
             return None
-        offs = [e.data for e in outcome.events if e.is_public and e.type == "bug_off"]
+        offs = [
+            cast(BugOffData, e.data) for e in outcome.events if e.is_public and e.type == "bug_off"
+        ]
         drawn = [
-            e.data["colour"]
+            cast(DrewCardData, e.data)["colour"]
             for e in outcome.events
             if e.type == "drew_card" and e.visible_to(seat) and e.data.get("seat") == seat
         ]
@@ -323,7 +342,7 @@ class BugOffPresenter(Presenter):
             return None
         if first:
             first += " first (see the board), then a BUG card."
-        engine = table.running()
+        engine = _bug_off(table)
         if engine.turn != outcome.turn_after:
             # Something else happened since (a timer): the buttons would only be stale.
             colour = drawn[-1]
@@ -371,7 +390,14 @@ def _score_preview(engine: BugOff, seat: int, colours: Sequence[str], names: Seq
     return clip("\n".join(lines), FIELD_MAX)
 
 
-def _tiebreak_text(tiebreak: Mapping[str, Any], names: Sequence[str]) -> str:
+def _me(view: BugOffView) -> MeView:
+    """The viewer's part of a seat's view (a private screen is only built for a seat)."""
+    me = view["me"]
+    assert me is not None, "a private screen of a seated player"
+    return me
+
+
+def _tiebreak_text(tiebreak: Tiebreak, names: Sequence[str]) -> str:
     tied = join_and([f"**{names[s]}**" for s in tiebreak["tied"]])
     parts = [
         f"⚖️ **Tie-break:** {tied} tied on {plural(tiebreak['score'], 'point')}; "
@@ -390,11 +416,114 @@ def _tiebreak_text(tiebreak: Mapping[str, Any], names: Sequence[str]) -> str:
     return "\n".join(parts)
 
 
-def _wiped_text(wiped: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+def _wiped_text(wiped: Sequence[Wiped], names: Sequence[str]) -> str:
     by_seat: dict[int, list[str]] = {}
     for w in wiped:
         by_seat.setdefault(w["seat"], []).append(f"{chip(w['colour'])}×{w['count']}")
     return ", ".join(f"{names[s]} {' '.join(parts)}" for s, parts in by_seat.items())
+
+
+@dataclass
+class _Lines:
+    """One outcome's log lines while its events are read, for the formatters below.
+
+    The turn's own doings share one line, reserved where the first of them happened and
+    written at the end; BUG OFFs and the end of the game get lines of their own."""
+
+    names: list[str]
+    lines: list[str] = field(default_factory=list)
+    main_at: int | None = None
+    actor: int | None = None
+    timed_out: bool = False
+    icon: str = "🐛"
+    doings: list[str] = field(default_factory=list)
+    next_seat: int | None = None
+
+    def reserve(self, seat: int) -> None:
+        if self.main_at is None:
+            self.main_at = len(self.lines)
+            self.lines.append("")
+        if self.actor is None:
+            self.actor = seat
+
+    def done(self) -> list[str]:
+        names = self.names
+        passing = f" → **{names[self.next_seat]}**'s turn" if self.next_seat is not None else ""
+        if self.main_at is not None and self.actor is not None:
+            if self.timed_out:
+                what = ", ".join(self.doings) or "the clock drew for them"
+                text = f"⏰ {names[self.actor]} ran out of time: {what}"
+            else:
+                text = f"{self.icon} {names[self.actor]} {', '.join(self.doings)}"
+            self.lines[self.main_at] = text + passing
+        elif passing:
+            self.lines.append(passing.strip())
+        return [clip(line, LINE_MAX) for line in self.lines]
+
+
+def _timeout(out: _Lines, d: TimeoutData) -> None:
+    out.timed_out = True
+    out.reserve(d["seat"])
+
+
+def _bug_off_line(out: _Lines, d: BugOffData) -> None:
+    names = out.names
+    head = f"💥 {names[d['seat']]} drew the {ordinal(d['number'])} BUG OFF {chip(d['colour'])}"
+    if d["wiped"]:
+        total = plural(d["wiped_total"], "card")
+        out.lines.append(f"{head}: wiped {_wiped_text(d['wiped'], names)} ({total})")
+    else:
+        out.lines.append(f"{head}: nothing to wipe")
+
+
+def _drew(out: _Lines, d: DrewData) -> None:
+    out.reserve(d["seat"])
+    out.doings.append(f"drew a card ({d['deck_size']} left)")
+    out.icon = "🃏"
+
+
+def _placed(out: _Lines, d: PlacedData) -> None:
+    out.reserve(d["seat"])
+    c = chip(d["colour"])
+    out.doings.append(f"placed {c} ({c}×{d['count']} face up)")
+    out.icon = "🐛"
+
+
+def _scored(out: _Lines, d: ScoredData) -> None:
+    out.reserve(d["seat"])
+    out.icon = "🎯"
+    c = chip(d["colour"])
+    gains = ", ".join(f"{out.names[g['seat']]} +{g['count']}" for g in d["gains"])
+    out.doings.append(f"scored {c}: " + (gains or f"nobody had {c} face up"))
+
+
+def _turn(out: _Lines, d: TurnData) -> None:
+    out.next_seat = d["seat"]
+
+
+def _game_over(out: _Lines, d: GameOverData) -> None:
+    winners = d["winners"]
+    won = join_and([f"**{out.names[s]}**" for s in winners])
+    verb = win_verb(winners)
+    decided = d["tiebreak"] is not None and not d["tiebreak"]["shared"]
+    tie = " after a tie-break" if decided else ""
+    best = plural(max(d["scores"]), "point")
+    out.lines.append(f"🏁 Game over: {won} {verb} with {best}{tie}.")
+
+
+Formatter = Callable[[_Lines, Any], None]
+"""Reads one public event's data (typed by its own signature, ``contract.EVENTS``)."""
+
+FORMATTERS: dict[str, Formatter] = {
+    "timeout": _timeout,
+    "bug_off": _bug_off_line,
+    "drew": _drew,
+    "placed": _placed,
+    "scored": _scored,
+    "turn": _turn,
+    "game_over": _game_over,
+}
+"""Public event type -> its formatter; tests hold it to ``contract.PublicEventType``."""
 
 
 def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
@@ -403,75 +532,11 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     The turn's own doings share one line (``⏰ bob ran out of time: placed 🟦 (🟦×2 face up) →
     carol's turn``); each BUG OFF gets a line of its own, and so does the end of the game.
     """
-    names = [esc(n) for n in raw_names]
-    lines: list[str] = []
-    main_at: int | None = None
-    actor: int | None = None
-    timed_out = False
-    icon = "🐛"
-    doings: list[str] = []
-    next_seat: int | None = None
-
-    def reserve(seat: int) -> None:
-        nonlocal main_at, actor
-        if main_at is None:
-            main_at = len(lines)
-            lines.append("")
-        if actor is None:
-            actor = seat
-
+    out = _Lines([esc(n) for n in raw_names])
     for event in events:
-        if not event.is_public:
-            continue
-        d = event.data
-        if event.type == "timeout":
-            timed_out = True
-            reserve(d["seat"])
-        elif event.type == "bug_off":
-            head = (
-                f"💥 {names[d['seat']]} drew the {ordinal(d['number'])} BUG OFF {chip(d['colour'])}"
-            )
-            if d["wiped"]:
-                total = plural(d["wiped_total"], "card")
-                lines.append(f"{head}: wiped {_wiped_text(d['wiped'], names)} ({total})")
-            else:
-                lines.append(f"{head}: nothing to wipe")
-        elif event.type == "drew":
-            reserve(d["seat"])
-            doings.append(f"drew a card ({d['deck_size']} left)")
-            icon = "🃏"
-        elif event.type == "placed":
-            reserve(d["seat"])
-            c = chip(d["colour"])
-            doings.append(f"placed {c} ({c}×{d['count']} face up)")
-            icon = "🐛"
-        elif event.type == "scored":
-            reserve(d["seat"])
-            icon = "🎯"
-            c = chip(d["colour"])
-            gains = ", ".join(f"{names[g['seat']]} +{g['count']}" for g in d["gains"])
-            doings.append(f"scored {c}: " + (gains or f"nobody had {c} face up"))
-        elif event.type == "turn":
-            next_seat = d["seat"]
-        elif event.type == "game_over":
-            winners = d["winners"]
-            won = join_and([f"**{names[s]}**" for s in winners])
-            verb = win_verb(winners)
-            decided = d["tiebreak"] is not None and not d["tiebreak"]["shared"]
-            tie = " after a tie-break" if decided else ""
-            best = plural(max(d["scores"]), "point")
-            lines.append(f"🏁 Game over: {won} {verb} with {best}{tie}.")
-    passing = f" → **{names[next_seat]}**'s turn" if next_seat is not None else ""
-    if main_at is not None and actor is not None:
-        if timed_out:
-            what = ", ".join(doings) or "the clock drew for them"
-            text = f"⏰ {names[actor]} ran out of time: {what}"
-        else:
-            text = f"{icon} {names[actor]} {', '.join(doings)}"
-        lines[main_at] = text + passing
-    elif passing:
-        lines.append(passing.strip())
-    return [clip(line, LINE_MAX) for line in lines]
+        if event.is_public and (formatter := FORMATTERS.get(event.type)) is not None:
+            formatter(out, event.data)
+    return out.done()
 
 
 RULES = (

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,107 +119,131 @@ class Describer:
     def choice(self, action: Mapping[str, Any]) -> Choice:
         a = dict(action)
         t = a["type"]
-        prompt = (self.view.get("active") or {}).get("prompt")
-        if t == "move":
-            return self._move(a)
-        if t == "play":
-            return self._play(a)
-        if t == "end_turn":
-            return Choice(a, "End trading", "main", "✅", Style.PRIMARY)
-        if t == "buy":
-            name = C.card_name(a["card"])
-            label = f"Buy {name} ({price_of(a['card'])} 🪙)"
-            if "replace" in a:
-                label += f", selling {C.card_name(a['replace'])}"
-            return Choice(a, label, "buy", "🛒", Style.SUCCESS, card_text(a["card"]))
-        if t == "buy_basic":
-            label = f"Buy basic {a['side']} (3 🪙)"
-            if "replace" in a:
-                label += f", selling {C.card_name(a['replace'])}"
-            return Choice(a, label, "buy", "🗡️" if a["side"] == "sword" else "🏹", Style.SUCCESS)
-        if t == "buy_hearts":
-            return Choice(a, "Buy 3 ❤️ (3 🪙)", "buy", "❤️", Style.SUCCESS)
-        if t == "buy_arrows":
-            return Choice(a, "Buy 2 🏹 (3 🪙)", "buy", "🏹", Style.SUCCESS)
-        if t == "sell":
-            return Choice(a, f"Sell {C.card_name(a['card'])}", "sell", "💱", detail="+1 🪙")
-        if t == "attack":
-            weapon = a["weapon"]
-            emoji = "🗡️" if weapon == "sword" else "🏹"
-            cost = " (1 🏹)" if weapon == "bow" else ""
-            return Choice(a, f"Attack with the {weapon}{cost}", "main", emoji, Style.DANGER)
-        if t == "quest":
-            return self._quest(a)
-        if t == "wait":
-            return Choice(a, "Wait on the stairs", "main", "⏳", Style.PRIMARY)
-        if t == "activate":
-            return Choice(
-                a,
-                f"Play {self.hero_name(a['hero'])}",
-                "main",
-                self._emoji(a["hero"]),
-                Style.PRIMARY,
-            )
-        if t == "bridge":
-            return self._bridge(a)
-        if t == "toss":
-            return Choice(a, "Toss the coin", "main", "🪙", Style.PRIMARY)
-        if t == "force":
-            return Choice(a, f"Forcing Fate: make it {a['result'].upper()}", "main", "🔮")
-        if t == "accept":
-            return Choice(a, "Keep the result", "main", "✅", Style.PRIMARY)
-        if t == "retoss":
-            return Choice(a, "Second Chance: toss again", "main", "🔁")
-        if t == "good_fortune":
-            return Choice(a, "Good Fortune: pay 2 🪙 to flip it", "main", "🍀")
-        if t == "keep" and prompt == "roll":
-            return Choice(a, "Keep these dice", "main", "✅", Style.PRIMARY)
-        if t == "keep":
-            name = C.card_name(a["card"])
-            return Choice(a, f"Keep {name}", "main", "🎁", Style.PRIMARY, card_text(a["card"]))
-        if t == "reroll":
-            return self._reroll(a)
-        if t == "bravery":
-            return Choice(a, f"Play {C.card_name(a['card'])}", "play", "🦸", Style.SUCCESS)
-        if t == "roll":
-            return Choice(a, "Roll the dice", "main", "🎲", Style.PRIMARY)
-        if t == "potion":
-            return Choice(a, f"Drink {C.card_name(a['card'])}", "play", "🧪", Style.SUCCESS)
-        if t == "corrosion":
-            return Choice(a, "Play Corrosion (shield counts 0)", "play", "🧪", Style.SUCCESS)
-        if t == "no_shield":
-            return Choice(a, "Keep the Metal Shield unused", "main", "🚫")
-        if t == "metal_shield":
-            return Choice(a, "Use the Metal Shield", "main", "🛡️", Style.PRIMARY)
-        if t == "end_attack":
-            return Choice(a, "End the attack", "main", "✅", Style.PRIMARY)
-        if t == "energy_boost":
-            return Choice(a, f"Energy Boost: attack again ({a['weapon']})", "main", "⚡")
-        if t == "fight_weapon":
-            emoji = "🗡️" if a["weapon"] == "sword" else "🏹"
-            return Choice(a, f"Fight with the {a['weapon']}", "main", emoji, Style.DANGER)
-        if t == "pick":
-            label = f"Take {reward_text(a['item'])}"
-            if "hero" in a:
-                label = f"{self.hero_name(a['hero'])}: {label.lower()}"
-            return Choice(a, label, "pick", "🎁", Style.SUCCESS)
-        if t == "pass":
-            return Choice(a, "No Dibs!", "main", "🙅")
-        if t == "dibs":
-            return Choice(a, f"Dibs! for {self.hero_name(a['hero'])}", "main", "☝️", Style.SUCCESS)
-        if t == "equip":
-            label = "Equip it"
-            if "replace" in a:
-                label += f", storing {C.card_name(a['replace'])}"
-            return Choice(a, label, "main", "🗡️", Style.PRIMARY)
-        if t == "store":
-            return Choice(a, "Store it", "main", "📦")
-        if t == "stop":
-            reached = int((self.view.get("active") or {}).get("reached") or 0)
-            return Choice(a, f"Stop at roof step {reached} ({C.ROOF_VP[reached]} VP)", "main", "🛑")
-        if t == "path":
-            return self._path(a)
+        chooser = CHOOSERS.get(t)
+        if chooser is not None:
+            return chooser(self, a)
         return Choice(a, t.replace("_", " "), "main")
+
+    def _prompt(self) -> str | None:
+        """The kind of decision asked (``keep`` means keeping the dice after a roll)."""
+        return (self.view.get("active") or {}).get("prompt")
+
+    def _choose_end_turn(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "End trading", "main", "✅", Style.PRIMARY)
+
+    def _choose_buy(self, a: dict[str, Any]) -> Choice:
+        name = C.card_name(a["card"])
+        label = f"Buy {name} ({price_of(a['card'])} 🪙)"
+        if "replace" in a:
+            label += f", selling {C.card_name(a['replace'])}"
+        return Choice(a, label, "buy", "🛒", Style.SUCCESS, card_text(a["card"]))
+
+    def _choose_buy_basic(self, a: dict[str, Any]) -> Choice:
+        label = f"Buy basic {a['side']} (3 🪙)"
+        if "replace" in a:
+            label += f", selling {C.card_name(a['replace'])}"
+        return Choice(a, label, "buy", "🗡️" if a["side"] == "sword" else "🏹", Style.SUCCESS)
+
+    def _choose_buy_hearts(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Buy 3 ❤️ (3 🪙)", "buy", "❤️", Style.SUCCESS)
+
+    def _choose_buy_arrows(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Buy 2 🏹 (3 🪙)", "buy", "🏹", Style.SUCCESS)
+
+    def _choose_sell(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, f"Sell {C.card_name(a['card'])}", "sell", "💱", detail="+1 🪙")
+
+    def _choose_attack(self, a: dict[str, Any]) -> Choice:
+        weapon = a["weapon"]
+        emoji = "🗡️" if weapon == "sword" else "🏹"
+        cost = " (1 🏹)" if weapon == "bow" else ""
+        return Choice(a, f"Attack with the {weapon}{cost}", "main", emoji, Style.DANGER)
+
+    def _choose_wait(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Wait on the stairs", "main", "⏳", Style.PRIMARY)
+
+    def _choose_activate(self, a: dict[str, Any]) -> Choice:
+        return Choice(
+            a,
+            f"Play {self.hero_name(a['hero'])}",
+            "main",
+            self._emoji(a["hero"]),
+            Style.PRIMARY,
+        )
+
+    def _choose_toss(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Toss the coin", "main", "🪙", Style.PRIMARY)
+
+    def _choose_force(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, f"Forcing Fate: make it {a['result'].upper()}", "main", "🔮")
+
+    def _choose_accept(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Keep the result", "main", "✅", Style.PRIMARY)
+
+    def _choose_retoss(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Second Chance: toss again", "main", "🔁")
+
+    def _choose_good_fortune(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Good Fortune: pay 2 🪙 to flip it", "main", "🍀")
+
+    def _choose_keep(self, a: dict[str, Any]) -> Choice:
+        if self._prompt() == "roll":
+            return Choice(a, "Keep these dice", "main", "✅", Style.PRIMARY)
+        name = C.card_name(a["card"])
+        return Choice(a, f"Keep {name}", "main", "🎁", Style.PRIMARY, card_text(a["card"]))
+
+    def _choose_bravery(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, f"Play {C.card_name(a['card'])}", "play", "🦸", Style.SUCCESS)
+
+    def _choose_roll(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Roll the dice", "main", "🎲", Style.PRIMARY)
+
+    def _choose_potion(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, f"Drink {C.card_name(a['card'])}", "play", "🧪", Style.SUCCESS)
+
+    def _choose_corrosion(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Play Corrosion (shield counts 0)", "play", "🧪", Style.SUCCESS)
+
+    def _choose_no_shield(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Keep the Metal Shield unused", "main", "🚫")
+
+    def _choose_metal_shield(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Use the Metal Shield", "main", "🛡️", Style.PRIMARY)
+
+    def _choose_end_attack(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "End the attack", "main", "✅", Style.PRIMARY)
+
+    def _choose_energy_boost(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, f"Energy Boost: attack again ({a['weapon']})", "main", "⚡")
+
+    def _choose_fight_weapon(self, a: dict[str, Any]) -> Choice:
+        emoji = "🗡️" if a["weapon"] == "sword" else "🏹"
+        return Choice(a, f"Fight with the {a['weapon']}", "main", emoji, Style.DANGER)
+
+    def _choose_pick(self, a: dict[str, Any]) -> Choice:
+        label = f"Take {reward_text(a['item'])}"
+        if "hero" in a:
+            label = f"{self.hero_name(a['hero'])}: {label.lower()}"
+        return Choice(a, label, "pick", "🎁", Style.SUCCESS)
+
+    def _choose_pass(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "No Dibs!", "main", "🙅")
+
+    def _choose_dibs(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, f"Dibs! for {self.hero_name(a['hero'])}", "main", "☝️", Style.SUCCESS)
+
+    def _choose_equip(self, a: dict[str, Any]) -> Choice:
+        label = "Equip it"
+        if "replace" in a:
+            label += f", storing {C.card_name(a['replace'])}"
+        return Choice(a, label, "main", "🗡️", Style.PRIMARY)
+
+    def _choose_store(self, a: dict[str, Any]) -> Choice:
+        return Choice(a, "Store it", "main", "📦")
+
+    def _choose_stop(self, a: dict[str, Any]) -> Choice:
+        reached = int((self.view.get("active") or {}).get("reached") or 0)
+        return Choice(a, f"Stop at roof step {reached} ({C.ROOF_VP[reached]} VP)", "main", "🛑")
 
     def _emoji(self, h: int) -> str | None:
         return HERO_EMOJI.get(self.hero_name(h))
@@ -302,6 +326,48 @@ class Describer:
         if reached < len(paths):
             what = f": {roof_path_text(paths[reached][0 if a['side'] == 'L' else 1])}"
         return Choice(a, f"Climb the {side} path{what}", "main", "🧗", Style.PRIMARY)
+
+
+CHOOSERS: dict[str, Callable[[Describer, dict[str, Any]], Choice]] = {
+    "move": Describer._move,
+    "play": Describer._play,
+    "end_turn": Describer._choose_end_turn,
+    "buy": Describer._choose_buy,
+    "buy_basic": Describer._choose_buy_basic,
+    "buy_hearts": Describer._choose_buy_hearts,
+    "buy_arrows": Describer._choose_buy_arrows,
+    "sell": Describer._choose_sell,
+    "attack": Describer._choose_attack,
+    "quest": Describer._quest,
+    "wait": Describer._choose_wait,
+    "activate": Describer._choose_activate,
+    "bridge": Describer._bridge,
+    "toss": Describer._choose_toss,
+    "force": Describer._choose_force,
+    "accept": Describer._choose_accept,
+    "retoss": Describer._choose_retoss,
+    "good_fortune": Describer._choose_good_fortune,
+    "keep": Describer._choose_keep,
+    "reroll": Describer._reroll,
+    "bravery": Describer._choose_bravery,
+    "roll": Describer._choose_roll,
+    "potion": Describer._choose_potion,
+    "corrosion": Describer._choose_corrosion,
+    "no_shield": Describer._choose_no_shield,
+    "metal_shield": Describer._choose_metal_shield,
+    "end_attack": Describer._choose_end_attack,
+    "energy_boost": Describer._choose_energy_boost,
+    "fight_weapon": Describer._choose_fight_weapon,
+    "pick": Describer._choose_pick,
+    "pass": Describer._choose_pass,
+    "dibs": Describer._choose_dibs,
+    "equip": Describer._choose_equip,
+    "store": Describer._choose_store,
+    "stop": Describer._choose_stop,
+    "path": Describer._path,
+}
+"""Action type -> how a player's choice of it is labelled; tests hold it to
+``contract.ActionType``."""
 
 
 def secret_cards(view: Mapping[str, Any]) -> set[str]:

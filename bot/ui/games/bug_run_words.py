@@ -6,10 +6,75 @@ lines rebuilt after a restart (the engine then holds the final state) read as th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rules.bug_run import content as C
+from rules.bug_run.contract import (
+    ActivateData,
+    AfkData,
+    ArcheryData,
+    AttackData,
+    AwardData,
+    BraveryData,
+    BridgeData,
+    BuyData,
+    BuyStockData,
+    CrownSpaceData,
+    DeathData,
+    DefeatedData,
+    DibsData,
+    DuelData,
+    EnergyBoostData,
+    EscapeEndData,
+    EscapeStartData,
+    FightData,
+    FightTieData,
+    FightWeaponData,
+    FlashData,
+    FlashEndData,
+    ForcingFateData,
+    GainData,
+    GambleData,
+    GameOverData,
+    GoodFortuneData,
+    HurtData,
+    LevelBuiltData,
+    LevelEndData,
+    LootData,
+    LootEquipData,
+    LootSecretData,
+    LootStoreData,
+    LossData,
+    MarketRenewedData,
+    MoveData,
+    PadlockData,
+    PayData,
+    PhaseData,
+    PickData,
+    PlayData,
+    QuestData,
+    RerollData,
+    RollData,
+    RoofAttackData,
+    RoofPathData,
+    RoofStepData,
+    SecondChanceData,
+    SellData,
+    ShieldData,
+    StealData,
+    StrikeBackData,
+    StrikeData,
+    TeamsData,
+    TirelessArcherData,
+    TossData,
+    TradeEndData,
+    TradeTurnData,
+    TurnData,
+    VaultData,
+    WaitData,
+)
 
 from ..text import LINE_MAX, clip, esc
 
@@ -172,158 +237,366 @@ def roof_path_text(path: Mapping[str, Any]) -> str:
 # -- log lines ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Line:
+    """What a log line may read besides its event: the heroes and the players' names."""
+
+    heroes: Sequence[Mapping[str, Any]]
+    names: Sequence[str]
+
+    def who(self, h: int | None) -> str:
+        return hero_tag(self.heroes, self.names, h)
+
+
+def _line_phase(x: _Line, d: PhaseData) -> str:
+    return f"📜 Level {d['level']}: {PHASE_WORD.get(d['phase'], d['phase'])} begins"
+
+
+def _line_level_built(x: _Line, d: LevelBuiltData) -> str:
+    return f"🗺️ Level {d['level']} is laid out"
+
+
+def _line_trade_turn(x: _Line, d: TradeTurnData) -> str:
+    return f"🛒 {x.who(d['hero'])} trades"
+
+
+def _line_buy(x: _Line, d: BuyData) -> str:
+    return f"🛒 {x.who(d['hero'])} bought {d['name']} for {d['price']} 🪙"
+
+
+def _line_buy_stock(x: _Line, d: BuyStockData) -> str:
+    return (
+        f"🛒 {x.who(d['hero'])} bought {d['amount']} {STOCK_EMOJI[d['stock']]} for {d['price']} 🪙"
+    )
+
+
+def _line_sell(x: _Line, d: SellData) -> str:
+    return f"💱 {x.who(d['hero'])} sold {d['name']} (+{d['coins']} 🪙)"
+
+
+def _line_trade_end(x: _Line, d: TradeEndData) -> str:
+    return f"🛒 {x.who(d['hero'])} ends trading"
+
+
+def _line_market_renewed(x: _Line, d: MarketRenewedData) -> str:
+    return "🛒 The bazaar is renewed"
+
+
+def _line_turn(x: _Line, d: TurnData) -> str:
+    return f"▶ {x.who(d['hero'])}'s turn"
+
+
+def _line_activate(x: _Line, d: ActivateData) -> str:
+    return f"▶ {x.who(d['hero'])} is chosen to act"
+
+
+def _line_move(x: _Line, d: MoveData) -> str:
+    over = f", over {len(d['bridges'])} bridge(s)" if d.get("bridges") else ""
+    return f"🚶 {x.who(d['hero'])} moved to {d.get('name') or 'the stairs'}{over}"
+
+
+def _line_bridge(x: _Line, d: BridgeData) -> str:
+    return f"🌉 {x.who(d['hero'])} crosses {d['name']} {d['mode'].upper()}"
+
+
+def _line_toss(x: _Line, d: TossData) -> str:
+    return (
+        f"🪙 {x.who(d['hero'])} tossed {d['result'].upper()} ({WHY_WORD.get(d['why'], d['why'])})"
+    )
+
+
+def _line_forcing_fate(x: _Line, d: ForcingFateData) -> str:
+    return f"🪙 {x.who(d['hero'])} forced fate: {d['result'].upper()}"
+
+
+def _line_second_chance(x: _Line, d: SecondChanceData) -> str:
+    return f"🪙 {x.who(d['hero'])} uses a Second Chance"
+
+
+def _line_good_fortune(x: _Line, d: GoodFortuneData) -> str:
+    return f"🍀 {x.who(d['hero'])} uses Good Fortune: now {d['result'].upper()}"
+
+
+def _line_roll(x: _Line, d: RollData) -> str:
+    return (
+        f"🎲 {x.who(d['hero'])} rolled {dice_text(d['dice'])} ({WHY_WORD.get(d['why'], d['why'])})"
+    )
+
+
+def _line_reroll(x: _Line, d: RerollData) -> str:
+    return f"🎲 {x.who(d['hero'])} re-rolled: {dice_text(d['dice'])}"
+
+
+def _line_bravery(x: _Line, d: BraveryData) -> str:
+    return f"🎲 {x.who(d['hero'])} plays {d['name']}"
+
+
+def _line_tireless_archer(x: _Line, d: TirelessArcherData) -> str:
+    return f"🏹 {x.who(d['hero'])}'s Tireless Archer: +{d['arrows']} 🏹"
+
+
+def _line_attack(x: _Line, d: AttackData) -> str:
+    need = f" (needs {d['need']}+)" if d.get("need") else ""
+    return f"⚔️ {x.who(d['hero'])} attacks with the {d['weapon']}{need}"
+
+
+def _line_strike(x: _Line, d: StrikeData) -> str:
+    text = f"💥 {x.who(d['hero'])} strikes: {d.get('total', '?')} against shield {d.get('shield', '?')}"
+    if d.get("wounds") is not None:
+        text += f", {d['wounds']} wound(s)"
+    return text
+
+
+def _line_strike_back(x: _Line, d: StrikeBackData) -> str:
+    return f"🩸 The monster strikes back at {x.who(d['hero'])}: {d['damage']} damage"
+
+
+def _line_hurt(x: _Line, d: HurtData) -> str:
+    return f"🩸 {x.who(d['hero'])} loses {d['hearts']} ❤️"
+
+
+def _line_shield(x: _Line, d: ShieldData) -> str:
+    return f"🛡️ {x.who(d['hero'])}'s {d['kind']} shield blocks {d.get('blocked', 0)}"
+
+
+def _line_energy_boost(x: _Line, d: EnergyBoostData) -> str:
+    return f"⚡ {x.who(d['hero'])} uses Energy Boost"
+
+
+def _line_defeated(x: _Line, d: DefeatedData) -> str:
+    return f"🏆 {x.who(d['hero'])} defeated {C.card_name(d['monster'])}!"
+
+
+def _line_award(x: _Line, d: AwardData) -> str:
+    parts = [
+        f"+{d['coins']} 🪙" if d.get("coins") else "",
+        f"+{d['vp']} VP" if d.get("vp") else "",
+    ]
+    return f"✨ {x.who(d['hero'])}'s weapon pays: {' '.join(p for p in parts if p)}"
+
+
+def _line_death(x: _Line, d: DeathData) -> str:
+    return f"💀 {x.who(d['hero'])} fainted: back to 5 ❤️, and loses VP"
+
+
+def _line_gain(x: _Line, d: GainData) -> str:
+    return _gain_line(x.who(d.get("hero")), d)
+
+
+def _line_loss(x: _Line, d: LossData) -> str:
+    return f"➖ {x.who(d['hero'])} loses {reward_text(d['item']).replace('−', '')}"
+
+
+def _line_pay(x: _Line, d: PayData) -> str:
+    return f"➖ {x.who(d['hero'])} pays {d['amount']} {STOCK_EMOJI[d['stock']]}"
+
+
+def _line_quest(x: _Line, d: QuestData) -> str:
+    return f"🗝️ {x.who(d['hero'])} takes on {d['name']}"
+
+
+def _line_vault(x: _Line, d: VaultData) -> str:
+    return f"🗝️ {x.who(d['hero'])} opens the vault: {reward_text(d['item'])}"
+
+
+def _line_gamble(x: _Line, d: GambleData) -> str:
+    return f"🎰 {x.who(d['hero'])} gambled: {d['greens']} green(s)"
+
+
+def _line_duel(x: _Line, d: DuelData) -> str:
+    return f"🤺 {x.who(d['hero'])} duels (plank {d['plank']}): {d['result'].upper()}"
+
+
+def _line_archery(x: _Line, d: ArcheryData) -> str:
+    again = " (already taken)" if d.get("already") else ""
+    return f"🎯 {x.who(d['hero'])} shoots: plank {d['plank']}{again}"
+
+
+def _line_padlock(x: _Line, d: PadlockData) -> str:
+    return f"🔒 {C.card_name(d['card'])} is padlocked"
+
+
+def _line_loot(x: _Line, d: LootData) -> str:
+    return f"🎁 {x.who(d['hero'])} found {d['name']}"
+
+
+def _line_loot_equip(x: _Line, d: LootEquipData) -> str:
+    return f"🎁 {x.who(d['hero'])} equips {d['name']}"
+
+
+def _line_loot_store(x: _Line, d: LootStoreData) -> str:
+    return f"🎁 {x.who(d['hero'])} stores {d['name']}"
+
+
+def _line_loot_secret(x: _Line, d: LootSecretData) -> str:
+    return f"🤫 {x.who(d['hero'])} found a secret loot card (hand: {d['hand_size']})"
+
+
+def _line_play(x: _Line, d: PlayData) -> str:
+    return f"🃏 {x.who(d['hero'])} plays {d['name']}"
+
+
+def _line_steal(x: _Line, d: StealData) -> str:
+    text = (
+        f"🦝 {x.who(d['hero'])} steals {d['taken']} {STOCK_EMOJI[d['stock']]} from "
+        f"{x.who(d['target'])}"
+    )
+    return text
+
+
+def _line_flash(x: _Line, d: FlashData) -> str:
+    return f"⚡ Flash Phase for {x.who(d['hero'])}"
+
+
+def _line_flash_end(x: _Line, d: FlashEndData) -> str:
+    return "⚡ The Flash Phase ends"
+
+
+def _line_dibs(x: _Line, d: DibsData) -> str:
+    return f"☝️ {x.who(d['hero'])} calls Dibs!"
+
+
+def _line_pick(x: _Line, d: PickData) -> str:
+    return f"🎁 {x.who(d['hero'])} takes {reward_text(d['item'])}"
+
+
+def _line_crown_space(x: _Line, d: CrownSpaceData) -> str:
+    return f"👑 {x.who(d['hero'])} takes the crown space"
+
+
+def _line_wait(x: _Line, d: WaitData) -> str:
+    return f"⏳ {x.who(d['hero'])} waits on the stairs"
+
+
+def _line_teams(x: _Line, d: TeamsData) -> str:
+    return "⚔️ Teams are set for the stairs fight"
+
+
+def _line_fight_weapon(x: _Line, d: FightWeaponData) -> str:
+    return f"⚔️ {x.who(d['hero'])} fights with the {d['weapon']}"
+
+
+def _line_fight(x: _Line, d: FightData) -> str:
+    return f"⚔️ Stairs fight: the {d['winner']} team wins"
+
+
+def _line_fight_tie(x: _Line, d: FightTieData) -> str:
+    return "⚔️ Stairs fight: a tie, fight again"
+
+
+def _line_level_end(x: _Line, d: LevelEndData) -> str:
+    return f"🏁 Level {d['level']} is over"
+
+
+def _line_escape_start(x: _Line, d: EscapeStartData) -> str:
+    return f"🏃 {x.who(d['hero'])} starts the Final Escape"
+
+
+def _line_roof_path(x: _Line, d: RoofPathData) -> str:
+    side = "left" if d["side"] == "L" else "right"
+    return f"🏃 {x.who(d['hero'])} takes the {side} path of roof step {d['step']}"
+
+
+def _line_roof_step(x: _Line, d: RoofStepData) -> str:
+    text = f"🏃 {x.who(d['hero'])} {'reaches' if d['success'] else 'fails'} roof step {d['step']}"
+    return text
+
+
+def _line_roof_attack(x: _Line, d: RoofAttackData) -> str:
+    return f"🏃 {x.who(d['hero'])} attacks the roof: {d['total']} against {d['need']}+"
+
+
+def _line_escape_end(x: _Line, d: EscapeEndData) -> str:
+    return f"🏁 {x.who(d['hero'])} stops at roof step {d['reached']}: {d['vp']} VP"
+
+
+def _line_afk(x: _Line, d: AfkData) -> str:
+    return f"⏰ {esc(x.names[d['seat']])} ran out of time: {d['action'].replace('_', ' ')}"
+
+
+def _line_game_over(x: _Line, d: GameOverData) -> str:
+    return "🏁 The game is over!"
+
+
+Formatter = Callable[[_Line, Any], str]
+"""Words for one public event's data (typed by its own signature, ``contract.EVENTS``)."""
+
+LINES: dict[str, Formatter] = {
+    "phase": _line_phase,
+    "level_built": _line_level_built,
+    "trade_turn": _line_trade_turn,
+    "buy": _line_buy,
+    "buy_stock": _line_buy_stock,
+    "sell": _line_sell,
+    "trade_end": _line_trade_end,
+    "market_renewed": _line_market_renewed,
+    "turn": _line_turn,
+    "activate": _line_activate,
+    "move": _line_move,
+    "bridge": _line_bridge,
+    "toss": _line_toss,
+    "forcing_fate": _line_forcing_fate,
+    "second_chance": _line_second_chance,
+    "good_fortune": _line_good_fortune,
+    "roll": _line_roll,
+    "reroll": _line_reroll,
+    "bravery": _line_bravery,
+    "tireless_archer": _line_tireless_archer,
+    "attack": _line_attack,
+    "strike": _line_strike,
+    "strike_back": _line_strike_back,
+    "hurt": _line_hurt,
+    "shield": _line_shield,
+    "energy_boost": _line_energy_boost,
+    "defeated": _line_defeated,
+    "award": _line_award,
+    "death": _line_death,
+    "gain": _line_gain,
+    "loss": _line_loss,
+    "pay": _line_pay,
+    "quest": _line_quest,
+    "vault": _line_vault,
+    "gamble": _line_gamble,
+    "duel": _line_duel,
+    "archery": _line_archery,
+    "padlock": _line_padlock,
+    "loot": _line_loot,
+    "loot_equip": _line_loot_equip,
+    "loot_store": _line_loot_store,
+    "loot_secret": _line_loot_secret,
+    "play": _line_play,
+    "steal": _line_steal,
+    "flash": _line_flash,
+    "flash_end": _line_flash_end,
+    "dibs": _line_dibs,
+    "pick": _line_pick,
+    "crown_space": _line_crown_space,
+    "wait": _line_wait,
+    "teams": _line_teams,
+    "fight_weapon": _line_fight_weapon,
+    "fight": _line_fight,
+    "fight_tie": _line_fight_tie,
+    "level_end": _line_level_end,
+    "escape_start": _line_escape_start,
+    "roof_path": _line_roof_path,
+    "roof_step": _line_roof_step,
+    "roof_attack": _line_roof_attack,
+    "escape_end": _line_escape_end,
+    "afk": _line_afk,
+    "game_over": _line_game_over,
+}
+"""Public event type -> its log line; tests hold it to ``contract.PublicEventType``."""
+
+
 def event_line(
     event_type: str,
     d: Mapping[str, Any],
     heroes: Sequence[Mapping[str, Any]],
     names: Sequence[str],
 ) -> str | None:
-    """A public event as one log line (``None`` for events the board says better itself)."""
-
-    def who(key: str = "hero") -> str:
-        return hero_tag(heroes, names, d.get(key))
-
-    t = event_type
-    text: str | None
-    if t == "phase":
-        text = f"📜 Level {d['level']}: {PHASE_WORD.get(d['phase'], d['phase'])} begins"
-    elif t == "level_built":
-        text = f"🗺️ Level {d['level']} is laid out"
-    elif t == "trade_turn":
-        text = f"🛒 {who()} trades"
-    elif t == "buy":
-        text = f"🛒 {who()} bought {d['name']} for {d['price']} 🪙"
-    elif t == "buy_stock":
-        text = f"🛒 {who()} bought {d['amount']} {STOCK_EMOJI[d['stock']]} for {d['price']} 🪙"
-    elif t == "sell":
-        text = f"💱 {who()} sold {d['name']} (+{d['coins']} 🪙)"
-    elif t == "trade_end":
-        text = f"🛒 {who()} ends trading"
-    elif t == "market_renewed":
-        text = "🛒 The bazaar is renewed"
-    elif t == "turn":
-        text = f"▶ {who()}'s turn"
-    elif t == "activate":
-        text = f"▶ {who()} is chosen to act"
-    elif t == "move":
-        over = f", over {len(d['bridges'])} bridge(s)" if d.get("bridges") else ""
-        text = f"🚶 {who()} moved to {d.get('name') or 'the stairs'}{over}"
-    elif t == "bridge":
-        text = f"🌉 {who()} crosses {d['name']} {d['mode'].upper()}"
-    elif t == "toss":
-        text = f"🪙 {who()} tossed {d['result'].upper()} ({WHY_WORD.get(d['why'], d['why'])})"
-    elif t == "forcing_fate":
-        text = f"🪙 {who()} forced fate: {d['result'].upper()}"
-    elif t == "second_chance":
-        text = f"🪙 {who()} uses a Second Chance"
-    elif t == "good_fortune":
-        text = f"🍀 {who()} uses Good Fortune: now {d['result'].upper()}"
-    elif t == "roll":
-        text = f"🎲 {who()} rolled {dice_text(d['dice'])} ({WHY_WORD.get(d['why'], d['why'])})"
-    elif t == "reroll":
-        text = f"🎲 {who()} re-rolled: {dice_text(d['dice'])}"
-    elif t == "bravery":
-        text = f"🎲 {who()} plays {d['name']}"
-    elif t == "tireless_archer":
-        text = f"🏹 {who()}'s Tireless Archer: +{d['arrows']} 🏹"
-    elif t == "attack":
-        need = f" (needs {d['need']}+)" if d.get("need") else ""
-        text = f"⚔️ {who()} attacks with the {d['weapon']}{need}"
-    elif t == "strike":
-        text = f"💥 {who()} strikes: {d.get('total', '?')} against shield {d.get('shield', '?')}"
-        if d.get("wounds") is not None:
-            text += f", {d['wounds']} wound(s)"
-    elif t == "strike_back":
-        text = f"🩸 The monster strikes back at {who()}: {d['damage']} damage"
-    elif t == "hurt":
-        text = f"🩸 {who()} loses {d['hearts']} ❤️"
-    elif t == "shield":
-        text = f"🛡️ {who()}'s {d['kind']} shield blocks {d.get('blocked', 0)}"
-    elif t == "energy_boost":
-        text = f"⚡ {who()} uses Energy Boost"
-    elif t == "defeated":
-        text = f"🏆 {who()} defeated {C.card_name(d['monster'])}!"
-    elif t == "award":
-        parts = [
-            f"+{d['coins']} 🪙" if d.get("coins") else "",
-            f"+{d['vp']} VP" if d.get("vp") else "",
-        ]
-        text = f"✨ {who()}'s weapon pays: {' '.join(p for p in parts if p)}"
-    elif t == "death":
-        text = f"💀 {who()} fainted: back to 5 ❤️, and loses VP"
-    elif t == "gain":
-        text = _gain_line(who(), d)
-    elif t == "loss":
-        text = f"➖ {who()} loses {reward_text(d['item']).replace('−', '')}"
-    elif t == "pay":
-        text = f"➖ {who()} pays {d['amount']} {STOCK_EMOJI[d['stock']]}"
-    elif t == "quest":
-        text = f"🗝️ {who()} takes on {d['name']}"
-    elif t == "vault":
-        text = f"🗝️ {who()} opens the vault: {reward_text(d['item'])}"
-    elif t == "gamble":
-        text = f"🎰 {who()} gambled: {d['greens']} green(s)"
-    elif t == "duel":
-        text = f"🤺 {who()} duels (plank {d['plank']}): {d['result'].upper()}"
-    elif t == "archery":
-        again = " (already taken)" if d.get("already") else ""
-        text = f"🎯 {who()} shoots: plank {d['plank']}{again}"
-    elif t == "padlock":
-        text = f"🔒 {C.card_name(d['card'])} is padlocked"
-    elif t == "loot":
-        text = f"🎁 {who()} found {d['name']}"
-    elif t == "loot_equip":
-        text = f"🎁 {who()} equips {d['name']}"
-    elif t == "loot_store":
-        text = f"🎁 {who()} stores {d['name']}"
-    elif t == "loot_secret":
-        text = f"🤫 {who()} found a secret loot card (hand: {d['hand_size']})"
-    elif t == "play":
-        text = f"🃏 {who()} plays {d['name']}"
-    elif t == "steal":
-        text = (
-            f"🦝 {who()} steals {d['taken']} {STOCK_EMOJI[d['stock']]} from "
-            f"{hero_tag(heroes, names, d['target'])}"
-        )
-    elif t == "flash":
-        text = f"⚡ Flash Phase for {who()}"
-    elif t == "flash_end":
-        text = "⚡ The Flash Phase ends"
-    elif t == "dibs":
-        text = f"☝️ {who()} calls Dibs!"
-    elif t == "pick":
-        text = f"🎁 {who()} takes {reward_text(d['item'])}"
-    elif t == "crown_space":
-        text = f"👑 {who()} takes the crown space"
-    elif t == "wait":
-        text = f"⏳ {who()} waits on the stairs"
-    elif t == "teams":
-        text = "⚔️ Teams are set for the stairs fight"
-    elif t == "fight_weapon":
-        text = f"⚔️ {who()} fights with the {d['weapon']}"
-    elif t == "fight":
-        text = f"⚔️ Stairs fight: the {d['winner']} team wins"
-    elif t == "fight_tie":
-        text = "⚔️ Stairs fight: a tie, fight again"
-    elif t == "level_end":
-        text = f"🏁 Level {d['level']} is over"
-    elif t == "escape_start":
-        text = f"🏃 {who()} starts the Final Escape"
-    elif t == "roof_path":
-        side = "left" if d["side"] == "L" else "right"
-        text = f"🏃 {who()} takes the {side} path of roof step {d['step']}"
-    elif t == "roof_step":
-        text = f"🏃 {who()} {'reaches' if d['success'] else 'fails'} roof step {d['step']}"
-    elif t == "roof_attack":
-        text = f"🏃 {who()} attacks the roof: {d['total']} against {d['need']}+"
-    elif t == "escape_end":
-        text = f"🏁 {who()} stops at roof step {d['reached']}: {d['vp']} VP"
-    elif t == "afk":
-        text = f"⏰ {esc(names[d['seat']])} ran out of time: {d['action'].replace('_', ' ')}"
-    elif t == "game_over":
-        text = "🏁 The game is over!"
-    else:
-        text = None
+    """A public event as one log line (``None`` for an event type with no line)."""
+    formatter = LINES.get(event_type)
+    text = formatter(_Line(heroes, names), d) if formatter is not None else None
     return clip(text, LINE_MAX) if text else None
 
 

@@ -24,12 +24,28 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co.components import SYMBOL_NAMES, eyes_of
+from rules.bugs_and_co.contract import (
+    BugsAndCoView,
+    FinalCountData,
+    GameOverData,
+    KeepData,
+    PeekData,
+    PeekedData,
+    PutBackData,
+    Result,
+    StartData,
+    StopData,
+    TrophyAction,
+    TrophyData,
+    YouView,
+)
 from rules.bugs_and_co.engine import CAP_KEY, FINAL_KEY, FINAL_SECONDS, START_KEY, START_SECONDS
 from rules.core import SYSTEM, Event
 
@@ -52,7 +68,7 @@ REFRESH_SECONDS: Final = 2.5
 """How often a running countdown is redrawn (Discord allows about five edits per 5 s)."""
 LABEL_NAME: Final = 24
 FACE_DOWN: Final = "🂠"
-TROPHY_ACTION: Final[dict[str, Any]] = {"type": "trophy"}
+TROPHY_ACTION: Final[TrophyAction] = {"type": "trophy"}
 EYES: Final = {1: "👁", 2: "👁👁", 3: "👁👁👁"}
 EYES_WORD: Final = {1: "one-eyed", 2: "two-eyed", 3: "three-eyed"}
 
@@ -107,7 +123,7 @@ class BugsAndCoPresenter(Presenter):
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
-        engine = table.running()
+        engine = _bugs_and_co(table)
         if engine.is_over:
             return [self.final(table, log)]
         view = engine.view(None)
@@ -127,7 +143,7 @@ class BugsAndCoPresenter(Presenter):
     def _status(
         self,
         table: Table,
-        view: Mapping[str, Any],
+        view: BugsAndCoView,
         names: Sequence[str],
         pages: list[range],
         log: Sequence[str],
@@ -187,12 +203,12 @@ class BugsAndCoPresenter(Presenter):
             colour=self.colour,
         )
 
-    def _players(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def _players(self, view: BugsAndCoView, names: Sequence[str]) -> str:
         lines = []
         for info in view["seats"]:
             parts = [f"{plural(info['kept'], 'tile')} kept"]
-            if info["holding"]:
-                parts.append(f"✋ holding the tile from {info['holding_from'] + 1}")
+            if (came := info["holding_from"]) is not None:  # exactly when ``holding``
+                parts.append(f"✋ holding the tile from {came + 1}")
             if info["trophy"] is not None:
                 parts.append(f"🏆 {info['trophy']} · stopped")
             elif info["status"] == "stopped":
@@ -202,8 +218,8 @@ class BugsAndCoPresenter(Presenter):
             lines.append(f"{marker}**{name}** — {', '.join(parts)}")
         return clip("\n".join(lines), FIELD_MAX)
 
-    def _trophy_button(self, view: Mapping[str, Any]) -> ButtonSpec:
-        left: list[int] = view["trophies_left"]
+    def _trophy_button(self, view: BugsAndCoView) -> ButtonSpec:
+        left = view["trophies_left"]
         if left:
             label = f"🏆 Take trophy {left[0]} (left: {trophy_list(left)})"
         else:
@@ -215,11 +231,11 @@ class BugsAndCoPresenter(Presenter):
             disabled=view["phase"] != "live" or not left,
         )
 
-    def _tile_buttons(self, view: Mapping[str, Any], names: Sequence[str]) -> list[ButtonSpec]:
+    def _tile_buttons(self, view: BugsAndCoView, names: Sequence[str]) -> list[ButtonSpec]:
         holders: dict[int, list[str]] = {}
         for info in view["seats"]:
-            if info["holding"]:
-                holders.setdefault(info["holding_from"], []).append(names[info["seat"]])
+            if (came := info["holding_from"]) is not None:  # exactly when ``holding``
+                holders.setdefault(came, []).append(names[info["seat"]])
         waiting = view["phase"] == "start"
         out = []
         for slot, full in enumerate(view["slots"]):
@@ -252,12 +268,12 @@ class BugsAndCoPresenter(Presenter):
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
-        engine = table.running()
-        result: Mapping[str, Any] = engine.view(None)["result"]
+        result = _bugs_and_co(table).view(None)["result"]
+        assert result is not None, "the results of a game that is over"
         raw = table.names()
         names = [esc(n) for n in raw]
-        scores: list[int] = result["scores"]
-        winners: list[int] = result["winners"]
+        scores = result["scores"]
+        winners = result["winners"]
         why = "the 15-minute limit" if result["why"] == "cap" else "the countdown"
         lines = [
             headline(names, winners, f"**{plural(max(scores), 'point')}**"),
@@ -266,7 +282,7 @@ class BugsAndCoPresenter(Presenter):
         fields = [
             self._hand_field(raw[s], s in winners, result, s) for s in ranked(scores, winners)
         ]
-        removed: list[int] = result["removed"]
+        removed = result["removed"]
         fields.append(
             Field(
                 f"📦 Back in the box, never in play ({len(removed)})",
@@ -282,10 +298,10 @@ class BugsAndCoPresenter(Presenter):
             colour=self.colour,
         )
 
-    def _hand_field(self, name: str, winner: bool, result: Mapping[str, Any], seat: int) -> Field:
-        parts: Mapping[str, int] = result["breakdowns"][seat]
-        hand: list[int] = result["hands"][seat]
-        trophy: int | None = result["trophies"][seat]
+    def _hand_field(self, name: str, winner: bool, result: Result, seat: int) -> Field:
+        parts = result["breakdowns"][seat]
+        hand = result["hands"][seat]
+        trophy = result["trophies"][seat]
         counts = Counter(hand)
         trios = sorted(s for s, n in counts.items() if n == 3)
         others = [s for s in hand if counts[s] != 3]
@@ -326,7 +342,7 @@ class BugsAndCoPresenter(Presenter):
     def _peek_reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
         seat = outcome.seat
         peeked = [
-            e.data
+            cast(PeekedData, e.data)
             for e in outcome.events
             if e.type == "peeked" and e.visible_to(seat) and e.data.get("seat") == seat
         ]
@@ -380,8 +396,9 @@ class BugsAndCoPresenter(Presenter):
 
     def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
         """The tile you hold (if any), privately; kept tiles stay unseen even to you (BC-8)."""
-        engine = table.running()
-        you = engine.view(seat)["you"]
+        engine = _bugs_and_co(table)
+        you: YouView | None = engine.view(seat)["you"]
+        assert you is not None, "a seat's own view"
         held = you["hand"]
         if held is not None and not engine.is_over:
             return self._held(
@@ -414,6 +431,13 @@ class BugsAndCoPresenter(Presenter):
 # -- helpers -------------------------------------------------------------------------------
 
 
+def _bugs_and_co(table: Table) -> BugsAndCo:
+    """The table's running engine, typed, so its views are read by their contract."""
+    engine = table.running()
+    assert isinstance(engine, BugsAndCo), engine
+    return engine
+
+
 def _signed(n: int) -> str:
     return f"−{-n}" if n < 0 else f"+{n}"
 
@@ -423,16 +447,102 @@ def _trophy_reply(seat: int, events: Iterable[Event]) -> str:
     for event in events:
         if not event.is_public or event.data.get("seat", seat) != seat:
             continue
-        d = event.data
         if event.type == "trophy":
-            lines.insert(0, f"🏆 You took the **{d['value']}** trophy and stopped playing.")
-        elif event.type == "put_back" and d.get("reason") == "trophy":
-            lines.append(f"The tile in your hand went back face down into slot {d['slot'] + 1}.")
+            value = cast(TrophyData, event.data)["value"]
+            lines.insert(0, f"🏆 You took the **{value}** trophy and stopped playing.")
+        elif event.type == "put_back":
+            back = cast(PutBackData, event.data)
+            if back["reason"] == "trophy":
+                slot = back["slot"] + 1
+                lines.append(f"The tile in your hand went back face down into slot {slot}.")
         elif event.type == "final_count":
+            seconds = cast(FinalCountData, event.data)["seconds"]
             lines.append(
-                f"It was the last trophy: everyone else has {d['seconds']:g} seconds until STOP."
+                f"It was the last trophy: everyone else has {seconds:g} seconds until STOP."
             )
     return "\n".join(lines) or "🏆 Trophy taken."
+
+
+@dataclass
+class _Lines:
+    """One outcome's log lines while its events are read, for the formatters below."""
+
+    names: list[str]
+    lines: list[str] = field(default_factory=list)
+    home: dict[int, int] = field(default_factory=dict)
+    """Seat -> the slot its held tile went back into when it took a trophy (same line)."""
+
+
+def _start(out: _Lines, d: StartData) -> None:
+    out.lines.append(
+        f"🔔 1, 2, 3… go! {plural(d['slots'], 'tile')} face down; "
+        f"trophies {trophy_list(d['trophies'])}."
+    )
+
+
+def _peek(out: _Lines, d: PeekData) -> None:
+    out.lines.append(f"👀 {out.names[d['seat']]} picked up tile {d['slot'] + 1}")
+
+
+def _keep(out: _Lines, d: KeepData) -> None:
+    out.lines.append(
+        f"✋ {out.names[d['seat']]} kept the tile from {d['slot'] + 1} ({d['kept']} kept)"
+    )
+
+
+def _put_back(out: _Lines, d: PutBackData) -> None:
+    who, to, came = out.names[d["seat"]], d["slot"] + 1, d["from_slot"] + 1
+    if d["reason"] == "trophy":
+        out.home[d["seat"]] = to
+    elif d["reason"] == "stop":
+        out.lines.append(f"↩ STOP: {who}'s tile from {came} went back into {to}")
+    elif to == came:
+        out.lines.append(f"↩ {who} put tile {came} back")
+    else:
+        out.lines.append(f"↩ {who} moved the tile from {came} into {to}")
+
+
+def _trophy(out: _Lines, d: TrophyData) -> None:
+    seat = d["seat"]
+    back = f" (the tile in hand went back into {out.home[seat]})" if seat in out.home else ""
+    out.lines.append(
+        f"🏆 {out.names[seat]} took trophy {d['value']} and stopped{back} · "
+        f"left: {trophy_list(d['trophies_left'])}"
+    )
+
+
+def _final_count(out: _Lines, d: FinalCountData) -> None:
+    out.lines.append(f"⏳ Last trophy gone: STOP in {d['seconds']:g} seconds!")
+
+
+def _stop(out: _Lines, d: StopData) -> None:
+    if d["why"] == "cap":
+        out.lines.append("🛑 STOP! The 15-minute limit is up.")
+    else:
+        out.lines.append("🛑 STOP!")
+
+
+def _game_over(out: _Lines, d: GameOverData) -> None:
+    winners = d["winners"]
+    won = join_and([f"**{out.names[s]}**" for s in winners])
+    verb = win_verb(winners)
+    out.lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
+
+
+Formatter = Callable[[_Lines, Any], None]
+"""Reads one public event's data (typed by its own signature, ``contract.EVENTS``)."""
+
+FORMATTERS: dict[str, Formatter] = {
+    "start": _start,
+    "peek": _peek,
+    "keep": _keep,
+    "put_back": _put_back,
+    "trophy": _trophy,
+    "final_count": _final_count,
+    "stop": _stop,
+    "game_over": _game_over,
+}
+"""Public event type -> its formatter; tests hold it to ``contract.PublicEventType``."""
 
 
 def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
@@ -441,55 +551,11 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     Slot numbers are shown from 1, as on the buttons. A tile sent home by a trophy shares the
     trophy's line.
     """
-    names = [esc(n) for n in raw_names]
-    lines: list[str] = []
-    home: dict[int, int] = {}
+    out = _Lines([esc(n) for n in raw_names])
     for event in events:
-        if not event.is_public:
-            continue
-        d = event.data
-        kind = event.type
-        if kind == "start":
-            lines.append(
-                f"🔔 1, 2, 3… go! {plural(d['slots'], 'tile')} face down; "
-                f"trophies {trophy_list(d['trophies'])}."
-            )
-        elif kind == "peek":
-            lines.append(f"👀 {names[d['seat']]} picked up tile {d['slot'] + 1}")
-        elif kind == "keep":
-            lines.append(
-                f"✋ {names[d['seat']]} kept the tile from {d['slot'] + 1} ({d['kept']} kept)"
-            )
-        elif kind == "put_back":
-            who, to, came = names[d["seat"]], d["slot"] + 1, d["from_slot"] + 1
-            if d["reason"] == "trophy":
-                home[d["seat"]] = to
-            elif d["reason"] == "stop":
-                lines.append(f"↩ STOP: {who}'s tile from {came} went back into {to}")
-            elif to == came:
-                lines.append(f"↩ {who} put tile {came} back")
-            else:
-                lines.append(f"↩ {who} moved the tile from {came} into {to}")
-        elif kind == "trophy":
-            seat = d["seat"]
-            back = f" (the tile in hand went back into {home[seat]})" if seat in home else ""
-            lines.append(
-                f"🏆 {names[seat]} took trophy {d['value']} and stopped{back} · "
-                f"left: {trophy_list(d['trophies_left'])}"
-            )
-        elif kind == "final_count":
-            lines.append(f"⏳ Last trophy gone: STOP in {d['seconds']:g} seconds!")
-        elif kind == "stop":
-            if d["why"] == "cap":
-                lines.append("🛑 STOP! The 15-minute limit is up.")
-            else:
-                lines.append("🛑 STOP!")
-        elif kind == "game_over":
-            winners: list[int] = d["winners"]
-            won = join_and([f"**{names[s]}**" for s in winners])
-            verb = win_verb(winners)
-            lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
-    return [clip(line, LINE_MAX) for line in lines]
+        if event.is_public and (formatter := FORMATTERS.get(event.type)) is not None:
+            formatter(out, event.data)
+    return [clip(line, LINE_MAX) for line in out.lines]
 
 
 RULES = (
