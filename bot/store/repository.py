@@ -9,13 +9,12 @@ concurrent lobby operations on one game run one after another.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, Table, case, delete, func, insert, select, update
+from sqlalchemy import CursorResult, Table, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -63,6 +62,7 @@ from .records import (
     SeatRecord,
     TimerRecord,
     TimerSpec,
+    game_record,
 )
 from .writer import ActionWrite, ActionWriter, SQLiteWriter, snapshot_due
 
@@ -485,8 +485,7 @@ class Store:
                     now=now,
                 )
         # The snapshot is not read back: the record carries the caller's (maybe None).
-        record = _game(row, snapshot={})
-        return dataclasses.replace(record, snapshot=snapshot, snapshot_seq=snapshot_seq)
+        return game_record({**row._mapping, "snapshot_seq": snapshot_seq}, snapshot=snapshot)
 
     # ----------------------------------------------------------------- reads
 
@@ -902,27 +901,15 @@ def _actions(rows: Iterable[ActionRow]) -> list[ActionRecord]:
     ]
 
 
-def _game(g: Game | Row[Any], *, snapshot: dict[str, Any] | None = None) -> GameRecord:
-    """A record from an ORM game or a row of its columns (``snapshot`` then given apart)."""
-    return GameRecord(
-        id=g.id,
-        slug=g.slug,
-        guild_id=g.guild_id,
-        channel_id=g.channel_id,
-        creator_id=g.creator_id,
-        status=GameStatus(g.status),
-        seed=g.seed,
-        options=dict(g.options),
-        players=g.players,
-        snapshot=snapshot if snapshot is not None else g.snapshot,
-        version=g.version,
-        created_at=g.created_at,
-        updated_at=g.updated_at,
-        finished_at=g.finished_at,
-        web_token=g.web_token,
-        last_seq=g.last_seq,
-        snapshot_seq=g.snapshot_seq,
+def _game(game: Game) -> GameRecord:
+    """A record from an ORM game, read by column name as every games row is."""
+    return game_record(
+        {column.key: getattr(game, column.key) for column in _GAME_COLUMNS},
+        snapshot=game.snapshot,
     )
+
+
+_GAME_COLUMNS = list(cast(Table, Game.__table__).c)
 
 
 def _seats(rows: Sequence[Seat]) -> list[SeatRecord]:
