@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.elements import ClauseElement
+from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 from sqlalchemy.sql.type_api import TypeEngine
 
 #: The dialect of Python's own ``sqlite3`` module, which the writer's connection is.
@@ -27,6 +27,12 @@ def _bind_processor(type_: TypeEngine[Any]) -> Processor:
 
 def _result_processor(type_: TypeEngine[Any]) -> Processor:
     return type_.dialect_impl(DIALECT).result_processor(DIALECT, None)
+
+
+def stored_form(column: ColumnElement[Any]) -> Callable[[Any], Any]:
+    """How ``column``'s type stores a value on SQLite (for :meth:`Statement.params`' ``stored``)."""
+    process = _bind_processor(column.type)
+    return (lambda value: value) if process is None else process
 
 
 class Statement:
@@ -63,10 +69,17 @@ class Statement:
             (column.name, _result_processor(column.type)) for column in returned
         ]
 
-    def params(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        """The positional parameters for ``values`` (by name), each as its column stores it."""
+    def params(
+        self, values: Mapping[str, Any], stored: Mapping[str, Any] | None = None
+    ) -> tuple[Any, ...]:
+        """The positional parameters for ``values`` (by name), each as its column stores it.
+        ``stored`` holds values already in stored form (see :func:`stored_form`): one time
+        written by several statements of a commit is converted once."""
         out = []
         for name, given, constant, process in self._params:
+            if given and stored is not None and name in stored:
+                out.append(stored[name])
+                continue
             value = values[name] if given else constant
             out.append(value if process is None else process(value))
         return tuple(out)

@@ -36,7 +36,7 @@ from sqlalchemy.exc import DBAPIError
 from .errors import GameNotFound, StoreError, VersionConflict, WrongStatus
 from .models import ActionRow, Game, TimerRow
 from .records import GameRecord, GameStatus, TimerSpec, game_record
-from .sqlite_sql import Statement
+from .sqlite_sql import Statement, stored_form
 
 #: Most actions one transaction takes: a burst larger than this is written in several.
 GROUP_LIMIT = 256
@@ -68,6 +68,8 @@ _FOUND = Statement(select(_GAMES.c.status, _GAMES.c.version).where(_GAME_ID))
 _APPEND = Statement(insert(_ACTIONS), ["game_id", "seq", "seat", "action", "at"])
 _SNAPSHOT = Statement(update(_GAMES).where(_GAME_ID), ["snapshot", "snapshot_seq", "updated_at"])
 _DROP_TIMERS = Statement(delete(_TIMERS).where(_TIMERS.c.game_id == bindparam("game_id")))
+#: A time as the games, actions and timers tables store it (one UTCDateTime type for all three).
+_STORED_TIME = stored_form(_GAMES.c.updated_at)
 _ADD_TIMER = Statement(insert(_TIMERS), ["game_id", "key", "due_at", "action", "created_at"])
 
 
@@ -289,7 +291,9 @@ def snapshot_due(seq: int, snapshot_seq: int, every: int, *, ending: bool = Fals
 
 def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
     values = {"game_id": w.game_id, "expected_version": w.expected_version, "at": w.at}
-    found = conn.execute(_MOVE.sql, _MOVE.params(values)).fetchone()
+    at = _STORED_TIME(w.at)  # the commit's one time, converted once for every statement
+    stored = {"at": at, "updated_at": at, "created_at": at}
+    found = conn.execute(_MOVE.sql, _MOVE.params(values, stored)).fetchone()
     if found is None:
         refused = conn.execute(_FOUND.sql, _FOUND.params(values)).fetchone()
         if refused is None:
@@ -301,10 +305,10 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
     row = _MOVE.row(found)
     seq = row["last_seq"]
     values |= {"seq": seq, "seat": w.seat, "action": w.action}
-    conn.execute(_APPEND.sql, _APPEND.params(values))
+    conn.execute(_APPEND.sql, _APPEND.params(values, stored))
     if w.snapshot is not None and snapshot_due(seq, row["snapshot_seq"], w.snapshot_every):
-        values |= {"snapshot": w.snapshot, "snapshot_seq": seq, "updated_at": w.at}
-        conn.execute(_SNAPSHOT.sql, _SNAPSHOT.params(values))
+        values |= {"snapshot": w.snapshot, "snapshot_seq": seq}
+        conn.execute(_SNAPSHOT.sql, _SNAPSHOT.params(values, stored))
         row["snapshot_seq"] = seq
     if w.timers is not None:
         conn.execute(_DROP_TIMERS.sql, _DROP_TIMERS.params(values))
@@ -312,13 +316,8 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
             _ADD_TIMER.sql,
             [
                 _ADD_TIMER.params(
-                    {
-                        "game_id": w.game_id,
-                        "key": t.key,
-                        "due_at": t.due_at,
-                        "action": t.action,
-                        "created_at": w.at,
-                    }
+                    {"game_id": w.game_id, "key": t.key, "due_at": t.due_at, "action": t.action},
+                    stored,
                 )
                 for t in w.timers
             ],

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import Table, bindparam, insert, select, update
 
 from bot.store.models import Game, TimerRow
-from bot.store.sqlite_sql import Statement
+from bot.store.sqlite_sql import Statement, stored_form
 
 GAMES = cast(Table, Game.__table__)
 TIMERS = cast(Table, TimerRow.__table__)
@@ -59,3 +59,13 @@ def test_rows_are_read_by_name_through_the_column_types() -> None:
         "version": 7,
     }
     assert read.params({"game_id": 9}) == (9,)
+
+
+def test_a_value_given_in_stored_form_is_taken_as_it_is() -> None:
+    """The writer converts its one time once for every statement of a commit."""
+    add = Statement(insert(TIMERS), ["game_id", "key", "due_at", "action", "created_at"])
+    at = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
+    stored = {"created_at": stored_form(TIMERS.c.created_at)(at)}
+    values = {"game_id": 1, "key": "k", "due_at": at, "action": {}}
+    assert add.params(values, stored) == add.params({**values, "created_at": at})
+    assert stored == {"created_at": "2024-01-02 03:04:05.000000"}
