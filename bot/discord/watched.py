@@ -78,7 +78,7 @@ def readings(bot: BugtableBot) -> Readings:
     return Readings(
         games=games,
         timers_pending=bot.host.scheduler.count,
-        commit_groups=lambda: bot.store.commit_groups,
+        commit_groups=lambda: bot.store.group_commits,
         refusals=bot.refusals.count,
         gateway=gateway,
     )

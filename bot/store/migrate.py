@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 #: The advisory lock (PostgreSQL) that processes starting at once upgrade under, in turn.
 MIGRATE_LOCK = 0x6274_0003
 
-#: ``migrations/`` at the repository root (next to ``alembic.ini``).
+#: ``migrations/`` next to the ``bot`` package: at the repository root in a checkout, and in
+#: site-packages when installed (pyproject.toml ships it as a top-level folder of the wheel).
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 #: A migration file: ``NNNN_what_it_does.py`` whose revision id is ``NNNN`` and whose
@@ -49,8 +50,8 @@ def alembic_config(url: str | None = None) -> Config:
     """
     if not (MIGRATIONS_DIR / "env.py").is_file():
         raise RuntimeError(
-            f"bugtable's migrations are not at {MIGRATIONS_DIR}: run the bot from its source "
-            "checkout, installed with `pip install -e .` (see README.md)."
+            f"bugtable's migrations are not at {MIGRATIONS_DIR}: install bugtable again "
+            "(`pip install .`, or `pip install -e .` in a checkout; see README.md)."
         )
     from alembic.config import Config
 

@@ -3,6 +3,7 @@ can lazy-load, mutate tracked state or outlive its session by accident."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -55,6 +56,31 @@ class GameRecord:
     def is_unfinished(self) -> bool:
         """Whether the game still holds its channel."""
         return self.status in UNFINISHED
+
+
+def game_record(row: Mapping[str, Any], *, snapshot: dict[str, Any] | None) -> GameRecord:
+    """A record from a games row read by column name (an ORM game's columns, a Core row's
+    ``_mapping``, the group writer's row); the snapshot is given apart, as most writes do not
+    read it back."""
+    return GameRecord(
+        id=row["id"],
+        slug=row["slug"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        creator_id=row["creator_id"],
+        status=GameStatus(row["status"]),
+        seed=row["seed"],
+        options=dict(row["options"]),
+        players=row["players"],
+        snapshot=snapshot,
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+        web_token=row["web_token"],
+        last_seq=row["last_seq"],
+        snapshot_seq=row["snapshot_seq"],
+    )
 
 
 @dataclass(frozen=True, slots=True)

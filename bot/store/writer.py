@@ -10,7 +10,9 @@ action is in the database (WAL with ``DATABASE_SYNCHRONOUS=FULL``, the default: 
 power loss, at one fsync per group; ``NORMAL``: it survives the process being killed, P-37).
 
 The statements run on the writer's own ``sqlite3`` connection in one worker thread, as plain
-cached SQL (the module's statement cache keeps them compiled); each JSON value is encoded once.
+cached SQL (the module's statement cache keeps them compiled). They are SQLAlchemy Core
+statements on the store's own tables, compiled once (``sqlite_sql.py``), so a schema change is
+one model and one migration; values go through the columns' own types.
 The writer is SQLite-only behind :class:`ActionWriter`; other databases (and SQLite in memory,
 which another connection cannot see) keep the ordinary SQLAlchemy path.
 """
@@ -19,20 +21,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any, Protocol, cast
 
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from .errors import GameNotFound, StoreError, VersionConflict, WrongStatus
-from .records import GameRecord, GameStatus, TimerSpec
+from .models import ActionRow, Game, TimerRow
+from .records import GameRecord, GameStatus, TimerSpec, game_record
+from .sqlite_sql import Statement, stored_form
 
 #: Most actions one transaction takes: a burst larger than this is written in several.
 GROUP_LIMIT = 256
@@ -42,19 +46,31 @@ GROUP_LIMIT = 256
 #: one unlucky click); another thread does it beside the writer, which WAL allows.
 CHECKPOINT_EVERY = 200
 
-_COLUMNS = (
-    "id, slug, guild_id, channel_id, creator_id, status, seed, options, players, version, "
-    "created_at, updated_at, finished_at, web_token, last_seq, snapshot_seq"
+_GAMES = cast(Table, Game.__table__)
+_ACTIONS = cast(Table, ActionRow.__table__)
+_TIMERS = cast(Table, TimerRow.__table__)
+_GAME_ID = _GAMES.c.id == bindparam("game_id")
+
+_MOVE = Statement(
+    update(_GAMES)
+    .where(
+        _GAME_ID,
+        _GAMES.c.version == bindparam("expected_version"),
+        _GAMES.c.status == GameStatus.PLAYING.value,
+    )
+    .values(
+        version=_GAMES.c.version + 1, updated_at=bindparam("at"), last_seq=_GAMES.c.last_seq + 1
+    )
+    # Every column but the snapshot, which the writer has in hand.
+    .returning(*(c for c in _GAMES.c if c.name != "snapshot"))
 )
-_MOVE = (
-    "UPDATE games SET version = version + 1, updated_at = ?, last_seq = last_seq + 1 "
-    f"WHERE id = ? AND version = ? AND status = 'playing' RETURNING {_COLUMNS}"
-)
-_FOUND = "SELECT status, version FROM games WHERE id = ?"
-_APPEND = "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)"
-_SNAPSHOT = "UPDATE games SET snapshot = ?, snapshot_seq = ? WHERE id = ?"
-_DROP_TIMERS = "DELETE FROM timers WHERE game_id = ?"
-_ADD_TIMER = "INSERT INTO timers (game_id, key, due_at, action, created_at) VALUES (?, ?, ?, ?, ?)"
+_FOUND = Statement(select(_GAMES.c.status, _GAMES.c.version).where(_GAME_ID))
+_APPEND = Statement(insert(_ACTIONS), ["game_id", "seq", "seat", "action", "at"])
+_SNAPSHOT = Statement(update(_GAMES).where(_GAME_ID), ["snapshot", "snapshot_seq", "updated_at"])
+_DROP_TIMERS = Statement(delete(_TIMERS).where(_TIMERS.c.game_id == bindparam("game_id")))
+#: A time as the games, actions and timers tables store it (one UTCDateTime type for all three).
+_STORED_TIME = stored_form(_GAMES.c.updated_at)
+_ADD_TIMER = Statement(insert(_TIMERS), ["game_id", "key", "due_at", "action", "created_at"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,59 +290,41 @@ def snapshot_due(seq: int, snapshot_seq: int, every: int, *, ending: bool = Fals
 
 
 def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
-    at = _sqlite_time(w.at)
-    row = conn.execute(_MOVE, (at, w.game_id, w.expected_version)).fetchone()
-    if row is None:
-        found = conn.execute(_FOUND, (w.game_id,)).fetchone()
-        if found is None:
+    values = {"game_id": w.game_id, "expected_version": w.expected_version, "at": w.at}
+    at = _STORED_TIME(w.at)  # the commit's one time, converted once for every statement
+    stored = {"at": at, "updated_at": at, "created_at": at}
+    found = conn.execute(_MOVE.sql, _MOVE.params(values, stored)).fetchone()
+    if found is None:
+        refused = conn.execute(_FOUND.sql, _FOUND.params(values)).fetchone()
+        if refused is None:
             raise GameNotFound(w.game_id)
-        if found[0] != GameStatus.PLAYING.value:
-            raise WrongStatus(w.game_id, found[0])
-        raise VersionConflict(w.game_id, w.expected_version, found[1])
-    last_seq, snapshot_seq = row[14], row[15]
-    conn.execute(_APPEND, (w.game_id, last_seq, w.seat, json.dumps(w.action), at))
-    if w.snapshot is not None and snapshot_due(last_seq, snapshot_seq, w.snapshot_every):
-        conn.execute(_SNAPSHOT, (json.dumps(w.snapshot), last_seq, w.game_id))
-        snapshot_seq = last_seq
+        state = _FOUND.row(refused)
+        if state["status"] != GameStatus.PLAYING.value:
+            raise WrongStatus(w.game_id, state["status"])
+        raise VersionConflict(w.game_id, w.expected_version, state["version"])
+    row = _MOVE.row(found)
+    seq = row["last_seq"]
+    values |= {"seq": seq, "seat": w.seat, "action": w.action}
+    conn.execute(_APPEND.sql, _APPEND.params(values, stored))
+    if w.snapshot is not None and snapshot_due(seq, row["snapshot_seq"], w.snapshot_every):
+        values |= {"snapshot": w.snapshot, "snapshot_seq": seq}
+        conn.execute(_SNAPSHOT.sql, _SNAPSHOT.params(values, stored))
+        row["snapshot_seq"] = seq
     if w.timers is not None:
-        conn.execute(_DROP_TIMERS, (w.game_id,))
+        conn.execute(_DROP_TIMERS.sql, _DROP_TIMERS.params(values))
         conn.executemany(
-            _ADD_TIMER,
+            _ADD_TIMER.sql,
             [
-                (w.game_id, t.key, _sqlite_time(t.due_at), json.dumps(t.action), at)
+                _ADD_TIMER.params(
+                    {"game_id": w.game_id, "key": t.key, "due_at": t.due_at, "action": t.action},
+                    stored,
+                )
                 for t in w.timers
             ],
         )
-    return GameRecord(
-        id=row[0],
-        slug=row[1],
-        guild_id=row[2],
-        channel_id=row[3],
-        creator_id=row[4],
-        status=GameStatus(row[5]),
-        seed=row[6],
-        options=json.loads(row[7]),
-        players=row[8],
-        snapshot=w.snapshot,
-        version=row[9],
-        created_at=_parse_time(row[10]),
-        updated_at=w.at,
-        finished_at=None if row[12] is None else _parse_time(row[12]),
-        web_token=row[13],
-        last_seq=last_seq,
-        snapshot_seq=snapshot_seq,
-    )
-
-
-def _sqlite_time(value: datetime) -> str:
-    """As ``UTCDateTime`` stores a time on SQLite: UTC, naive, with microseconds."""
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise ValueError(f"naive datetime {value!r}: the store only takes aware UTC times")
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-
-
-def _parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+    # The time as given, not as read back: the same instant, without a round trip through text.
+    row["updated_at"] = w.at
+    return game_record(row, snapshot=w.snapshot)
 
 
 def _wrapped(exc: sqlite3.Error) -> Exception:

@@ -8,7 +8,7 @@ import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy.exc import IntegrityError
 
-import bot.store.repository as repository
+import bot.store.commit as commit
 from bot.store import GameRecord, LobbySeat, ResultSpec, Store
 from bot.store.ratings import Skill, rate
 
@@ -155,13 +155,13 @@ async def test_ratings_and_results_are_one_transaction(
     """Ratings written, then a failure later in the same commit: nothing of it remains."""
     await finish(store, [(ALICE, 3), (BOB, 1)])
     before = await skills(store)
-    real = repository.update_ratings
+    real = commit.update_ratings
 
     async def write_then_fail(*args: Any, **kwargs: Any) -> None:
         await real(*args, **kwargs)
         raise OSError("disk full")
 
-    monkeypatch.setattr(repository, "update_ratings", write_then_fail)
+    monkeypatch.setattr(commit, "update_ratings", write_then_fail)
     with pytest.raises(OSError):
         await finish(store, [(ALICE, 1), (BOB, 5)])
     assert await skills(store) == before

@@ -1,0 +1,139 @@
+"""Committing an applied action: the hot path of every click. On a SQLite file an action that
+does not end the game goes through the group-commit writer (``writer.py``); the rest (and every
+action on PostgreSQL) runs here as a few Core statements in one write transaction."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from sqlalchemy import Table, insert, select, update
+
+from .base import StoreBase
+from .database import writer as writer_engine
+from .errors import GameNotFound, VersionConflict, WrongStatus
+from .models import ActionRow, Game, ResultRow, utcnow
+from .ratings import update_ratings
+from .records import GameRecord, GameStatus, ResultSpec, TimerSpec, game_record
+from .rows import check_timer_keys, replace_timers
+from .writer import ActionWrite, snapshot_due
+
+
+class CommitStore(StoreBase):
+    """The one write a move makes."""
+
+    async def record_action(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        action: dict[str, Any],
+        snapshot: dict[str, Any] | None,
+        timers: list[TimerSpec] | None,
+        results: list[ResultSpec] | None = None,
+    ) -> GameRecord:
+        """Commit one applied action: log entry, version, timers and, if the game ended, its
+        results, all or nothing; and ``snapshot`` (the state after the action) when
+        ``snapshot_every`` actions passed since the stored one, or the game ended. Durable when
+        this returns. A caller that knows no snapshot is due may pass None (making one costs
+        more than most moves); a due snapshot given as None is simply written later.
+
+        The version moves with a compare-and-set UPDATE, so a writer holding a stale game changes
+        nothing and gets VersionConflict. ``timers`` is the full set wanted now, or ``None`` when
+        the caller knows it is unchanged. A finished game keeps no timers, whatever ``timers``
+        says. On a SQLite file an action that does not end the game goes through the
+        group-commit writer (``writer.py``); the rest runs a few Core statements in one write
+        transaction. The record returned carries the caller's ``snapshot`` (the newest state)
+        whatever was stored; ``snapshot_seq`` says what the database holds.
+        """
+        if timers is not None:
+            check_timer_keys(timers)
+        now = utcnow()
+        if self._writer is not None and results is None:
+            return await self._writer.record(
+                ActionWrite(
+                    game_id=game_id,
+                    expected_version=expected_version,
+                    seat=seat,
+                    action=action,
+                    snapshot=snapshot,
+                    timers=timers,
+                    at=now,
+                    snapshot_every=self.snapshot_every,
+                )
+            )
+        games, log = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
+        values: dict[str, Any] = {
+            "version": expected_version + 1,
+            "updated_at": now,
+            "last_seq": games.c.last_seq + 1,
+        }
+        if results is not None:
+            values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
+        kept = [c for c in games.c if c.name != "snapshot"]
+        async with self._queued(), writer_engine(self._engine).begin() as conn:
+            row = (
+                await conn.execute(
+                    update(games)
+                    .where(
+                        games.c.id == game_id,
+                        games.c.version == expected_version,
+                        games.c.status == GameStatus.PLAYING.value,
+                    )
+                    .values(**values)
+                    .returning(*kept)
+                )
+            ).first()
+            if row is None:
+                found = (
+                    await conn.execute(
+                        select(games.c.status, games.c.version).where(games.c.id == game_id)
+                    )
+                ).first()
+                if found is None:
+                    raise GameNotFound(game_id)
+                if found.status != GameStatus.PLAYING.value:
+                    raise WrongStatus(game_id, found.status)
+                raise VersionConflict(game_id, expected_version, found.version)
+            seq, snapshot_seq = row.last_seq, row.snapshot_seq
+            await conn.execute(
+                log.insert().values(game_id=game_id, seq=seq, seat=seat, action=action, at=now)
+            )
+            due = snapshot_due(seq, snapshot_seq, self.snapshot_every, ending=results is not None)
+            if due and snapshot is not None:
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(snapshot=snapshot, snapshot_seq=seq, updated_at=now)
+                )
+                snapshot_seq = seq
+            if results is not None or timers is not None:
+                await replace_timers(
+                    conn, game_id, [] if results is not None else timers or [], now
+                )
+            if results is not None:
+                await conn.execute(
+                    insert(ResultRow),
+                    [
+                        {
+                            "game_id": game_id,
+                            "user_id": r.user_id,
+                            "seat": r.seat,
+                            "score": r.score,
+                            "rank": r.rank,
+                            "winner": r.winner,
+                            "breakdown": r.breakdown,
+                        }
+                        for r in results
+                    ],
+                )
+                await update_ratings(
+                    conn,
+                    game_id=game_id,
+                    guild_id=row.guild_id,
+                    slug=row.slug,
+                    results=results,
+                    now=now,
+                )
+        # The snapshot is not read back: the record carries the caller's (maybe None).
+        return game_record({**row._mapping, "snapshot_seq": snapshot_seq}, snapshot=snapshot)

@@ -1,0 +1,71 @@
+"""The group writer's statements come from the models (issue 22): parameters by name, values
+through the columns' own types, and a default SQLAlchemy would compute in Python is the
+caller's to give rather than silently NULL."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta, timezone
+from typing import cast
+
+import pytest
+from sqlalchemy import Table, bindparam, insert, select, update
+
+from bot.store.models import Game, TimerRow
+from bot.store.sqlite_sql import Statement, stored_form
+
+GAMES = cast(Table, Game.__table__)
+TIMERS = cast(Table, TimerRow.__table__)
+
+
+def test_parameters_are_taken_by_name_and_stored_as_the_column_types_store_them() -> None:
+    add = Statement(insert(TIMERS), ["game_id", "key", "due_at", "action", "created_at"])
+    at = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=timezone(timedelta(hours=2)))
+    params = add.params(
+        {"created_at": at, "action": {"b": 1, "a": [2]}, "key": "turn", "due_at": at, "game_id": 3}
+    )
+    assert add.sql == (
+        'INSERT INTO timers (game_id, "key", due_at, action, created_at) VALUES (?, ?, ?, ?, ?)'
+    )
+    stored = "2024-05-06 05:08:09.123456"  # UTC, naive, with microseconds: as UTCDateTime stores
+    assert params == (3, "turn", stored, '{"b": 1, "a": [2]}', stored)
+
+
+def test_a_naive_time_is_refused_as_the_store_refuses_it() -> None:
+    add = Statement(insert(TIMERS), ["game_id", "key", "due_at", "action", "created_at"])
+    naive = datetime(2024, 1, 1)
+    with pytest.raises(ValueError, match="naive"):
+        add.params({"game_id": 1, "key": "k", "due_at": naive, "action": {}, "created_at": naive})
+
+
+def test_a_python_side_onupdate_must_be_given() -> None:
+    """``updated_at`` is set by SQLAlchemy at execution; compiled for sqlite3 it is a parameter."""
+    touch = Statement(update(GAMES).where(GAMES.c.id == bindparam("game_id")), ["snapshot_seq"])
+    with pytest.raises(KeyError, match="updated_at"):
+        touch.params({"game_id": 1, "snapshot_seq": 2})
+
+
+def test_rows_are_read_by_name_through_the_column_types() -> None:
+    read = Statement(
+        select(GAMES.c.options, GAMES.c.finished_at, GAMES.c.version).where(
+            GAMES.c.id == bindparam("game_id")
+        )
+    )
+    conn = sqlite3.connect(":memory:")
+    row = conn.execute("SELECT '{\"p\": \"2\"}', '2024-01-02 03:04:05.000006', 7").fetchone()
+    assert read.row(row) == {
+        "options": {"p": "2"},
+        "finished_at": datetime(2024, 1, 2, 3, 4, 5, 6, tzinfo=UTC),
+        "version": 7,
+    }
+    assert read.params({"game_id": 9}) == (9,)
+
+
+def test_a_value_given_in_stored_form_is_taken_as_it_is() -> None:
+    """The writer converts its one time once for every statement of a commit."""
+    add = Statement(insert(TIMERS), ["game_id", "key", "due_at", "action", "created_at"])
+    at = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
+    stored = {"created_at": stored_form(TIMERS.c.created_at)(at)}
+    values = {"game_id": 1, "key": "k", "due_at": at, "action": {}}
+    assert add.params(values, stored) == add.params({**values, "created_at": at})
+    assert stored == {"created_at": "2024-01-02 03:04:05.000000"}
