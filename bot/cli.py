@@ -51,11 +51,32 @@ def keep_secrets_out_of_logs(level: int) -> None:
         logging.getLogger(name).setLevel(max(level, floor))
 
 
+# Loggers whose INFO lines say nothing an operator acts on: Alembic's, one per migration step
+# and plugin (the store says the upgrade in one line). Below DEBUG they keep to warnings.
+CHATTY_LOGGERS = ("alembic",)
+
+
+class NoVoiceWarnings(logging.Filter):
+    """discord.py warns at every start that voice needs PyNaCl and davey: bugtable never
+    joins a voice channel, so the warning is only noise for a newcomer."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
 def _setup_logging() -> None:
     settings = get_settings()
     level = getattr(logging, settings.log_level.upper(), logging.INFO)
     discord.utils.setup_logging(level=level)
     keep_secrets_out_of_logs(level)
+    quiet_start(level)
+
+
+def quiet_start(level: int) -> None:
+    """No voice warnings, and Alembic's steps only at DEBUG."""
+    logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
+    for name in CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(level if level <= logging.DEBUG else logging.WARNING)
 
 
 def run_bot(*, shards: str | None = None, shard_count: int | None = None) -> int:

@@ -21,6 +21,12 @@ async def _serve(args: argparse.Namespace) -> None:
     for name in args.users:
         emu.add_user(name)
     await emu.start()
+    print(
+        "The emulator is running: a server 'Bug Club' with a #games channel and the members "
+        f"{', '.join(args.users) or '(none)'}.\n"
+        "Put these three lines into the bot's .env (or its environment), then start the bot "
+        "with `python -m bot` in another terminal; Ctrl-C here stops the emulator:\n"
+    )
     print(f"DISCORD_API_BASE={emu.api_base}")
     print(f"DISCORD_GATEWAY_URL={emu.gateway_url}")
     print(f"DISCORD_TOKEN={emu.token}", flush=True)
@@ -31,11 +37,32 @@ async def _serve(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Run the local Discord emulator.")
-    parser.add_argument("--token", default=LOCAL_TOKEN)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--users", nargs="*", default=["alice", "bob"])
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.emulator",
+        description=(
+            "Run a local stand-in for Discord (its REST API and gateway) that the bot can connect "
+            "to without a Discord account: it prints the three settings to put into the bot's "
+            ".env. The tests drive the same emulator."
+        ),
+    )
+    parser.add_argument(
+        "--token",
+        default=LOCAL_TOKEN,
+        help="the bot token the emulator accepts (default: a local one, printed for .env)",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=0, help="the port to listen on (default: 0, any free one)"
+    )
+    parser.add_argument(
+        "--users",
+        nargs="*",
+        default=["alice", "bob"],
+        metavar="NAME",
+        help="the members of its one server (default: alice bob)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO)
     with contextlib.suppress(KeyboardInterrupt):

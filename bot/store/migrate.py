@@ -6,6 +6,7 @@ recognised without Alembic: importing it is a sixth of the bot's start-up time."
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import cache
 from pathlib import Path
@@ -18,6 +19,8 @@ from .database import create_engine, writer
 
 if TYPE_CHECKING:
     from alembic.config import Config
+
+log = logging.getLogger(__name__)
 
 #: The advisory lock (PostgreSQL) that processes starting at once upgrade under, in turn.
 MIGRATE_LOCK = 0x6274_0003
@@ -77,8 +80,14 @@ async def upgrade_to_head(url: str) -> None:
                 await conn.execute(
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK}
                 )
-            if await conn.run_sync(_revision) != newest_revision():
+            before = await conn.run_sync(_revision)
+            if before != newest_revision():
                 await conn.run_sync(_upgrade, alembic_config(url))
+                # One line instead of Alembic's one per step (its loggers sit at WARNING).
+                if before is None:
+                    log.info("database schema created at revision %s", newest_revision())
+                else:
+                    log.info("database schema upgraded from %s to %s", before, newest_revision())
     finally:
         await engine.dispose()
 

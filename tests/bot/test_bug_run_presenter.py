@@ -16,6 +16,7 @@ import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
 from bot.host.table import Table
+from bot.standings import final_result
 from bot.ui.games.bug_run import BOARD_ROWS, Choice, is_private, pack
 from bot.ui.presenter import HAND_BUTTON, presenter_for
 from bot.ui.specs import MessageSpec, SelectSpec
@@ -333,3 +334,26 @@ def test_pack_fits_rows_and_splits_menus() -> None:
     flat += [b.action for r in rows if isinstance(r, tuple) for b in r]
     assert len(flat) == 30
     assert pack([], BOARD_ROWS) == ()
+
+
+def test_the_final_dm_says_the_game_vp_and_the_total_apart() -> None:
+    """At the end the DM's VP is what was collected in play; the total with the end's scoring
+    sits beside it (issue #26: "secret VP 7" under "you scored 17 VP" read as a contradiction)."""
+    table = make_table(SLUG, 3, 81, {"mode": "normal"}, names=NAMES[:3])
+    engine = engine_of(table)
+    rng = random.Random(81)
+    while not engine.is_over:
+        (seat,) = engine.waiting_for()
+        act(table, seat, rng.choice(engine.legal_actions(seat)))
+    for seat in range(3):
+        spec = PRESENTER.hand(table, seat)
+        assert spec is not None and spec.embed is not None
+        fields = {f.name: f.value for f in spec.embed.fields}
+        total = final_result(engine).breakdowns[seat]["total"]
+        vp = engine.view(seat)["you"]["vp"]
+        assert fields["⭐ Your victory points"] == (
+            f"**{vp}** VP collected during the game; **{total}** VP in all with the end's "
+            "scoring (the board shows how)"
+        )
+        assert f"you scored **{total}** VP" in (spec.embed.description or "")
+        assert "Your victory points (secret)" not in fields

@@ -718,6 +718,29 @@ def test_the_standalone_emulators_token_is_one_the_bot_accepts() -> None:
     assert settings.require_token() == LOCAL_TOKEN
 
 
+def test_the_standalone_emulator_explains_its_options() -> None:
+    """A newcomer's `python -m bot.emulator --help` says what each option does (issue #26)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.emulator", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    for option, words in [
+        ("--token", "token the emulator accepts"),
+        ("--host", "address to listen on"),
+        ("--port", "any free one"),
+        ("--users", "members of its one server"),
+    ]:
+        line = next(line for line in done.stdout.splitlines() if line.strip().startswith(option))
+        assert words in " ".join(done.stdout.split()), (option, line)
+    assert ".env" in done.stdout
+
+
 async def test_requests_are_classed_as_discord_counts_them_against_the_global_limit(
     scene: Scene, raw: RawBot
 ) -> None:

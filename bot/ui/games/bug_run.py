@@ -701,6 +701,15 @@ class BugRunPresenter(Presenter):
         d = Describer(view, names)
         footer = f"Game #{table.id} · {names[seat]} · only you can see this"
         fields = [Field("⭐ Your victory points (secret)", f"**{you['vp']}** VP")]
+        if engine.is_over:  # the end's scoring adds to them: say both, so 7 under 17 is clear
+            total = (you.get("score") or final_result(engine).breakdowns[seat])["total"]
+            fields = [
+                Field(
+                    "⭐ Your victory points",
+                    f"**{you['vp']}** VP collected during the game; **{total}** VP in all "
+                    "with the end's scoring (the board shows how)",
+                )
+            ]
         hand = [card_line(c) for c in you["hand"]]
         fields.append(
             Field(f"🂠 Your secret loot ({len(hand)})", clip("\n".join(hand) or "—", FIELD_MAX))
