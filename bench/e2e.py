@@ -68,8 +68,7 @@ from bot.emulator.interactions import (  # noqa: E402
     InteractionResult,
 )
 from bot.emulator.rest import RequestRecord  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from rules.core import SYSTEM, Engine, get_game  # noqa: E402
+from rules.core import GAMES, SYSTEM, Engine, get_game  # noqa: E402
 from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
 from tests.support.clicking import Control, controls_on, wanted_controls  # noqa: E402
 from tests.support.databases import SqliteDatabases  # noqa: E402
@@ -98,12 +97,8 @@ SETTLE = 120.0
 after ``SETTLE`` at most."""
 START_BATCH = 20
 """Games opened at once while setting up (each is four interactions one after the other)."""
-PACING = {
-    name: float(info.default)
-    for name, info in Settings.model_fields.items()
-    if isinstance(info.default, int | float)
-}
-"""The bot's default settings by name, for the pauses ``Engine.pacing`` names."""
+PACING = {timer.name: timer.seconds for cls in GAMES.values() for timer in cls.timers}
+"""The engines' declared timers at their defaults, for the pauses ``Engine.pacing`` names."""
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 """How the store writes a UTC time into SQLite (see tests/e2e/helpers.py)."""
 
