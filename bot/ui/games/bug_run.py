@@ -22,6 +22,7 @@ from typing import Any
 
 from rules.bug_run import BugRun
 from rules.bug_run import content as C
+from rules.bug_run.contract import BugRunView
 from rules.core import SYSTEM
 
 from ...games import Game, register_game
@@ -441,6 +442,13 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
     return menus[:rows]
 
 
+def _bug_run(table: Table) -> BugRun:
+    """The table's running engine, typed: its views follow Bug Run's contract."""
+    engine = table.running()
+    assert isinstance(engine, BugRun), engine
+    return engine
+
+
 class BugRunPresenter(Presenter):
     slug = "bug-run"
     colour = 0x7A4FBF
@@ -448,7 +456,7 @@ class BugRunPresenter(Presenter):
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
-        engine = table.running()
+        engine = _bug_run(table)
         if engine.is_over:
             return [self.final(table, log)]
         public = engine.view(None)
@@ -487,7 +495,7 @@ class BugRunPresenter(Presenter):
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: your decision (on the board, or in your DM)."
 
-    def image(self, table: Table, public: Mapping[str, Any]) -> ImageSpec:
+    def image(self, table: Table, public: BugRunView) -> ImageSpec:
         names = table.names()
         key = f"{table.id}:{board_fingerprint(public, names)}"
         return ImageSpec(
@@ -627,7 +635,7 @@ class BugRunPresenter(Presenter):
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
-        engine = table.running()
+        engine = _bug_run(table)
         public = engine.view(None)
         names = table.names()
         result = final_result(engine)
