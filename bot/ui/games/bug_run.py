@@ -22,7 +22,7 @@ from typing import Any
 
 from rules.bug_run import BugRun
 from rules.bug_run import content as C
-from rules.bug_run.contract import BugRunView
+from rules.bug_run.contract import BugRunView, HeroView
 from rules.core import SYSTEM
 
 from ...games import Game, register_game
@@ -105,7 +105,7 @@ class Describer:
     def __init__(self, view: Mapping[str, Any], names: Sequence[str]) -> None:
         self.view = view
         self.names = names
-        self.heroes: list[Mapping[str, Any]] = view["heroes"]
+        self.heroes: list[HeroView] = view["heroes"]
         self.columns = len(view["board"])
 
     def hero(self, h: int | None) -> str:
