@@ -22,7 +22,7 @@ from typing import Any
 
 from rules.bug_run import BugRun
 from rules.bug_run import content as C
-from rules.bug_run.contract import BugRunView, HeroView
+from rules.bug_run.contract import BugRunView, HeroView, SlotView, Stock
 from rules.core import SYSTEM
 
 from ...games import Game, register_game
@@ -87,6 +87,9 @@ class Choice:
     detail: str | None = None
 
 
+STOCKS: tuple[Stock, ...] = ("hearts", "arrows", "coins")
+"""A hero's stocks, in the order shown."""
+
 GROUPS: dict[str, tuple[str, bool]] = {
     "main": ("Choose…", False),
     "move": ("Move to…", True),
@@ -102,7 +105,7 @@ class Describer:
     """Turns a seat's legal actions into labelled choices, reading only what that seat may
     know (``view`` is the seat's own view, or the public view for the board)."""
 
-    def __init__(self, view: Mapping[str, Any], names: Sequence[str]) -> None:
+    def __init__(self, view: BugRunView, names: Sequence[str]) -> None:
         self.view = view
         self.names = names
         self.heroes: list[HeroView] = view["heroes"]
@@ -114,7 +117,7 @@ class Describer:
     def hero_name(self, h: int) -> str:
         return str(self.heroes[h]["name"])
 
-    def slot(self, col: int, floor: str) -> Mapping[str, Any]:
+    def slot(self, col: int, floor: str) -> SlotView:
         return dict(self.view["board"][col])[floor]
 
     def choice(self, action: Mapping[str, Any]) -> Choice:
@@ -127,7 +130,8 @@ class Describer:
 
     def _prompt(self) -> str | None:
         """The kind of decision asked (``keep`` means keeping the dice after a roll)."""
-        return (self.view.get("active") or {}).get("prompt")
+        active = self.view.get("active")
+        return active.get("prompt") if active else None
 
     def _choose_end_turn(self, a: dict[str, Any]) -> Choice:
         return Choice(a, "End trading", "main", "✅", Style.PRIMARY)
@@ -243,7 +247,8 @@ class Describer:
         return Choice(a, "Store it", "main", "📦")
 
     def _choose_stop(self, a: dict[str, Any]) -> Choice:
-        reached = int((self.view.get("active") or {}).get("reached") or 0)
+        active = self.view.get("active")
+        reached = int((active.get("reached") if active else None) or 0)
         return Choice(a, f"Stop at roof step {reached} ({C.ROOF_VP[reached]} VP)", "main", "🛑")
 
     def _emoji(self, h: int) -> str | None:
@@ -290,18 +295,21 @@ class Describer:
         return Choice(a, label, "play", "🃏", Style.SUCCESS, card_text(a["card"]))
 
     def _quest(self, a: dict[str, Any]) -> Choice:
-        active = self.view.get("active") or {}
-        hero = self.heroes[active["hero"]] if active.get("hero") is not None else None
+        active = self.view.get("active")
+        h = active.get("hero") if active else None
+        hero = self.heroes[h] if h is not None else None
         pos = hero["pos"] if hero else None
         slot = self.slot(pos["col"], pos["floor"]) if pos else None
-        name = (slot or {}).get("name") or "the quest"
-        if "item" in a and slot is not None and slot.get("card") in C.QUESTS:
-            item = C.QUESTS[slot["card"]]["items"][a["item"]]
+        name = (slot.get("name") if slot is not None else None) or "the quest"
+        card = slot.get("card") if slot is not None else None
+        if "item" in a and card is not None and card in C.QUESTS:
+            item = C.QUESTS[card]["items"][a["item"]]
             return Choice(a, f"{name}: take {reward_text(item)}", "main", "🗝️", Style.SUCCESS)
         return Choice(a, f"Do the quest: {name}", "main", "🗝️", Style.SUCCESS)
 
     def _bridge(self, a: dict[str, Any]) -> Choice:
-        card = (self.view.get("active") or {}).get("card")
+        active = self.view.get("active")
+        card = active.get("card") if active else None
         b = C.BRIDGES.get(card) if card else None
         if a["mode"] == "stable":
             what = f" ({rewards_text(b['stable'])})" if b else ""
@@ -312,7 +320,8 @@ class Describer:
         return Choice(a, f"RISKY{what}", "main", "🎲", Style.DANGER)
 
     def _reroll(self, a: dict[str, Any]) -> Choice:
-        dice = (self.view.get("active") or {}).get("dice") or []
+        active = self.view.get("active")
+        dice = (active.get("dice") if active else None) or []
         if len(a["dice"]) > 1:
             return Choice(a, "Re-roll both dice", "main", "🔁")
         i = a["dice"][0]
@@ -320,7 +329,8 @@ class Describer:
         return Choice(a, f"Re-roll the{face}", "main", "🔁", detail=C.card_name(a["card"]))
 
     def _path(self, a: dict[str, Any]) -> Choice:
-        reached = int((self.view.get("active") or {}).get("reached") or 0)
+        active = self.view.get("active")
+        reached = int((active.get("reached") if active else None) or 0)
         paths = self.view.get("roof_paths") or []
         side = "left" if a["side"] == "L" else "right"
         what = ""
@@ -508,7 +518,7 @@ class BugRunPresenter(Presenter):
     def _status(
         self,
         table: Table,
-        view: Mapping[str, Any],
+        view: BugRunView,
         d: Describer,
         shown: Sequence[Mapping[str, Any]],
     ) -> str:
@@ -517,20 +527,22 @@ class BugRunPresenter(Presenter):
             return "⏳ Setting up…"
         who = esc(table.names()[active["seat"]])
         asked = self._asked(view, d, shown)
-        if active.get("hero") is None or active["prompt"] == "activate":
+        h = active.get("hero")
+        if h is None or active["prompt"] == "activate":
             return f"▶ **{who}**: {asked}"
-        hero = d.heroes[active["hero"]]
+        hero = d.heroes[h]
         return f"▶ **{who}** ({HERO_EMOJI.get(hero['name'], '')} {hero['name']}): {asked}"
 
     def _asked(
         self,
-        view: Mapping[str, Any],
+        view: BugRunView,
         d: Describer,
         options: Sequence[Mapping[str, Any]] | None = None,
     ) -> str:
         """What the deciding seat is asked, in words that reveal no secret (``options``: the
         choices shown where this text appears)."""
         a = view["active"]
+        assert a is not None  # only asked while a decision is waited on
         prompt, stage = a["prompt"], a.get("stage")
         if prompt == "trade":
             if a.get("merchant"):
@@ -577,58 +589,62 @@ class BugRunPresenter(Presenter):
             return f"Final Escape, roof step {int(a.get('reached') or 0) + 1}: climb or stop"
         return "deciding"
 
-    def _prompt_details(self, view: Mapping[str, Any], d: Describer) -> list[str]:
-        a = view.get("active") or {}
+    def _prompt_details(self, view: BugRunView, d: Describer) -> list[str]:
+        a = view.get("active")
         out: list[str] = []
-        if a.get("prompt") == "roll" and a.get("dice"):
-            out.append(f"🎲 Dice: {dice_text(a['dice'])}")
-        if a.get("prompt") == "bridge" and a.get("card") in C.BRIDGES:
-            b = C.BRIDGES[a["card"]]
+        if a is None:
+            return out
+        dice = a.get("dice")
+        if a.get("prompt") == "roll" and dice:
+            out.append(f"🎲 Dice: {dice_text(dice)}")
+        card = a.get("card")
+        if a.get("prompt") == "bridge" and card is not None and card in C.BRIDGES:
+            b = C.BRIDGES[card]
             out.append(
                 f"🌉 STABLE: {rewards_text(b['stable'])} · RISKY: toss, green "
                 f"{rewards_text(b['green'])} / red {rewards_text(b['red'])}"
             )
         return out
 
-    def _hero_fields(self, view: Mapping[str, Any], names: Sequence[str]) -> list[Field]:
+    def _hero_fields(self, view: BugRunView, names: Sequence[str]) -> list[Field]:
         fields = []
         seats = {s["seat"]: s for s in view["seats"]}
-        active = view.get("active") or {}
+        active = view.get("active")
+        acting = active.get("hero") if active else None
         for hero in view["heroes"]:
-            mark = "▶ " if active.get("hero") == hero["index"] else ""
+            mark = "▶ " if acting == hero["index"] else ""
             crown = " 👑" if view.get("crown") == hero["index"] else ""
             title = f"{mark}{HERO_EMOJI.get(hero['name'], '')} {hero['name']}{crown} — {names[hero['seat']]}"
-            lines = [
-                " · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in ("hearts", "arrows", "coins"))
-            ]
+            lines = [" · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in STOCKS)]
             lines.append(f"📍 {self._where(view, hero)}")
             lines += _equipment_lines(hero)
             lines.append(f"🂠 secret loot: {seats[hero['seat']]['hand_size']}")
-            if hero.get("power"):
-                lines.append(f"✨ {POWER_WORD.get(hero['power'], hero['power'])}")
+            power = hero.get("power")
+            if power:
+                lines.append(f"✨ {POWER_WORD.get(power, power)}")
             fields.append(Field(clip(title, 256), clip("\n".join(lines), FIELD_MAX), inline=True))
         return fields
 
-    def _where(self, view: Mapping[str, Any], hero: Mapping[str, Any]) -> str:
+    def _where(self, view: BugRunView, hero: HeroView) -> str:
         if hero.get("roof") is not None:
             return f"roof step {hero['roof']}"
         pos = hero.get("pos")
         if not pos:
             return "not on the board"
         columns = len(view["board"])
-        slot = dict(view["board"][pos["col"]]).get(pos["floor"]) or {}
-        if slot.get("kind") == "entrance":
+        slot = dict(view["board"][pos["col"]]).get(pos["floor"])
+        if slot is None:
+            name = "a card"
+        elif slot["kind"] == "entrance":
             return "entrance"
-        name = slot.get("name") or slot.get("kind", "a card")
+        else:
+            name = slot.get("name") or slot["kind"]
         where = place_text(pos["col"], pos["floor"], columns)
-        parts = [
-            p
-            for p in (where, f"space {pos['space'] + 1}" if pos.get("space") is not None else "")
-            if p
-        ]
+        space = pos.get("space")
+        parts = [p for p in (where, f"space {space + 1}" if space is not None else "") if p]
         return f"{name} ({', '.join(parts)})" if parts else str(name)
 
-    def _market_field(self, view: Mapping[str, Any]) -> Field:
+    def _market_field(self, view: BugRunView) -> Field:
         lines = [f"{card_line(c)} · {price_of(c)} 🪙" for c in view["market"]]
         lines.append("Basic equipment (sword or bow +2) · 3 🪙 · 3 ❤️ or 2 🏹 · 3 🪙")
         return Field("🛒 Bazaar", clip("\n".join(lines), FIELD_MAX))
@@ -702,7 +718,7 @@ class BugRunPresenter(Presenter):
     def _secrets(
         self, table: Table, seat: int, *, standing: bool, beside_dm: bool = False
     ) -> MessageSpec:
-        engine = table.running()
+        engine = _bug_run(table)
         view = engine.view(seat)
         names = table.names()
         you = view["you"]
@@ -724,9 +740,7 @@ class BugRunPresenter(Presenter):
             )
         for hero in [] if beside_dm else view["heroes"]:
             if hero["seat"] == seat:
-                lines = [
-                    " · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in ("hearts", "arrows", "coins"))
-                ]
+                lines = [" · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in STOCKS)]
                 lines += _equipment_lines(hero, detailed=True)
                 fields.append(
                     Field(
@@ -755,8 +769,8 @@ class BugRunPresenter(Presenter):
         if standing:
             options = [a for a in options if is_private(a, view)]
         if active is not None and active["seat"] == seat and options:
-            hero = d.hero(active.get("hero")) if active.get("hero") is not None else "you"
-            description = f"**Your decision** — {hero}: {self._asked(view, d, you['options'])}"
+            who = d.hero(active.get("hero")) if active.get("hero") is not None else "you"
+            description = f"**Your decision** — {who}: {self._asked(view, d, you['options'])}"
             details = self._prompt_details(view, d)
             if details:
                 description += "\n" + "\n".join(details)
