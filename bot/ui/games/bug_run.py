@@ -18,11 +18,54 @@ import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rules.bug_run import BugRun
 from rules.bug_run import content as C
-from rules.bug_run.contract import BugRunView, HeroView, SlotView, Stock
+from rules.bug_run.contract import (
+    AcceptAction,
+    ActionType,
+    ActivateAction,
+    AttackAction,
+    BraveryAction,
+    BridgeAction,
+    BugRunAction,
+    BugRunView,
+    BuyAction,
+    BuyArrowsAction,
+    BuyBasicAction,
+    BuyHeartsAction,
+    CorrosionAction,
+    DibsAction,
+    EndAttackAction,
+    EndTurnAction,
+    EnergyBoostAction,
+    EquipAction,
+    FightWeaponAction,
+    ForceAction,
+    GoodFortuneAction,
+    HeroView,
+    KeepAction,
+    MetalShieldAction,
+    MoveAction,
+    NoShieldAction,
+    PassAction,
+    PathAction,
+    PickAction,
+    PlayAction,
+    PotionAction,
+    QuestAction,
+    RerollAction,
+    RetossAction,
+    RollAction,
+    SellAction,
+    SlotView,
+    Stock,
+    StopAction,
+    StoreAction,
+    TossAction,
+    WaitAction,
+)
 from rules.core import SYSTEM
 
 from ...games import Game, register_game
@@ -79,7 +122,7 @@ OPTION_MAX = 100
 class Choice:
     """One legal action as a player sees it."""
 
-    action: dict[str, Any]
+    action: BugRunAction
     label: str
     group: str
     emoji: str | None = None
@@ -121,7 +164,8 @@ class Describer:
         return dict(self.view["board"][col])[floor]
 
     def choice(self, action: Mapping[str, Any]) -> Choice:
-        a = dict(action)
+        # The boundary: a legal action arrives as a plain dict; its "type" picks the handler.
+        a = cast(BugRunAction, dict(action))
         t = a["type"]
         chooser = CHOOSERS.get(t)
         if chooser is not None:
@@ -133,41 +177,41 @@ class Describer:
         active = self.view.get("active")
         return active.get("prompt") if active else None
 
-    def _choose_end_turn(self, a: dict[str, Any]) -> Choice:
+    def _choose_end_turn(self, a: EndTurnAction) -> Choice:
         return Choice(a, "End trading", "main", "✅", Style.PRIMARY)
 
-    def _choose_buy(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy(self, a: BuyAction) -> Choice:
         name = C.card_name(a["card"])
         label = f"Buy {name} ({price_of(a['card'])} 🪙)"
         if "replace" in a:
             label += f", selling {C.card_name(a['replace'])}"
         return Choice(a, label, "buy", "🛒", Style.SUCCESS, card_text(a["card"]))
 
-    def _choose_buy_basic(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy_basic(self, a: BuyBasicAction) -> Choice:
         label = f"Buy basic {a['side']} (3 🪙)"
         if "replace" in a:
             label += f", selling {C.card_name(a['replace'])}"
         return Choice(a, label, "buy", "🗡️" if a["side"] == "sword" else "🏹", Style.SUCCESS)
 
-    def _choose_buy_hearts(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy_hearts(self, a: BuyHeartsAction) -> Choice:
         return Choice(a, "Buy 3 ❤️ (3 🪙)", "buy", "❤️", Style.SUCCESS)
 
-    def _choose_buy_arrows(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy_arrows(self, a: BuyArrowsAction) -> Choice:
         return Choice(a, "Buy 2 🏹 (3 🪙)", "buy", "🏹", Style.SUCCESS)
 
-    def _choose_sell(self, a: dict[str, Any]) -> Choice:
+    def _choose_sell(self, a: SellAction) -> Choice:
         return Choice(a, f"Sell {C.card_name(a['card'])}", "sell", "💱", detail="+1 🪙")
 
-    def _choose_attack(self, a: dict[str, Any]) -> Choice:
+    def _choose_attack(self, a: AttackAction) -> Choice:
         weapon = a["weapon"]
         emoji = "🗡️" if weapon == "sword" else "🏹"
         cost = " (1 🏹)" if weapon == "bow" else ""
         return Choice(a, f"Attack with the {weapon}{cost}", "main", emoji, Style.DANGER)
 
-    def _choose_wait(self, a: dict[str, Any]) -> Choice:
+    def _choose_wait(self, a: WaitAction) -> Choice:
         return Choice(a, "Wait on the stairs", "main", "⏳", Style.PRIMARY)
 
-    def _choose_activate(self, a: dict[str, Any]) -> Choice:
+    def _choose_activate(self, a: ActivateAction) -> Choice:
         return Choice(
             a,
             f"Play {self.hero_name(a['hero'])}",
@@ -176,77 +220,77 @@ class Describer:
             Style.PRIMARY,
         )
 
-    def _choose_toss(self, a: dict[str, Any]) -> Choice:
+    def _choose_toss(self, a: TossAction) -> Choice:
         return Choice(a, "Toss the coin", "main", "🪙", Style.PRIMARY)
 
-    def _choose_force(self, a: dict[str, Any]) -> Choice:
+    def _choose_force(self, a: ForceAction) -> Choice:
         return Choice(a, f"Forcing Fate: make it {a['result'].upper()}", "main", "🔮")
 
-    def _choose_accept(self, a: dict[str, Any]) -> Choice:
+    def _choose_accept(self, a: AcceptAction) -> Choice:
         return Choice(a, "Keep the result", "main", "✅", Style.PRIMARY)
 
-    def _choose_retoss(self, a: dict[str, Any]) -> Choice:
+    def _choose_retoss(self, a: RetossAction) -> Choice:
         return Choice(a, "Second Chance: toss again", "main", "🔁")
 
-    def _choose_good_fortune(self, a: dict[str, Any]) -> Choice:
+    def _choose_good_fortune(self, a: GoodFortuneAction) -> Choice:
         return Choice(a, "Good Fortune: pay 2 🪙 to flip it", "main", "🍀")
 
-    def _choose_keep(self, a: dict[str, Any]) -> Choice:
+    def _choose_keep(self, a: KeepAction) -> Choice:
         if self._prompt() == "roll":
             return Choice(a, "Keep these dice", "main", "✅", Style.PRIMARY)
         name = C.card_name(a["card"])
         return Choice(a, f"Keep {name}", "main", "🎁", Style.PRIMARY, card_text(a["card"]))
 
-    def _choose_bravery(self, a: dict[str, Any]) -> Choice:
+    def _choose_bravery(self, a: BraveryAction) -> Choice:
         return Choice(a, f"Play {C.card_name(a['card'])}", "play", "🦸", Style.SUCCESS)
 
-    def _choose_roll(self, a: dict[str, Any]) -> Choice:
+    def _choose_roll(self, a: RollAction) -> Choice:
         return Choice(a, "Roll the dice", "main", "🎲", Style.PRIMARY)
 
-    def _choose_potion(self, a: dict[str, Any]) -> Choice:
+    def _choose_potion(self, a: PotionAction) -> Choice:
         return Choice(a, f"Drink {C.card_name(a['card'])}", "play", "🧪", Style.SUCCESS)
 
-    def _choose_corrosion(self, a: dict[str, Any]) -> Choice:
+    def _choose_corrosion(self, a: CorrosionAction) -> Choice:
         return Choice(a, "Play Corrosion (shield counts 0)", "play", "🧪", Style.SUCCESS)
 
-    def _choose_no_shield(self, a: dict[str, Any]) -> Choice:
+    def _choose_no_shield(self, a: NoShieldAction) -> Choice:
         return Choice(a, "Keep the Metal Shield unused", "main", "🚫")
 
-    def _choose_metal_shield(self, a: dict[str, Any]) -> Choice:
+    def _choose_metal_shield(self, a: MetalShieldAction) -> Choice:
         return Choice(a, "Use the Metal Shield", "main", "🛡️", Style.PRIMARY)
 
-    def _choose_end_attack(self, a: dict[str, Any]) -> Choice:
+    def _choose_end_attack(self, a: EndAttackAction) -> Choice:
         return Choice(a, "End the attack", "main", "✅", Style.PRIMARY)
 
-    def _choose_energy_boost(self, a: dict[str, Any]) -> Choice:
+    def _choose_energy_boost(self, a: EnergyBoostAction) -> Choice:
         return Choice(a, f"Energy Boost: attack again ({a['weapon']})", "main", "⚡")
 
-    def _choose_fight_weapon(self, a: dict[str, Any]) -> Choice:
+    def _choose_fight_weapon(self, a: FightWeaponAction) -> Choice:
         emoji = "🗡️" if a["weapon"] == "sword" else "🏹"
         return Choice(a, f"Fight with the {a['weapon']}", "main", emoji, Style.DANGER)
 
-    def _choose_pick(self, a: dict[str, Any]) -> Choice:
+    def _choose_pick(self, a: PickAction) -> Choice:
         label = f"Take {reward_text(a['item'])}"
         if "hero" in a:
             label = f"{self.hero_name(a['hero'])}: {label.lower()}"
         return Choice(a, label, "pick", "🎁", Style.SUCCESS)
 
-    def _choose_pass(self, a: dict[str, Any]) -> Choice:
+    def _choose_pass(self, a: PassAction) -> Choice:
         return Choice(a, "No Dibs!", "main", "🙅")
 
-    def _choose_dibs(self, a: dict[str, Any]) -> Choice:
+    def _choose_dibs(self, a: DibsAction) -> Choice:
         return Choice(a, f"Dibs! for {self.hero_name(a['hero'])}", "main", "☝️", Style.SUCCESS)
 
-    def _choose_equip(self, a: dict[str, Any]) -> Choice:
+    def _choose_equip(self, a: EquipAction) -> Choice:
         label = "Equip it"
         if "replace" in a:
             label += f", storing {C.card_name(a['replace'])}"
         return Choice(a, label, "main", "🗡️", Style.PRIMARY)
 
-    def _choose_store(self, a: dict[str, Any]) -> Choice:
+    def _choose_store(self, a: StoreAction) -> Choice:
         return Choice(a, "Store it", "main", "📦")
 
-    def _choose_stop(self, a: dict[str, Any]) -> Choice:
+    def _choose_stop(self, a: StopAction) -> Choice:
         active = self.view.get("active")
         reached = int((active.get("reached") if active else None) or 0)
         return Choice(a, f"Stop at roof step {reached} ({C.ROOF_VP[reached]} VP)", "main", "🛑")
@@ -254,7 +298,7 @@ class Describer:
     def _emoji(self, h: int) -> str | None:
         return HERO_EMOJI.get(self.hero_name(h))
 
-    def _move(self, a: dict[str, Any]) -> Choice:
+    def _move(self, a: MoveAction) -> Choice:
         slot = self.slot(a["col"], a["floor"])
         name = slot.get("name") or ("the stairs" if slot["kind"] == "stairs" else "a card")
         where = place_text(a["col"], a["floor"], self.columns)
@@ -285,7 +329,7 @@ class Describer:
             bits.append("the crown")
         return "on entry: " + " + ".join(bits) if bits else ""
 
-    def _play(self, a: dict[str, Any]) -> Choice:
+    def _play(self, a: PlayAction) -> Choice:
         name = C.card_name(a["card"])
         label = f"Play {name}"
         if "space" in a:
@@ -294,7 +338,7 @@ class Describer:
             label += f" against {self.hero_name(a['target'])}"
         return Choice(a, label, "play", "🃏", Style.SUCCESS, card_text(a["card"]))
 
-    def _quest(self, a: dict[str, Any]) -> Choice:
+    def _quest(self, a: QuestAction) -> Choice:
         active = self.view.get("active")
         h = active.get("hero") if active else None
         hero = self.heroes[h] if h is not None else None
@@ -307,7 +351,7 @@ class Describer:
             return Choice(a, f"{name}: take {reward_text(item)}", "main", "🗝️", Style.SUCCESS)
         return Choice(a, f"Do the quest: {name}", "main", "🗝️", Style.SUCCESS)
 
-    def _bridge(self, a: dict[str, Any]) -> Choice:
+    def _bridge(self, a: BridgeAction) -> Choice:
         active = self.view.get("active")
         card = active.get("card") if active else None
         b = C.BRIDGES.get(card) if card else None
@@ -319,7 +363,7 @@ class Describer:
         )
         return Choice(a, f"RISKY{what}", "main", "🎲", Style.DANGER)
 
-    def _reroll(self, a: dict[str, Any]) -> Choice:
+    def _reroll(self, a: RerollAction) -> Choice:
         active = self.view.get("active")
         dice = (active.get("dice") if active else None) or []
         if len(a["dice"]) > 1:
@@ -328,7 +372,7 @@ class Describer:
         face = f" {dice[i]}" if i < len(dice) else ""
         return Choice(a, f"Re-roll the{face}", "main", "🔁", detail=C.card_name(a["card"]))
 
-    def _path(self, a: dict[str, Any]) -> Choice:
+    def _path(self, a: PathAction) -> Choice:
         active = self.view.get("active")
         reached = int((active.get("reached") if active else None) or 0)
         paths = self.view.get("roof_paths") or []
@@ -339,7 +383,7 @@ class Describer:
         return Choice(a, f"Climb the {side} path{what}", "main", "🧗", Style.PRIMARY)
 
 
-CHOOSERS: dict[str, Callable[[Describer, dict[str, Any]], Choice]] = {
+CHOOSERS: dict[ActionType, Callable[[Describer, Any], Choice]] = {
     "move": Describer._move,
     "play": Describer._play,
     "end_turn": Describer._choose_end_turn,
@@ -378,7 +422,8 @@ CHOOSERS: dict[str, Callable[[Describer, dict[str, Any]], Choice]] = {
     "path": Describer._path,
 }
 """Action type -> how a player's choice of it is labelled; tests hold it to
-``contract.ActionType``."""
+``contract.ActionType``. Each handler takes its own action ``TypedDict`` (``Any`` here only
+because mypy cannot tie a table key to one member of the ``BugRunAction`` union)."""
 
 
 def secret_cards(view: Mapping[str, Any]) -> set[str]:
@@ -432,7 +477,7 @@ def pack(choices: Sequence[Choice], rows: int) -> tuple[Row, ...]:
 
 
 def _button(c: Choice) -> ButtonSpec:
-    return ButtonSpec(clip(c.label, LABEL_MAX), action=c.action, style=c.style, emoji=c.emoji)
+    return ButtonSpec(clip(c.label, LABEL_MAX), action=dict(c.action), style=c.style, emoji=c.emoji)
 
 
 def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
@@ -442,7 +487,7 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
         options = tuple(
             SelectOption(
                 clip(c.label, OPTION_MAX),
-                c.action,
+                dict(c.action),
                 clip(c.detail, OPTION_MAX) if c.detail else None,
                 c.emoji,
             )
