@@ -426,16 +426,18 @@ CHOOSERS: dict[ActionType, Callable[[Describer, Any], Choice]] = {
 because mypy cannot tie a table key to one member of the ``BugRunAction`` union)."""
 
 
-def secret_cards(view: Mapping[str, Any]) -> set[str]:
+def secret_cards(view: BugRunView) -> set[str]:
     """Card ids only this seat may know of: its hand and the loot cards it chooses between."""
-    you = view.get("you") or {}
+    you = view.get("you")
+    if you is None:
+        return set()
     return {*you.get("hand", ()), *you.get("loot_choice", ())}
 
 
-def is_private(action: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+def is_private(action: Mapping[str, Any], view: BugRunView) -> bool:
     """Whether offering ``action`` in public would reveal a secret of the deciding seat."""
-    active = view.get("active") or {}
-    if active.get("prompt") == "flash" and active.get("stage") == "dibs":
+    active = view.get("active")
+    if active and active.get("prompt") == "flash" and active.get("stage") == "dibs":
         return True  # being asked at all shows the seat holds Dibs!
     if "extra" in action:
         return True
@@ -859,7 +861,7 @@ class BugRunPresenter(Presenter):
                 lines.append(f"⭐ You lost {d['amount']} VP (now {d['vp']}).")
         if not lines:
             return None
-        engine = table.running()
+        engine = _bug_run(table)
         if not engine.is_over and seat in engine.waiting_for():
             view = engine.view(seat)
             if any(is_private(a, view) for a in view["you"]["options"]):
@@ -895,7 +897,7 @@ def _verbs(options: Sequence[Mapping[str, Any]] | None) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _equipment_lines(hero: Mapping[str, Any], *, detailed: bool = False) -> list[str]:
+def _equipment_lines(hero: HeroView, *, detailed: bool = False) -> list[str]:
     def names(cards: Sequence[str]) -> str:
         if detailed:
             return ", ".join(f"{C.card_name(c)} ({card_text(c)})" for c in cards) or "—"
