@@ -18,10 +18,54 @@ import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rules.bug_run import BugRun
 from rules.bug_run import content as C
+from rules.bug_run.contract import (
+    AcceptAction,
+    ActionType,
+    ActivateAction,
+    AttackAction,
+    BraveryAction,
+    BridgeAction,
+    BugRunAction,
+    BugRunView,
+    BuyAction,
+    BuyArrowsAction,
+    BuyBasicAction,
+    BuyHeartsAction,
+    CorrosionAction,
+    DibsAction,
+    EndAttackAction,
+    EndTurnAction,
+    EnergyBoostAction,
+    EquipAction,
+    FightWeaponAction,
+    ForceAction,
+    GoodFortuneAction,
+    HeroView,
+    KeepAction,
+    MetalShieldAction,
+    MoveAction,
+    NoShieldAction,
+    PassAction,
+    PathAction,
+    PickAction,
+    PlayAction,
+    PotionAction,
+    QuestAction,
+    RerollAction,
+    RetossAction,
+    RollAction,
+    SellAction,
+    SlotView,
+    Stock,
+    StopAction,
+    StoreAction,
+    TossAction,
+    WaitAction,
+)
 from rules.core import SYSTEM
 
 from ...games import Game, register_game
@@ -78,13 +122,16 @@ OPTION_MAX = 100
 class Choice:
     """One legal action as a player sees it."""
 
-    action: dict[str, Any]
+    action: BugRunAction
     label: str
     group: str
     emoji: str | None = None
     style: Style = Style.SECONDARY
     detail: str | None = None
 
+
+STOCKS: tuple[Stock, ...] = ("hearts", "arrows", "coins")
+"""A hero's stocks, in the order shown."""
 
 GROUPS: dict[str, tuple[str, bool]] = {
     "main": ("Choose…", False),
@@ -101,10 +148,10 @@ class Describer:
     """Turns a seat's legal actions into labelled choices, reading only what that seat may
     know (``view`` is the seat's own view, or the public view for the board)."""
 
-    def __init__(self, view: Mapping[str, Any], names: Sequence[str]) -> None:
+    def __init__(self, view: BugRunView, names: Sequence[str]) -> None:
         self.view = view
         self.names = names
-        self.heroes: list[Mapping[str, Any]] = view["heroes"]
+        self.heroes: list[HeroView] = view["heroes"]
         self.columns = len(view["board"])
 
     def hero(self, h: int | None) -> str:
@@ -113,11 +160,12 @@ class Describer:
     def hero_name(self, h: int) -> str:
         return str(self.heroes[h]["name"])
 
-    def slot(self, col: int, floor: str) -> Mapping[str, Any]:
+    def slot(self, col: int, floor: str) -> SlotView:
         return dict(self.view["board"][col])[floor]
 
     def choice(self, action: Mapping[str, Any]) -> Choice:
-        a = dict(action)
+        # The boundary: a legal action arrives as a plain dict; its "type" picks the handler.
+        a = cast(BugRunAction, dict(action))
         t = a["type"]
         chooser = CHOOSERS.get(t)
         if chooser is not None:
@@ -126,43 +174,44 @@ class Describer:
 
     def _prompt(self) -> str | None:
         """The kind of decision asked (``keep`` means keeping the dice after a roll)."""
-        return (self.view.get("active") or {}).get("prompt")
+        active = self.view.get("active")
+        return active.get("prompt") if active else None
 
-    def _choose_end_turn(self, a: dict[str, Any]) -> Choice:
+    def _choose_end_turn(self, a: EndTurnAction) -> Choice:
         return Choice(a, "End trading", "main", "✅", Style.PRIMARY)
 
-    def _choose_buy(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy(self, a: BuyAction) -> Choice:
         name = C.card_name(a["card"])
         label = f"Buy {name} ({price_of(a['card'])} 🪙)"
         if "replace" in a:
             label += f", selling {C.card_name(a['replace'])}"
         return Choice(a, label, "buy", "🛒", Style.SUCCESS, card_text(a["card"]))
 
-    def _choose_buy_basic(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy_basic(self, a: BuyBasicAction) -> Choice:
         label = f"Buy basic {a['side']} (3 🪙)"
         if "replace" in a:
             label += f", selling {C.card_name(a['replace'])}"
         return Choice(a, label, "buy", "🗡️" if a["side"] == "sword" else "🏹", Style.SUCCESS)
 
-    def _choose_buy_hearts(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy_hearts(self, a: BuyHeartsAction) -> Choice:
         return Choice(a, "Buy 3 ❤️ (3 🪙)", "buy", "❤️", Style.SUCCESS)
 
-    def _choose_buy_arrows(self, a: dict[str, Any]) -> Choice:
+    def _choose_buy_arrows(self, a: BuyArrowsAction) -> Choice:
         return Choice(a, "Buy 2 🏹 (3 🪙)", "buy", "🏹", Style.SUCCESS)
 
-    def _choose_sell(self, a: dict[str, Any]) -> Choice:
+    def _choose_sell(self, a: SellAction) -> Choice:
         return Choice(a, f"Sell {C.card_name(a['card'])}", "sell", "💱", detail="+1 🪙")
 
-    def _choose_attack(self, a: dict[str, Any]) -> Choice:
+    def _choose_attack(self, a: AttackAction) -> Choice:
         weapon = a["weapon"]
         emoji = "🗡️" if weapon == "sword" else "🏹"
         cost = " (1 🏹)" if weapon == "bow" else ""
         return Choice(a, f"Attack with the {weapon}{cost}", "main", emoji, Style.DANGER)
 
-    def _choose_wait(self, a: dict[str, Any]) -> Choice:
+    def _choose_wait(self, a: WaitAction) -> Choice:
         return Choice(a, "Wait on the stairs", "main", "⏳", Style.PRIMARY)
 
-    def _choose_activate(self, a: dict[str, Any]) -> Choice:
+    def _choose_activate(self, a: ActivateAction) -> Choice:
         return Choice(
             a,
             f"Play {self.hero_name(a['hero'])}",
@@ -171,84 +220,85 @@ class Describer:
             Style.PRIMARY,
         )
 
-    def _choose_toss(self, a: dict[str, Any]) -> Choice:
+    def _choose_toss(self, a: TossAction) -> Choice:
         return Choice(a, "Toss the coin", "main", "🪙", Style.PRIMARY)
 
-    def _choose_force(self, a: dict[str, Any]) -> Choice:
+    def _choose_force(self, a: ForceAction) -> Choice:
         return Choice(a, f"Forcing Fate: make it {a['result'].upper()}", "main", "🔮")
 
-    def _choose_accept(self, a: dict[str, Any]) -> Choice:
+    def _choose_accept(self, a: AcceptAction) -> Choice:
         return Choice(a, "Keep the result", "main", "✅", Style.PRIMARY)
 
-    def _choose_retoss(self, a: dict[str, Any]) -> Choice:
+    def _choose_retoss(self, a: RetossAction) -> Choice:
         return Choice(a, "Second Chance: toss again", "main", "🔁")
 
-    def _choose_good_fortune(self, a: dict[str, Any]) -> Choice:
+    def _choose_good_fortune(self, a: GoodFortuneAction) -> Choice:
         return Choice(a, "Good Fortune: pay 2 🪙 to flip it", "main", "🍀")
 
-    def _choose_keep(self, a: dict[str, Any]) -> Choice:
+    def _choose_keep(self, a: KeepAction) -> Choice:
         if self._prompt() == "roll":
             return Choice(a, "Keep these dice", "main", "✅", Style.PRIMARY)
         name = C.card_name(a["card"])
         return Choice(a, f"Keep {name}", "main", "🎁", Style.PRIMARY, card_text(a["card"]))
 
-    def _choose_bravery(self, a: dict[str, Any]) -> Choice:
+    def _choose_bravery(self, a: BraveryAction) -> Choice:
         return Choice(a, f"Play {C.card_name(a['card'])}", "play", "🦸", Style.SUCCESS)
 
-    def _choose_roll(self, a: dict[str, Any]) -> Choice:
+    def _choose_roll(self, a: RollAction) -> Choice:
         return Choice(a, "Roll the dice", "main", "🎲", Style.PRIMARY)
 
-    def _choose_potion(self, a: dict[str, Any]) -> Choice:
+    def _choose_potion(self, a: PotionAction) -> Choice:
         return Choice(a, f"Drink {C.card_name(a['card'])}", "play", "🧪", Style.SUCCESS)
 
-    def _choose_corrosion(self, a: dict[str, Any]) -> Choice:
+    def _choose_corrosion(self, a: CorrosionAction) -> Choice:
         return Choice(a, "Play Corrosion (shield counts 0)", "play", "🧪", Style.SUCCESS)
 
-    def _choose_no_shield(self, a: dict[str, Any]) -> Choice:
+    def _choose_no_shield(self, a: NoShieldAction) -> Choice:
         return Choice(a, "Keep the Metal Shield unused", "main", "🚫")
 
-    def _choose_metal_shield(self, a: dict[str, Any]) -> Choice:
+    def _choose_metal_shield(self, a: MetalShieldAction) -> Choice:
         return Choice(a, "Use the Metal Shield", "main", "🛡️", Style.PRIMARY)
 
-    def _choose_end_attack(self, a: dict[str, Any]) -> Choice:
+    def _choose_end_attack(self, a: EndAttackAction) -> Choice:
         return Choice(a, "End the attack", "main", "✅", Style.PRIMARY)
 
-    def _choose_energy_boost(self, a: dict[str, Any]) -> Choice:
+    def _choose_energy_boost(self, a: EnergyBoostAction) -> Choice:
         return Choice(a, f"Energy Boost: attack again ({a['weapon']})", "main", "⚡")
 
-    def _choose_fight_weapon(self, a: dict[str, Any]) -> Choice:
+    def _choose_fight_weapon(self, a: FightWeaponAction) -> Choice:
         emoji = "🗡️" if a["weapon"] == "sword" else "🏹"
         return Choice(a, f"Fight with the {a['weapon']}", "main", emoji, Style.DANGER)
 
-    def _choose_pick(self, a: dict[str, Any]) -> Choice:
+    def _choose_pick(self, a: PickAction) -> Choice:
         label = f"Take {reward_text(a['item'])}"
         if "hero" in a:
             label = f"{self.hero_name(a['hero'])}: {label.lower()}"
         return Choice(a, label, "pick", "🎁", Style.SUCCESS)
 
-    def _choose_pass(self, a: dict[str, Any]) -> Choice:
+    def _choose_pass(self, a: PassAction) -> Choice:
         return Choice(a, "No Dibs!", "main", "🙅")
 
-    def _choose_dibs(self, a: dict[str, Any]) -> Choice:
+    def _choose_dibs(self, a: DibsAction) -> Choice:
         return Choice(a, f"Dibs! for {self.hero_name(a['hero'])}", "main", "☝️", Style.SUCCESS)
 
-    def _choose_equip(self, a: dict[str, Any]) -> Choice:
+    def _choose_equip(self, a: EquipAction) -> Choice:
         label = "Equip it"
         if "replace" in a:
             label += f", storing {C.card_name(a['replace'])}"
         return Choice(a, label, "main", "🗡️", Style.PRIMARY)
 
-    def _choose_store(self, a: dict[str, Any]) -> Choice:
+    def _choose_store(self, a: StoreAction) -> Choice:
         return Choice(a, "Store it", "main", "📦")
 
-    def _choose_stop(self, a: dict[str, Any]) -> Choice:
-        reached = int((self.view.get("active") or {}).get("reached") or 0)
+    def _choose_stop(self, a: StopAction) -> Choice:
+        active = self.view.get("active")
+        reached = int((active.get("reached") if active else None) or 0)
         return Choice(a, f"Stop at roof step {reached} ({C.ROOF_VP[reached]} VP)", "main", "🛑")
 
     def _emoji(self, h: int) -> str | None:
         return HERO_EMOJI.get(self.hero_name(h))
 
-    def _move(self, a: dict[str, Any]) -> Choice:
+    def _move(self, a: MoveAction) -> Choice:
         slot = self.slot(a["col"], a["floor"])
         name = slot.get("name") or ("the stairs" if slot["kind"] == "stairs" else "a card")
         where = place_text(a["col"], a["floor"], self.columns)
@@ -279,7 +329,7 @@ class Describer:
             bits.append("the crown")
         return "on entry: " + " + ".join(bits) if bits else ""
 
-    def _play(self, a: dict[str, Any]) -> Choice:
+    def _play(self, a: PlayAction) -> Choice:
         name = C.card_name(a["card"])
         label = f"Play {name}"
         if "space" in a:
@@ -288,19 +338,22 @@ class Describer:
             label += f" against {self.hero_name(a['target'])}"
         return Choice(a, label, "play", "🃏", Style.SUCCESS, card_text(a["card"]))
 
-    def _quest(self, a: dict[str, Any]) -> Choice:
-        active = self.view.get("active") or {}
-        hero = self.heroes[active["hero"]] if active.get("hero") is not None else None
+    def _quest(self, a: QuestAction) -> Choice:
+        active = self.view.get("active")
+        h = active.get("hero") if active else None
+        hero = self.heroes[h] if h is not None else None
         pos = hero["pos"] if hero else None
         slot = self.slot(pos["col"], pos["floor"]) if pos else None
-        name = (slot or {}).get("name") or "the quest"
-        if "item" in a and slot is not None and slot.get("card") in C.QUESTS:
-            item = C.QUESTS[slot["card"]]["items"][a["item"]]
+        name = (slot.get("name") if slot is not None else None) or "the quest"
+        card = slot.get("card") if slot is not None else None
+        if "item" in a and card is not None and card in C.QUESTS:
+            item = C.QUESTS[card]["items"][a["item"]]
             return Choice(a, f"{name}: take {reward_text(item)}", "main", "🗝️", Style.SUCCESS)
         return Choice(a, f"Do the quest: {name}", "main", "🗝️", Style.SUCCESS)
 
-    def _bridge(self, a: dict[str, Any]) -> Choice:
-        card = (self.view.get("active") or {}).get("card")
+    def _bridge(self, a: BridgeAction) -> Choice:
+        active = self.view.get("active")
+        card = active.get("card") if active else None
         b = C.BRIDGES.get(card) if card else None
         if a["mode"] == "stable":
             what = f" ({rewards_text(b['stable'])})" if b else ""
@@ -310,16 +363,18 @@ class Describer:
         )
         return Choice(a, f"RISKY{what}", "main", "🎲", Style.DANGER)
 
-    def _reroll(self, a: dict[str, Any]) -> Choice:
-        dice = (self.view.get("active") or {}).get("dice") or []
+    def _reroll(self, a: RerollAction) -> Choice:
+        active = self.view.get("active")
+        dice = (active.get("dice") if active else None) or []
         if len(a["dice"]) > 1:
             return Choice(a, "Re-roll both dice", "main", "🔁")
         i = a["dice"][0]
         face = f" {dice[i]}" if i < len(dice) else ""
         return Choice(a, f"Re-roll the{face}", "main", "🔁", detail=C.card_name(a["card"]))
 
-    def _path(self, a: dict[str, Any]) -> Choice:
-        reached = int((self.view.get("active") or {}).get("reached") or 0)
+    def _path(self, a: PathAction) -> Choice:
+        active = self.view.get("active")
+        reached = int((active.get("reached") if active else None) or 0)
         paths = self.view.get("roof_paths") or []
         side = "left" if a["side"] == "L" else "right"
         what = ""
@@ -328,7 +383,7 @@ class Describer:
         return Choice(a, f"Climb the {side} path{what}", "main", "🧗", Style.PRIMARY)
 
 
-CHOOSERS: dict[str, Callable[[Describer, dict[str, Any]], Choice]] = {
+CHOOSERS: dict[ActionType, Callable[[Describer, Any], Choice]] = {
     "move": Describer._move,
     "play": Describer._play,
     "end_turn": Describer._choose_end_turn,
@@ -367,19 +422,22 @@ CHOOSERS: dict[str, Callable[[Describer, dict[str, Any]], Choice]] = {
     "path": Describer._path,
 }
 """Action type -> how a player's choice of it is labelled; tests hold it to
-``contract.ActionType``."""
+``contract.ActionType``. Each handler takes its own action ``TypedDict`` (``Any`` here only
+because mypy cannot tie a table key to one member of the ``BugRunAction`` union)."""
 
 
-def secret_cards(view: Mapping[str, Any]) -> set[str]:
+def secret_cards(view: BugRunView) -> set[str]:
     """Card ids only this seat may know of: its hand and the loot cards it chooses between."""
-    you = view.get("you") or {}
+    you = view.get("you")
+    if you is None:
+        return set()
     return {*you.get("hand", ()), *you.get("loot_choice", ())}
 
 
-def is_private(action: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+def is_private(action: Mapping[str, Any], view: BugRunView) -> bool:
     """Whether offering ``action`` in public would reveal a secret of the deciding seat."""
-    active = view.get("active") or {}
-    if active.get("prompt") == "flash" and active.get("stage") == "dibs":
+    active = view.get("active")
+    if active and active.get("prompt") == "flash" and active.get("stage") == "dibs":
         return True  # being asked at all shows the seat holds Dibs!
     if "extra" in action:
         return True
@@ -421,7 +479,7 @@ def pack(choices: Sequence[Choice], rows: int) -> tuple[Row, ...]:
 
 
 def _button(c: Choice) -> ButtonSpec:
-    return ButtonSpec(clip(c.label, LABEL_MAX), action=c.action, style=c.style, emoji=c.emoji)
+    return ButtonSpec(clip(c.label, LABEL_MAX), action=dict(c.action), style=c.style, emoji=c.emoji)
 
 
 def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
@@ -431,7 +489,7 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
         options = tuple(
             SelectOption(
                 clip(c.label, OPTION_MAX),
-                c.action,
+                dict(c.action),
                 clip(c.detail, OPTION_MAX) if c.detail else None,
                 c.emoji,
             )
@@ -441,6 +499,13 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
     return menus[:rows]
 
 
+def _bug_run(table: Table) -> BugRun:
+    """The table's running engine, typed: its views follow Bug Run's contract."""
+    engine = table.running()
+    assert isinstance(engine, BugRun), engine
+    return engine
+
+
 class BugRunPresenter(Presenter):
     slug = "bug-run"
     colour = 0x7A4FBF
@@ -448,7 +513,7 @@ class BugRunPresenter(Presenter):
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
-        engine = table.running()
+        engine = _bug_run(table)
         if engine.is_over:
             return [self.final(table, log)]
         public = engine.view(None)
@@ -487,7 +552,7 @@ class BugRunPresenter(Presenter):
     def ping_text(self, table: Table, seats: list[int]) -> str:
         return f"— {TITLE}: your decision (on the board, or in your DM)."
 
-    def image(self, table: Table, public: Mapping[str, Any]) -> ImageSpec:
+    def image(self, table: Table, public: BugRunView) -> ImageSpec:
         names = table.names()
         key = f"{table.id}:{board_fingerprint(public, names)}"
         return ImageSpec(
@@ -500,7 +565,7 @@ class BugRunPresenter(Presenter):
     def _status(
         self,
         table: Table,
-        view: Mapping[str, Any],
+        view: BugRunView,
         d: Describer,
         shown: Sequence[Mapping[str, Any]],
     ) -> str:
@@ -509,20 +574,22 @@ class BugRunPresenter(Presenter):
             return "⏳ Setting up…"
         who = esc(table.names()[active["seat"]])
         asked = self._asked(view, d, shown)
-        if active.get("hero") is None or active["prompt"] == "activate":
+        h = active.get("hero")
+        if h is None or active["prompt"] == "activate":
             return f"▶ **{who}**: {asked}"
-        hero = d.heroes[active["hero"]]
+        hero = d.heroes[h]
         return f"▶ **{who}** ({HERO_EMOJI.get(hero['name'], '')} {hero['name']}): {asked}"
 
     def _asked(
         self,
-        view: Mapping[str, Any],
+        view: BugRunView,
         d: Describer,
         options: Sequence[Mapping[str, Any]] | None = None,
     ) -> str:
         """What the deciding seat is asked, in words that reveal no secret (``options``: the
         choices shown where this text appears)."""
         a = view["active"]
+        assert a is not None  # only asked while a decision is waited on
         prompt, stage = a["prompt"], a.get("stage")
         if prompt == "trade":
             if a.get("merchant"):
@@ -569,65 +636,69 @@ class BugRunPresenter(Presenter):
             return f"Final Escape, roof step {int(a.get('reached') or 0) + 1}: climb or stop"
         return "deciding"
 
-    def _prompt_details(self, view: Mapping[str, Any], d: Describer) -> list[str]:
-        a = view.get("active") or {}
+    def _prompt_details(self, view: BugRunView, d: Describer) -> list[str]:
+        a = view.get("active")
         out: list[str] = []
-        if a.get("prompt") == "roll" and a.get("dice"):
-            out.append(f"🎲 Dice: {dice_text(a['dice'])}")
-        if a.get("prompt") == "bridge" and a.get("card") in C.BRIDGES:
-            b = C.BRIDGES[a["card"]]
+        if a is None:
+            return out
+        dice = a.get("dice")
+        if a.get("prompt") == "roll" and dice:
+            out.append(f"🎲 Dice: {dice_text(dice)}")
+        card = a.get("card")
+        if a.get("prompt") == "bridge" and card is not None and card in C.BRIDGES:
+            b = C.BRIDGES[card]
             out.append(
                 f"🌉 STABLE: {rewards_text(b['stable'])} · RISKY: toss, green "
                 f"{rewards_text(b['green'])} / red {rewards_text(b['red'])}"
             )
         return out
 
-    def _hero_fields(self, view: Mapping[str, Any], names: Sequence[str]) -> list[Field]:
+    def _hero_fields(self, view: BugRunView, names: Sequence[str]) -> list[Field]:
         fields = []
         seats = {s["seat"]: s for s in view["seats"]}
-        active = view.get("active") or {}
+        active = view.get("active")
+        acting = active.get("hero") if active else None
         for hero in view["heroes"]:
-            mark = "▶ " if active.get("hero") == hero["index"] else ""
+            mark = "▶ " if acting == hero["index"] else ""
             crown = " 👑" if view.get("crown") == hero["index"] else ""
             title = f"{mark}{HERO_EMOJI.get(hero['name'], '')} {hero['name']}{crown} — {names[hero['seat']]}"
-            lines = [
-                " · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in ("hearts", "arrows", "coins"))
-            ]
+            lines = [" · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in STOCKS)]
             lines.append(f"📍 {self._where(view, hero)}")
             lines += _equipment_lines(hero)
             lines.append(f"🂠 secret loot: {seats[hero['seat']]['hand_size']}")
-            if hero.get("power"):
-                lines.append(f"✨ {POWER_WORD.get(hero['power'], hero['power'])}")
+            power = hero.get("power")
+            if power:
+                lines.append(f"✨ {POWER_WORD.get(power, power)}")
             fields.append(Field(clip(title, 256), clip("\n".join(lines), FIELD_MAX), inline=True))
         return fields
 
-    def _where(self, view: Mapping[str, Any], hero: Mapping[str, Any]) -> str:
+    def _where(self, view: BugRunView, hero: HeroView) -> str:
         if hero.get("roof") is not None:
             return f"roof step {hero['roof']}"
         pos = hero.get("pos")
         if not pos:
             return "not on the board"
         columns = len(view["board"])
-        slot = dict(view["board"][pos["col"]]).get(pos["floor"]) or {}
-        if slot.get("kind") == "entrance":
+        slot = dict(view["board"][pos["col"]]).get(pos["floor"])
+        if slot is None:
+            name = "a card"
+        elif slot["kind"] == "entrance":
             return "entrance"
-        name = slot.get("name") or slot.get("kind", "a card")
+        else:
+            name = slot.get("name") or slot["kind"]
         where = place_text(pos["col"], pos["floor"], columns)
-        parts = [
-            p
-            for p in (where, f"space {pos['space'] + 1}" if pos.get("space") is not None else "")
-            if p
-        ]
+        space = pos.get("space")
+        parts = [p for p in (where, f"space {space + 1}" if space is not None else "") if p]
         return f"{name} ({', '.join(parts)})" if parts else str(name)
 
-    def _market_field(self, view: Mapping[str, Any]) -> Field:
+    def _market_field(self, view: BugRunView) -> Field:
         lines = [f"{card_line(c)} · {price_of(c)} 🪙" for c in view["market"]]
         lines.append("Basic equipment (sword or bow +2) · 3 🪙 · 3 ❤️ or 2 🏹 · 3 🪙")
         return Field("🛒 Bazaar", clip("\n".join(lines), FIELD_MAX))
 
     # -- the results -------------------------------------------------------------------------
     def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
-        engine = table.running()
+        engine = _bug_run(table)
         public = engine.view(None)
         names = table.names()
         result = final_result(engine)
@@ -694,7 +765,7 @@ class BugRunPresenter(Presenter):
     def _secrets(
         self, table: Table, seat: int, *, standing: bool, beside_dm: bool = False
     ) -> MessageSpec:
-        engine = table.running()
+        engine = _bug_run(table)
         view = engine.view(seat)
         names = table.names()
         you = view["you"]
@@ -725,9 +796,7 @@ class BugRunPresenter(Presenter):
             )
         for hero in [] if beside_dm else view["heroes"]:
             if hero["seat"] == seat:
-                lines = [
-                    " · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in ("hearts", "arrows", "coins"))
-                ]
+                lines = [" · ".join(f"{STOCK_EMOJI[s]} {hero[s]}" for s in STOCKS)]
                 lines += _equipment_lines(hero, detailed=True)
                 fields.append(
                     Field(
@@ -756,8 +825,8 @@ class BugRunPresenter(Presenter):
         if standing:
             options = [a for a in options if is_private(a, view)]
         if active is not None and active["seat"] == seat and options:
-            hero = d.hero(active.get("hero")) if active.get("hero") is not None else "you"
-            description = f"**Your decision** — {hero}: {self._asked(view, d, you['options'])}"
+            who = d.hero(active.get("hero")) if active.get("hero") is not None else "you"
+            description = f"**Your decision** — {who}: {self._asked(view, d, you['options'])}"
             details = self._prompt_details(view, d)
             if details:
                 description += "\n" + "\n".join(details)
@@ -801,7 +870,7 @@ class BugRunPresenter(Presenter):
                 lines.append(f"⭐ You lost {d['amount']} VP (now {d['vp']}).")
         if not lines:
             return None
-        engine = table.running()
+        engine = _bug_run(table)
         if not engine.is_over and seat in engine.waiting_for():
             view = engine.view(seat)
             if any(is_private(a, view) for a in view["you"]["options"]):
@@ -837,7 +906,7 @@ def _verbs(options: Sequence[Mapping[str, Any]] | None) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _equipment_lines(hero: Mapping[str, Any], *, detailed: bool = False) -> list[str]:
+def _equipment_lines(hero: HeroView, *, detailed: bool = False) -> list[str]:
     def names(cards: Sequence[str]) -> str:
         if detailed:
             return ", ".join(f"{C.card_name(c)} ({card_text(c)})" for c in cards) or "—"

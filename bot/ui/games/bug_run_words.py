@@ -39,6 +39,7 @@ from rules.bug_run.contract import (
     GambleData,
     GameOverData,
     GoodFortuneData,
+    HeroView,
     HurtData,
     LevelBuiltData,
     LevelEndData,
@@ -64,6 +65,7 @@ from rules.bug_run.contract import (
     SellData,
     ShieldData,
     StealData,
+    Stock,
     StrikeBackData,
     StrikeData,
     TeamsData,
@@ -86,8 +88,8 @@ HERO_EMOJI: dict[str, str] = {
     "grasshopper": "🦗",
     "beetle": "🪲",
 }
-STOCK_EMOJI = {"hearts": "❤️", "arrows": "🏹", "coins": "🪙"}
-CODE_STOCK = {"h": "hearts", "a": "arrows", "c": "coins"}
+STOCK_EMOJI: dict[Stock, str] = {"hearts": "❤️", "arrows": "🏹", "coins": "🪙"}
+CODE_STOCK: dict[str, Stock] = {"h": "hearts", "a": "arrows", "c": "coins"}
 DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 DIE_MEANING = {
     "star": "1 success",
@@ -139,7 +141,7 @@ def rewards_text(items: Sequence[str]) -> str:
     return " + ".join(reward_text(i) for i in items) or "nothing"
 
 
-def hero_tag(heroes: Sequence[Mapping[str, Any]], names: Sequence[str], h: int | None) -> str:
+def hero_tag(heroes: Sequence[HeroView], names: Sequence[str], h: int | None) -> str:
     """``🪲 beetle (alice)``: which hero, and whose."""
     if h is None or not 0 <= h < len(heroes):
         return "a hero"
@@ -241,7 +243,7 @@ def roof_path_text(path: Mapping[str, Any]) -> str:
 class _Line:
     """What a log line may read besides its event: the heroes and the players' names."""
 
-    heroes: Sequence[Mapping[str, Any]]
+    heroes: Sequence[HeroView]
     names: Sequence[str]
 
     def who(self, h: int | None) -> str:
@@ -591,7 +593,7 @@ LINES: dict[str, Formatter] = {
 def event_line(
     event_type: str,
     d: Mapping[str, Any],
-    heroes: Sequence[Mapping[str, Any]],
+    heroes: Sequence[HeroView],
     names: Sequence[str],
 ) -> str | None:
     """A public event as one log line (``None`` for an event type with no line)."""
@@ -600,7 +602,7 @@ def event_line(
     return clip(text, LINE_MAX) if text else None
 
 
-def _gain_line(who: str, d: Mapping[str, Any]) -> str:
+def _gain_line(who: str, d: GainData) -> str:
     if d.get("loot_empty"):
         return f"✨ {who} gains 1 VP (no loot left)"
     if d.get("at_max"):

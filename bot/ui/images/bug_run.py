@@ -13,11 +13,12 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 from PIL import Image
 
 from rules.bug_run import content as C
+from rules.bug_run.contract import BugRunView, HeroView, SlotView
 
 from .canvas import (
     RGB,
@@ -151,7 +152,62 @@ def _palette() -> Image.Image:
 
 PALETTE: Final = _palette()
 
-Scene = dict[str, Any]
+SpaceScene = tuple[str, bool, int | None, bool]
+"""A space as drawn: (weapon, padlocked, reserved by hero, Optional Extra)."""
+
+
+class HeroScene(TypedDict):
+    name: str
+    seat: int
+    pos: tuple[int, str, int | None] | None
+    """(column, floor, space)."""
+    roof: int | None
+    stock: list[int]
+    """Hearts, arrows, coins."""
+    power: str | None
+    ready: bool | None
+
+
+class _SlotScene(TypedDict):
+    kind: str
+    name: str | None
+    locked: bool
+    spaces: list[SpaceScene]
+    info: dict[str, Any]
+    """The card's static content row (``SlotView.info``), only the drawn keys."""
+    info_spaces: list[dict[str, Any]]
+
+
+class SlotScene(_SlotScene, total=False):
+    wounds: int
+    defeated: bool
+    duel: int
+    marks: list[int]
+
+
+class _Scene(TypedDict):
+    v: int
+    players: int
+    level: int
+    phase: str
+    mode: str
+    crown: int | None
+    flash: int | None
+    active: tuple[int | None, int | None] | None
+    """(seat, hero) of the decision waited on."""
+    names: list[str]
+    heroes: list[HeroScene]
+    roof: list[str]
+    roof_paths: list[list[dict[str, Any]]]
+    board: list[dict[str, SlotScene]]
+
+
+class Scene(_Scene, total=False):
+    """Exactly what is drawn (the fingerprint hashes it as JSON); ``scores`` and ``winners``
+    once the game is over."""
+
+    scores: list[int]
+    winners: list[int]
 
 
 # -- public API -------------------------------------------------------------------------------------
@@ -164,17 +220,17 @@ def image_size(players: int) -> tuple[int, int]:
     return WIDTH, MARGIN + HEADER_H + BOARD_H[side] + GAP + band + GAP + KEY_H + MARGIN
 
 
-def board_fingerprint(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def board_fingerprint(view: BugRunView, names: Sequence[str]) -> str:
     """A short stable hash of what ``render_board`` would draw for this view and these names."""
     return _fingerprint(_scene(view, names))
 
 
-def render_board(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+def render_board(view: BugRunView, names: Sequence[str]) -> bytes:
     """The public board (``BugRun.view(None)``) as PNG bytes; ``names[seat]`` are display names."""
     return _render(_scene(view, names))
 
 
-def render_with_fingerprint(view: Mapping[str, Any], names: Sequence[str]) -> tuple[str, bytes]:
+def render_with_fingerprint(view: BugRunView, names: Sequence[str]) -> tuple[str, bytes]:
     """Both at once, reducing the view once (for a caller that caches by fingerprint)."""
     scene = _scene(view, names)
     return _fingerprint(scene), _render(scene)
@@ -210,7 +266,7 @@ def _player(names: Sequence[str], seat: int) -> str:
     return name or f"Player {seat + 1}"
 
 
-def _scene(view: Mapping[str, Any], names: Sequence[str]) -> Scene:
+def _scene(view: BugRunView, names: Sequence[str]) -> Scene:
     players = int(view["players"])
     active = view.get("active")
     phase = str(view["phase"])
@@ -222,7 +278,7 @@ def _scene(view: Mapping[str, Any], names: Sequence[str]) -> Scene:
         "mode": str(view["mode"]),
         "crown": view.get("crown"),
         "flash": view.get("flash"),
-        "active": [active.get("seat"), active.get("hero")] if active else None,
+        "active": (active.get("seat"), active.get("hero")) if active else None,
         "names": [_player(names, seat) for seat in range(players)],
         "heroes": [_hero_scene(h) for h in view["heroes"]],
         "roof": [str(c) for c in view.get("roof", [])],
@@ -235,12 +291,12 @@ def _scene(view: Mapping[str, Any], names: Sequence[str]) -> Scene:
     return scene
 
 
-def _hero_scene(h: Mapping[str, Any]) -> Scene:
+def _hero_scene(h: HeroView) -> HeroScene:
     pos = h.get("pos")
     return {
         "name": str(h["name"]),
         "seat": int(h["seat"]),
-        "pos": [int(pos["col"]), str(pos["floor"]), pos.get("space")] if pos else None,
+        "pos": (int(pos["col"]), str(pos["floor"]), pos.get("space")) if pos else None,
         "roof": h.get("roof"),
         "stock": [int(h["hearts"]), int(h["arrows"]), int(h["coins"])],
         "power": h.get("power"),
@@ -248,15 +304,15 @@ def _hero_scene(h: Mapping[str, Any]) -> Scene:
     }
 
 
-def _slot_scene(slot: Mapping[str, Any]) -> Scene:
+def _slot_scene(slot: SlotView) -> SlotScene:
     kind = str(slot["kind"])
     info = slot.get("info") or {}
-    out: Scene = {
+    out: SlotScene = {
         "kind": kind,
         "name": slot.get("name"),
         "locked": bool(slot.get("locked")),
         "spaces": [
-            [str(sp["weapon"]), bool(sp["lock"]), sp.get("reserved"), bool(sp.get("extra"))]
+            (str(sp["weapon"]), bool(sp["lock"]), sp.get("reserved"), bool(sp.get("extra")))
             for sp in slot.get("spaces", [])
         ],
         "info": {k: info[k] for k in _INFO_KEYS if k in info},
@@ -281,7 +337,7 @@ class _Ctx:
 
     scene: Scene
     colours: tuple[RGB, ...]
-    heroes: tuple[Scene, ...]
+    heroes: tuple[HeroScene, ...]
 
     def label(self, h: int) -> str:
         """The hero and its player, as in "Wasp (Ann)"."""
@@ -293,7 +349,7 @@ class _Ctx:
         return active is not None and active[1] == h
 
 
-def _colours(heroes: Sequence[Scene]) -> tuple[RGB, ...]:
+def _colours(heroes: Sequence[HeroScene]) -> tuple[RGB, ...]:
     out: list[RGB] = []
     spare = iter(SPARE_COLOURS)
     for h in heroes:
@@ -468,13 +524,17 @@ def _status_line(c: Canvas, ctx: _Ctx, x: int, y: int, x1: int) -> None:
         bolt(c, x + 10, y + 14, 26, GOLD, DARK)
         x += 26 + c.text(x + 26, y, f"Flash: {ctx.label(s['flash'])}", T_TEXT, TEXT) + 28
     seat, hero = s["active"] or (None, None)
-    if hero is not None or (seat is not None and 0 <= seat < len(s["names"])):
-        who = ctx.label(hero) if hero is not None else s["names"][seat]
-        x += c.text(x, y, "Now playing:", T_TEXT, MUTED) + 8
-        if hero is not None:
-            _token(c, ctx, hero, x + 13, y + 14, 12)
-            x += 32
-        c.text(x, y, fit(who, T_TEXT, x1 - x), T_TEXT, TEXT, bold=True)
+    if hero is not None:
+        who = ctx.label(hero)
+    elif seat is not None and 0 <= seat < len(s["names"]):
+        who = s["names"][seat]
+    else:
+        return
+    x += c.text(x, y, "Now playing:", T_TEXT, MUTED) + 8
+    if hero is not None:
+        _token(c, ctx, hero, x + 13, y + 14, 12)
+        x += 32
+    c.text(x, y, fit(who, T_TEXT, x1 - x), T_TEXT, TEXT, bold=True)
 
 
 # -- the level's cards ----------------------------------------------------------------------------------
@@ -488,7 +548,9 @@ def _column_widths(n: int, total: int) -> list[int]:
     return [ENTRANCE_W, *(base + (1 if i < extra else 0) for i in range(mids)), STAIRS_W]
 
 
-def _floor_boxes(col: Mapping[str, Any], x0: int, x1: int, y0: int, y1: int) -> dict[str, Box]:
+def _floor_boxes(
+    col: Mapping[str, SlotScene], x0: int, x1: int, y0: int, y1: int
+) -> dict[str, Box]:
     """A central card spans the board's height; upper and lower cards share it."""
     floors = [f for f in ("U", "C", "D") if f in col] + sorted(f for f in col if f not in "UCD")
     if len(floors) == 1:
@@ -517,7 +579,9 @@ def _heroes_at(ctx: _Ctx, col: int, floor: str) -> list[tuple[int, int | None]]:
     ]
 
 
-def _card(c: Canvas, ctx: _Ctx, box: Box, slot: Scene, here: list[tuple[int, int | None]]) -> None:
+def _card(
+    c: Canvas, ctx: _Ctx, box: Box, slot: SlotScene, here: list[tuple[int, int | None]]
+) -> None:
     """One card of the level with the heroes on it."""
     x0, y0, x1, y1 = box
     kind = slot["kind"]
@@ -536,7 +600,7 @@ def _card(c: Canvas, ctx: _Ctx, box: Box, slot: Scene, here: list[tuple[int, int
     _place_tokens(c, ctx, inner, slot, here)
 
 
-def _card_frame(c: Canvas, box: Box, slot: Scene) -> None:
+def _card_frame(c: Canvas, box: Box, slot: SlotScene) -> None:
     """The card's outline and its coloured band naming the kind."""
     x0, y0, x1, _ = box
     kind = slot["kind"]
@@ -576,7 +640,7 @@ class _Body:
         return self.head + (line_height(T_SMALL) + 2 if intro and self.intro else 0) + below
 
 
-def _plain_card(c: Canvas, ctx: _Ctx, box: Box, slot: Scene, name: str) -> None:
+def _plain_card(c: Canvas, ctx: _Ctx, box: Box, slot: SlotScene, name: str) -> None:
     """Name, body and spaces; when the body would run into the spaces, the intro line goes,
     then the name's second line."""
     x0, y, x1, _ = box
@@ -596,7 +660,7 @@ def _plain_card(c: Canvas, ctx: _Ctx, box: Box, slot: Scene, name: str) -> None:
     _spaces(c, ctx, box, slot)
 
 
-def _card_body(slot: Scene) -> _Body:
+def _card_body(slot: SlotScene) -> _Body:
     kind = slot["kind"]
     info = slot["info"]
     if kind == "monster":
@@ -607,13 +671,13 @@ def _card_body(slot: Scene) -> _Body:
     return _Body(0, intro, groups, 10)
 
 
-def _spaces_top(box: Box, slot: Scene) -> int:
+def _spaces_top(box: Box, slot: SlotScene) -> int:
     """Where the spaces (and their weapon badges) begin."""
     centres, d = _space_centres(box, len(slot["spaces"]))
     return min((cy for _, cy in centres), default=box[3] + d // 2) - d // 2 - 8
 
 
-def _monster_stats(c: Canvas, box: Box, slot: Scene) -> int:
+def _monster_stats(c: Canvas, box: Box, slot: SlotScene) -> int:
     """Shield and bones, then the life pips with the wounds taken in red; returns the y below."""
     x0, y, x1, _ = box
     info = slot["info"]
@@ -637,7 +701,7 @@ def _monster_stats(c: Canvas, box: Box, slot: Scene) -> int:
     return y + 24
 
 
-def _quest_groups(kind: str, info: Mapping[str, Any], slot: Scene) -> tuple[str, list[_Group]]:
+def _quest_groups(kind: str, info: dict[str, Any], slot: SlotScene) -> tuple[str, list[_Group]]:
     """The intro line and reward groups of a quest or bridge card."""
     marks = set(slot.get("marks", []))
     if kind == "escape":
@@ -677,7 +741,7 @@ def _quest_groups(kind: str, info: Mapping[str, Any], slot: Scene) -> tuple[str,
     return "", []
 
 
-def _overlay(c: Canvas, box: Box, slot: Scene) -> None:
+def _overlay(c: Canvas, box: Box, slot: SlotScene) -> None:
     """A defeated monster is crossed out; a padlocked card carries a big padlock."""
     x0, y0, x1, y1 = box
     cy = (y0 + CARD_BAND + y1) // 2
@@ -721,9 +785,7 @@ def _space_centres(box: Box, n: int) -> tuple[list[tuple[int, int]], int]:
     return out, d
 
 
-def _space(
-    c: Canvas, ctx: _Ctx, cx: int, cy: int, d: int, sp: Sequence[Any], five_six: bool
-) -> None:
+def _space(c: Canvas, ctx: _Ctx, cx: int, cy: int, d: int, sp: SpaceScene, five_six: bool) -> None:
     """An empty space: dashed if only for 5-6 players, a padlock if locked (coloured by the hero
     who reserved it)."""
     _weapon, lock, reserved, _extra = sp
@@ -749,7 +811,7 @@ def _weapon_badge(c: Canvas, cx: int, cy: int, d: int, weapon: str) -> None:
     c.text(bx + 10, by + 1, letter, T_SMALL, DARK, bold=True, align="m")
 
 
-def _spaces(c: Canvas, ctx: _Ctx, box: Box, slot: Scene) -> None:
+def _spaces(c: Canvas, ctx: _Ctx, box: Box, slot: SlotScene) -> None:
     spaces = slot["spaces"]
     centres, d = _space_centres(box, len(spaces))
     five = [bool(s.get("five_six")) for s in slot["info_spaces"]]
@@ -758,7 +820,7 @@ def _spaces(c: Canvas, ctx: _Ctx, box: Box, slot: Scene) -> None:
 
 
 def _place_tokens(
-    c: Canvas, ctx: _Ctx, box: Box, slot: Scene, here: list[tuple[int, int | None]]
+    c: Canvas, ctx: _Ctx, box: Box, slot: SlotScene, here: list[tuple[int, int | None]]
 ) -> None:
     """Tokens on their spaces (with the space's weapon badge on top), and heroes standing on the
     card without a space in a row above the spaces."""
@@ -805,7 +867,7 @@ STAIRS_ROW: Final = SPACE_D + CHIP_H + 22
 TEAM_W: Final = 44
 
 
-def _stairs_rows(slot: Scene) -> list[tuple[str, list[int]]]:
+def _stairs_rows(slot: SlotScene) -> list[tuple[str, list[int]]]:
     """Rows of space indexes: the two teams of a fight card, else three spaces a row."""
     n = len(slot["spaces"])
     teams = [s.get("team") for s in slot["info_spaces"]]
@@ -819,7 +881,7 @@ def _stairs_rows(slot: Scene) -> list[tuple[str, list[int]]]:
     return [("", list(range(i, min(n, i + 3)))) for i in range(0, n, 3)]
 
 
-def _stairs_centres(box: Box, slot: Scene) -> tuple[list[tuple[int, int]], int]:
+def _stairs_centres(box: Box, slot: SlotScene) -> tuple[list[tuple[int, int]], int]:
     """Centres of the stairs spaces (rows from the bottom of ``box``) and the cell width."""
     x0, _, x1, y1 = box
     rows = _stairs_rows(slot)
@@ -833,7 +895,7 @@ def _stairs_centres(box: Box, slot: Scene) -> tuple[list[tuple[int, int]], int]:
     return centres, cell
 
 
-def _stairs_body(c: Canvas, ctx: _Ctx, box: Box, slot: Scene) -> None:
+def _stairs_body(c: Canvas, ctx: _Ctx, box: Box, slot: SlotScene) -> None:
     """Wait and fight rewards, then each space with its entry gain or cost and the crown."""
     x0, y, x1, _ = box
     info = slot["info"]
@@ -872,7 +934,7 @@ def _entry(c: Canvas, cx: int, y: int, entry: Sequence[str], has_crown: bool) ->
 
 
 # -- the roof -------------------------------------------------------------------------------------------------
-def _path_text(path: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+def _path_text(path: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     """A roof path as (words, chips): "Pay" and its cost, or the challenge."""
     if "cost" in path:
         return "Pay", tuple(path["cost"])
@@ -882,7 +944,7 @@ def _path_text(path: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
     return f"{ascii_text(str(kind)).title()} {need}+", ()
 
 
-def _path_group(side: str, path: Mapping[str, Any]) -> _Group:
+def _path_group(side: str, path: dict[str, Any]) -> _Group:
     words, chips = _path_text(path)
     return _Group(f"{side}: {words}", chips, empty="")
 
@@ -899,7 +961,9 @@ def _roof_panel(c: Canvas, ctx: _Ctx, box: Box) -> None:
         y += BAND_ROW
 
 
-def _roof_row(c: Canvas, ctx: _Ctx, box: Box, step: int, paths: Sequence[Any]) -> None:
+def _roof_row(
+    c: Canvas, ctx: _Ctx, box: Box, step: int, paths: Sequence[list[dict[str, Any]]]
+) -> None:
     x0, y0, x1, _ = box
     ty = y0 + (CHIP_H - line_height(T_SMALL)) // 2
     c.circle(x0 + 14, y0 + 13, 14, GOLD)
@@ -953,7 +1017,7 @@ def _roof_area(c: Canvas, ctx: _Ctx, area: Box) -> None:
             _token(c, ctx, h, x1 - 30 - (len(heroes) - 1 - i) * 44, y + (row_h - 6) // 2, 17)
 
 
-def _roof_step(hero: Mapping[str, Any]) -> int:
+def _roof_step(hero: HeroScene) -> int:
     """A hero still to run stands at the start (step 0)."""
     return int(hero["roof"]) if hero["roof"] is not None else 0
 
@@ -991,7 +1055,7 @@ def _heroes_panel(c: Canvas, ctx: _Ctx, box: Box) -> None:
         y += BAND_ROW
 
 
-def _hero_row(c: Canvas, ctx: _Ctx, box: Box, h: int, hero: Mapping[str, Any]) -> None:
+def _hero_row(c: Canvas, ctx: _Ctx, box: Box, h: int, hero: HeroScene) -> None:
     x0, y0, x1, _ = box
     ty = y0 + (CHIP_H - line_height(T_TEXT)) // 2 + 1
     _token(c, ctx, h, x0 + 15, y0 + 13, 14)
