@@ -41,7 +41,7 @@ import discord
 import pytest
 
 import bot.discord.commands as commands_module
-import bot.host.host as host_module
+import bot.host.lobby as host_module
 from bot.discord.commands import BugsCog
 from bot.discord.edge import Edge
 from bot.discord.panels import Panel, Panels

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-import bot.host.host as host_module
+import bot.host.lobby as host_module
 from bot.games import Game as GameRecord
 from bot.host.host import Host
 from bot.settings import Settings

@@ -1,0 +1,302 @@
+"""Boards: rendering a game's newest committed state, drawing its board messages (and DMs'
+specs), syncing the board messages in its channel, and answering a click in place (P-45)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import discord
+
+from ..backoff import one_line
+from ..host.table import Table
+from ..ui.lobby import cancelled_message, lobby_message
+from ..ui.presenter import presenter_for
+from ..ui.specs import MessageSpec
+from ..web.links import game_url, with_replay_link
+from .attempts import PublisherBase
+from .game_messages import (
+    QUIET,
+    UNKNOWN_MESSAGE,
+    Drawing,
+    Frame,
+    GameMessages,
+    Round,
+    after_answers,
+    answered_newer,
+    drawn,
+    landed,
+    shown_as,
+)
+from .mentioning import pingable, with_turn_line
+from .render import edit_kwargs, send_kwargs
+
+# Every part logs as the one publisher module did, so log records keep their names.
+log = logging.getLogger("bot.discord.publisher")
+
+
+class Boards(PublisherBase):
+    """Draws and syncs the board messages; answers clicks on them (and on DMs) in place."""
+
+    async def _render(self, table: Table) -> Frame:
+        """Render the last committed state (the lock guarantees no half-applied action), the
+        newest of any process when several share the store (P-36)."""
+        if self.refresh is not None and self.store.shared and table.status in ("lobby", "playing"):
+            try:
+                await self.refresh(table)
+            except Exception as exc:  # draw what this process knows; the next change redraws
+                log.warning(
+                    "game %s: could not check for newer moves (%s)", table.id, one_line(exc)
+                )
+        async with table.lock:
+            presenter = presenter_for(table.slug)
+            if table.status == "lobby":
+                return Frame([lobby_message(table)], seq=next(self._seq))
+            settled = [
+                (reply, presenter.answered(table, reply.seat, reply.spec))
+                for reply in self.replies.used_up(table)
+            ]
+            if table.status == "cancelled" or table.engine is None:
+                state = self._state(table.id)
+                state.pings.clear()
+                plan = state.pings.plan(self.clock())
+                return Frame(
+                    [cancelled_message(table)], settled=settled, ping_plan=plan, seq=next(self._seq)
+                )
+            # Asked before drawing: a board drawn while a cooldown still ran then always has
+            # its redraw due, even if the cooldown ends while the board is being drawn.
+            refresh_at = None if table.engine.is_over else presenter.refresh_at(table)
+            drawing = self._draw(table)
+            state = self._state(table.id)
+            if not drawing.members:  # over, or waiting on nobody a member plays (P-28)
+                state.pings.observe((), (), self.clock())
+            plan = state.pings.plan(self.clock())
+            ping = list(plan.ping)
+            return Frame(
+                drawing.boards,
+                drawing.hands,
+                drawing.turn,
+                settled,
+                ping=tuple(table.user_at(s).user_id for s in ping),
+                ping_text=presenter.ping_text(table, ping) if ping else "",
+                ping_plan=plan,
+                refresh_at=refresh_at,
+                seq=drawing.seq,
+            )
+
+    def _draw(
+        self, table: Table, *, boards: bool = True, seats: Iterable[int] | None = None
+    ) -> Drawing:
+        """A game in play as it should show now: its boards (the first naming whom the game
+        waits on, P-28) and each member's DM. Holding the table's lock; no side effects, so a
+        click's answer and the pump draw alike. A click's answer needs only the message it came
+        from: ``boards=False`` leaves the boards out, ``seats`` the DMs of the other seats."""
+        presenter = presenter_for(table.slug)
+        engine = table.running()
+        waiting = frozenset() if engine.is_over else engine.waiting_for()
+        members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
+        specs = presenter.public_boards(table, self.log.lines(table.id)) if boards else []
+        if engine.is_over and specs:  # a finished game's board links to its replay
+            url = game_url(self.settings, table.game.web_token)
+            specs[0] = with_replay_link(specs[0], url)
+        if members and specs:  # the board says whom the game waits on (P-28)
+            specs[0] = with_turn_line(specs[0], [table.user_at(s).user_id for s in members])
+        hands: dict[int, MessageSpec] = {}
+        for seat in range(engine.players) if seats is None else seats:
+            if table.user_at(seat).is_bot:
+                continue
+            spec = presenter.hand(table, seat)
+            if spec is not None:
+                hands[seat] = spec
+        return Drawing(specs, hands, engine.turn, members, next(self._seq))
+
+    async def _sync_boards(
+        self, table: Table, state: GameMessages, frame: Frame, rounds: Round
+    ) -> None:
+        boards, turn = frame.boards, frame.turn
+        channel = self.client.get_partial_messageable(table.game.channel_id)
+        kinds = ["board" if i == 0 else f"board:{i}" for i in range(len(boards))]
+        await after_answers(state, [state.board_ids.get(kind) for kind in kinds])
+        now = time.monotonic()
+        changed = [
+            (kind, spec)
+            for kind, spec in zip(kinds, boards, strict=True)
+            if state.shown.get(kind) != (spec, turn) and not answered_newer(state, kind, frame)
+        ]
+        for kind, _ in changed:
+            state.stale_since.setdefault(kind, now)
+        # The message that has waited longest goes first: no page starves behind a busier one.
+        changed.sort(key=lambda item: state.stale_since[item[0]])
+        for kind, spec in changed:
+            previous = state.shown.get(kind)
+            message_id = state.board_ids.get(kind)
+            slot = self._slot(channel.id, "send" if message_id is None else "edit", rounds)
+            if slot is None:
+                continue
+            try:
+                # The picture (if any) is rendered off the event loop, and uploaded only when it
+                # changed: an unchanged board picture stays on the message as it is.
+                shown = previous[0].image if previous is not None else None
+                png = None
+                if spec.image is not None and (message_id is None or spec.image != shown):
+                    png = await self.images.png(spec.image)
+                if message_id is None:
+                    message = await channel.send(
+                        **send_kwargs(spec, table.id, turn, png), allowed_mentions=QUIET
+                    )
+                    state.board_ids[kind] = message.id
+                    await self.store.set_message(table.id, kind, channel.id, message.id)
+                else:
+                    await channel.get_partial_message(message_id).edit(
+                        **edit_kwargs(spec, table.id, turn, png, shown=shown),
+                        allowed_mentions=QUIET,
+                    )
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_MESSAGE or message_id is None:
+                    raise
+                # Someone deleted the board: post it again, once, with the newest state (the
+                # next round; the store then records the new message, P-39).
+                log.warning("game %s: its %s message was deleted; posting it again", table.id, kind)
+                state.board_ids.pop(kind, None)
+                state.shown.pop(kind, None)
+                state.dirty = True
+                rounds.hold(0.0)
+                continue
+            finally:
+                slot.release()
+            if landed(state, kind, frame.seq):
+                state.shown[kind] = (spec, turn)
+                state.stale_since.pop(kind, None)
+            rounds.channel_sent()
+        for kind in [k for k in state.board_ids if k not in kinds]:
+            slot = self._slot(channel.id, "delete", rounds)
+            if slot is None:
+                continue
+            try:
+                with contextlib.suppress(discord.NotFound):
+                    await channel.get_partial_message(state.board_ids[kind]).delete()
+            finally:
+                slot.release()
+            state.board_ids.pop(kind)
+            state.shown.pop(kind, None)
+            state.stale_since.pop(kind, None)
+            rounds.channel_sent()
+
+    @contextlib.contextmanager
+    def answering(self, game_id: int, message: discord.Message | None) -> Iterator[None]:
+        """While a click on ``message`` is being decided and answered, the pump's edit of that
+        message waits: the click's own answer (``answer_click``) may show the same state, and
+        the pump then has nothing to send. A click answered otherwise (refused, a private
+        reply) lets the edit go as soon as it is done."""
+        if message is None:
+            yield
+            return
+        state = self._state(game_id)
+        state.answering[message.id] = state.answering.get(message.id, 0) + 1
+        try:
+            yield
+        finally:
+            left = state.answering.pop(message.id) - 1
+            if left:
+                state.answering[message.id] = left
+            state.answered.set()
+
+    async def answer_click(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """Answer a click that changed the game by updating the message it came from (the
+        board, or the clicker's own DM) in the click's response (``UPDATE_MESSAGE``): the
+        clicker and everyone else see the new state at once, and it costs none of the bot's
+        global request budget. The pump then has nothing left to edit there (P-45).
+
+        False when the click came from another message, or its message shows the same thing
+        as before: the caller acknowledges the click itself."""
+        message = interaction.message
+        if message is None:
+            return False
+        state = self._state(table.id)
+        async with table.lock:
+            key = self._clicked(table, state, message.id, interaction.user.id)
+            if key is None:
+                return False
+            drawing = self._answer_drawing(table, key)
+            spec = drawn(drawing, key)
+            if spec is None:
+                return False
+            turn = drawing.turn
+            board = not key.startswith("dm:")
+            if board:
+                previous = state.shown.get(key)
+                if previous == (spec, turn):
+                    return False
+                state.shown[key] = (spec, turn)  # claimed: the pump does not send it too
+            else:
+                seat = int(key[3:])
+                previous_hand = state.hands_shown.get(seat)
+                if previous_hand == shown_as(spec, turn):
+                    return False
+                state.hands_shown[seat] = shown_as(spec, turn)
+        shown_image = previous[0].image if board and previous is not None else None
+        try:
+            png = None
+            if spec.image is not None and spec.image != shown_image:
+                png = await self.images.png(spec.image)
+            kwargs = edit_kwargs(spec, table.id, turn, png, shown=shown_image)
+            if interaction.response.is_done():  # deferred by the ack guard: edit through it
+                await interaction.edit_original_response(**kwargs, allowed_mentions=QUIET)
+            else:
+                await interaction.response.edit_message(**kwargs, allowed_mentions=QUIET)
+        except Exception as exc:
+            # Unanswered (too late, or Discord failed): the pump edits the message instead.
+            log.warning(
+                "game %s: could not answer a click on its %s (%s)", table.id, key, one_line(exc)
+            )
+            if board:
+                state.shown.pop(key, None)
+            else:
+                state.hands_shown.pop(int(key[3:]), None)
+            self.mark_dirty(table)
+            return interaction.response.is_done()
+        if board:
+            if landed(state, key, drawing.seq):
+                state.stale_since.pop(key, None)
+        else:
+            landed(state, key, drawing.seq)
+        if state.dirty:
+            self.mark_dirty(table)
+        return True
+
+    def _answer_drawing(self, table: Table, key: str) -> Drawing:
+        """What the clicked message ``key`` should show now, and nothing else."""
+        if table.status == "lobby":
+            return Drawing([lobby_message(table)], {}, 0, [], next(self._seq))
+        if table.status == "cancelled" or table.engine is None:
+            return Drawing([cancelled_message(table)], {}, 0, [], next(self._seq))
+        if key.startswith("dm:"):
+            return self._draw(table, boards=False, seats=[int(key[3:])])
+        return self._draw(table, seats=())
+
+    @staticmethod
+    def _clicked(table: Table, state: GameMessages, message_id: int, user_id: int) -> str | None:
+        """Which of the game's messages was clicked: ``board``, ``board:1``, or ``dm:<seat>``
+        of the clicker only."""
+        for kind, board_id in state.board_ids.items():
+            if board_id == message_id:
+                return kind
+        seat = table.seat_of(user_id)
+        if seat is not None and state.hand_ids.get(seat) == message_id:
+            return f"dm:{seat}"
+        return None
+
+    def board_message_id(self, game_id: int) -> int | None:
+        return self._state(game_id).board_ids.get("board")
+
+    def remember_board(
+        self, game_id: int, message_id: int, spec: MessageSpec | None = None
+    ) -> None:
+        state = self._state(game_id)
+        state.known = True
+        state.board_ids["board"] = message_id
+        if spec is not None:
+            state.shown["board"] = (spec, 0)
