@@ -15,7 +15,7 @@ import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
 from bot.host.table import Outcome, Table
-from bot.ui.games.bag_of_bugs import EMOJI, LEGEND, NAMES, BagOfBugsPresenter, icon
+from bot.ui.games.bag_of_bugs import EMOJI, BagOfBugsPresenter
 from bot.ui.presenter import presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectSpec
 from rules.bag_of_bugs import BagOfBugs, flow
@@ -199,7 +199,7 @@ def test_the_biggest_choices_are_split_over_menus(
     assert menus_shown[0].placeholder.startswith(LONG_NAMES[1][:10])
     # an option's label shows its tokens, its description the score it would make
     first = menus_shown[0].options[0]
-    assert first.label.startswith("🔴R Red + 🟡Y Yellow")
+    assert first.label.startswith("🔴 Red + 🟡 Yellow")
     assert (first.description or "").startswith("score 0 → ")
 
 
@@ -240,7 +240,7 @@ def test_board_mid_draw_shows_the_pool_in_order_and_who_took_each_grab(rig: Rig)
     assert [b.disabled for b in grabs] == [True, False, True, False, False]
     text = desc(board)
     assert "🎒 **bob** holds the bag · turn 1" in text
-    assert "**Revealed 3 / 8:** 🔴R 🪨 🐛" in text
+    assert "**Revealed 3 / 8:** 🔴 🪨 🐛" in text
     assert "🪨 Rocks this turn: **1** · pairs set aside: **0 / 5** · 66 tokens left" in text
     assert "Grab window open!" in text
     assert field(board, "cy · 0 pts") == "no tokens yet\n✋ holds ③"
@@ -258,11 +258,11 @@ def test_board_mid_draw_shows_the_pool_in_order_and_who_took_each_grab(rig: Rig)
     assert [b.label for b in grab_row(board)][::2] == ["① ann", "③ cy", "⑤ 3 different"]
     assert not any(b.action == {"type": "draw"} for b in board.buttons())
     text = desc(board)
-    assert "**Revealed 6 / 8:** 🔴R ~~🪨~~ 🐛 ~~🔴R~~ 🟡Y ~~🪨~~ (🪨🪨 set aside as a pair)" in text
+    assert "**Revealed 6 / 8:** 🔴 ~~🪨~~ 🐛 ~~🔴~~ 🟡 ~~🪨~~ (🪨🪨 set aside as a pair)" in text
     assert "pairs set aside: **1 / 5**" in text
-    assert "**Pool now:** 🔴R×1 🟡Y×1 🐛×1 (3 tokens)" in text
+    assert "**Pool now:** 🔴×1 🟡×1 🐛×1 (3 tokens)" in text
     assert "⏳ Waiting for **cy** to choose the tokens for ③: 2 identical tokens." in text
-    assert field(board, "ann · 1 pt") == "🔴R×1\n✋ holds ①"
+    assert field(board, "ann · 1 pt") == "🔴×1\n✋ holds ①"
     assert choice_actions(board) == engine_of(table).legal_actions(2)
     assert len(choice_actions(board)) == 3
 
@@ -277,13 +277,13 @@ def test_board_during_a_choice_names_the_chooser_and_offers_only_their_options(r
     board = board_of(table)
     text = desc(board)
     assert "⏳ Waiting for **cy** to choose the tokens for ①: 1 token from a largest group." in text
-    assert "**Pool now:** 🔴R×2 🟡Y×2 🟢G×1 🐛×1 (6 tokens)" in text
-    assert "**Revealed 6 / 6:** 🔴R 🟡Y 🟡Y 🟢G 🔴R 🐛" in text
+    assert "**Pool now:** 🔴×2 🟡×2 🟢×1 🐛×1 (6 tokens)" in text
+    assert "**Revealed 6 / 6:** 🔴 🟡 🟡 🟢 🔴 🐛" in text
     assert field(board, "cy").endswith("✋ holds ① · ⏳ choosing")
     s = step(table)
     assert board.rows[1] == (
-        ButtonSpec("🔴R Red", action={"type": "take", "step": s, "tokens": {"c1": 1}}),
-        ButtonSpec("🟡Y Yellow", action={"type": "take", "step": s, "tokens": {"c2": 1}}),
+        ButtonSpec("🔴 Red", action={"type": "take", "step": s, "tokens": {"c1": 1}}),
+        ButtonSpec("🟡 Yellow", action={"type": "take", "step": s, "tokens": {"c2": 1}}),
     )
     assert len(board.rows) == 2
     assert choice_actions(board) == engine.legal_actions(2)
@@ -316,7 +316,7 @@ def test_board_during_a_wind_give_away(rig: Rig) -> None:
         {"type": "give", "step": s, "token": "c1"},
         {"type": "give", "step": s, "token": "scary"},
     ]
-    assert [b.label for b in board.rows[1]] == ["Give 🔴R Red", "Give 🕷️ Scary Bug"]  # type: ignore[union-attr]
+    assert [b.label for b in board.rows[1]] == ["Give 🔴 Red", "Give 🕷️ Scary Bug"]  # type: ignore[union-attr]
 
 
 def test_names_are_escaped_on_the_board_and_plain_on_buttons(rig: Rig) -> None:
@@ -346,7 +346,7 @@ def test_log_lines_for_a_known_sequence(rig: Rig) -> None:
     # the 6th token stops the draw; ③ and ⑤ have one option each, then cy's Wind asks
     assert draw(table) == [
         "🛑 The draw stopped at 6 / 6 (the limit); the 🪨 goes back into the bag",
-        "③ **bob** took 🔴R🔴R",
+        "③ **bob** took 🔴🔴",
         "⑤ **cy** took 🕷️ 🐛 💨",
     ]
     assert do(table, 2, {"type": "give", "step": step(table), "token": "larva"}) == [
@@ -356,11 +356,11 @@ def test_log_lines_for_a_known_sequence(rig: Rig) -> None:
     # turn 2: the idle timer reveals; a pair; nobody grabbed; the leftovers time out
     rig("c3", "rock", "rock")
     deadline = engine.deadlines()[0].action
-    assert do(table, SYSTEM, deadline) == ["⏰ **bob** was idle: the bag revealed 🟢G (1 / 6)"]
+    assert do(table, SYSTEM, deadline) == ["⏰ **bob** was idle: the bag revealed 🟢 (1 / 6)"]
     assert draw(table) == []
     assert draw(table) == ["🛑 The draw stopped at 3 / 6 (a 2nd 🪨); 🪨🪨 set aside: 1 / 4 pairs"]
     assert do(table, SYSTEM, engine.deadlines()[0].action) == [
-        "↩️ **bob** returned the leftovers to the bag: 🟢G (time ran out)",
+        "↩️ **bob** returned the leftovers to the bag: 🟢 (time ran out)",
         "🎒 Turn 3: **cy** draws",
     ]
     # turn 3 is the last: ① takes the only token, ② finds the pool empty, then the end
@@ -378,7 +378,7 @@ def test_log_lines_for_a_known_sequence(rig: Rig) -> None:
     assert lines == [
         "🛑 The draw stopped at 3 / 6 (a 2nd 🪨); 🪨🪨 set aside: 4 / 4 pairs"
         " — this is the last turn!",
-        "① **bob** took 🟡Y",
+        "① **bob** took 🟡",
         "② **ann** found the pool empty: nothing to take",
         f"🏁 Game over: {' and '.join(won)} {verb} with {best} points.",
     ]
@@ -403,7 +403,7 @@ def test_log_lines_for_a_chosen_take_leftovers_and_a_timed_out_choice(rig: Rig) 
         {"type": "take", "step": step(table), "tokens": dict(engine.legal_actions(1)[0]["tokens"])},
     )[0].startswith("④ **bob** took ")
     left = dict(engine.state.pool)
-    shown = " ".join(icon(t) * n for t, n in left.items())
+    shown = " ".join(EMOJI[t] * n for t, n in left.items())
     assert do(table, 0, {"type": "take_all", "step": step(table)}) == [
         f"🧺 **ann** took the leftovers: {shown}",
         "🎒 Turn 2: **bob** draws",
@@ -448,7 +448,7 @@ def test_reply_is_silent_for_draws_and_grabs_and_confirms_choices(rig: Rig) -> N
         table, act(table, 1, {"type": "take", "step": s, "tokens": {"c2": 1, "wind": 1}})
     )
     assert reply is not None and reply.content == (
-        "✅ You took 🟡Y 💨. 💨 You collected a Wind: choose a token to give away, on the board."
+        "✅ You took 🟡 💨. 💨 You collected a Wind: choose a token to give away, on the board."
     )
     reply = PRESENTER.reply(
         table, act(table, 1, {"type": "give", "step": step(table), "token": "scary"})
@@ -457,7 +457,7 @@ def test_reply_is_silent_for_draws_and_grabs_and_confirms_choices(rig: Rig) -> N
     reply = PRESENTER.reply(table, act(table, 0, {"type": "return_all", "step": step(table)}))
     assert (
         reply is not None
-        and reply.content == "✅ You returned the leftovers to the bag: 🟡Y🟡Y🟡Y 🟢G."
+        and reply.content == "✅ You returned the leftovers to the bag: 🟡🟡🟡 🟢."
     )
 
 
@@ -509,11 +509,11 @@ def test_final_board_shows_the_breakdown_and_the_winner() -> None:
         "Final turn",
     ]
     assert field(final, "ann") == (
-        "🔴R×4 **0** · 🟡Y×3 **+6** · 🟢G×2 **+3** · 🔵B×1 **+1** · 🟣P×1 **+1**\n"
+        "🔴×4 **0** · 🟡×3 **+6** · 🟢×2 **+3** · 🔵×1 **+1** · 🟣×1 **+1**\n"
         "🌈 all colours **+5** · 🐛×1 **+3** · 🕷️×3 **-3** · most 🕷️ **-2**"
     )
     assert field(final, "🏆 bob") == (
-        "🔴R×3 **+6** · 🟡Y×0 **0** · 🟢G×0 **0** · 🔵B×0 **0** · 🟣P×0 **0**\n"
+        "🔴×3 **+6** · 🟡×0 **0** · 🟢×0 **0** · 🔵×0 **0** · 🟣×0 **0**\n"
         "🌈 all colours **0** · 🐛×4 **+12** · 🕷️×1 **-1** · most 🕷️ **0**"
     )
     assert field(final, "Final turn") == "🏁 Game over: somebody wins."
@@ -556,13 +556,3 @@ def test_draw_is_disabled_with_its_time_during_the_pause_then_comes_back() -> No
     assert not next(b for b in board.buttons() if b.label == "Draw").disabled
     assert "again <t:" not in (board.embed.description if board.embed else "")
     assert PRESENTER.refresh_at(table) is None
-
-
-def test_every_bug_colour_is_named_by_a_letter_too() -> None:
-    """Not by colour alone (issue #26, P-51): each coloured Bug carries its colour's letter;
-    the other tokens are told apart by their shapes."""
-    bugs = [t for t in EMOJI if t.startswith("c")]
-    letters = [icon(t).removeprefix(EMOJI[t]) for t in bugs]
-    assert letters == [NAMES[t][0] for t in bugs] and len(set(letters)) == len(bugs)
-    assert all(icon(t) == EMOJI[t] for t in EMOJI if t not in bugs)
-    assert all(f"{icon(t)} {NAMES[t]}" in LEGEND for t in bugs)

@@ -19,7 +19,7 @@ import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
 from bot.host.table import Outcome, Table
-from bot.ui.games.bug_off import EMOJI, BugOffPresenter, chip
+from bot.ui.games.bug_off import EMOJI, BugOffPresenter
 from bot.ui.presenter import HAND_BUTTON, presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec
 from rules.bug_off import COLOURS, BugOff
@@ -31,10 +31,9 @@ from tests.support.tables import act, make_table
 SLUG = "bug-off"
 PRESENTER = presenter_for(SLUG)
 LONG_NAMES = [f"{c}_*player*_{'x' * 20}"[:32] for c in "ABCDEF"]
-# a colour as the presenter writes it (square and letter), or a bare square (a leak may be either)
-COLOUR_OF = {chip(colour): colour for colour in EMOJI} | {e: c for c, e in EMOJI.items()}
-CHIP = re.compile("(" + "|".join(COLOUR_OF) + r")×(\d+)")
-COLOUR_TOKEN = re.compile("|".join([*COLOUR_OF, *(rf"\b{c}\b" for c in COLOURS)]))
+CHIP = re.compile("(" + "|".join(EMOJI.values()) + r")×(\d+)")
+COLOUR_OF = {emoji: colour for colour, emoji in EMOJI.items()}
+COLOUR_TOKEN = re.compile("|".join([*EMOJI.values(), *(rf"\b{c}\b" for c in COLOURS)]))
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -87,7 +86,7 @@ def texts(spec: MessageSpec) -> list[str]:
 
 
 def chips(text: str) -> dict[str, int]:
-    """``🟥R×3 🟦B×1`` back into colour counts (all six colours)."""
+    """``🟥×3 🟦×1`` back into colour counts (all six colours)."""
     out = dict.fromkeys(COLOURS, 0)
     for emoji, n in CHIP.findall(text):
         out[COLOUR_OF[emoji]] += int(n)
@@ -95,7 +94,7 @@ def chips(text: str) -> dict[str, int]:
 
 
 def hand_counts(spec: MessageSpec) -> dict[str, int]:
-    """The "Your hand" field (``🟥R red ×2`` per line) back into colour counts."""
+    """The "Your hand" field (``🟥 red ×2`` per line) back into colour counts."""
     out = dict.fromkeys(COLOURS, 0)
     value = field(spec, "Your hand")
     if value == "—":
@@ -103,7 +102,7 @@ def hand_counts(spec: MessageSpec) -> dict[str, int]:
     for line in value.splitlines():
         m = re.fullmatch(r"(\S+) (\w+) ×(\d+)", line)
         assert m, line
-        assert chip(m[2]) == m[1]
+        assert EMOJI[m[2]] == m[1]
         out[m[2]] += int(m[3])
     return out
 
@@ -252,12 +251,12 @@ def test_board_shows_the_public_table() -> None:
     desc = board.embed.description or ""
     assert "▶ **p1**'s turn: draw a card." in desc
     assert f"Deck: **{len(data['deck'])}** cards left" in desc
-    assert "🟦B → 🟥R · 2 of 6" in desc
+    assert "🟦 → 🟥 · 2 of 6" in desc
     p1 = field(board, "▶ p1")
     assert chips(p1) == pile(red=3, blue=1)
     assert "Hand: 3 · Points: **0**" in p1
     assert "Points: **7**" in field(board, "p2")
-    assert "🟩G" not in field(board, "p2")  # points colours stay secret
+    assert "🟩" not in field(board, "p2")  # points colours stay secret
     assert field(board, "Log").splitlines() == [f"line {i}" for i in range(4, 12)]
     assert board.rows == (
         (
@@ -370,7 +369,7 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
                 choices += 1
                 drawn = engine.state.drawn
                 assert drawn is not None
-                assert f"You drew {chip(drawn)} **{drawn}**" in desc
+                assert f"You drew {EMOJI[drawn]} **{drawn}**" in desc
                 held = [c for c in COLOURS if engine.state.hands[seat][c]]
                 rows = [row for row in spec.rows if isinstance(row, tuple)]
                 assert [b.action for b in rows[0]] == [{"type": "place", "colour": c} for c in held]
@@ -400,9 +399,9 @@ def test_score_preview_names_who_would_gain() -> None:
     assert spec is not None
     preview = field(spec, "If you score").splitlines()
     assert preview == [
-        "🟥R red → nobody (no face-up cards)",
-        "🟩G green → nobody (no face-up cards)",
-        "🟦B blue → you +1, p1 +3",
+        "🟥 red → nobody (no face-up cards)",
+        "🟩 green → nobody (no face-up cards)",
+        "🟦 blue → you +1, p1 +3",
     ]
 
 
@@ -426,7 +425,7 @@ def test_reply_after_a_draw_shows_the_card_and_the_choices() -> None:
     assert reply is not None
     drawn = engine.state.drawn
     assert drawn is not None
-    assert reply.embed is not None and f"You drew {chip(drawn)} **{drawn}**" in (
+    assert reply.embed is not None and f"You drew {EMOJI[drawn]} **{drawn}**" in (
         reply.embed.description or ""
     )
     assert actions(reply.buttons()) == legal(engine, seat)
@@ -473,8 +472,8 @@ def test_reply_mentions_bug_offs_before_the_drawn_card_and_the_end() -> None:
     reply = PRESENTER.reply(table, outcome)
     assert reply is not None and reply.embed is not None
     desc = reply.embed.description or ""
-    assert desc.startswith("💥 You drew the 1st BUG OFF 🟦B first")
-    assert "You drew 🟥R **red**" in desc
+    assert desc.startswith("💥 You drew the 1st BUG OFF 🟦 first")
+    assert "You drew 🟥 **red**" in desc
 
     # the sixth BUG OFF ends the game: no drawn card, a plain note
     data = engine_of(table).to_dict()
@@ -488,7 +487,7 @@ def test_reply_mentions_bug_offs_before_the_drawn_card_and_the_end() -> None:
     assert outcome.finished
     reply = PRESENTER.reply(table, outcome)
     assert reply is not None and reply.content is not None
-    assert "6th BUG OFF 🟩G" in reply.content and "game is over" in reply.content
+    assert "6th BUG OFF 🟩" in reply.content and "game is over" in reply.content
 
 
 def test_reply_is_none_for_the_clock() -> None:
@@ -517,15 +516,15 @@ def test_log_lines_for_draw_place_score_and_timeouts() -> None:
 
     assert lines(0, {"type": "draw"}) == [f"🃏 ann drew a card ({size - 1} left)"]
     assert lines(0, {"type": "score", "colour": "blue"}) == [
-        "🎯 ann scored 🟦B: bob +3, cy +1 → **bob**'s turn"
+        "🎯 ann scored 🟦: bob +3, cy +1 → **bob**'s turn"
     ]
     assert lines(1, {"type": "draw"}) == [f"🃏 bob drew a card ({size - 2} left)"]
     assert lines(1, {"type": "place", "colour": "purple"}) == [
-        "🐛 bob placed 🟪P (🟪P×1 face up) → **cy**'s turn"
+        "🐛 bob placed 🟪 (🟪×1 face up) → **cy**'s turn"
     ]
     # the clock before the draw: draws and places the drawn card (public once placed)
     assert lines(SYSTEM, {"type": "timeout", "turn": engine_of(table).turn}) == [
-        f"⏰ cy ran out of time: drew a card ({size - 3} left), placed 🟧O (🟧O×1 face up)"
+        f"⏰ cy ran out of time: drew a card ({size - 3} left), placed 🟧 (🟧×1 face up)"
         " → **ann**'s turn"
     ]
     # the clock after the draw: places the drawn card
@@ -534,7 +533,7 @@ def test_log_lines_for_draw_place_score_and_timeouts() -> None:
     assert drawn is not None
     count = engine_of(table).state.tableaux[0][drawn] + 1
     assert lines(SYSTEM, {"type": "timeout", "turn": engine_of(table).turn}) == [
-        f"⏰ ann ran out of time: placed {chip(drawn)} ({chip(drawn)}×{count} face up)"
+        f"⏰ ann ran out of time: placed {EMOJI[drawn]} ({EMOJI[drawn]}×{count} face up)"
         " → **bob**'s turn"
     ]
 
@@ -549,7 +548,7 @@ def test_log_line_for_a_score_nobody_gains_from() -> None:
     act(table, 1, {"type": "draw"})
     outcome = act(table, 1, {"type": "score", "colour": "red"})
     assert PRESENTER.log_lines(table, outcome) == [
-        "🎯 bob scored 🟥R: nobody had 🟥R face up → **ann**'s turn"
+        "🎯 bob scored 🟥: nobody had 🟥 face up → **ann**'s turn"
     ]
 
 
@@ -565,7 +564,7 @@ def test_log_lines_for_bug_offs_and_the_end() -> None:
     table = with_engine(table, BugOff.from_dict(data))
     lines = PRESENTER.log_lines(table, act(table, 0, {"type": "draw"}))
     assert lines == [
-        "💥 ann drew the 5th BUG OFF 🟦B: wiped ann 🟥R×1 🟦B×2, bob 🟥R×4 (7 cards)",
+        "💥 ann drew the 5th BUG OFF 🟦: wiped ann 🟥×1 🟦×2, bob 🟥×4 (7 cards)",
         f"🃏 ann drew a card ({len(data['deck']) - 2} left)",
     ]
     # ann places; bob then draws until the last BUG OFF: a 5–5 tie decided by the first colour
@@ -576,7 +575,7 @@ def test_log_lines_for_bug_offs_and_the_end() -> None:
     table = with_engine(table, BugOff.from_dict(data))
     lines = PRESENTER.log_lines(table, act(table, 1, {"type": "draw"}))
     assert lines == [
-        "💥 bob drew the 6th BUG OFF 🟩G: wiped ann 🟩G×1, bob 🟩G×1 (2 cards)",
+        "💥 bob drew the 6th BUG OFF 🟩: wiped ann 🟩×1, bob 🟩×1 (2 cards)",
         "🏁 Game over: **ann** wins with 5 points after a tie-break.",
     ]
 
@@ -603,13 +602,13 @@ def test_final_reveals_points_and_explains_a_decisive_tie_break() -> None:
     desc = final.embed.description or ""
     assert desc.startswith("🏆 **ann** wins with **10** points!")
     assert "**Tie-break:** **ann** and **bob** tied on 10 points" in desc
-    assert "• 1st BUG OFF 🟦B: ann 3, bob 3 → still tied: ann and bob" in desc
-    assert "• 2nd BUG OFF 🟥R: ann 4, bob 2 → **ann** wins the tie-break" in desc
+    assert "• 1st BUG OFF 🟦: ann 3, bob 3 → still tied: ann and bob" in desc
+    assert "• 2nd BUG OFF 🟥: ann 4, bob 2 → **ann** wins the tie-break" in desc
     assert "shared" not in desc
     names = [f.name for f in final.embed.fields]
     assert names[:3] == ["🏆 ann — 10 points", "bob — 10 points", "cy — 4 points"]
     # points piles in BUG OFF order with zeros, so the tie-break can be checked by eye
-    assert field(final, "🏆 ann") == "🟦B×3 🟥R×4 🟩G×3 🟨Y×0 🟧O×0 🟪P×0"
+    assert field(final, "🏆 ann") == "🟦×3 🟥×4 🟩×3 🟨×0 🟧×0 🟪×0"
     assert chips(field(final, "cy")) == pile(purple=4)
     # hands stay hidden even at the end
     rng = random.Random(1)
@@ -641,11 +640,3 @@ def test_stale_text_is_specific() -> None:
     assert "earlier turn" in PRESENTER.stale_text({"type": "place", "colour": "red"})
     assert "My hand" in PRESENTER.stale_text({"type": "score", "colour": "red"})
     assert "earlier turn" in PRESENTER.stale_text({"type": "whatever"})
-
-
-def test_every_colour_is_named_by_a_letter_too() -> None:
-    """Not by colour alone (issue #26, P-51): each card colour's chip carries its own letter."""
-    letters = [chip(c).removeprefix(EMOJI[c]) for c in COLOURS]
-    assert all(len(letter) == 1 and letter.isupper() for letter in letters), letters
-    assert len(set(letters)) == len(COLOURS)
-    assert [letter for letter in letters] == [c[0].upper() for c in COLOURS]

@@ -29,7 +29,6 @@ import pytest
 from bot.emulator.models import Message, MessageVersion, walk_components
 from bot.store import Store
 from bot.ui.games.bug_off import EMOJI, BugOffPresenter, counts
-from bot.ui.games.bug_off import chip as chip_of
 from rules.bug_off import COLOURS
 from rules.core import SYSTEM, get_game, replay
 
@@ -46,11 +45,10 @@ SAMPLE = 3
 
 TURN_OF = re.compile(r"▶ \*\*(?P<name>[^*\n]+)\*\*'s turn: draw a card\.")
 GAME_ID = re.compile(r"^g:(?P<game>\d+):(?P<turn>\d+):(?P<action>\{.*\})$")
-# a colour as the presenter writes it (square and letter), or a bare square (a leak may be either)
-COLOUR_OF = {chip_of(colour): colour for colour in EMOJI} | {e: c for c, e in EMOJI.items()}
-CHIP = "(?:" + "|".join(COLOUR_OF) + ")"
+CHIP = "(?:" + "|".join(EMOJI.values()) + ")"
+COLOUR_OF = {emoji: colour for colour, emoji in EMOJI.items()}
 COLOUR_WORD = re.compile(r"\b(?:" + "|".join(COLOURS) + r")s?\b", re.IGNORECASE)
-BARE = re.compile(rf"({CHIP})(?![A-Z×])")  # not the square of a chip, nor a run
+BARE = re.compile(rf"({CHIP})(?!×)")
 RUN = re.compile(rf"{CHIP}×\d+(?: {CHIP}×\d+)*")
 HAND_LINE = re.compile(rf"({CHIP}) ({'|'.join(COLOURS)}) ×(\d+)")
 HAND_SIZE = re.compile(r"Your hand \((\d+)\)")
@@ -101,12 +99,12 @@ class Truth:
     names: list[str]
     states: list[dict[str, Any]]
     public_at: list[set[str]] = field(default_factory=list)
-    """Per step: the chip runs (``🟥R×2 🟦B×1``) that show a public pile then (a tableau, the
+    """Per step: the chip runs (``🟥×2 🟦×1``) that show a public pile then (a tableau, the
     score pile, the wiped-out pile) or that the log may still show (a placed colour's face-up
     count, one seat's wipe by a BUG OFF)."""
     public_ever: set[str] = field(default_factory=set)
     bare_at: list[set[str]] = field(default_factory=list)
-    """Per step: the colours a public text may show as a bare chip (``🟥R``, no count): the
+    """Per step: the colours a public text may show as a bare chip (``🟥``, no count): the
     BUG OFF stack, and the colours the log may still show placed, scored or drawn as BUG OFF."""
     final_runs: set[str] = field(default_factory=set)
     """The points piles as the results show them (only allowed once the game is over)."""
@@ -127,12 +125,12 @@ class Truth:
             named.append({e.data["colour"] for e in events if e.is_public and "colour" in e.data})
             for event in events:
                 if event.is_public and event.type == "placed":
-                    runs.add(f"{chip_of(event.data['colour'])}×{event.data['count']}")
+                    runs.add(f"{EMOJI[event.data['colour']]}×{event.data['count']}")
                 elif event.is_public and event.type == "bug_off":
                     by_seat: dict[int, list[str]] = {}
                     for w in event.data["wiped"]:
-                        run = f"{chip_of(w['colour'])}×{w['count']}"
-                        by_seat.setdefault(w["seat"], []).append(run)
+                        chip = f"{EMOJI[w['colour']]}×{w['count']}"
+                        by_seat.setdefault(w["seat"], []).append(chip)
                     runs.update(" ".join(parts) for parts in by_seat.values())
             truth.states.append(engine.to_dict())
             logged.append(runs)
@@ -214,7 +212,7 @@ def own_private_problems(seen: Seen, truth: Truth) -> list[str]:
     if lines or HAND_SIZE.search(seen.text):
         hand = dict.fromkeys(COLOURS, 0)
         for chip, colour, n in lines:
-            if chip_of(colour) != chip:
+            if EMOJI[colour] != chip:
                 problems.append(f"hand line {chip} {colour} mixes colours")
             hand[colour] += int(n)
         size = HAND_SIZE.search(seen.text)
@@ -223,7 +221,7 @@ def own_private_problems(seen: Seen, truth: Truth) -> list[str]:
         claims["hand"] = hand
     drew = YOU_DREW.search(seen.text)
     if drew:
-        if drew[2] not in EMOJI or chip_of(drew[2]) != drew[1]:
+        if EMOJI.get(drew[2]) != drew[1]:
             problems.append(f"drawn card {drew[1]} {drew[2]} mixes colours")
         claims["drawn"] = drew[2]
     points = MY_POINTS.search(seen.text)
@@ -341,7 +339,7 @@ def planted_leaks_are_caught(seen_all: list[Seen], truth: Truth) -> None:
     assert [bool(scan([board(k, f"Hand: {chips}")], truth)) for k, chips in bare] == expected
     assert any(expected)
     # 2. The log names the drawn card, in chips or in words.
-    for text in ("🃏 alice drew 🟨Y (40 left)", "alice drew yellow"):
+    for text in ("🃏 alice drew 🟨 (40 left)", "alice drew yellow"):
         assert scan([board(0, text)], truth), text
     # 3. Hands in words in public.
     assert scan([board(0, "bob is holding red and blue")], truth)
@@ -614,7 +612,7 @@ async def test_the_turn_clock_plays_the_default_and_says_so(world: World) -> Non
         assert stored[0] == (SYSTEM, {"type": "timeout", "turn": 0})
         first = replay(GAME, 2, seed, options, stored[:1]).to_dict()
         placed = [c for c in COLOURS if first["tableaux"][start["active"]][c]]
-        assert len(placed) == 1 and f"placed {chip_of(placed[0])}" in line
+        assert len(placed) == 1 and f"placed {EMOJI[placed[0]]}" in line
         assert first["hands"][start["active"]] == start["hands"][start["active"]]
 
         # The other player draws in time, then lets the clock place the drawn card.

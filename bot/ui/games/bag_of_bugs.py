@@ -106,7 +106,7 @@ TITLE = "🎒 Bag of Bugs"
 TURN_MARK = "🎒 Turn "
 """Prefix of the log line that opens a turn (no other log line starts with it)."""
 LEGEND = (
-    "🔴R Red · 🟡Y Yellow · 🟢G Green · 🔵B Blue · 🟣P Purple Bugs · 🕷️ Scary Bug · 🐛 Larva · "
+    "🔴 Red · 🟡 Yellow · 🟢 Green · 🔵 Blue · 🟣 Purple Bugs · 🕷️ Scary Bug · 🐛 Larva · "
     "💨 Wind · 🪨 Rock"
 )
 GRAB_LEGEND = " · ".join(f"{GRAB_MARK[k]} {GRAB_SHORT[k]}" for k in GRAB_MARK)
@@ -130,13 +130,8 @@ STOP_REASONS = {
 }
 
 
-LETTERS: dict[str, str] = {"c1": "R", "c2": "Y", "c3": "G", "c4": "B", "c5": "P"}
-"""A letter beside each colour, so a Bug never reads by its colour alone (issue #26)."""
-
-
 def icon(token: str) -> str:
-    """The token's emoji, and for a coloured Bug its colour's letter: ``🔴R``, ``🐛``."""
-    return EMOJI.get(token, "❔") + LETTERS.get(token, "")
+    return EMOJI.get(token, "❔")
 
 
 def tokens_text(tokens: Mapping[str, int]) -> str:

@@ -61,24 +61,7 @@ DRAW_ACTION: DrawAction = {"type": "draw"}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 
-LETTERS: dict[str, str] = {
-    "red": "R",
-    "orange": "O",
-    "yellow": "Y",
-    "green": "G",
-    "blue": "B",
-    "purple": "P",
-}
-"""A letter beside each colour, so a card never reads by its colour alone (issue #26)."""
-
-
 def chip(colour: str) -> str:
-    """The colour's square and its letter, ``🟥R``: how text names a card's colour."""
-    return EMOJI.get(colour, "⬜") + LETTERS.get(colour, "")
-
-
-def square(colour: str) -> str:
-    """The square alone, for a button's emoji (its label names the colour)."""
     return EMOJI.get(colour, "⬜")
 
 
@@ -295,7 +278,7 @@ class BugOffPresenter(Presenter):
                     f"Place {c}",
                     action={"type": "place", "colour": c},
                     style=Style.PRIMARY,
-                    emoji=square(c),
+                    emoji=chip(c),
                 )
                 for c in me["place"]
             ]
@@ -306,7 +289,7 @@ class BugOffPresenter(Presenter):
                     f"Score {c}",
                     action={"type": "score", "colour": c},
                     style=Style.SUCCESS,
-                    emoji=square(c),
+                    emoji=chip(c),
                 )
                 for c in me["score"]
             ]
