@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .specs import EmbedSpec, Field, ImageSpec, MessageSpec
-from .text import clip
+from .text import clip, plural
 
 EMBED_MAX = 6000
 """Discord's limit for the text of one embed (title, description, fields, footer)."""
@@ -81,3 +81,9 @@ def results_screen(
             colour=colour,
         )
     return MessageSpec(embed=embed, image=image)
+
+
+def game_over_line(names: Sequence[str], winners: Sequence[int], scores: Sequence[int]) -> str:
+    """The log's last line for a game won on points: ``🏁 Game over: **Ann** wins with 9 points.``"""
+    won = join_and([f"**{names[s]}**" for s in winners])
+    return f"🏁 Game over: {won} {win_verb(winners)} with {plural(max(scores), 'point')}."

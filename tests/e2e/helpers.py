@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import socket
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,13 @@ WAIT = 60.0
 """Seconds a test waits for the state it expects (a board's text, a button, a DM) before it
 fails: what an idle machine shows within a second may take many on one whose cores are shared
 by more test workers and bot processes than it has. A test never waits for time to pass (P-44)."""
+
+
+def free_port() -> int:
+    """A port nobody listens on now (for a bot's WEB_PORT or METRICS_PORT)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 async def open_game(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
-import socket
 
 import aiohttp
 import pytest
@@ -16,14 +15,7 @@ from bot.store import Store
 from tests.support.wait import until
 
 from .conftest import World
-from .helpers import WAIT, click, start_game, told, until_text
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
+from .helpers import WAIT, click, free_port, start_game, told, until_text
 
 PORT = free_port()
 BASE = f"http://127.0.0.1:{PORT}"

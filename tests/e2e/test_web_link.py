@@ -4,23 +4,16 @@ finished game's board carries a link a member follows to replay the game in a br
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
 import aiohttp
 import pytest
 
 from .conftest import World
-from .helpers import WAIT, click, start_game, told, until_text
+from .helpers import WAIT, click, free_port, start_game, told, until_text
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 HAS_CHROMIUM = Path(CHROMIUM).exists()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 PORT = free_port()

@@ -53,7 +53,7 @@ from ...games import Game, register_game
 from ...host.table import Outcome, Table
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
-from ..results import headline, join_and, ranked, results_screen, standing, win_verb
+from ..results import game_over_line, headline, ranked, results_screen, standing
 from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
 from ..text import FIELD_MAX, LINE_MAX, clip, esc, plural
 
@@ -523,10 +523,7 @@ def _stop(out: _Lines, d: StopData) -> None:
 
 
 def _game_over(out: _Lines, d: GameOverData) -> None:
-    winners = d["winners"]
-    won = join_and([f"**{out.names[s]}**" for s in winners])
-    verb = win_verb(winners)
-    out.lines.append(f"🏁 Game over: {won} {verb} with {plural(max(d['scores']), 'point')}.")
+    out.lines.append(game_over_line(out.names, d["winners"], d["scores"]))
 
 
 Formatter = Callable[[_Lines, Any], None]
