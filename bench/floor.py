@@ -15,6 +15,7 @@ import asyncio
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -61,4 +62,8 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    # The event loop the bot runs on (uvloop where installed), so the two are compared alike.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bot.event_loop import run
+
+    sys.exit(run(main()))

@@ -17,6 +17,7 @@ import discord
 
 from rules.core import GAMES
 
+from . import event_loop
 from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
 from .discord.shards import make_bot
@@ -125,7 +126,7 @@ def _run_bot(settings: Settings, token: str) -> int:
     warn_old_names(settings)
     point_at(settings)
     try:
-        asyncio.run(_start(settings, token))
+        event_loop.run(_start(settings, token))
     except discord.LoginFailure:
         print(
             "bugtable: Discord refused DISCORD_TOKEN (401): reset the token in the Developer "

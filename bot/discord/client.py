@@ -12,6 +12,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from ..event_loop import loop_name
 from ..games import load_game_modules
 from ..host.bots import BotPlayers
 from ..host.host import Host
@@ -137,7 +138,11 @@ class BugtableBot(commands.Bot):
         await self.host.restore(changed_since=self._pings_due_since())
         # Only now may overdue deadlines fire: a game they move is loaded (and adopted) first.
         self.host.resume_timers()
-        log.info("bugtable ready: %d game(s) loaded, the rest at first use", len(self.host.tables))
+        log.info(
+            "bugtable ready: %d game(s) loaded, the rest at first use (event loop: %s)",
+            len(self.host.tables),
+            loop_name(),
+        )
 
     def _pings_due_since(self) -> datetime | None:
         """Games changed this recently may still owe a turn ping (P-46): loaded at start-up so
