@@ -99,6 +99,10 @@ class ImageCache:
         self.renders = 0
         """How many pictures were really rendered (the rest came from the cache)."""
 
+    def cached(self, image: ImageSpec) -> bytes | None:
+        """The picture if it was rendered already (no waiting)."""
+        return self._done.get(image.key)
+
     async def png(self, image: ImageSpec) -> bytes:
         cached = self._done.get(image.key)
         if cached is not None:

@@ -3,10 +3,12 @@ specs), syncing the board messages in its channel, and answering a click in plac
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -15,7 +17,7 @@ from ..backoff import one_line
 from ..host.table import Table
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.presenter import presenter_for
-from ..ui.specs import MessageSpec
+from ..ui.specs import ImageSpec, MessageSpec
 from ..web.links import game_url, with_replay_link
 from .attempts import PublisherBase
 from .game_messages import (
@@ -24,6 +26,7 @@ from .game_messages import (
     Drawing,
     Frame,
     GameMessages,
+    PictureFollow,
     Round,
     after_answers,
     answered_newer,
@@ -32,7 +35,7 @@ from .game_messages import (
     shown_as,
 )
 from .mentioning import pingable, with_turn_line
-from .render import edit_kwargs, send_kwargs
+from .render import edit_kwargs, file_of, send_kwargs
 
 # Every part logs as the one publisher module did, so log records keep their names.
 log = logging.getLogger("bot.discord.publisher")
@@ -120,6 +123,10 @@ class Boards(PublisherBase):
         channel = self.client.get_partial_messageable(table.game.channel_id)
         kinds = ["board" if i == 0 else f"board:{i}" for i in range(len(boards))]
         await after_answers(state, [state.board_ids.get(kind) for kind in kinds])
+        # A picture being sent through a click lands before this edit, never after it (P-60).
+        sending = [f.task for k in kinds if (f := state.pictures.get(k)) and f.sending]
+        if sending:
+            await asyncio.wait(sending)
         now = time.monotonic()
         changed = [
             (kind, spec)
@@ -238,11 +245,19 @@ class Boards(PublisherBase):
                     return False
                 state.hands_shown[seat] = shown_as(spec, turn)
         shown_image = previous[0].image if board and previous is not None else None
+        follows: ImageSpec | None = None
         try:
             png = None
+            answer = spec
             if spec.image is not None and spec.image != shown_image:
-                png = await self.images.png(spec.image)
-            kwargs = edit_kwargs(spec, table.id, turn, png, shown=shown_image)
+                png = self.images.cached(spec.image)
+                if png is None and shown_image is not None:
+                    # Answered now with the picture the board carries; the new one follows
+                    # through this interaction once drawn (P-60).
+                    follows, answer = spec.image, replace(spec, image=shown_image)
+                elif png is None:
+                    png = await self.images.png(spec.image)
+            kwargs = edit_kwargs(answer, table.id, turn, png, shown=shown_image)
             if interaction.response.is_done():  # deferred by the ack guard: edit through it
                 await interaction.edit_original_response(**kwargs, allowed_mentions=QUIET)
             else:
@@ -263,9 +278,59 @@ class Boards(PublisherBase):
                 state.stale_since.pop(key, None)
         else:
             landed(state, key, drawing.seq)
+        if follows is not None:
+            self._follow_with_picture(table, state, key, interaction, follows)
         if state.dirty:
             self.mark_dirty(table)
         return True
+
+    def _follow_with_picture(
+        self,
+        table: Table,
+        state: GameMessages,
+        key: str,
+        interaction: discord.Interaction[Any],
+        image: ImageSpec,
+    ) -> None:
+        """Put ``image`` on the board ``key`` a click was answered on without it: drawn off the
+        event loop, then sent through the click's own interaction (no global request). Only
+        the newest picture of a board is drawn and sent: one that a later answer or edit
+        replaced gives way, so a busy board costs one picture per pass, not one per move."""
+
+        def wanted() -> bool:
+            shown = state.shown.get(key)
+            return shown is not None and shown[0].image == image
+
+        earlier = state.pictures.get(key)
+
+        async def follow() -> None:
+            try:
+                png = await self.images.png(image)
+                if earlier is not None:  # pictures of one board are sent in order
+                    await asyncio.wait({earlier.task})
+                follow_up.sending = True
+                if wanted():
+                    await interaction.edit_original_response(attachments=[file_of(image, png)])
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the pump puts the picture on instead
+                log.warning(
+                    "game %s: could not add the picture to its %s (%s)",
+                    table.id,
+                    key,
+                    one_line(exc),
+                )
+                if wanted():
+                    state.shown.pop(key, None)
+                    self.mark_dirty(table)
+
+        if earlier is not None and not earlier.sending:
+            earlier.task.cancel()  # still drawing a picture that is no longer the board's
+        follow_up = PictureFollow(asyncio.create_task(follow(), name=f"picture:{table.id}:{key}"))
+        state.pictures[key] = follow_up
+        follow_up.task.add_done_callback(
+            lambda _: state.pictures.pop(key) if state.pictures.get(key) is follow_up else None
+        )
 
     def _answer_drawing(self, table: Table, key: str) -> Drawing:
         """What the clicked message ``key`` should show now, and nothing else."""

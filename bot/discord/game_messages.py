@@ -87,6 +87,15 @@ class Drawing:
 
 
 @dataclass
+class PictureFollow:
+    """A board picture on its way after a click's answer (P-60): drawing, then sending."""
+
+    task: asyncio.Task[None]
+    sending: bool = False
+    """Past drawing: no longer cancelled by a newer picture, which waits for it instead."""
+
+
+@dataclass
 class GameMessages:
     board_ids: dict[str, int] = field(default_factory=dict)
     shown: dict[str, tuple[MessageSpec, int]] = field(default_factory=dict)
@@ -116,6 +125,9 @@ class GameMessages:
     message waits for that answer, which may show the same state already (P-45)."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     """Set whenever a click's answer is done (``answering`` lost an entry)."""
+    pictures: dict[str, PictureFollow] = field(default_factory=dict)
+    """Per board message, the picture following a click's answer through its interaction
+    (P-60): the newest only; an older one still rendering gives way to it."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None

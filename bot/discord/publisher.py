@@ -86,8 +86,13 @@ class Publisher(Boards, Hands, Notices, Tracking):
 
     async def flush(self) -> None:
         """Wait until every pending edit has been sent (tests and shutdown)."""
-        while pumps := [s.pump for s in self._games.values() if s.pump and not s.pump.done()]:
-            await asyncio.gather(*pumps, return_exceptions=True)
+        while busy := [
+            task
+            for state in self._games.values()
+            for task in (state.pump, *(p.task for p in state.pictures.values()))
+            if task is not None and not task.done()
+        ]:
+            await asyncio.gather(*busy, return_exceptions=True)
 
     async def close(self) -> None:
         """Send what can be sent within ``CLOSE_SECONDS``, then stop: a pump waiting out a long

@@ -237,3 +237,154 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state not in ("Z", "X")
+
+
+# -- a click on the board: answered at once, its picture follows (P-60) ------------------------
+
+
+class GatedPictures:
+    """The publisher's pictures, drawn only when the test lets them (``release``)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        self.gate = asyncio.Event()
+
+    def cached(self, image: ImageSpec) -> bytes | None:
+        return None
+
+    async def png(self, image: ImageSpec) -> bytes:
+        self.asked.append(image.key)
+        await self.gate.wait()
+        return f"png:{image.key}".encode()
+
+    def close(self, *, wait: bool = False) -> None:
+        return None
+
+
+class FakeClick:
+    """A component interaction on message ``message_id`` by ``user_id``: records how it was
+    answered (its response, then edits through its token)."""
+
+    def __init__(self, message_id: int, user_id: int, *, fail_edit: bool = False) -> None:
+        self.message = SimpleNamespace(id=message_id)
+        self.user = SimpleNamespace(id=user_id)
+        self.responded: list[dict[str, Any]] = []
+        self.token_edits: list[dict[str, Any]] = []
+        self.fail_edit = fail_edit
+        click = self
+
+        class Response:
+            def is_done(self) -> bool:
+                return bool(click.responded)
+
+            async def edit_message(self, **kwargs: Any) -> None:
+                click.responded.append(kwargs)
+
+        self.response = Response()
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        if self.fail_edit:
+            raise discord.HTTPException(SimpleNamespace(status=500, reason="boom"), "boom")
+        self.token_edits.append(kwargs)
+
+
+def board_publisher() -> tuple[Publisher, RecordingChannel, Any]:
+    """A publisher of one Bug Run game's board (message 99), its channel, and the table."""
+    channel = RecordingChannel()
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, board_edit_interval=0.0, channel_edit_limit=1000, picture_processes=0
+    )
+
+    class Store:
+        shared = False
+
+        async def set_message(self, *args: Any) -> None:
+            return None
+
+    fake_bot: Any = SimpleNamespace(
+        settings=settings, store=Store(), get_partial_messageable=lambda _id: channel
+    )
+    publisher = Publisher(fake_bot, fake_bot.store, settings, PublicLog())
+    table = make_table("bug-run", 3, 5, names=["ann", "ben", "cat"])
+    table.seats = [dataclasses.replace(s, is_bot=True) for s in table.seats]  # no DMs here
+    publisher.remember_board(table.id, 99)
+    return publisher, channel, table
+
+
+def next_picture(table: Any, rng: random.Random) -> str:
+    """Play until the board's picture changes; its new key."""
+    presenter = presenter_for("bug-run")
+    (before,) = presenter.boards(table)
+    engine = table.running()
+    while True:
+        (seat,) = engine.waiting_for()
+        act(table, seat, rng.choice(engine.legal_actions(seat)))
+        (board,) = presenter.boards(table)
+        assert board.image is not None and before.image is not None
+        if board.image.key != before.image.key:
+            return board.image.key
+
+
+async def test_a_board_click_is_answered_before_its_picture_is_drawn() -> None:
+    publisher, channel, table = board_publisher()
+    publisher.mark_dirty(table)
+    await publisher.flush()  # the board shows its first picture
+    assert "attachments" in channel.edits[-1]
+    edits_before = len(channel.edits)
+    gated = GatedPictures()
+    publisher.images = gated  # type: ignore[assignment]
+    key = next_picture(table, random.Random(1))
+
+    click = FakeClick(99, 100)
+    # (a click whose answer waited for its picture would wait here for ever)
+    assert await asyncio.wait_for(publisher.answer_click(click, table), 5)  # type: ignore[arg-type]
+    # Answered at once: the new text, the picture the board already carries (no upload) ...
+    (answer,) = click.responded
+    assert "attachments" not in answer
+    assert answer["embed"].image.url == "attachment://bug-run.png"
+    await asyncio.sleep(0.01)
+    assert gated.asked == [key] and click.token_edits == []
+    # ... and the new picture follows through the click's own token, not a channel edit.
+    gated.gate.set()
+    await publisher.flush()
+    (follow,) = click.token_edits
+    assert [f.filename for f in follow["attachments"]] == ["bug-run.png"]
+    assert len(channel.edits) == edits_before
+
+
+async def test_only_the_newest_picture_of_a_board_is_drawn_and_sent() -> None:
+    publisher, channel, table = board_publisher()
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    edits_before = len(channel.edits)
+    gated = GatedPictures()
+    publisher.images = gated  # type: ignore[assignment]
+    rng = random.Random(2)
+    first, second = FakeClick(99, 100), FakeClick(99, 100)
+    next_picture(table, rng)
+    assert await publisher.answer_click(first, table)  # type: ignore[arg-type]
+    await asyncio.sleep(0.01)
+    newest = next_picture(table, rng)
+    assert await publisher.answer_click(second, table)  # type: ignore[arg-type]
+    gated.gate.set()
+    await publisher.flush()
+    assert first.token_edits == []  # its picture gave way before it was drawn
+    (follow,) = second.token_edits
+    assert follow["attachments"][0].fp.read() == f"png:{newest}".encode()
+    assert len(channel.edits) == edits_before
+
+
+async def test_a_picture_that_cannot_follow_its_click_is_put_on_by_the_pump() -> None:
+    publisher, channel, table = board_publisher()
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    edits_before = len(channel.edits)
+    gated = GatedPictures()
+    gated.gate.set()
+    publisher.images = gated  # type: ignore[assignment]
+    key = next_picture(table, random.Random(3))
+    click = FakeClick(99, 100, fail_edit=True)
+    assert await publisher.answer_click(click, table)  # type: ignore[arg-type]
+    await publisher.flush()
+    (edit,) = channel.edits[edits_before:]
+    assert edit["attachments"][0].fp.read() == f"png:{key}".encode()
