@@ -26,7 +26,7 @@ from ..ui.presenter import presenter_for
 from ..ui.public_log import PublicLog
 from ..web.server import WebServer
 from .commands import BugsCog
-from .components import DYNAMIC_ITEMS, reaches_an_item, stale_game_click
+from .components import route
 from .declared import DeclaredOnlyTree
 from .edge import Edge
 from .limiter import Budget, GlobalLimiter, RefusalCounter, transport_trace
@@ -119,7 +119,6 @@ class BugtableBot(commands.Bot):
         self.host.listeners.append(CommitCounter(self.metrics))
         await self._start_web()
         await self._start_ops()
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(
             BugsCog(
                 host=self.host,
@@ -245,19 +244,15 @@ class BugtableBot(commands.Bot):
         return len(synced)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer what discord.py drops without a word (a click none of our items claims, a
-        component not on its message, a modal submit: bugtable opens none), so every input
-        gets an answer (P-24)."""
+        """Every click and menu choice goes to the edge by its custom id (``route``); a modal
+        submit (bugtable opens none) is answered as not valid, so every input gets an answer
+        (P-24). Slash commands are the command tree's."""
         self.metrics.note_interaction(interaction.id, interaction_kind(interaction))
         kind = interaction.type
         if kind is discord.InteractionType.modal_submit:
             await self.edge.invalid(interaction)
-        elif kind is discord.InteractionType.component and not reaches_an_item(interaction):
-            stale = stale_game_click(interaction)
-            if stale is None:
-                await self.edge.invalid(interaction)
-            else:
-                await self.edge.stale(interaction, *stale)
+        elif kind is discord.InteractionType.component:
+            await route(interaction, self.edge)
 
     async def close(self) -> None:
         if hasattr(self, "host"):

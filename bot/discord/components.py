@@ -1,8 +1,13 @@
-"""Persistent components: DynamicItems whose custom id alone says what to do.
+"""Persistent components: custom ids that alone say what to do, routed here.
 
-They are registered once with ``bot.add_dynamic_items`` so a click on any message ever sent
-(even before a restart) reaches the right game. A custom id or select value that bugtable did not
-make (garbled, forged, oversized) becomes an ``InvalidComponent``, which answers it (P-24).
+Every button and menu bugtable sends carries its whole meaning in its custom id (``codec.py``),
+so a click on any message ever sent, even before a restart, reaches the right game. Clicks are
+routed by those ids (``route``, called from the bot's ``on_interaction``) rather than through
+discord.py's views: for every click discord.py's dynamic items rebuild a View of the whole
+clicked message (up to 25 buttons, each a new object) just to find the one clicked, which cost
+about a sixth of a move's CPU. Outgoing rows are Discord's payload, built straight from the
+message spec (``Components``). A custom id or select value that bugtable did not make
+(garbled, forged, oversized) is answered "That button is not valid" (P-24).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from typing import Any, Protocol
 
 import discord
 
+from ..ui.specs import ButtonSpec, MessageSpec, SelectSpec
 from .codec import (
     HOST_OPS,
     CodecError,
@@ -23,12 +29,10 @@ from .codec import (
     select_id,
 )
 
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
+_STYLES = {"primary": 1, "secondary": 2, "success": 3, "danger": 4}
+LINK_STYLE = 5
+ACTION_ROW, BUTTON, SELECT = 1, 2, 3
+"""Discord's component types."""
 
 
 class Handler(Protocol):
@@ -45,199 +49,139 @@ class Handler(Protocol):
 
     async def invalid(self, interaction: discord.Interaction[Any]) -> None: ...
 
-
-def _edge(interaction: discord.Interaction[Any]) -> Handler:
-    """The handler of the client the click reached (``BugtableBot.edge``): a DynamicItem is
-    made by discord.py from the custom id alone, so this is the one way in."""
-    edge: Handler = interaction.client.edge
-    return edge
+    async def stale(
+        self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
+    ) -> None: ...
 
 
 GAME_BUTTON = re.compile(r"g:(?P<game>\d+):(?P<turn>\d+):(?P<payload>\{.*\})")
 HOST_BUTTON = re.compile(rf"h:(?P<game>\d+):(?P<op>{'|'.join(HOST_OPS)})")
 GAME_SELECT = re.compile(r"s:(?P<game>\d+):(?P<turn>\d+):(?P<index>\d+)")
 TEMPLATES = (GAME_BUTTON, HOST_BUTTON, GAME_SELECT)
-"""The custom ids bugtable makes, one pattern per item below."""
+"""The custom ids bugtable makes: a game button, a host button (lobby, My hand), a menu."""
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_BUTTON):
-    """A button that applies one engine action for whoever clicks it."""
-
-    def __init__(
-        self,
-        game_id: int,
-        turn: int,
-        action: dict[str, Any],
-        *,
-        label: str = "\u200b",
-        style: str = "secondary",
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=_STYLES[style],
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=game_button_id(game_id, turn, action),
-                row=row,
-            )
-        )
-        self.game_id, self.turn, self.action = game_id, turn, action
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py takes any DynamicItem
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameButton | InvalidComponent:
-        try:
-            game, turn = decode_number(match["game"]), decode_number(match["turn"])
-            return cls(game, turn, decode_action(match["payload"]))
-        except CodecError:
-            return InvalidComponent(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _edge(interaction).game_action(interaction, self.game_id, self.turn, self.action)
+# -- outgoing ---------------------------------------------------------------------------------
 
 
-class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HOST_BUTTON):
-    """Lobby buttons and "My hand": host operations rather than engine actions."""
-
-    def __init__(
-        self,
-        game_id: int,
-        op: str,
-        *,
-        label: str | None = None,
-        style: str = "secondary",
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or op.title(),
-                style=_STYLES[style],
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=host_button_id(game_id, op),
-                row=row,
-            )
-        )
-        self.game_id, self.op = game_id, op
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py takes any DynamicItem
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HostButton | InvalidComponent:
-        try:
-            return cls(decode_number(match["game"]), match["op"])
-        except CodecError:
-            return InvalidComponent(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _edge(interaction).host_op(interaction, self.game_id, self.op)
+def _emoji(text: str) -> dict[str, Any]:
+    return dict(discord.PartialEmoji.from_str(text).to_dict())
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAME_SELECT):
-    """A select menu whose options are engine actions (for choices with many options)."""
-
-    def __init__(
-        self,
-        game_id: int,
-        turn: int,
-        options: list[tuple[str, dict[str, Any], str | None, str | None]] | None = None,
-        *,
-        placeholder: str = "Choose…",
-        row: int | None = None,
-        index: int = 0,
-    ) -> None:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=select_id(game_id, turn, index),
-            placeholder=placeholder,
-            options=[
-                discord.SelectOption(
-                    label=label, value=option_value(action), description=desc, emoji=emoji
-                )
-                for label, action, desc, emoji in (options or [])
-            ]
-            or [discord.SelectOption(label="—", value="{}")],
-            row=row,
-        )
-        super().__init__(select)
-        self.game_id, self.turn = game_id, turn
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py takes any DynamicItem
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameSelect | InvalidComponent:
-        try:
-            game, turn = decode_number(match["game"]), decode_number(match["turn"])
-            return cls(game, turn, index=decode_number(match["index"]))
-        except CodecError:
-            return InvalidComponent(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = self.item.values
-        try:
-            action = decode_action(values[0]) if len(values) == 1 else {"type": ""}
-        except CodecError:
-            await _edge(interaction).invalid(interaction)
-            return
-        await _edge(interaction).game_action(interaction, self.game_id, self.turn, action)
+def button_payload(button: ButtonSpec, game_id: int, turn: int) -> dict[str, Any]:
+    payload: dict[str, Any] = {"type": BUTTON, "disabled": button.disabled}
+    if button.url is not None:
+        payload.update(style=LINK_STYLE, url=button.url)
+    else:
+        payload["style"] = _STYLES[button.style.value]
+        if button.action is not None:
+            payload["custom_id"] = game_button_id(game_id, turn, button.action)
+        else:
+            payload["custom_id"] = host_button_id(game_id, str(button.host))
+    if button.label:
+        payload["label"] = button.label
+    if button.emoji:
+        payload["emoji"] = _emoji(button.emoji)
+    return payload
 
 
-class InvalidComponent(
-    discord.ui.DynamicItem[discord.ui.Item[Any]],
-    template=r"(?s).*",
-):
-    """Stands in for a component whose id matched a template but does not parse: it answers
-    "That button is not valid". Never registered: our items' ``from_custom_id`` return it."""
+def select_payload(menu: SelectSpec, game_id: int, turn: int, index: int) -> dict[str, Any]:
+    options = []
+    for option in menu.options:
+        entry: dict[str, Any] = {
+            "label": option.label,
+            "value": option_value(option.action),
+            "default": False,
+        }
+        if option.description:
+            entry["description"] = option.description
+        if option.emoji:
+            entry["emoji"] = _emoji(option.emoji)
+        options.append(entry)
+    return {
+        "type": SELECT,
+        "custom_id": select_id(game_id, turn, index),
+        "placeholder": menu.placeholder,
+        "min_values": 1,
+        "max_values": 1,
+        "options": options or [{"label": "—", "value": "{}", "default": False}],
+        "disabled": False,
+    }
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _edge(interaction).invalid(interaction)
+
+class Components(discord.ui.View):
+    """A message's rows as Discord's payload, built once from its spec. discord.py sends them
+    as they are and keeps no view for the message: clicks are routed by custom id (``route``)."""
+
+    def __init__(self, spec: MessageSpec, game_id: int, turn: int) -> None:
+        super().__init__(timeout=None)
+        self.rows: list[dict[str, Any]] = []
+        for index, row in enumerate(spec.rows):
+            if isinstance(row, SelectSpec):
+                items = [select_payload(row, game_id, turn, index)]
+            else:
+                items = [button_payload(button, game_id, turn) for button in row]
+            self.rows.append({"type": ACTION_ROW, "components": items})
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    def is_dispatchable(self) -> bool:
+        return False  # nothing for discord.py's view store: ``route`` answers the clicks
+
+    def custom_ids(self) -> list[str]:
+        """The ids of its buttons and menus, in order (links have none)."""
+        return [c["custom_id"] for row in self.rows for c in row["components"] if "custom_id" in c]
 
 
-DYNAMIC_ITEMS = (GameButton, HostButton, GameSelect)
+# -- incoming ---------------------------------------------------------------------------------
 
 
-def reaches_an_item(interaction: discord.Interaction[Any]) -> bool:
-    """Whether discord.py hands this component interaction to one of ``DYNAMIC_ITEMS``: its id
-    matches a template and the clicked component is on the message it came from. discord.py
-    drops anything else without a word, so the bot answers those itself."""
+async def route(interaction: discord.Interaction[Any], handler: Handler) -> None:
+    """Hand a component interaction to the handler its custom id names. One whose component is
+    not on the message it came from is a stale game click (P-45) or not valid (P-24)."""
     data: dict[str, Any] = dict(interaction.data or {})
-    custom_id, kind, message = (
-        data.get("custom_id"),
-        data.get("component_type"),
-        interaction.message,
-    )
-    if not isinstance(custom_id, str) or message is None:
-        return False
-    if not any(template.fullmatch(custom_id) for template in TEMPLATES):
-        return False
+    custom_id, kind = data.get("custom_id"), data.get("component_type")
+    if not isinstance(custom_id, str) or not on_its_message(interaction, custom_id, kind):
+        stale = stale_game_click(interaction)
+        if stale is None:
+            await handler.invalid(interaction)
+        else:
+            await handler.stale(interaction, *stale)
+        return
     try:
-        view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
-        view = view_cls.from_message(message, timeout=None)
-        children = list(view.walk_children())
-    except Exception:
+        if (found := GAME_BUTTON.fullmatch(custom_id)) and kind == BUTTON:
+            game, turn = decode_number(found["game"]), decode_number(found["turn"])
+            action = decode_action(found["payload"])
+        elif (found := HOST_BUTTON.fullmatch(custom_id)) and kind == BUTTON:
+            await handler.host_op(interaction, decode_number(found["game"]), found["op"])
+            return
+        elif (found := GAME_SELECT.fullmatch(custom_id)) and kind == SELECT:
+            game, turn = decode_number(found["game"]), decode_number(found["turn"])
+            decode_number(found["index"])
+            values = data.get("values") or []
+            valid = len(values) == 1 and isinstance(values[0], str)
+            action = decode_action(values[0]) if valid else {"type": ""}
+        else:
+            await handler.invalid(interaction)
+            return
+    except CodecError:
+        await handler.invalid(interaction)
+        return
+    await handler.game_action(interaction, game, turn, action)
+
+
+def on_its_message(interaction: discord.Interaction[Any], custom_id: str, kind: Any) -> bool:
+    """Whether the clicked component (its id and type) is on the message it came from, as
+    discord.py read that message: a button of an earlier state of the message is not."""
+    message = interaction.message
+    if message is None:
         return False
-    return any(
-        child.type.value == kind and getattr(child, "custom_id", None) == custom_id
-        for child in children
-    )
+    for row in message.components:
+        for child in getattr(row, "children", (row,)):
+            if getattr(child, "custom_id", None) == custom_id and child.type.value == kind:
+                return True
+    return False
 
 
 def stale_game_click(

@@ -1,4 +1,4 @@
-"""MessageSpec → discord.py objects (embed + persistent view)."""
+"""MessageSpec → what discord.py sends (an embed, the rows of persistent components)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import discord
 
-from ..ui.specs import EmbedSpec, ImageSpec, MessageSpec, SelectSpec
-from .components import GameButton, GameSelect, HostButton
+from ..ui.specs import EmbedSpec, ImageSpec, MessageSpec
+from .components import Components
 
 
 def embed_of(spec: EmbedSpec, image: ImageSpec | None = None) -> discord.Embed:
@@ -22,56 +22,9 @@ def embed_of(spec: EmbedSpec, image: ImageSpec | None = None) -> discord.Embed:
     return embed
 
 
-def view_of(spec: MessageSpec, game_id: int, turn: int) -> discord.ui.View | None:
-    if not spec.rows:
-        return None
-    view = discord.ui.View(timeout=None)
-    for index, row in enumerate(spec.rows):
-        if isinstance(row, SelectSpec):
-            view.add_item(
-                GameSelect(
-                    game_id,
-                    turn,
-                    [(o.label, o.action, o.description, o.emoji) for o in row.options],
-                    placeholder=row.placeholder,
-                    row=index,
-                    index=index,
-                )
-            )
-            continue
-        for button in row:
-            item: discord.ui.Item[Any]
-            if button.url is not None:
-                item = discord.ui.Button(
-                    label=button.label,
-                    url=button.url,
-                    emoji=button.emoji,
-                    disabled=button.disabled,
-                    row=index,
-                )
-            elif button.action is not None:
-                item = GameButton(
-                    game_id,
-                    turn,
-                    button.action,
-                    label=button.label,
-                    style=button.style.value,
-                    emoji=button.emoji,
-                    disabled=button.disabled,
-                    row=index,
-                )
-            else:
-                item = HostButton(
-                    game_id,
-                    str(button.host),
-                    label=button.label,
-                    style=button.style.value,
-                    emoji=button.emoji,
-                    disabled=button.disabled,
-                    row=index,
-                )
-            view.add_item(item)
-    return view
+def view_of(spec: MessageSpec, game_id: int, turn: int) -> Components | None:
+    """The message's buttons and menus (``None``: it has none)."""
+    return Components(spec, game_id, turn) if spec.rows else None
 
 
 def file_of(image: ImageSpec, png: bytes) -> discord.File:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -18,13 +19,7 @@ from bot.discord.codec import (
     host_button_id,
 )
 from bot.discord.commands import BugsCog
-from bot.discord.components import (
-    GAME_BUTTON,
-    HOST_BUTTON,
-    GameButton,
-    GameSelect,
-    HostButton,
-)
+from bot.discord.components import GAME_BUTTON, HOST_BUTTON, route
 from bot.discord.render import edit_kwargs, send_kwargs, view_of
 from bot.games import Game
 from bot.games import games as registered_games
@@ -80,20 +75,123 @@ def test_render_builds_persistent_rows() -> None:
         content="hi",
         rows=(
             (ButtonSpec("Draw", action={"type": "draw"}), ButtonSpec("My hand", host="hand")),
-            SelectSpec("Pick", (SelectOption("one", {"type": "pick", "n": 1}),)),
+            SelectSpec("Pick", (SelectOption("one", {"type": "pick", "n": 1}, emoji="🐞"),)),
         ),
     )
     view = view_of(spec, 9, 4)
-    assert view is not None and view.timeout is None and view.is_persistent()
-    items = view.children
-    assert [type(i) for i in items] == [GameButton, HostButton, GameSelect]
-    assert [i.item.custom_id for i in items] == [  # type: ignore[attr-defined]
-        'g:9:4:{"type":"draw"}',
-        "h:9:hand",
-        "s:9:4:1",
+    assert view is not None and view.timeout is None
+    assert not view.is_dispatchable()  # discord.py keeps nothing: clicks are routed by id
+    assert view.to_components() == [
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 2,
+                    "style": 2,
+                    "custom_id": 'g:9:4:{"type":"draw"}',
+                    "label": "Draw",
+                    "disabled": False,
+                },
+                {
+                    "type": 2,
+                    "style": 2,
+                    "custom_id": "h:9:hand",
+                    "label": "My hand",
+                    "disabled": False,
+                },
+            ],
+        },
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 3,
+                    "custom_id": "s:9:4:1",
+                    "placeholder": "Pick",
+                    "min_values": 1,
+                    "max_values": 1,
+                    "disabled": False,
+                    "options": [
+                        {
+                            "label": "one",
+                            "value": '{"n":1,"type":"pick"}',
+                            "default": False,
+                            "emoji": {"id": None, "name": "🐞"},
+                        }
+                    ],
+                }
+            ],
+        },
     ]
+    assert view.custom_ids() == ['g:9:4:{"type":"draw"}', "h:9:hand", "s:9:4:1"]
     assert send_kwargs(MessageSpec(content="x"), 1, 1) == {"content": "x"}
     assert edit_kwargs(MessageSpec(content="x"), 1, 1)["view"] is None
+
+
+class RecordingHandler:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    async def game_action(self, interaction: Any, game_id: int, turn: int, action: Any) -> None:
+        self.calls.append(("game", game_id, turn, action))
+
+    async def host_op(self, interaction: Any, game_id: int, op: str) -> None:
+        self.calls.append(("host", game_id, op))
+
+    async def invalid(self, interaction: Any) -> None:
+        self.calls.append(("invalid",))
+
+    async def stale(self, interaction: Any, game_id: int, turn: int, action: Any) -> None:
+        self.calls.append(("stale", game_id, turn, action))
+
+
+def clicked(custom_id: str, kind: int, on_message: list[tuple[str, int]], **data: Any) -> Any:
+    """A component interaction on a message whose components are ``on_message`` (id, type)."""
+    rows = [
+        SimpleNamespace(
+            children=[
+                SimpleNamespace(custom_id=cid, type=discord.ComponentType(t))
+                for cid, t in on_message
+            ]
+        )
+    ]
+    return SimpleNamespace(
+        data={"custom_id": custom_id, "component_type": kind, **data},
+        message=SimpleNamespace(components=rows),
+    )
+
+
+DRAW = 'g:9:4:{"type":"draw"}'
+BOARD = [(DRAW, 2), ("h:9:hand", 2), ("s:9:4:1", 3)]
+
+
+@pytest.mark.parametrize(
+    ("interaction", "call"),
+    [
+        (clicked(DRAW, 2, BOARD), ("game", 9, 4, {"type": "draw"})),
+        (clicked("h:9:hand", 2, BOARD), ("host", 9, "hand")),
+        (
+            clicked("s:9:4:1", 3, BOARD, values=['{"n":1,"type":"pick"}']),
+            ("game", 9, 4, {"n": 1, "type": "pick"}),
+        ),
+        # a menu with no single choice: the engine refuses the empty action
+        (clicked("s:9:4:1", 3, BOARD, values=[]), ("game", 9, 4, {"type": ""})),
+        (clicked("s:9:4:1", 3, BOARD, values=["{not json"]), ("invalid",)),
+        # a game button of an earlier state of the message (a double click): the edge judges it
+        (clicked('g:9:3:{"type":"draw"}', 2, BOARD), ("stale", 9, 3, {"type": "draw"})),
+        (clicked("h:9:join", 2, BOARD), ("invalid",)),  # not on the message
+        (clicked("x:1", 2, [("x:1", 2)]), ("invalid",)),  # not an id of ours
+        (clicked(DRAW, 3, [(DRAW, 3)]), ("invalid",)),  # a game button id on a menu
+        (clicked("g:9:4:{garbled}", 2, [("g:9:4:{garbled}", 2)]), ("invalid",)),
+        (clicked("g:" + "9" * 19 + ":4:{}", 2, [("g:" + "9" * 19 + ":4:{}", 2)]), ("invalid",)),
+    ],
+)
+async def test_clicks_are_routed_by_their_custom_id(
+    interaction: Any, call: tuple[Any, ...]
+) -> None:
+    handler = RecordingHandler()
+    await route(interaction, handler)
+    assert handler.calls == [call]
 
 
 def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
@@ -104,7 +202,7 @@ def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
     (board,) = presenter.boards(table)
     assert {b.label for b in board.buttons()} == {"claim", "cheer", "My hand"}
     view = view_of(board, table.id, 1)
-    assert view is not None and len(view.children) <= 25
+    assert view is not None and len(view.custom_ids()) <= 25
     hand = presenter.hand(table, 1)
     assert hand is not None and hand.embed is not None
     assert "my_card" not in str(board) and "my_card" in (hand.embed.description or "")
@@ -192,10 +290,6 @@ def test_options_read_in_words_and_rule_codes_are_dropped() -> None:
     assert lobby.embed is not None
     assert "First player: the 2nd to join" in str(lobby.embed.fields)
     assert "first_player" not in str(lobby)
-
-
-def test_components_are_dynamic_items() -> None:
-    assert all(issubclass(c, discord.ui.DynamicItem) for c in (GameButton, HostButton, GameSelect))
 
 
 @pytest.mark.parametrize(

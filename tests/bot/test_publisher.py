@@ -228,7 +228,7 @@ async def test_one_member_whose_dm_fails_does_not_hold_the_other_dms() -> None:
 def dm_turns(user: FakeUser) -> list[set[str]]:
     """The turns (from the custom ids) each DM send or edit's game buttons carry."""
     return [
-        {str(item.custom_id).split(":")[2] for item in dm["view"].children if item.custom_id}
+        {custom_id.split(":")[2] for custom_id in dm["view"].custom_ids()}
         for dm in user.dms
         if dm.get("view") is not None
     ]

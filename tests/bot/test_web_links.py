@@ -43,9 +43,10 @@ def test_a_replay_link_is_a_link_button() -> None:
     assert button.url == "https://bugs.example/games/tok" and button.label == REPLAY_LABEL
     view = view_of(linked, 1, 0)
     assert view is not None
-    (item,) = view.children
-    assert isinstance(item, discord.ui.Button) and item.url == button.url
-    assert item.style is discord.ButtonStyle.link
+    (row,) = view.to_components()
+    (item,) = row["components"]
+    assert item["url"] == button.url and item["style"] == discord.ButtonStyle.link.value
+    assert "custom_id" not in item
     with pytest.raises(ValueError):
         ButtonSpec("both", host="hand", url="https://x")
 

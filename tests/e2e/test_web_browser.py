@@ -54,7 +54,11 @@ async def web(store: Store) -> AsyncIterator[tuple[Host, WebServer]]:
 @pytest.fixture
 async def page(web: Any) -> AsyncIterator[Any]:
     async with async_api.async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        # No crash reporter: its handler process is started apart from the browser and, on a
+        # loaded machine, may outlive the browser's close (the run then fails: P-43).
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--disable-crash-reporter"]
+        )
         context = await browser.new_context(viewport={"width": 420, "height": 860})  # a phone
         page = await context.new_page()
         errors: list[str] = []
