@@ -131,25 +131,43 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def loop_seconds(pid: int) -> float:
+    """CPU seconds of a process's main thread (the bot's event loop) so far (Linux /proc)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return float("nan")
+
+
 @dataclass
 class Cpu:
     """How busy the bot's process and this one (emulator and members) were in the window:
-    a side near 100 % of a core is what bounds the figures."""
+    a side near 100 % of a core is what bounds the figures. The measured process's event loop
+    (its main thread) is counted apart: one thread is what caps a process's moves per second,
+    and its CPU seconds per move hold up on a busy machine better than its latencies do."""
 
     pid: int
-    started: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    started: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     busy: tuple[float, float] = (float("nan"), float("nan"))
+    loop: float = float("nan")
+    """CPU seconds the measured process's event loop used in the window."""
 
     def start(self) -> None:
-        self.started = (time.perf_counter(), cpu_seconds(self.pid), time.process_time())
+        self.started = (
+            time.perf_counter(),
+            cpu_seconds(self.pid),
+            time.process_time(),
+            loop_seconds(self.pid),
+        )
 
     def stop(self) -> None:
-        began, theirs, ours = self.started
+        began, theirs, ours, loop = self.started
         wall = time.perf_counter() - began
         self.busy = (
             (cpu_seconds(self.pid) - theirs) / wall,
             (time.process_time() - ours) / wall,
         )
+        self.loop = loop_seconds(self.pid) - loop
 
 
 def pct(values: list[float], q: float) -> float:
@@ -581,6 +599,8 @@ class Figures:
     closed (under overload, seconds more), so requests per second are not overstated."""
     cpu: tuple[float, float] = (float("nan"), float("nan"))
     """Share of a core the measured process and the bench used in the window."""
+    loop_cpu: float = float("nan")
+    """CPU seconds of the measured process's event loop in the window."""
 
     @property
     def rate(self) -> float:
@@ -766,6 +786,7 @@ async def measure_bot(
         too_many=too_many,
         spanned=spanned,
         cpu=cpu.busy,
+        loop_cpu=cpu.loop,
     )
 
 
@@ -849,6 +870,7 @@ async def measure_floor(
         too_many=too_many,
         spanned=spanned,
         cpu=cpu.busy,
+        loop_cpu=cpu.loop,
     )
 
 
@@ -910,6 +932,12 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
     print(
         f"CPU in the window, share of one core: bot and its picture process {bot.cpu[0]:.0%} (bench: emulator and "
         f"members {bot.cpu[1]:.0%}); floor {floor.cpu[0]:.0%} (bench {floor.cpu[1]:.0%})"
+    )
+    bot_loop = 1000 * bot.loop_cpu / max(bot.committed, 1)
+    floor_loop = 1000 * floor.loop_cpu / max(floor.committed, 1)
+    print(
+        f"event loop CPU per committed move: bot {bot_loop:.2f} ms, floor {floor_loop:.2f} ms per "
+        f"click ({bot_loop / floor_loop:.1f}x)"
     )
     print(
         f"setup: {bot.started} of {spec.games} game(s) started in {bot.started_in:.1f} s; {bot.games_over} ended within "
