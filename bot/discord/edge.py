@@ -24,6 +24,7 @@ from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from .declared import UndeclaredInput
+from .lateness import EXPIRED, Lateness
 from .panels import Panel, PanelGone
 from .publisher import Publisher
 from .render import edit_kwargs, send_kwargs
@@ -80,11 +81,13 @@ class AckGuard:
         after: float | None = None,
         *,
         now: datetime | None = None,
+        late: float | None = None,
     ) -> None:
         self.interaction = interaction
         wait = ACK_GUARD_SECONDS if after is None else after
-        made = discord.utils.snowflake_time(interaction.id)
-        late = ((now or discord.utils.utcnow()) - made).total_seconds()
+        if late is None:  # by this machine's clock (``Lateness`` corrects for its offset)
+            made = discord.utils.snowflake_time(interaction.id)
+            late = ((now or discord.utils.utcnow()) - made).total_seconds()
         self.after = max(0.0, wait - min(max(late, 0.0), wait))
         self.deferring = False
         self.task = asyncio.create_task(self._run())
@@ -110,6 +113,21 @@ class Edge:
 
     def __init__(self, host: Host, publisher: Publisher, store: Store) -> None:
         self.host, self.publisher, self.store = host, publisher, store
+        self.lateness = Lateness()
+
+    def _shed(self, interaction: discord.Interaction[Any]) -> float | None:
+        """How late a click reached the bot; ``None`` when it is too late to be answered at
+        all: it is then not acted on, since its player is told it failed (P-61)."""
+        late = self.lateness.of(interaction.id)
+        if late <= EXPIRED:
+            return late
+        log.warning(
+            "interaction %s reached the bot %.1f s late: not acted on (Discord takes no "
+            "answer after 3 s)",
+            interaction.id,
+            late,
+        )
+        return None
 
     async def command_error(
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
@@ -171,17 +189,25 @@ class Edge:
     async def game_action(
         self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
     ) -> None:
+        late = self._shed(interaction)
+        if late is None:
+            return
         with (
             self.publisher.answering(game_id, interaction.message),
             self.publisher.panels.answering(game_id, interaction.user.id),
         ):
-            await self._game_action(interaction, game_id, turn, action)
+            await self._game_action(interaction, game_id, turn, action, late)
 
     async def _game_action(
-        self, interaction: discord.Interaction[Any], game_id: int, turn: int, action: dict[str, Any]
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        turn: int,
+        action: dict[str, Any],
+        late: float,
     ) -> None:
         host = self.host
-        guard = AckGuard(interaction)
+        guard = AckGuard(interaction, late=late)
         try:
             outcome = await host.act(game_id, interaction.user.id, action, turn=turn)
         except StaleButton:
@@ -300,6 +326,8 @@ class Edge:
         self.publisher.track_reply(table, reply)
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
+        if self._shed(interaction) is None:
+            return
         with (
             self.publisher.answering(game_id, interaction.message),
             self.publisher.panels.answering(game_id, interaction.user.id),
