@@ -70,6 +70,7 @@ from bot.emulator.interactions import (  # noqa: E402
 from bot.emulator.rest import RequestRecord  # noqa: E402
 from rules.core import GAMES, SYSTEM, Engine, get_game  # noqa: E402
 from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
+from tests.e2e.helpers import told  # noqa: E402
 from tests.support.clicking import Control, controls_on, wanted_controls  # noqa: E402
 from tests.support.databases import SqliteDatabases  # noqa: E402
 from tests.support.processes import end  # noqa: E402
@@ -99,6 +100,8 @@ START_BATCH = 20
 """Games opened at once while setting up (each is four interactions one after the other)."""
 PACING = {timer.name: timer.seconds for cls in GAMES.values() for timer in cls.timers}
 """The engines' declared timers at their defaults, for the pauses ``Engine.pacing`` names."""
+REFUSALS: Counter[str] = Counter()
+"""What the bot answered the clicks it did not take, by game (the run's; printed with it)."""
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 """How the store writes a UTC time into SQLite (see tests/e2e/helpers.py)."""
 
@@ -394,6 +397,8 @@ async def press(bench: Bench, game: Game, control: Control) -> Click:
     elif click.outcome == "answered":
         taken = await confirmed(bench, game, since, control, result, acked)
         click.outcome = "committed" if taken else "refused"
+        if not taken:
+            REFUSALS[f"{game.slug}: {told(result)[:70] or '(no word)'}"] += 1
         click.updated_board = result.type == UPDATE_MESSAGE and result.message is game.board
     return click
 
@@ -716,6 +721,7 @@ class Options:
 async def run_bot(spec: RunSpec, opts: Options) -> Figures:
     """The game bot: open the games, play them for ``seconds``, and count. Its database is a
     copy of one migrated once per bench, as a deployed bot starts on its own."""
+    REFUSALS.clear()
     emu = Emulator(token=TOKEN, channel_limit=ChannelLimit())
     screens = Screens(emu)
     await emu.start()
@@ -918,6 +924,9 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
         f"them committed all the same: ack ∞), {out['hand']} My hand ({bot.clicks_per_second:.1f} clicks/s; "
         f"the floor was offered {floor.clicks_per_second:.1f}/s and answered {floor.outcomes['committed']})"
     )
+    if REFUSALS:
+        said = "; ".join(f"{text!r} ×{n}" for text, n in REFUSALS.most_common(4))
+        print(f"refusals, most common: {said}")
     print(
         f"database: {bot.database} member actions committed in the window; committed by game: "
         + ", ".join(
