@@ -17,35 +17,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import random
 import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.host.errors import HostError
+from bench.play import Clock, new_table, settings, step
 from bot.host.host import Host
 from bot.host.table import Table
-from bot.settings import Settings
 from bot.store import Store
 from rules import GAMES
-from rules.core import RuleError
-
-
-class Clock:
-    """Wall time that moves only when the bench jumps to a deadline (no timer fires alone)."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2030, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
 
 POOL = 4
 """Games opened in advance per player in the throughput part."""
@@ -56,45 +41,8 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def settings() -> Settings:
-    # No pacing gaps (the bench measures the write path, not Bag of Bugs' reveal spacing), and
-    # no stand-ins: clocks running out in real time while hundreds of games are set up must
-    # not hand the bench's seats to bots.
-    return Settings(  # type: ignore[call-arg]
-        _env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0.0}, afk_limit=0
-    )
-
-
 SYNCHRONOUS = ["FULL"]
 """The SQLite fsync policy of the stores being opened now (each mode in turn)."""
-
-
-async def new_table(host: Host, slug: str, channel: int, players: int) -> Table:
-    first = channel * 10
-    table = await host.open(slug, guild_id=1, channel_id=channel, user_id=first, name="p0")
-    for n in range(1, players):
-        await host.join(table.id, first + n, f"p{n}")
-    return await host.start(table.id, first)
-
-
-async def step(host: Host, table: Table, clock: Clock, rng: random.Random) -> float | None:
-    """One random legal move (or the next deadline): seconds ``act`` took, None if not an act."""
-    engine = table.running()
-    movers = [s for s in sorted(engine.waiting_for()) if s >= 0 and engine.legal_actions(s)]
-    if movers:
-        seat = rng.choice(movers)
-        action = rng.choice(engine.legal_actions(seat))
-        user = table.user_at(seat).user_id
-        started = time.perf_counter()
-        with contextlib.suppress(RuleError, HostError):
-            await host.act(table.id, user, action, turn=engine.turn)
-            return time.perf_counter() - started
-        return None
-    if table.timers:
-        key, due = min(table.timers.items(), key=lambda kv: kv[1])
-        clock.now = max(clock.now, due) + timedelta(microseconds=1)
-        await host.fire_timer(table.id, key)
-    return None
 
 
 async def per_game(

@@ -1,18 +1,20 @@
 """Group commit on PostgreSQL (P-58): the actions of every game that arrive together share one
-transaction on one connection, in a few round trips whatever their number.
+transaction on one connection, written by one statement whatever their number.
 
-A group is written as: ``BEGIN`` with each game's advisory lock (``pg_advisory_xact_lock``, in
-game order so two processes never wait on each other in a circle; released by the COMMIT), then
-one statement that moves every game's version by compare-and-set, stores the snapshots that are
-due and appends the log entries (a conditional ``UPDATE … FROM unnest(…) RETURNING`` feeding an
-``INSERT``), then the timers of the games whose deadlines changed, then ``COMMIT``. An action
-whose compare-and-set fails is simply not in the UPDATE's rows: it is refused alone (its game is
-read again to say why) and the others stand. One action per game per group: a second one waits
-for the next group, where its version check refuses it if the first moved the game on.
+The statement (``_GROUP``) moves every game's version by compare-and-set (a conditional
+``UPDATE … FROM unnest(…) RETURNING``), taking each game's advisory lock inside the transaction
+(``pg_try_advisory_xact_lock``, released at its end), stores the snapshots that are due, appends
+the log entries and replaces the timers of the games whose deadlines changed. An action whose
+compare-and-set fails is simply not among the UPDATE's rows: it is refused alone (its game is
+read again to say why) and the others stand. The lock is tried, never waited for: a game that
+another process holds (acting on it, or reloading it) is left out and its caller hears of a
+conflict, so one slow holder never stalls a group of other games, and two processes never wait
+on each other in a circle. One action per game per group: a second one waits for the next
+group, where its version check refuses it if the first moved the game on.
 
-The connection is asyncpg's own, so every statement is prepared once and cached. Callers are
-answered after the COMMIT returned: with the server's default ``synchronous_commit`` the group is
-on the server's disk by then.
+The connection is asyncpg's own, so the statement is prepared once and cached. The statement is
+its own transaction: callers are answered after it returned, committed (with the server's default
+``synchronous_commit``, on the server's disk).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from sqlalchemy.exc import DBAPIError
 from .errors import GameNotFound, VersionConflict, WrongStatus
 from .group import GROUP_LIMIT, ActionWrite, Answer, GroupWriter, Pending, answer
 from .models import Game
-from .postgres import GAME_LOCK, fold_key
+from .postgres import GAME_LOCK
 from .records import GameRecord, GameStatus, game_record
 
 _GAMES = cast(Table, Game.__table__)
@@ -36,13 +38,18 @@ _KEPT = [c.name for c in _GAMES.c if c.name != "snapshot"]
 
 #: The snapshot is stored when it is due (``group.snapshot_due``: ``seq - snapshot_seq >= every``,
 #: with ``seq`` the action's, ``g.last_seq + 1``) and the caller gave one.
-_DUE = "i.snapshot IS NOT NULL AND g.last_seq + 1 - g.snapshot_seq >= $7"
+_DUE = "i.snapshot IS NOT NULL AND g.last_seq + 1 - g.snapshot_seq >= $8"
 
-_MOVE = f"""
+# (A game id is an int4, so it is its own lock key: ``postgres.fold_key`` leaves it as it is.)
+# One statement, so one round trip and one transaction for the whole group. A game is moved only
+# once its advisory lock is taken (never waited for: a game another process holds is left out,
+# and its caller hears so); its timers are replaced by deleting the keys no longer wanted and
+# upserting the others, so no two parts of the statement touch the same row.
+_GROUP = f"""
 WITH input AS (
     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::jsonb[], $5::json[],
-                         $6::timestamptz[])
-        AS i(game_id, expected, seat, action, snapshot, at)
+                         $6::timestamptz[], $7::bool[])
+        AS i(game_id, expected, seat, action, snapshot, at, replaces_timers)
 ), moved AS (
     UPDATE games AS g SET
         version = g.version + 1,
@@ -52,19 +59,29 @@ WITH input AS (
         snapshot_seq = CASE WHEN {_DUE} THEN g.last_seq + 1 ELSE g.snapshot_seq END
     FROM input AS i
     WHERE g.id = i.game_id AND g.version = i.expected AND g.status = '{GameStatus.PLAYING.value}'
-    RETURNING {", ".join(f"g.{name}" for name in _KEPT)}, i.seat, i.action, i.at
+        AND pg_try_advisory_xact_lock({GAME_LOCK}, i.game_id)
+    RETURNING {", ".join(f"g.{name}" for name in _KEPT)}, i.seat, i.action, i.at,
+        i.replaces_timers
 ), appended AS (
     INSERT INTO actions (game_id, seq, seat, action, at)
     SELECT id, last_seq, seat, action, at FROM moved
+), wanted AS (
+    SELECT * FROM unnest($9::int[], $10::text[], $11::timestamptz[], $12::jsonb[])
+        AS w(game_id, key, due_at, action)
+), dropped AS (
+    DELETE FROM timers AS t USING moved AS m
+    WHERE t.game_id = m.id AND m.replaces_timers
+        AND NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.game_id = t.game_id AND w.key = t.key)
+), added AS (
+    INSERT INTO timers (game_id, key, due_at, action, created_at)
+    SELECT w.game_id, w.key, w.due_at, w.action, m.at FROM wanted AS w JOIN moved AS m
+        ON m.id = w.game_id
+    ON CONFLICT (game_id, key) DO UPDATE
+        SET due_at = excluded.due_at, action = excluded.action, created_at = excluded.created_at
 )
 SELECT {", ".join(_KEPT)} FROM moved
 """
 _FOUND = "SELECT id, status, version FROM games WHERE id = ANY($1::int[])"
-_DROP_TIMERS = "DELETE FROM timers WHERE game_id = ANY($1::int[])"
-_ADD_TIMERS = """
-INSERT INTO timers (game_id, key, due_at, action, created_at)
-SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::jsonb[], $5::timestamptz[])
-"""
 
 
 class PostgresWriter(GroupWriter):
@@ -113,39 +130,25 @@ class PostgresWriter(GroupWriter):
 
     async def _commit(self, writes: list[ActionWrite]) -> list[Answer]:
         conn = await self._connection()
-        # Literal integers only: BEGIN and the locks in one round trip, in game order.
-        keys = ",".join(str(k) for k in sorted({fold_key(w.game_id) for w in writes}))
-        await conn.execute(
-            f"BEGIN; SELECT pg_advisory_xact_lock({GAME_LOCK}, k) FROM unnest('{{{keys}}}'::int[]) k"
-        )
-        every = writes[0].snapshot_every
+        timed = [(w, t) for w in writes for t in w.timers or ()]
         rows = await conn.fetch(
-            _MOVE,
+            _GROUP,
             [w.game_id for w in writes],
             [w.expected_version for w in writes],
             [w.seat for w in writes],
             [w.action for w in writes],
             [w.snapshot for w in writes],
             [w.at for w in writes],
-            every,
-        )
+            [w.timers is not None for w in writes],
+            writes[0].snapshot_every,
+            [w.game_id for w, _ in timed],
+            [t.key for _, t in timed],
+            [t.due_at for _, t in timed],
+            [t.action for _, t in timed],
+        )  # committed: the statement was its own transaction
         moved = {row["id"]: row for row in rows}
         refused = [w.game_id for w in writes if w.game_id not in moved]
         found = {row["id"]: row for row in await conn.fetch(_FOUND, refused)} if refused else {}
-        timed = [w for w in writes if w.timers is not None and w.game_id in moved]
-        if timed:
-            await conn.execute(_DROP_TIMERS, [w.game_id for w in timed])
-            added = [(w, t) for w in timed for t in w.timers or ()]
-            if added:
-                await conn.execute(
-                    _ADD_TIMERS,
-                    [w.game_id for w, _ in added],
-                    [t.key for _, t in added],
-                    [t.due_at for _, t in added],
-                    [t.action for _, t in added],
-                    [w.at for w, _ in added],
-                )
-        await conn.execute("COMMIT")
         return [
             _record(moved[w.game_id], w) if w.game_id in moved else _refusal(w, found)
             for w in writes
@@ -181,6 +184,8 @@ def _refusal(write: ActionWrite, found: dict[int, Any]) -> Exception:
         return GameNotFound(write.game_id)
     if row["status"] != GameStatus.PLAYING.value:
         return WrongStatus(write.game_id, row["status"])
+    # The version still matches: another process held the game's lock (it is acting on the
+    # game, or reloading it). The host reloads behind that lock and tries once more.
     return VersionConflict(write.game_id, write.expected_version, row["version"])
 
 

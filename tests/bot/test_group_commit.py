@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -100,6 +101,25 @@ async def test_a_group_refuses_each_action_for_its_own_reason(store: Store) -> N
     ]  # fmt: skip
     assert [a.action for a in await store.actions(fine.id)] == [{"type": "go", "n": 1}]
     assert await store.actions(ended.id) == []
+
+
+async def test_a_game_another_process_holds_is_left_out_of_the_group(db_url: str) -> None:
+    """PostgreSQL: a game whose lock another process holds (``game_guard``, on connections of
+    its own) is refused as a conflict, without waiting; the game beside it commits (P-58)."""
+    store = await Store.open(db_url)
+    try:
+        if not store.shared:
+            pytest.skip("PostgreSQL only: SQLite has one process (P-22)")
+        held, free = [await playing(store, channel) for channel in (11, 12)]
+        async with store.game_guard(held.id):
+            outcomes = await asyncio.gather(
+                act(store, held, 1), act(store, free, 1), return_exceptions=True
+            )
+        assert [type(o).__name__ for o in outcomes] == ["VersionConflict", "GameRecord"]
+        assert await store.actions(held.id) == []
+        assert (await act(store, held, 1)).last_seq == 1  # once released, it commits
+    finally:
+        await store.close()
 
 
 async def test_a_group_stores_snapshots_and_timers_as_one_action_alone_would(
