@@ -1,13 +1,14 @@
 """Host speed in-process: what committing an action costs next to the engine applying it.
 
-Per game: random legal play through ``Host.act`` on a temporary SQLite file (every action
-committed and durable before ``act`` returns), then the same log replayed on a bare engine; prints
+Per game: random legal play through ``Host.act`` on a temporary SQLite file or PostgreSQL
+database (every action committed and durable before ``act`` returns), then the same log replayed on a bare engine; prints
 the median and p99 of ``engine.apply`` and of ``Host.act``, the ratio, and the goal of issue 12
 (act median ≤ 3 × apply + 0.3 ms, p99 ≤ 5 ms). Then committed actions per second with 1, 20 and
 200 games playing at once in one process, and how many actions each SQLite transaction held.
 ``--compare`` runs the throughput part again without group commit (one transaction per action).
 Each figure is measured with ``DATABASE_SYNCHRONOUS=FULL`` (the default: one fsync per committed
-group) and with ``NORMAL`` beside it, in turn in the same run (``--synchronous`` picks one).
+group) and with ``NORMAL`` beside it, and on PostgreSQL (``PG``: a database of its own on the
+``--postgres`` server, ``synchronous_commit=on``), in turn in the same run.
 
 Run by hand: `.venv/bin/python bench/host.py [--actions 400] [--seconds 5] [--compare]`.
 The machine is noisy: quote medians and ratios, and run it twice.
@@ -18,34 +19,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.host.errors import HostError
+from bench.play import Clock, new_table, settings, step
 from bot.host.host import Host
 from bot.host.table import Table
-from bot.settings import Settings
 from bot.store import Store
 from rules import GAMES
-from rules.core import RuleError
-
-
-class Clock:
-    """Wall time that moves only when the bench jumps to a deadline (no timer fires alone)."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2030, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
+from tests.support.databases import LOCAL, PostgresDatabases
 
 POOL = 4
 """Games opened in advance per player in the throughput part."""
@@ -56,45 +46,29 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def settings() -> Settings:
-    # No pacing gaps (the bench measures the write path, not Bag of Bugs' reveal spacing), and
-    # no stand-ins: clocks running out in real time while hundreds of games are set up must
-    # not hand the bench's seats to bots.
-    return Settings(  # type: ignore[call-arg]
-        _env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0.0}, afk_limit=0
-    )
-
-
 SYNCHRONOUS = ["FULL"]
-"""The SQLite fsync policy of the stores being opened now (each mode in turn)."""
+"""The SQLite fsync policy of the stores being opened now (each mode in turn), or ``PG``: a
+database of its own on the PostgreSQL server (``synchronous_commit=on``, its default)."""
+POSTGRES: list[PostgresDatabases] = []
+"""The PostgreSQL server's databases, when ``PG`` is measured."""
 
 
-async def new_table(host: Host, slug: str, channel: int, players: int) -> Table:
-    first = channel * 10
-    table = await host.open(slug, guild_id=1, channel_id=channel, user_id=first, name="p0")
-    for n in range(1, players):
-        await host.join(table.id, first + n, f"p{n}")
-    return await host.start(table.id, first)
-
-
-async def step(host: Host, table: Table, clock: Clock, rng: random.Random) -> float | None:
-    """One random legal move (or the next deadline): seconds ``act`` took, None if not an act."""
-    engine = table.running()
-    movers = [s for s in sorted(engine.waiting_for()) if s >= 0 and engine.legal_actions(s)]
-    if movers:
-        seat = rng.choice(movers)
-        action = rng.choice(engine.legal_actions(seat))
-        user = table.user_at(seat).user_id
-        started = time.perf_counter()
-        with contextlib.suppress(RuleError, HostError):
-            await host.act(table.id, user, action, turn=engine.turn)
-            return time.perf_counter() - started
-        return None
-    if table.timers:
-        key, due = min(table.timers.items(), key=lambda kv: kv[1])
-        clock.now = max(clock.now, due) + timedelta(microseconds=1)
-        await host.fire_timer(table.id, key)
-    return None
+@contextlib.asynccontextmanager
+async def opened(tmp: Path, name: str, *, group: bool = True) -> AsyncIterator[Store]:
+    """A new store of the mode measured now (``SYNCHRONOUS[0]``), closed (and dropped) after."""
+    mode = SYNCHRONOUS[0]
+    if mode == "PG":
+        url = await asyncio.to_thread(POSTGRES[0].create, durable=True)
+        store = await Store.open(url, migrate=False, group_commit=group)
+    else:
+        url = f"sqlite+aiosqlite:///{tmp / f'{name}-{mode}.db'}"
+        store = await Store.open(url, group_commit=group, synchronous=mode)
+    try:
+        yield store
+    finally:
+        await store.close()
+        if mode == "PG":
+            await asyncio.to_thread(POSTGRES[0].drop, url)
 
 
 async def per_game(
@@ -103,9 +77,13 @@ async def per_game(
     """(apply seconds, act seconds, seconds of the acts that ended a game) over about
     ``actions`` committed moves of ``slug``. A game's last move also writes its results and
     ratings (another, heavier path), so it is counted apart."""
-    store = await Store.open(
-        f"sqlite+aiosqlite:///{tmp / f'{slug}-{SYNCHRONOUS[0]}.db'}", synchronous=SYNCHRONOUS[0]
-    )
+    async with opened(tmp, slug) as store:
+        return await _per_game(store, slug, actions)
+
+
+async def _per_game(
+    store: Store, slug: str, actions: int
+) -> tuple[list[float], list[float], list[float]]:
     clock = Clock()
     host = Host(store, settings(), clock=clock)
     rng = random.Random(7)
@@ -133,7 +111,6 @@ async def per_game(
                 applies.append(time.perf_counter() - started)
     finally:
         await host.close()
-        await store.close()
     return applies, acts, ends
 
 
@@ -143,10 +120,11 @@ async def throughput(
     """(committed actions per second, actions per transaction, each commit's seconds in
     ``Host.act``) with ``games`` playing at once. A player whose games all ended stops early
     (the rate is over the whole window)."""
-    name = f"tp-{games}-{group}-{SYNCHRONOUS[0]}.db"
-    store = await Store.open(
-        f"sqlite+aiosqlite:///{tmp / name}", group_commit=group, synchronous=SYNCHRONOUS[0]
-    )
+    async with opened(tmp, f"tp-{games}-{group}", group=group) as store:
+        return await _throughput(store, games, seconds)
+
+
+async def _throughput(store: Store, games: int, seconds: float) -> tuple[float, float, list[float]]:
     clock = Clock()
     host = Host(store, settings(), clock=clock)
     slugs = sorted(GAMES)
@@ -188,13 +166,19 @@ async def throughput(
         groups = (store.group_commits or 0) - groups_before
     finally:
         await host.close()
-        await store.close()
     return done / elapsed, (done / groups if groups else 1.0), acts
 
 
 async def main_async(args: argparse.Namespace) -> None:
     modes = ["FULL", "NORMAL"] if args.synchronous == "both" else [args.synchronous]
-    print(f"DATABASE_SYNCHRONOUS: {' and '.join(modes)}, in turn")
+    if args.postgres != "none":
+        POSTGRES.append(PostgresDatabases(args.postgres))
+        modes.append("PG")
+    print(
+        f"SQLite with DATABASE_SYNCHRONOUS {' and '.join(m for m in modes if m != 'PG')}"
+        + (", and PostgreSQL (PG, synchronous_commit=on)" if "PG" in modes else "")
+        + ", in turn"
+    )
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         warm = tmp / "warm"
@@ -254,8 +238,17 @@ def main() -> int:
         default="both",
         help="DATABASE_SYNCHRONOUS to measure: FULL (the default), NORMAL, or both in turn (P-37)",
     )
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get("TEST_DATABASE_URL") or LOCAL,
+        help="PostgreSQL server measured beside SQLite (none: SQLite only)",
+    )
     args = parser.parse_args()
-    asyncio.run(main_async(args))
+    try:
+        asyncio.run(main_async(args))
+    finally:
+        for databases in POSTGRES:
+            databases.close()
     return 0
 
 

@@ -9,12 +9,12 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import TypeVar
 
-from rules.core import GAMES, Engine, get_game
+from rules.core import GAMES, Engine, RuleError, get_game
 
-from ..store import VersionConflict, WrongStatus
+from ..store import StoreError, VersionConflict, WrongStatus
 from ..store.records import ActionRecord, GameRecord
 from .core import HostCore, gone, log
-from .errors import GameGone
+from .errors import GameGone, HostError
 from .table import Outcome, Table
 
 T = TypeVar("T")
@@ -149,11 +149,13 @@ class Loading(HostCore):
         """Run ``attempt`` holding the table's lock. If the database says the table is stale
         (a version or status it did not expect), reload the table and run it once more, so a
         stale table never refuses every later click (P-22). On a store other processes share,
-        the attempt also holds the game's database lock, and a table found stale under it is
-        reloaded first (P-36). Listeners hear of a reload."""
+        the attempt is judged on what this process knows, holding no lock of the database: its
+        commit takes the game's lock and checks the version in the group's transaction, and a
+        refusal on a table another process moved on is judged again after a reload (P-58).
+        Listeners hear of a reload."""
         reloaded = False
         try:
-            async with self._guarded(table) as reloaded:
+            async with table.lock:
                 try:
                     return await attempt()
                 except (VersionConflict, WrongStatus) as exc:
@@ -162,12 +164,28 @@ class Loading(HostCore):
                         table.id,
                         type(exc).__name__,
                     )
+                except (RuleError, HostError, StoreError):
+                    if not await self._stale(table):
+                        raise
+                    log.info("game %s moved on in another process: judging again", table.id)
+                async with self.store.game_guard(table.id):
                     await self._reload_locked(table)
-                    reloaded = True
+                reloaded = True
                 return await attempt()
         finally:
             if reloaded:
                 await self._notify(table, None)
+
+    async def _stale(self, table: Table) -> bool:
+        """Whether another process committed to the game since this table was loaded (a
+        shared store only: one round trip, paid by refusals alone)."""
+        if not self.store.shared:
+            return False
+        current = await self.store.game_state(table.id)
+        return current is not None and (current.version, current.status) != (
+            table.game.version,
+            table.status,
+        )
 
     @asynccontextmanager
     async def _guarded(self, table: Table) -> AsyncIterator[bool]:

@@ -10,9 +10,9 @@ from contextlib import asynccontextmanager
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from .database import writer as writer_engine
+from .group import ActionWriter, snapshot_due
 from .postgres import GameState, SharedLocks
 from .records import GameRecord
-from .writer import ActionWriter, SQLiteWriter, snapshot_due
 
 #: Default of the ``SNAPSHOT_EVERY`` setting: actions between two stored snapshots.
 SNAPSHOT_EVERY = 32
@@ -69,7 +69,7 @@ class StoreBase:
     @property
     def group_commits(self) -> int | None:
         """Transactions the group-commit writer committed (None without one): for benches."""
-        return self._writer.groups if isinstance(self._writer, SQLiteWriter) else None
+        return None if self._writer is None else self._writer.groups
 
     @property
     def shared(self) -> bool:
@@ -86,6 +86,13 @@ class StoreBase:
             return
         async with self._shared.game(game_id) as state:
             yield state
+
+    async def game_state(self, game_id: int) -> GameState | None:
+        """A game's committed version and status, read without any lock (a shared store only:
+        a refused click asks whether its table was stale, P-58). None on SQLite or no game."""
+        if self._shared is None:
+            return None
+        return await self._shared.state(game_id)
 
     @asynccontextmanager
     async def identify_slot(self, bucket: int, window: float) -> AsyncIterator[None]:

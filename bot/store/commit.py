@@ -1,21 +1,22 @@
-"""Committing an applied action: the hot path of every click. On a SQLite file an action that
-does not end the game goes through the group-commit writer (``writer.py``); the rest (and every
-action on PostgreSQL) runs here as a few Core statements in one write transaction."""
+"""Committing an applied action: the hot path of every click. An action that does not end the
+game goes through the group-commit writer (``writer.py`` on a SQLite file, ``pg_writer.py`` on
+PostgreSQL); the rest runs here as a few Core statements in one write transaction."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Table, insert, select, text, update
 
 from .base import StoreBase
 from .database import writer as writer_engine
 from .errors import GameNotFound, VersionConflict, WrongStatus
+from .group import ActionWrite, snapshot_due
 from .models import ActionRow, Game, ResultRow, utcnow
+from .postgres import GAME_LOCK, fold_key
 from .ratings import update_ratings
 from .records import GameRecord, GameStatus, ResultSpec, TimerSpec, game_record
 from .rows import check_timer_keys, replace_timers
-from .writer import ActionWrite, snapshot_due
 
 
 class CommitStore(StoreBase):
@@ -41,9 +42,8 @@ class CommitStore(StoreBase):
         The version moves with a compare-and-set UPDATE, so a writer holding a stale game changes
         nothing and gets VersionConflict. ``timers`` is the full set wanted now, or ``None`` when
         the caller knows it is unchanged. A finished game keeps no timers, whatever ``timers``
-        says. On a SQLite file an action that does not end the game goes through the
-        group-commit writer (``writer.py``); the rest runs a few Core statements in one write
-        transaction. The record returned carries the caller's ``snapshot`` (the newest state)
+        says. An action that does not end the game goes through the group-commit writer (SQLite
+        file or PostgreSQL); the rest runs a few Core statements in one write transaction. The record returned carries the caller's ``snapshot`` (the newest state)
         whatever was stored; ``snapshot_seq`` says what the database holds.
         """
         if timers is not None:
@@ -72,6 +72,11 @@ class CommitStore(StoreBase):
             values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
         kept = [c for c in games.c if c.name != "snapshot"]
         async with self._queued(), writer_engine(self._engine).begin() as conn:
+            if self._shared is not None:  # as the group writer does (P-58)
+                await conn.execute(
+                    text("SELECT pg_advisory_xact_lock(:kind, :key)"),
+                    {"kind": GAME_LOCK, "key": fold_key(game_id)},
+                )
             row = (
                 await conn.execute(
                     update(games)

@@ -60,8 +60,13 @@ class SharedLocks:
         """Hold the game's lock (other processes' ``game(game_id)`` wait) and yield its state
         as committed now, read after the lock was granted (None if there is no such game)."""
         async with self._held(GAME_LOCK, game_id) as conn:
-            row = await conn.fetchrow("SELECT version, status FROM games WHERE id = $1", game_id)
-            yield None if row is None else GameState(int(row["version"]), str(row["status"]))
+            yield await _state(conn, game_id)
+
+    async def state(self, game_id: int) -> GameState | None:
+        """The game's committed version and status now, without its lock."""
+        pool = await self._connections()
+        async with pool.acquire() as conn:
+            return await _state(conn, game_id)
 
     @asynccontextmanager
     async def identify(self, bucket: int, window: float) -> AsyncIterator[None]:
@@ -92,12 +97,12 @@ class SharedLocks:
     async def _held(self, kind: int, key: int) -> AsyncIterator[Any]:
         pool = await self._connections()
         async with pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1, $2)", kind, _int4(key))
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", kind, fold_key(key))
             try:
                 yield conn
             finally:
                 try:
-                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", kind, _int4(key))
+                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", kind, fold_key(key))
                 except BaseException:  # the session is broken: dropping it drops its locks
                     log.warning("could not release advisory lock %s/%s", kind, key)
                     conn.terminate()
@@ -111,7 +116,12 @@ class SharedLocks:
 _background: set[asyncio.Task[None]] = set()
 
 
-def _int4(key: int) -> int:
+async def _state(conn: Any, game_id: int) -> GameState | None:
+    row = await conn.fetchrow("SELECT version, status FROM games WHERE id = $1", game_id)
+    return None if row is None else GameState(int(row["version"]), str(row["status"]))
+
+
+def fold_key(key: int) -> int:
     """Two-key advisory locks take 32-bit keys: fold a bigger id into that range. Two ids that
     fold together merely share a lock (they wait for each other), which is safe."""
     folded = key % (1 << 32)

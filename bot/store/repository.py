@@ -18,6 +18,7 @@ from .lobby import LobbyStore
 from .members import MemberSettingsStore
 from .meta import MetaStore
 from .migrate import upgrade_to_head
+from .pg_writer import PostgresWriter
 from .reads import GameReads
 from .stats import StatsStore
 from .writer import SQLiteWriter
@@ -39,8 +40,8 @@ class Store(LobbyStore, CommitStore, GameReads, StatsStore, MemberSettingsStore,
     ) -> Store:
         """Connect to ``url``, first upgrading its schema to head unless ``migrate`` is False.
         On SQLite, a statement waits ``busy_timeout`` seconds for another process's write lock
-        before it fails. A SQLite file commits actions through the group-commit writer unless
-        ``group_commit`` is False (benches compare the two)."""
+        before it fails. A SQLite file and PostgreSQL commit actions through a group-commit
+        writer unless ``group_commit`` is False (benches compare the two)."""
         if migrate:
             await upgrade_to_head(url)
         engine = create_engine(url, busy_timeout=busy_timeout, synchronous=synchronous)
@@ -50,4 +51,6 @@ class Store(LobbyStore, CommitStore, GameReads, StatsStore, MemberSettingsStore,
             store._writer = SQLiteWriter(
                 path, busy_timeout=busy_timeout, serial=store._queued, synchronous=synchronous
             )
+        elif group_commit and engine.dialect.name == "postgresql":
+            store._writer = PostgresWriter(engine.url)
         return store

@@ -13,8 +13,9 @@ The statements run on the writer's own ``sqlite3`` connection in one worker thre
 cached SQL (the module's statement cache keeps them compiled). They are SQLAlchemy Core
 statements on the store's own tables, compiled once (``sqlite_sql.py``), so a schema change is
 one model and one migration; values go through the columns' own types.
-The writer is SQLite-only behind :class:`ActionWriter`; other databases (and SQLite in memory,
-which another connection cannot see) keep the ordinary SQLAlchemy path.
+The queue and the writer task are ``group.py``'s, shared with PostgreSQL's writer
+(``pg_writer.py``); SQLite in memory, which another connection cannot see, keeps the ordinary
+SQLAlchemy path.
 """
 
 from __future__ import annotations
@@ -23,23 +24,19 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from .errors import GameNotFound, StoreError, VersionConflict, WrongStatus
+from .group import ActionWrite, Answer, GroupWriter, Pending, answer, snapshot_due
 from .models import ActionRow, Game, TimerRow
-from .records import GameRecord, GameStatus, TimerSpec, game_record
+from .records import GameRecord, GameStatus, game_record
 from .sqlite_sql import Statement, stored_form
-
-#: Most actions one transaction takes: a burst larger than this is written in several.
-GROUP_LIMIT = 256
 
 #: Groups between two WAL checkpoints. The writer's own connection never checkpoints (a
 #: checkpoint copies pages into the database file and syncs it: milliseconds that would land on
@@ -73,42 +70,18 @@ _STORED_TIME = stored_form(_GAMES.c.updated_at)
 _ADD_TIMER = Statement(insert(_TIMERS), ["game_id", "key", "due_at", "action", "created_at"])
 
 
-@dataclass(frozen=True, slots=True)
-class ActionWrite:
-    """One applied action to commit (see ``Store.record_action``): the log entry and version
-    always, the snapshot when ``snapshot_every`` actions have passed since the stored one, and
-    the timers when ``timers`` is not None."""
-
-    game_id: int
-    expected_version: int
-    seat: int
-    action: dict[str, Any]
-    snapshot: dict[str, Any] | None
-    timers: Sequence[TimerSpec] | None
-    at: datetime
-    snapshot_every: int
-
-
-class ActionWriter(Protocol):
-    """What the store needs of a writer: commit one action (grouped as the writer likes),
-    answering only once it is durable, and close."""
-
-    async def record(self, write: ActionWrite) -> GameRecord: ...
-
-    async def close(self) -> None: ...
-
-
 Serial = Callable[[], AbstractAsyncContextManager[None]]
 """The store's own write queue: held around each group, so a group never contends with the
 store's other (SQLAlchemy) writes for SQLite's lock."""
 
 
-class SQLiteWriter:
+class SQLiteWriter(GroupWriter):
     """One writer task and one thread with one connection to a SQLite file."""
 
     def __init__(
         self, path: str, *, busy_timeout: float, serial: Serial, synchronous: str = "FULL"
     ) -> None:
+        super().__init__()
         self._path = path
         self._synchronous = synchronous
         self._busy_ms = round(busy_timeout * 1000)
@@ -118,59 +91,19 @@ class SQLiteWriter:
         self._checkpoint: asyncio.Future[None] | None = None
         self._since_checkpoint = 0
         self._local = threading.local()
-        self._pending: list[tuple[ActionWrite, asyncio.Future[GameRecord]]] = []
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._closed = False
-        self.groups = 0
-        """Transactions committed (the bench reports actions per transaction)."""
 
-    async def record(self, write: ActionWrite) -> GameRecord:
-        """Queue the action and wait until the group holding it is committed (or refused)."""
-        if self._closed:
-            raise RuntimeError("the writer is closed")
+    async def _write(self, group: list[Pending]) -> None:
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[GameRecord] = loop.create_future()
-        self._pending.append((write, future))
-        if self._task is None or self._task.done():
-            self._wake = asyncio.Event()
-            self._task = loop.create_task(self._run(), name="sqlite-writer")
-        assert self._wake is not None
-        self._wake.set()
-        return await future
-
-    async def _run(self) -> None:
-        assert self._wake is not None
-        loop = asyncio.get_running_loop()
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._pending:
-                group = self._pending[:GROUP_LIMIT]
-                del self._pending[:GROUP_LIMIT]
-                done: asyncio.Future[None] = loop.create_future()
-                try:
-                    async with self._serial():
-                        self._executor.submit(self._commit_and_answer, loop, group, done)
-                        await done
-                except BaseException as exc:  # cancelled with the loop, or the thread is gone
-                    for _, future in group:
-                        if not future.done():
-                            future.set_exception(
-                                exc if isinstance(exc, Exception) else RuntimeError("closed")
-                            )
-                    if not isinstance(exc, Exception):
-                        raise
-                    continue
-                self.groups += 1
-                self._maybe_checkpoint(loop)
-            if self._closed:
-                return
+        done: asyncio.Future[None] = loop.create_future()
+        async with self._serial():
+            self._executor.submit(self._commit_and_answer, loop, group, done)
+            await done
+        self._maybe_checkpoint()
 
     def _commit_and_answer(
         self,
         loop: asyncio.AbstractEventLoop,
-        group: list[tuple[ActionWrite, asyncio.Future[GameRecord]]],
+        group: list[Pending],
         done: asyncio.Future[None],
     ) -> None:
         """In the writer thread: commit the group, then answer its callers straight from here
@@ -180,23 +113,21 @@ class SQLiteWriter:
         except Exception as exc:  # a bug, not a refusal: every caller hears of it
             answers = [exc] * len(group)
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-            loop.call_soon_threadsafe(_answer, group, answers, done)
+            loop.call_soon_threadsafe(_answer_then_go_on, group, answers, done)
 
-    def _maybe_checkpoint(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _maybe_checkpoint(self) -> None:
         self._since_checkpoint += 1
         if self._since_checkpoint < CHECKPOINT_EVERY:
             return
         if self._checkpoint is not None and not self._checkpoint.done():
             return
         self._since_checkpoint = 0
+        loop = asyncio.get_running_loop()
         self._checkpoint = loop.run_in_executor(self._checkpointer, self._run_checkpoint)
 
     async def close(self) -> None:
         """Write what is queued, then close the connections and the threads."""
-        self._closed = True
-        if self._task is not None and self._wake is not None:
-            self._wake.set()  # the task writes what is queued, then ends
-            await asyncio.gather(self._task, return_exceptions=True)
+        await self._drain()
         loop = asyncio.get_running_loop()
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
@@ -232,14 +163,14 @@ class SQLiteWriter:
             conn.close()
             self._local.conn = None
 
-    def _commit(self, writes: list[ActionWrite]) -> list[GameRecord | Exception]:
+    def _commit(self, writes: list[ActionWrite]) -> list[Answer]:
         """One transaction for the group; each action in its own savepoint (unless alone)."""
         try:
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             return [_wrapped(exc)] * len(writes)
-        answers: list[GameRecord | Exception] = []
+        answers: list[Answer] = []
         alone = len(writes) == 1  # no savepoint needed: the transaction is the action's own
         try:
             for write in writes:
@@ -265,28 +196,13 @@ class SQLiteWriter:
         return answers
 
 
-def _answer(
-    group: list[tuple[ActionWrite, asyncio.Future[GameRecord]]],
-    answers: list[GameRecord | Exception],
-    done: asyncio.Future[None],
+def _answer_then_go_on(
+    group: list[Pending], answers: list[Answer], done: asyncio.Future[None]
 ) -> None:
     """On the event loop: each caller gets its record or its refusal, then the writer goes on."""
-    for (_, future), answer in zip(group, answers, strict=True):
-        if future.done():  # the caller gave up waiting; the write stands
-            continue
-        if isinstance(answer, Exception):
-            future.set_exception(answer)
-        else:
-            future.set_result(answer)
+    answer(group, answers)
     if not done.done():
         done.set_result(None)
-
-
-def snapshot_due(seq: int, snapshot_seq: int, every: int, *, ending: bool = False) -> bool:
-    """Whether the action numbered ``seq`` stores the game's snapshot (P-33): ``every`` actions
-    after the stored one, and the game's last action. The one place the policy lives: the host
-    asks it before making a snapshot, both write paths before storing one."""
-    return ending or seq - snapshot_seq >= every
 
 
 def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:

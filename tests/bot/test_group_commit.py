@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ import tests.support.testgame  # noqa: F401  (registers Ladybug Dash)
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.settings import Settings
-from bot.store import GameRecord, Store, VersionConflict
+from bot.store import GameRecord, Store, TimerSpec, VersionConflict
 from rules.core import GAMES, RuleError
 from tests.support.playout import open_and_start
 
@@ -51,13 +52,13 @@ def act(store: Store, game: GameRecord, n: int) -> Any:
     )
 
 
-@pytest.mark.sqlite_only("the group-commit writer is SQLite's")
 async def test_a_conflict_in_a_group_fails_alone(store: Store) -> None:
     games = [await playing(store, channel) for channel in (1, 2, 3)]
     groups = store.group_commits
-    assert groups is not None  # a SQLite file: the group-commit writer is on
+    assert groups is not None  # a SQLite file or PostgreSQL: the group-commit writer is on
     # Arriving together, these share one transaction; the second action on game 0 carries the
-    # version the first one moves on from, so it alone is refused.
+    # version the first one moves on from, so it alone is refused. (PostgreSQL writes one action
+    # per game per group: the second waits for the next group, which refuses it.)
     outcomes = await asyncio.gather(
         act(store, games[0], 1),
         act(store, games[1], 1),
@@ -65,7 +66,8 @@ async def test_a_conflict_in_a_group_fails_alone(store: Store) -> None:
         act(store, games[2], 1),
         return_exceptions=True,
     )
-    assert store.group_commits == groups + 1
+    sqlite = store.engine.dialect.name == "sqlite"
+    assert store.group_commits == groups + (1 if sqlite else 2)
     assert [type(o).__name__ for o in outcomes] == [
         "GameRecord", "GameRecord", "VersionConflict", "GameRecord",
     ]  # fmt: skip
@@ -77,6 +79,92 @@ async def test_a_conflict_in_a_group_fails_alone(store: Store) -> None:
         assert [(a.seq, a.action) for a in log] == [(1, {"type": "go", "n": 1})]
         stored = await store.get_game(game.id)
         assert stored is not None and (stored.version, stored.last_seq) == (game.version + 1, 1)
+
+
+async def test_a_group_refuses_each_action_for_its_own_reason(store: Store) -> None:
+    """Refusals in one group say why, each its own: a stale version, a game no longer being
+    played, a game that does not exist; the action beside them stands."""
+    stale, ended, fine = [await playing(store, channel) for channel in (4, 5, 6)]
+    await act(store, stale, 1)
+    await store.cancel(ended.id)
+    outcomes = await asyncio.gather(
+        act(store, stale, 2),
+        act(store, ended, 1),
+        act(store, fine, 1),
+        store.record_action(
+            10**6, expected_version=1, seat=0, action={"n": 1}, snapshot=None, timers=None
+        ),
+        return_exceptions=True,
+    )
+    assert [type(o).__name__ for o in outcomes] == [
+        "VersionConflict", "WrongStatus", "GameRecord", "GameNotFound",
+    ]  # fmt: skip
+    assert [a.action for a in await store.actions(fine.id)] == [{"type": "go", "n": 1}]
+    assert await store.actions(ended.id) == []
+
+
+async def test_a_game_another_process_holds_is_left_out_of_the_group(db_url: str) -> None:
+    """PostgreSQL: a game whose lock another process holds (``game_guard``, on connections of
+    its own) is refused as a conflict, without waiting; the game beside it commits (P-58)."""
+    store = await Store.open(db_url)
+    try:
+        if not store.shared:
+            pytest.skip("PostgreSQL only: SQLite has one process (P-22)")
+        held, free = [await playing(store, channel) for channel in (11, 12)]
+        async with store.game_guard(held.id):
+            outcomes = await asyncio.gather(
+                act(store, held, 1), act(store, free, 1), return_exceptions=True
+            )
+        assert [type(o).__name__ for o in outcomes] == ["VersionConflict", "GameRecord"]
+        assert await store.actions(held.id) == []
+        assert (await act(store, held, 1)).last_seq == 1  # once released, it commits
+    finally:
+        await store.close()
+
+
+async def test_a_group_stores_snapshots_and_timers_as_one_action_alone_would(
+    db_url: str,
+) -> None:
+    """Snapshots every ``snapshot_every`` actions (P-33) and the timers each action asks for,
+    for several games committed in the same groups."""
+    store = await Store.open(db_url, snapshot_every=3)
+    try:
+        games = [await playing(store, channel) for channel in (7, 8, 9)]
+        for n in range(1, 8):
+            due = datetime(2031, 1, 1, tzinfo=UTC) + timedelta(seconds=n)
+            records = await asyncio.gather(
+                *(
+                    store.record_action(
+                        g.id,
+                        expected_version=g.version,
+                        seat=0,
+                        action={"type": "go", "n": n},
+                        snapshot={"n": n},
+                        # Game 0 asks for a timer at every action, game 1 drops them, game 2
+                        # leaves them as they are.
+                        timers=[TimerSpec("clock", due, {"type": "timeout", "n": n})]
+                        if i == 0
+                        else ([] if i == 1 else None),
+                    )
+                    for i, g in enumerate(games)
+                )
+            )
+            games = list(records)
+            for record in records:
+                assert record.last_seq == n and record.snapshot_seq == n - n % 3
+        for i, game in enumerate(games):
+            stored = await store.get_game(game.id)
+            assert stored is not None and stored.snapshot == {"n": 6} and stored.snapshot_seq == 6
+            timers = await store.timers(game.id)
+            if i == 0:
+                assert [(t.key, t.action) for t in timers] == [
+                    ("clock", {"type": "timeout", "n": 7})
+                ]
+                assert timers[0].due_at == datetime(2031, 1, 1, 0, 0, 7, tzinfo=UTC)
+            else:
+                assert timers == []
+    finally:
+        await store.close()
 
 
 WRITER = """
@@ -107,10 +195,10 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
-async def test_every_acknowledged_action_survives_kill_9(tmp_path: Path) -> None:
+async def test_every_acknowledged_action_survives_kill_9(db_url: str) -> None:
     """A writer process is killed (SIGKILL) in the middle of a burst of grouped commits from 20
     games: every action it had acknowledged is in the database, with no gap in any log."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'kill.db'}"
+    url = db_url
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",

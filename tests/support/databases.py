@@ -115,14 +115,16 @@ class PostgresDatabases:
             self._template = name
         return self._template
 
-    def create(self, *, migrated: bool = True) -> str:
-        """A new database's URL: at head (a copy of the template), or empty."""
+    def create(self, *, migrated: bool = True, durable: bool = False) -> str:
+        """A new database's URL: at head (a copy of the template), or empty. Its commits wait
+        for the server's disk only if ``durable`` (as the server's default does: benches)."""
         name = f"{self.prefix}_{next(_names)}"
         template = f" TEMPLATE {self.template()}" if migrated else ""
+        setting = "on" if durable else "off"
         _admin(
             self.url,
             f"CREATE DATABASE {name}{template}",
-            f"ALTER DATABASE {name} SET synchronous_commit = off",
+            f"ALTER DATABASE {name} SET synchronous_commit = {setting}",
         )
         return with_database(self.url, name)
 
