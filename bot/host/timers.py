@@ -1,4 +1,4 @@
-"""In-memory alarms for the deadlines the store persists.
+"""In-memory alarms for the deadlines the store persists, in one heap.
 
 The database is the source of truth (a restart reloads every timer); this only wakes the host up
 when one is due. Each game's alarms are replaced as a set after every accepted action. An alarm
@@ -9,9 +9,13 @@ or is no longer wanted: a game waiting only on its clock must never freeze.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
-from collections.abc import Awaitable, Callable, Iterable
-from datetime import UTC, datetime
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy.exc import OperationalError
 
@@ -21,15 +25,28 @@ from ..store.errors import StoreError
 log = logging.getLogger(__name__)
 
 Fire = Callable[[int, str], Awaitable[object]]
-Sleep = Callable[[float], Awaitable[None]]
+Sleep = Callable[[float], Coroutine[Any, Any, None]]
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(eq=False)
+class Alarm:
+    """One deadline of one game: due at ``due``, next tried at ``at`` (later than ``due`` once
+    it failed ``failures`` times)."""
+
+    due: datetime
+    at: datetime
+    failures: int = 0
+
+
 class TimerScheduler:
-    """One asyncio task per (game, key), sleeping until the due time and then calling ``fire``."""
+    """Every alarm of every game in one heap, woken by one task sleeping until the earliest:
+    a move that replaces a game's alarms costs a heap push, not an asyncio task, and a restart
+    that schedules ten thousand stored deadlines starts one task, not ten thousand. A due alarm
+    fires in a task of its own (firing waits on the game), so a slow one holds up no other."""
 
     def __init__(
         self,
@@ -45,86 +62,112 @@ class TimerScheduler:
         self._clock = clock
         self._sleep = sleep
         self._max_delay = max_delay
-        # By game, then key: a game's alarms are found without looking at the others (a
-        # restart schedules every stored deadline, thousands of games' worth).
-        self._tasks: dict[int, dict[str, tuple[datetime, asyncio.Task[None]]]] = {}
+        # By game, then key: a game's alarms are found without looking at the others.
+        self._alarms: dict[int, dict[str, Alarm]] = {}
+        self._heap: list[tuple[datetime, int, int, str, Alarm]] = []
+        """(when, order, game, key, alarm); an entry whose alarm is no longer listed under its
+        game and key, or has moved to another time, is stale and skipped."""
+        self._order = itertools.count()
+        self._runner: asyncio.Task[None] | None = None
+        self._sleeping: asyncio.Task[None] | None = None
+        self._sleeping_until: datetime | None = None
+        self._firing: set[asyncio.Task[None]] = set()
         self._closed = False
 
     def set_game(self, game_id: int, timers: Iterable[tuple[str, datetime]]) -> None:
-        """Make the game's alarms exactly ``timers`` (key, due); unchanged ones keep running."""
+        """Make the game's alarms exactly ``timers`` (key, due); unchanged ones stay as they are
+        (an alarm waiting to be tried again keeps its wait)."""
         wanted = dict(timers)
-        running = self._tasks.get(game_id, {})
-        for key, (due, task) in list(running.items()):
-            if wanted.get(key) != due:
-                task.cancel()
-                del running[key]
+        listed = self._alarms.get(game_id, {})
+        for key in [k for k, alarm in listed.items() if wanted.get(k) != alarm.due]:
+            del listed[key]
         for key, due in wanted.items():
-            if key not in running and not self._closed:
-                task = asyncio.create_task(
-                    self._run(game_id, key, due), name=f"timer:{game_id}:{key}"
-                )
-                running[key] = (due, task)
-        if running:
-            self._tasks[game_id] = running
+            if key not in listed and not self._closed:
+                alarm = listed[key] = Alarm(due, due)
+                self._push(game_id, key, alarm)
+        if listed:
+            self._alarms[game_id] = listed
         else:
-            self._tasks.pop(game_id, None)
+            self._alarms.pop(game_id, None)
 
     def drop_game(self, game_id: int) -> None:
         self.set_game(game_id, [])
 
     def count(self) -> int:
         """Deadlines scheduled, over every game."""
-        return sum(len(running) for running in self._tasks.values())
+        return sum(len(listed) for listed in self._alarms.values())
 
     def pending(self, game_id: int) -> dict[str, datetime]:
-        return {key: due for key, (due, _) in self._tasks.get(game_id, {}).items()}
+        return {key: alarm.due for key, alarm in self._alarms.get(game_id, {}).items()}
 
-    def _get(self, game_id: int, key: str) -> tuple[datetime, asyncio.Task[None]] | None:
-        return self._tasks.get(game_id, {}).get(key)
+    def _listed(self, game_id: int, key: str, alarm: Alarm) -> bool:
+        return self._alarms.get(game_id, {}).get(key) is alarm
 
-    def _unlist(self, game_id: int, key: str) -> None:
-        running = self._tasks.get(game_id)
-        if running is not None:
-            running.pop(key, None)
-            if not running:
-                del self._tasks[game_id]
+    def _push(self, game_id: int, key: str, alarm: Alarm) -> None:
+        heapq.heappush(self._heap, (alarm.at, next(self._order), game_id, key, alarm))
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.create_task(self._run(), name="timers")
+        elif self._sleeping_until is not None and alarm.at < self._sleeping_until:
+            self._sleeping_until = None
+            if self._sleeping is not None:
+                self._sleeping.cancel()  # an earlier alarm: the runner looks again
 
-    async def _run(self, game_id: int, key: str, due: datetime) -> None:
-        delay = (due - self._clock()).total_seconds()
-        if delay > 0:
-            await self._sleep(delay)
-        failures = 0
-        while True:
-            # Unlisted while firing: the action it applies replaces the game's alarms, and must
-            # not cancel this one.
-            current = self._get(game_id, key)
-            if current is not None and current[0] == due:
-                self._unlist(game_id, key)
-            try:
-                await self._fire(game_id, key)
-                return
-            except Exception as exc:  # the store keeps the deadline: try again, later each time
-                failures += 1
-                wait = backoff(failures, self._max_delay)
-                log.warning(
-                    "timer %s of game %s failed (%s); trying again in %.1f s",
-                    key,
-                    game_id,
-                    one_line(exc),
-                    wait,
-                    exc_info=failures == 1 and not _expected(exc),
-                )
-            task = asyncio.current_task()
-            if self._closed or self._get(game_id, key) is not None or task is None:
-                return  # closing, or a newer alarm for this key took over
-            # Listed again: set_game may cancel it.
-            self._tasks.setdefault(game_id, {})[key] = (due, task)
-            await self._sleep(wait)
+    async def _run(self) -> None:
+        while not self._closed:
+            while self._heap and not self._current(self._heap[0]):
+                heapq.heappop(self._heap)
+            if not self._heap:
+                return  # the next alarm set starts a runner again
+            at, _, game_id, key, alarm = self._heap[0]
+            delay = (at - self._clock()).total_seconds()
+            if delay > 0:
+                self._sleeping_until = at
+                self._sleeping = asyncio.create_task(self._sleep(delay))
+                await asyncio.wait({self._sleeping})  # over, or cut short by an earlier alarm
+                self._sleeping = self._sleeping_until = None
+                continue
+            heapq.heappop(self._heap)
+            # Unlisted while firing: the action it applies replaces the game's alarms.
+            del self._alarms[game_id][key]
+            if not self._alarms[game_id]:
+                del self._alarms[game_id]
+            task = asyncio.create_task(
+                self._fire_one(game_id, key, alarm), name=f"timer:{game_id}:{key}"
+            )
+            self._firing.add(task)
+            task.add_done_callback(self._firing.discard)
+
+    def _current(self, entry: tuple[datetime, int, int, str, Alarm]) -> bool:
+        at, _, game_id, key, alarm = entry
+        return alarm.at == at and self._listed(game_id, key, alarm)
+
+    async def _fire_one(self, game_id: int, key: str, alarm: Alarm) -> None:
+        try:
+            await self._fire(game_id, key)
+            return
+        except Exception as exc:  # the store keeps the deadline: try again, later each time
+            alarm.failures += 1
+            wait = backoff(alarm.failures, self._max_delay)
+            log.warning(
+                "timer %s of game %s failed (%s); trying again in %.1f s",
+                key,
+                game_id,
+                one_line(exc),
+                wait,
+                exc_info=alarm.failures == 1 and not _expected(exc),
+            )
+        if self._closed or key in self._alarms.get(game_id, {}):
+            return  # closing, or a newer alarm for this key took over
+        # Listed again, to be tried after the wait: set_game may drop it meanwhile.
+        alarm.at = self._clock() + timedelta(seconds=wait)
+        self._alarms.setdefault(game_id, {})[key] = alarm
+        self._push(game_id, key, alarm)
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [task for running in self._tasks.values() for _, task in running.values()]
-        self._tasks.clear()
+        self._alarms.clear()
+        self._heap.clear()
+        tasks = [t for t in (self._runner, self._sleeping, *self._firing) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,10 +1,10 @@
 """The in-memory alarms behind persisted deadlines, on a clock the test moves by hand: what has
-fired is checked at exact instants, so the tests mean the same on an idle and a loaded machine."""
+fired is checked at exact instants, so the tests mean the same on an idle and a loaded machine.
+Every alarm waits in one heap behind one sleeping task (never a task per alarm)."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from datetime import timedelta
 
 from bot.host.timers import TimerScheduler
@@ -13,12 +13,18 @@ from tests.support.wait import until
 
 
 def timer_tasks() -> list[asyncio.Task[object]]:
-    return [t for t in asyncio.all_tasks() if t.get_name().startswith("timer:") and not t.done()]
+    """The scheduler's tasks: the one that sleeps until the earliest alarm, and alarms firing."""
+    return [
+        t
+        for t in asyncio.all_tasks()
+        if t.get_name() == "timers" or t.get_name().startswith("timer:")
+        if not t.done()
+    ]
 
 
-async def asleep(clock: ManualClock, count: int) -> None:
-    """Wait until ``count`` alarms sleep on the clock (each task has started and is waiting)."""
-    await until(lambda: clock.sleepers == count, what=f"{count} alarms asleep")
+async def asleep(clock: ManualClock) -> None:
+    """Wait until the scheduler sleeps on the clock until its earliest alarm."""
+    await until(lambda: clock.sleepers == 1, what="the scheduler asleep")
 
 
 async def test_alarms_fire_in_due_order_and_replacing_the_set_cancels_the_rest() -> None:
@@ -35,9 +41,9 @@ async def test_alarms_fire_in_due_order_and_replacing_the_set_cancels_the_rest()
     scheduler.set_game(2, [("other", now + timedelta(seconds=10))])
     scheduler.set_game(1, [("soon", soon)])  # "late" is no longer wanted
     assert scheduler.pending(1) == {"soon": soon}
-    await asleep(clock, 2)
+    await asleep(clock)
     clock.advance(4.9)
-    await asleep(clock, 2)  # nothing woke before its time
+    await asleep(clock)  # nothing woke before its time
     assert fired == []
     clock.advance(0.1)
     await until(lambda: fired == [(1, "soon")], what="the first alarm")
@@ -63,11 +69,12 @@ async def test_an_overdue_alarm_fires_at_once_and_an_unchanged_one_keeps_running
     due = now + timedelta(seconds=15)
     scheduler.set_game(1, [("past", now - timedelta(seconds=30)), ("keep", due)])
     await until(lambda: fired == ["past"], what="the overdue alarm")  # without moving the clock
-    await asleep(clock, 1)
-    (keep,) = timer_tasks()
+    await asleep(clock)
+    (runner,) = timer_tasks()  # one task for every alarm, asleep until the earliest
     clock.advance(10)
-    scheduler.set_game(1, [("keep", due)])  # same key and time: not restarted
-    assert timer_tasks() == [keep]
+    scheduler.set_game(1, [("keep", due)])  # same key and time: not set again
+    scheduler.set_game(2, [("later", due + timedelta(seconds=60))])  # later: no new wake-up
+    assert timer_tasks() == [runner] and clock.sleepers == 1
     clock.advance(5)
     await until(lambda: fired == ["past", "keep"], what="the kept alarm at its first due time")
     await scheduler.close()
@@ -84,7 +91,10 @@ async def test_a_failing_alarm_does_not_stop_the_others() -> None:
     clock = ManualClock()
     scheduler = TimerScheduler(fire, clock, sleep=clock.sleep)
     scheduler.set_game(1, [("bad", clock()), ("good", clock() + timedelta(seconds=5))])
-    await asleep(clock, 2)  # "bad" failed and waits to try again; "good" waits for its time
+    await until(
+        lambda: scheduler.pending(1) == {"bad": clock(), "good": clock() + timedelta(seconds=5)}
+    )
+    await asleep(clock)  # "bad" failed and waits to try again; "good" waits for its time
     clock.advance(5)
     await until(lambda: fired == ["good"], what="the good alarm")
     await scheduler.close()
@@ -99,7 +109,7 @@ async def test_close_cancels_everything() -> None:
     clock = ManualClock()
     scheduler = TimerScheduler(fire, clock, sleep=clock.sleep)
     scheduler.set_game(1, [("k", clock() + timedelta(seconds=5))])
-    await asleep(clock, 1)
+    await asleep(clock)
     await scheduler.close()
     assert not timer_tasks() and clock.sleepers == 0
     clock.advance(10)
@@ -122,7 +132,8 @@ async def test_a_failed_alarm_is_tried_again_until_it_fires() -> None:
     scheduler.set_game(1, [("k", due)])
     for tries in (1, 2):
         await until(lambda: len(calls) == tries, what=f"try {tries}")  # noqa: B023
-        await asleep(clock, 1)  # waiting to try again, listed meanwhile
+        await until(lambda: scheduler.pending(1) == {"k": due}, what="listed again")
+        await asleep(clock)  # waiting to try again, listed meanwhile
         assert scheduler.pending(1) == {"k": due}
         clock.advance(8)
     await until(lambda: len(calls) == 3, what="the third try")
@@ -143,10 +154,33 @@ async def test_an_alarm_being_retried_stops_when_the_game_no_longer_wants_it() -
     due = clock()
     scheduler.set_game(1, [("k", due)])
     await until(lambda: calls and scheduler.pending(1) == {"k": due}, what="a retry listed")
-    (task,) = timer_tasks()
     scheduler.drop_game(1)
     assert scheduler.pending(1) == {}
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-    assert task.cancelled() and calls == ["k"]
+    clock.advance(60)  # past any retry
+    await until(lambda: not timer_tasks(), what="the scheduler idle")
+    assert calls == ["k"]
     await scheduler.close()
+
+
+async def test_an_earlier_alarm_wakes_the_scheduler_and_many_alarms_cost_one_task() -> None:
+    fired: list[tuple[int, str]] = []
+
+    async def fire(game_id: int, key: str) -> None:
+        fired.append((game_id, key))
+
+    clock = ManualClock()
+    scheduler = TimerScheduler(fire, clock, sleep=clock.sleep)
+    now = clock()
+    for game in range(1, 1001):  # a restart's worth of stored deadlines
+        scheduler.set_game(game, [("turn", now + timedelta(seconds=60 + game))])
+    await asleep(clock)
+    assert len(timer_tasks()) == 1 and scheduler.count() == 1000
+    scheduler.set_game(5000, [("countdown", now + timedelta(seconds=10))])  # earlier than all
+    await until(lambda: clock.sleepers == 1 and len(timer_tasks()) == 1, what="asleep again")
+    clock.advance(10)
+    await until(lambda: fired == [(5000, "countdown")], what="the earlier alarm")
+    clock.advance(51)
+    await until(lambda: fired[-1:] == [(1, "turn")], what="the first game's alarm")
+    assert len(fired) == 2
+    await scheduler.close()
+    assert not timer_tasks()
