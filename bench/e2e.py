@@ -946,7 +946,7 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
     floor_loop = 1000 * floor.loop_cpu / max(floor.committed, 1)
     print(
         f"event loop CPU per committed move: bot {bot_loop:.2f} ms, floor {floor_loop:.2f} ms per "
-        f"click ({bot_loop / floor_loop:.1f}x)"
+        f"click ({ratio(bot_loop, floor_loop).strip()})"
     )
     print(
         f"setup: {bot.started} of {spec.games} game(s) started in {bot.started_in:.1f} s; {bot.games_over} ended within "
