@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 from .settings import SettingsError
 
@@ -35,6 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("game", nargs="?", default=None, help="which game (default: the first one)")
     demo.add_argument("--players", type=int, default=None, help="how many players")
     demo.add_argument("--seed", type=int, default=1, help="seed for the simulated players")
+    demo.add_argument(
+        "--full", action="store_true", help="print every message as the members saw it"
+    )
+    demo.add_argument(
+        "--pictures", type=Path, default=None, metavar="DIR", help="save the board pictures here"
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -45,7 +52,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "demo":
             from .demo import run_demo
 
-            return asyncio.run(run_demo(args.game, players=args.players, seed=args.seed))
+            return asyncio.run(
+                run_demo(
+                    args.game,
+                    players=args.players,
+                    seed=args.seed,
+                    full=args.full,
+                    pictures=args.pictures,
+                )
+            )
         from .cli import run_bot
 
         return run_bot(shards=args.shards, shard_count=args.shard_count)

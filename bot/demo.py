@@ -4,9 +4,12 @@ The real bot (in this process) talks to the local Discord emulator exactly as it
 Discord. Simulated members only click what Discord shows them: each picks one of its legal
 actions (the engine says which, as a bot player would know) and must find the button or menu
 for it on the board, in its DMs or in its ephemeral replies. Several members may click at the
-same moment, so Bag of Bugs grabs are real races. The channel is printed as players see it,
-and so is what each member alone sees (their DM, their private replies), marked 🔒. At the end
-the demo says what the game sent: messages, edits, pings and DMs per member.
+same moment, so Bag of Bugs grabs are real races.
+
+By default it prints one screen: the game, the final board, and what the game sent (messages,
+edits, pings and DMs per member). ``--full`` prints the channel as players saw it all along,
+and what each member alone saw (their DM, their private replies), marked 🔒. Discord's
+timestamps read as text ("in 12 s"), and ``--pictures DIR`` saves every board picture.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import random
 import re
 import sys
 import tempfile
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +30,7 @@ from pydantic import SecretStr
 
 from rules.core import Engine
 
+from .cli import quiet_start
 from .discord.client import BugtableBot, point_at
 from .discord.codec import encode_action, game_button_id
 from .emulator import ChannelLimit, Emulator
@@ -40,26 +46,53 @@ the per-channel limits, for the emulator and the bot alike."""
 
 
 MENTION = re.compile(r"<@!?(\d+)>")
+TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+"""Discord's timestamp markup, which a Discord client shows in the reader's own time."""
+
+
+def readable(text: str, now: float | None = None) -> str:
+    """``text`` with Discord's timestamps as a reader would see them: relative ones as "in 12 s"
+    or "12 s ago", the others as the UTC time."""
+    at = time.time() if now is None else now
+
+    def one(match: re.Match[str]) -> str:
+        when, style = int(match[1]), match[2] or "f"
+        if style == "R":
+            seconds = round(when - at)
+            return f"in {seconds} s" if seconds >= 0 else f"{-seconds} s ago"
+        return datetime.fromtimestamp(when, UTC).strftime("%H:%M:%S UTC")
+
+    return TIMESTAMP.sub(one, text)
 
 
 class Transcript:
-    """Prints each message once per new version, as the members see it: the channel, and each
-    simulated member's DMs and private replies, marked as private to that member."""
+    """Follows every message the members can see, each new version once: printed as it comes
+    (``full``), and its new pictures saved to ``pictures``. The channel, and each simulated
+    member's DMs and private replies, marked as private to that member."""
 
-    def __init__(self, out: Any = None) -> None:
+    def __init__(self, out: Any = None, *, full: bool = True, pictures: Path | None = None) -> None:
         self.out = out if out is not None else sys.stdout  # looked up now: it may be redirected
+        self.full = full
+        self.pictures = pictures
+        if pictures is not None:
+            pictures.mkdir(parents=True, exist_ok=True)
+        self.saved: list[Path] = []
         self.seen: dict[int, str] = {}
         self.names: dict[int, str] = {}
+        self._files: set[str] = set()
 
-    def show(self, messages: list[Any], private_to: Any = None) -> None:
+    def show(self, emulator: Emulator, messages: list[Any], private_to: Any = None) -> None:
         for message in messages:
-            text = MENTION.sub(self._name, message.text().strip())
+            text = readable(MENTION.sub(self._name, message.text().strip()))
             labels = [b.label for b in message.buttons() if b.label]
             shown = f"{text}\n{labels}"
-            if self.seen.get(message.id) == shown:
+            saved = self._save_pictures(emulator, message)
+            if self.seen.get(message.id) == shown and not saved:
                 continue
             edited = message.id in self.seen
             self.seen[message.id] = shown
+            if not self.full:
+                continue
             header = "✎ (edited)" if edited else "▶"
             if private_to is None:
                 where = f"{message.author.name}:"
@@ -72,13 +105,49 @@ class Transcript:
                 print(f"    {'🔒 ' if private_to is not None else ''}{line}", file=self.out)
             if labels:
                 print(f"    [{'] ['.join(labels)}]", file=self.out)
+            for path in saved:
+                print(f"    🖼 {path}", file=self.out)
 
     def show_all(self, emulator: Emulator, channel: Any, members: list[Any]) -> None:
         """The channel, then every member's DMs and private replies, each new version once."""
         self.names.update({m.id: m.name for m in members})
-        self.show(emulator.channel_messages(channel))
+        self.show(emulator, emulator.channel_messages(channel))
         for member in members:
-            self.show([*emulator.dms(member), *emulator.ephemerals(member)], private_to=member)
+            self.show(
+                emulator, [*emulator.dms(member), *emulator.ephemerals(member)], private_to=member
+            )
+
+    def summary(self, emulator: Emulator, channel: Any, members: list[Any]) -> None:
+        """One screen: who played, the final board as the channel shows it, the pictures."""
+        board = next(
+            (m for m in reversed(emulator.channel_messages(channel)) if m.author.bot), None
+        )
+        who = ", ".join(m.name for m in members)
+        print(f"🎲 {len(members)} members played: {who}", file=self.out)
+        if board is not None:
+            print("\nThe board at the end:", file=self.out)
+            for line in readable(MENTION.sub(self._name, board.text().strip())).splitlines():
+                print(f"    {line}", file=self.out)
+        if self.saved:
+            print(
+                f"\n🖼 {len(self.saved)} pictures saved, the last: {self.saved[-1]}", file=self.out
+            )
+        print("\n(--full prints every message as the members saw it)", file=self.out)
+
+    def _save_pictures(self, emulator: Emulator, message: Any) -> list[Path]:
+        """Save the message's pictures not saved yet (``pictures``); their paths."""
+        if self.pictures is None:
+            return []
+        saved = []
+        for attachment in message.attachments:
+            if str(attachment["id"]) in self._files:
+                continue
+            self._files.add(str(attachment["id"]))
+            path = self.pictures / f"{len(self.saved) + 1:03d}-{attachment['filename']}"
+            path.write_bytes(emulator.attachment_bytes(attachment))
+            self.saved.append(path)
+            saved.append(path)
+        return saved
 
     def _name(self, match: re.Match[str]) -> str:
         return "@" + self.names.get(int(match[1]), match[1])
@@ -111,8 +180,11 @@ async def run_demo(
     seed: int = 1,
     quiet_logs: bool = True,
     pace: float = 1.0,
+    full: bool = False,
+    pictures: Path | None = None,
 ) -> int:
-    """Play one game among simulated members and print it. ``pace`` multiplies the per-channel
+    """Play one game among simulated members and print it: one screen, or every message
+    (``full``); board pictures saved to ``pictures``. ``pace`` multiplies the per-channel
     window (of the emulator and the bot alike) and the board edit interval: tests shorten
     them, nobody reads along. The game's own timers stay as they are."""
     window = WINDOW * pace
@@ -131,6 +203,7 @@ async def run_demo(
         return 2
     if quiet_logs:
         logging.basicConfig(level=logging.WARNING)
+        quiet_start(logging.WARNING)  # no voice warnings: the demo joins no voice channel
     rng = random.Random(seed)
     emulator = Emulator(token=TOKEN, channel_limit=ChannelLimit(5, window))
     await emulator.start()
@@ -151,10 +224,12 @@ async def run_demo(
         members = [emulator.add_user(NAMES[i % len(NAMES)]) for i in range(count)]
         bot = BugtableBot(settings)
         runner = asyncio.create_task(bot.start(TOKEN))
-        transcript = Transcript()
+        transcript = Transcript(full=full, pictures=pictures)
         try:
             await emulator.wait_identified(timeout=60)
             code = await _play(emulator, bot, channel, members, slug, rng, transcript)
+            if not full:
+                transcript.summary(emulator, channel, members)
             traffic = measure(emulator, channel, members, window=window)
             print("\n📊 What this game sent (the demo runs ten times faster than Discord):")
             for line in traffic.lines():
