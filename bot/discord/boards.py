@@ -35,7 +35,7 @@ from .game_messages import (
     shown_as,
 )
 from .mentioning import pingable, with_turn_line
-from .render import edit_kwargs, file_of, send_kwargs
+from .render import edit_kwargs, embed_of, file_of, send_kwargs
 
 # Every part logs as the one publisher module did, so log records keep their names.
 log = logging.getLogger("bot.discord.publisher")
@@ -251,12 +251,11 @@ class Boards(PublisherBase):
             answer = spec
             if spec.image is not None and spec.image != shown_image:
                 png = self.images.cached(spec.image)
-                if png is None and shown_image is not None:
-                    # Answered now with the picture the board carries; the new one follows
-                    # through this interaction once drawn (P-60).
+                if png is None:
+                    # Answered now with the picture the board carries (none yet, on the board
+                    # a lobby became); the new one follows through this interaction once
+                    # drawn (P-60).
                     follows, answer = spec.image, replace(spec, image=shown_image)
-                elif png is None:
-                    png = await self.images.png(spec.image)
             kwargs = edit_kwargs(answer, table.id, turn, png, shown=shown_image)
             if interaction.response.is_done():  # deferred by the ack guard: edit through it
                 await interaction.edit_original_response(**kwargs, allowed_mentions=QUIET)
@@ -309,8 +308,17 @@ class Boards(PublisherBase):
                 if earlier is not None:  # pictures of one board are sent in order
                     await asyncio.wait({earlier.task})
                 follow_up.sending = True
-                if wanted():
-                    await interaction.edit_original_response(attachments=[file_of(image, png)])
+                shown = state.shown.get(key)
+                if shown is not None and shown[0].image == image:
+                    # With the board's newest text, whose embed now shows the picture.
+                    embed = shown[0].embed
+                    files = [file_of(image, png)]
+                    if embed is None:
+                        await interaction.edit_original_response(attachments=files)
+                    else:
+                        await interaction.edit_original_response(
+                            attachments=files, embed=embed_of(embed, image)
+                        )
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the pump puts the picture on instead

@@ -388,3 +388,22 @@ async def test_a_picture_that_cannot_follow_its_click_is_put_on_by_the_pump() ->
     await publisher.flush()
     (edit,) = channel.edits[edits_before:]
     assert edit["attachments"][0].fp.read() == f"png:{key}".encode()
+
+
+async def test_the_first_picture_of_a_board_follows_its_click_too() -> None:
+    """Start turns the lobby into the board: the click is answered at once without a picture,
+    and the first picture follows with the embed that shows it."""
+    publisher, channel, table = board_publisher()
+    gated = GatedPictures()
+    publisher.images = gated  # type: ignore[assignment]
+    click = FakeClick(99, 100)
+    assert await asyncio.wait_for(publisher.answer_click(click, table), 5)  # type: ignore[arg-type]
+    (answer,) = click.responded
+    assert "attachments" not in answer and answer["embed"].image.url is None
+    gated.gate.set()
+    await publisher.flush()
+    (follow,) = click.token_edits
+    assert [f.filename for f in follow["attachments"]] == ["bug-run.png"]
+    assert follow["embed"].image.url == "attachment://bug-run.png"
+    assert follow["embed"].title == answer["embed"].title
+    assert channel.edits == []
