@@ -172,7 +172,7 @@ class BugsAndCoPresenter(Presenter):
         else:
             cap = when(table.timers.get(CAP_KEY), "t")
             head = [
-                "🟢 **Play!** Click a face-down tile to look at it, then **Keep** or **Put back** "
+                "▶️ **Play!** Click a face-down tile to look at it, then **Keep** or **Put back** "
                 "(or click an empty slot). Take a trophy to stop playing.",
             ]
             if cap:
