@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 import discord
 
+from ..ui.howto import pages_of
 from .codec import (
     HOST_OPS,
     CodecError,
@@ -20,6 +21,7 @@ from .codec import (
     game_button_id,
     host_button_id,
     option_value,
+    rules_button_id,
     select_id,
 )
 
@@ -43,6 +45,10 @@ class Handler(Protocol):
         self, interaction: discord.Interaction[Any], game_id: int, op: str
     ) -> None: ...
 
+    async def rules_page(
+        self, interaction: discord.Interaction[Any], slug: str, page: int
+    ) -> None: ...
+
     async def invalid(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
@@ -56,7 +62,8 @@ def _edge(interaction: discord.Interaction[Any]) -> Handler:
 GAME_BUTTON = re.compile(r"g:(?P<game>\d+):(?P<turn>\d+):(?P<payload>\{.*\})")
 HOST_BUTTON = re.compile(rf"h:(?P<game>\d+):(?P<op>{'|'.join(HOST_OPS)})")
 GAME_SELECT = re.compile(r"s:(?P<game>\d+):(?P<turn>\d+):(?P<index>\d+)")
-TEMPLATES = (GAME_BUTTON, HOST_BUTTON, GAME_SELECT)
+RULES_BUTTON = re.compile(r"r:(?P<slug>[a-z0-9-]{1,40}):(?P<page>\d{1,2})")
+TEMPLATES = (GAME_BUTTON, HOST_BUTTON, GAME_SELECT, RULES_BUTTON)
 """The custom ids bugtable makes, one pattern per item below."""
 
 
@@ -148,6 +155,50 @@ class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HOST_B
         await _edge(interaction).host_op(interaction, self.game_id, self.op)
 
 
+class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_BUTTON):
+    """How to play, Previous, Next: shows a page of a game's rules to whoever clicks (P-56).
+    Its id names the game and the page alone, so it works on any message, after a restart."""
+
+    def __init__(
+        self,
+        slug: str,
+        page: int,
+        *,
+        label: str | None = None,
+        style: str = "secondary",
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "How to play",
+                style=_STYLES[style],
+                emoji=emoji,
+                disabled=disabled,
+                custom_id=rules_button_id(slug, page),
+                row=row,
+            )
+        )
+        self.slug, self.page = slug, page
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py takes any DynamicItem
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> RulesButton | InvalidComponent:
+        slug, page = match["slug"], decode_number(match["page"])
+        if page >= len(pages_of(slug)):  # no such game, or no such page
+            return InvalidComponent(item)
+        return cls(slug, page)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _edge(interaction).rules_page(interaction, self.slug, self.page)
+
+
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAME_SELECT):
     """A select menu whose options are engine actions (for choices with many options)."""
 
@@ -211,7 +262,7 @@ class InvalidComponent(
         await _edge(interaction).invalid(interaction)
 
 
-DYNAMIC_ITEMS = (GameButton, HostButton, GameSelect)
+DYNAMIC_ITEMS = (GameButton, HostButton, GameSelect, RulesButton)
 
 
 def reaches_an_item(interaction: discord.Interaction[Any]) -> bool:

@@ -24,6 +24,7 @@ from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from .declared import UndeclaredInput
+from .howto import answer_rules_page
 from .panels import Panel, PanelGone
 from .publisher import Publisher
 from .render import edit_kwargs, send_kwargs
@@ -298,6 +299,9 @@ class Edge:
         )
         panel.reply = reply
         self.publisher.track_reply(table, reply)
+
+    async def rules_page(self, interaction: discord.Interaction[Any], slug: str, page: int) -> None:
+        await answer_rules_page(interaction, slug, page)
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         with (

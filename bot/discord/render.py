@@ -12,7 +12,7 @@ import discord
 
 from ..ui.marks import lettered, lettered_spec
 from ..ui.specs import EmbedSpec, ImageSpec, MessageSpec, SelectSpec
-from .components import GameButton, GameSelect, HostButton
+from .components import GameButton, GameSelect, HostButton, RulesButton
 
 
 def embed_of(spec: EmbedSpec, image: ImageSpec | None = None) -> discord.Embed:
@@ -49,6 +49,16 @@ def view_of(spec: MessageSpec, game_id: int, turn: int) -> discord.ui.View | Non
                 item = discord.ui.Button(
                     label=button.label,
                     url=button.url,
+                    emoji=button.emoji,
+                    disabled=button.disabled,
+                    row=index,
+                )
+            elif button.rules is not None:
+                item = RulesButton(
+                    button.rules.slug,
+                    button.rules.page,
+                    label=button.label,
+                    style=button.style.value,
                     emoji=button.emoji,
                     disabled=button.disabled,
                     row=index,

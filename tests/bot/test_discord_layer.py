@@ -99,7 +99,14 @@ def test_render_builds_persistent_rows() -> None:
 def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
     table = make_table("ladybug-dash", 3)
     lobby = lobby_message(table)
-    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    assert [b.label for b in lobby.buttons()] == [
+        "Join",
+        "Leave",
+        "Add bot",
+        "Start",
+        "Cancel",
+        "How to play",
+    ]
     presenter = presenter_for("ladybug-dash")
     (board,) = presenter.boards(table)
     assert {b.label for b in board.buttons()} == {"claim", "cheer", "My hand"}

@@ -220,7 +220,7 @@ async def finish_and_check(game: BugRunGame) -> None:
         assert f"**{game.users[seat].name}**" in text
     for seat, user in enumerate(game.users):
         assert f"{user.name} — {scores[seat]} VP" in text
-    assert [b.label for b in game.board.buttons()] == ["Rematch"]
+    assert [b.label for b in game.board.buttons()] == ["Rematch", "How to play"]
     image = picture(game.emu, game.board)
     assert image.format == "PNG" and image.width >= 800
 

@@ -71,6 +71,7 @@ from rules.core import SYSTEM
 from ...games import Game, register_game
 from ...host.table import Outcome, Table
 from ...standings import final_result
+from ..howto import bug_run as bug_run_howto
 from ..images.bug_run import board_fingerprint, render_board
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
@@ -924,16 +925,6 @@ def _equipment_lines(hero: HeroView, *, detailed: bool = False) -> list[str]:
     return lines
 
 
-RULES = (
-    "**2–6 players.** A dungeon crawl over four levels. Each level: a **trading** phase (buy "
-    "equipment, hearts and arrows), then an **adventure**: move right along the level's cards, "
-    "fight monsters with dice, complete quests, cross bridges, and reach the stairs. Defeating "
-    "a monster or finishing a quest starts a **Flash Phase**: rewards are shared out and every "
-    "hero on the card must move.\n"
-    "After level four comes the **Final Escape** over the roof. Victory points, loot, the "
-    "escape and leftover coins decide the winner."
-)
-
 OPTION_WORDS = {
     "mode": OptionWords(
         "Hero powers",
@@ -946,7 +937,7 @@ register_game(
     Game(
         BugRun,
         BugRunPresenter(),
-        rules_text=RULES,
+        rules_pages=bug_run_howto.PAGES,
         option_words=OPTION_WORDS,
         picture="bot.ui.images.bug_run",
         secrets=("loot.deck", "seats"),
