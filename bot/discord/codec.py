@@ -14,7 +14,17 @@ MAX_DIGITS = 18
 """Game ids and turns fit a 64-bit integer (the database's); longer numbers are not ours."""
 MAX_DEPTH = 4
 """Actions nest little ({"type": "take", "counts": {"c1": 1}}); deeper JSON is not ours."""
-HOST_OPS = ("join", "leave", "addbot", "start", "cancel", "hand", "rematch")
+HOST_OPS = (
+    "join",
+    "leave",
+    "addbot",
+    "start",
+    "cancel",
+    "hand",
+    "rematch",
+    "details",
+    "fullboard",
+)
 MAX_SLUG = 40
 """A game's slug in a rules button's id: lowercase letters, digits and hyphens."""
 MAX_PAGE_DIGITS = 2

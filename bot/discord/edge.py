@@ -25,6 +25,7 @@ from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from .declared import UndeclaredInput
 from .howto import answer_rules_page
+from .more import show_more
 from .panels import Panel, PanelGone
 from .publisher import Publisher
 from .render import edit_kwargs, send_kwargs
@@ -315,6 +316,9 @@ class Edge:
         try:
             if op == "hand":
                 await self.show_hand(interaction, game_id)
+                return
+            if op in ("details", "fullboard"):
+                await show_more(interaction, await host.table(game_id), self.publisher, op)
                 return
             if op == "rematch":
                 table = await host.rematch(game_id, user.id, display_name(user))

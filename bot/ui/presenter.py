@@ -21,7 +21,7 @@ from ..host.table import Outcome, SeatChange, Table
 from ..standings import final_result, public_scores
 from .howto import how_to_play_button
 from .results import ranked, results_screen, standing, win_verb
-from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
+from .specs import ButtonSpec, EmbedSpec, Field, ImageSpec, MessageSpec, Style, chunk_buttons
 from .text import esc, newest_lines, plural
 
 HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
@@ -130,6 +130,16 @@ class Presenter:
         who = "⏰ Timer" if outcome.seat == SYSTEM else names[outcome.seat]
         lines = [f"{who}: {_event_text(e)}" for e in outcome.events if e.is_public]
         return lines
+
+    def details(self, table: Table, log: Sequence[str] = ()) -> MessageSpec | None:
+        """What **Details** shows privately beside a board kept short (``None``: the board
+        shows everything already)."""
+        return None
+
+    def full_picture(self, table: Table) -> ImageSpec | None:
+        """What **Full board** shows privately: the desktop picture, for a game whose board
+        carries a smaller one (``None``: none)."""
+        return None
 
     # -- private -------------------------------------------------------------------------
     def hand(self, table: Table, seat: int) -> MessageSpec | None:

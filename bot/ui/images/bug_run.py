@@ -38,7 +38,7 @@ from .canvas import (
     wrap,
 )
 
-RENDER_VERSION: Final = 1
+RENDER_VERSION: Final = 2
 """Part of every fingerprint: bump it when the drawing changes so cached images expire."""
 
 # -- geometry (px) --------------------------------------------------------------------------------
@@ -59,7 +59,8 @@ CARD_BAND: Final = 28
 SPACE_D: Final = 38
 TOKEN_SMALL: Final = 30
 CHIP_H: Final = 26
-MARK_W: Final = 8
+MARK_W: Final = 20
+"""A flip-counter side: its colour and its letter (G or R), never the colour alone."""
 MONSTER_HEAD: Final = 56
 
 # -- type sizes (px; nothing under 20) --------------------------------------------------------------
@@ -145,7 +146,7 @@ def _palette() -> Image.Image:
     pairs = [(TEXT, bg) for bg in (BG, PANEL, CARD, *bands, *chips)]
     pairs += [(MUTED, CARD), (MUTED, PANEL), (GOLD, BG), (GOLD, PANEL), (DEFEATED_RED, CARD)]
     pairs += [(hero, PANEL) for hero in heroes]
-    pairs += [(DARK, bg) for bg in (*chips, *heroes, *labels)]
+    pairs += [(DARK, bg) for bg in (*chips, *heroes, *labels, FLIP_RED, FLIP_GREEN)]
     pairs += [(chip, SPACE_BG) for chip in chips]
     return palette_image(flat, pairs)
 
@@ -218,6 +219,11 @@ def image_size(players: int) -> tuple[int, int]:
     heroes = 4 if players == 2 else players
     band = BAND_TITLE + max(4, heroes) * BAND_ROW + 10
     return WIDTH, MARGIN + HEADER_H + BOARD_H[side] + GAP + band + GAP + KEY_H + MARGIN
+
+
+def board_scene(view: BugRunView, names: Sequence[str]) -> Scene:
+    """What the pictures draw of this view (the phone picture draws from it too)."""
+    return _scene(view, names)
 
 
 def board_fingerprint(view: BugRunView, names: Sequence[str]) -> str:
@@ -426,7 +432,10 @@ def _chip(c: Canvas, x: int, y: int, item: str) -> int:
     sides. Returns its width."""
     if item.startswith("#"):
         colour = FLIP_GREEN if item == "#green" else FLIP_RED
-        c.box((x, y + 2, x + MARK_W, y + CHIP_H - 2), colour, None, radius=2)
+        c.box((x, y + 1, x + MARK_W, y + CHIP_H - 1), colour, None, radius=3)
+        letter = "G" if item == "#green" else "R"
+        ty = y + (CHIP_H - line_height(T_SMALL)) // 2
+        c.text(x + MARK_W // 2, ty, letter, T_SMALL, DARK, bold=True, align="m")
         return MARK_W
     text, chip, ink, cost = _item_label(item)
     w = _chip_width(item)
@@ -1118,7 +1127,7 @@ def _key(c: Canvas, box: Box) -> None:
     ):
         x += _chip(c, x, y, item) + 4
         x += c.text(x, y + 2, words, T_SMALL, TEXT) + 12
-    _chip(c, x, y, "#green")
-    x += 18 + c.text(x + 18, y + 2, "/", T_SMALL, TEXT)
-    _chip(c, x + 4, y, "#red")
-    c.text(x + 24, y + 2, fit("flip", T_SMALL, x1 - x - 24), T_SMALL, TEXT)
+    x += _chip(c, x, y, "#green") + 4
+    x += c.text(x, y + 2, "/", T_SMALL, TEXT) + 4
+    x += _chip(c, x, y, "#red") + 6
+    c.text(x, y + 2, fit("flip", T_SMALL, x1 - x), T_SMALL, TEXT)
