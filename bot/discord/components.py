@@ -52,6 +52,20 @@ class Handler(Protocol):
     async def invalid(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
+def _button(
+    custom_id: str, label: str, style: str, emoji: str | None, disabled: bool, row: int | None
+) -> discord.ui.Button[Any]:
+    """The discord.py button one of our items wraps."""
+    return discord.ui.Button(
+        label=label,
+        style=_STYLES[style],
+        emoji=emoji,
+        disabled=disabled,
+        custom_id=custom_id,
+        row=row,
+    )
+
+
 def _edge(interaction: discord.Interaction[Any]) -> Handler:
     """The handler of the client the click reached (``BugtableBot.edge``): a DynamicItem is
     made by discord.py from the custom id alone, so this is the one way in."""
@@ -82,16 +96,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_B
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=_STYLES[style],
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=game_button_id(game_id, turn, action),
-                row=row,
-            )
-        )
+        custom_id = game_button_id(game_id, turn, action)
+        super().__init__(_button(custom_id, label, style, emoji, disabled, row))
         self.game_id, self.turn, self.action = game_id, turn, action
 
     @classmethod
@@ -126,16 +132,8 @@ class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HOST_B
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or op.title(),
-                style=_STYLES[style],
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=host_button_id(game_id, op),
-                row=row,
-            )
-        )
+        custom_id = host_button_id(game_id, op)
+        super().__init__(_button(custom_id, label or op.title(), style, emoji, disabled, row))
         self.game_id, self.op = game_id, op
 
     @classmethod
@@ -170,16 +168,8 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or "How to play",
-                style=_STYLES[style],
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=rules_button_id(slug, page),
-                row=row,
-            )
-        )
+        custom_id = rules_button_id(slug, page)
+        super().__init__(_button(custom_id, label or "How to play", style, emoji, disabled, row))
         self.slug, self.page = slug, page
 
     @classmethod

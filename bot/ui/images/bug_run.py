@@ -13,12 +13,19 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypedDict
+from typing import Final, TypedDict
 
 from PIL import Image
 
 from rules.bug_run import content as C
-from rules.bug_run.contract import BugRunView, HeroView, SlotView
+from rules.bug_run.contract import (
+    BugRunView,
+    CardInfo,
+    HeroView,
+    RoofPath,
+    SlotView,
+    SpaceInfo,
+)
 
 from .canvas import (
     RGB,
@@ -174,9 +181,9 @@ class _SlotScene(TypedDict):
     name: str | None
     locked: bool
     spaces: list[SpaceScene]
-    info: dict[str, Any]
+    info: CardInfo
     """The card's static content row (``SlotView.info``), only the drawn keys."""
-    info_spaces: list[dict[str, Any]]
+    info_spaces: list[SpaceInfo]
 
 
 class SlotScene(_SlotScene, total=False):
@@ -199,7 +206,7 @@ class _Scene(TypedDict):
     names: list[str]
     heroes: list[HeroScene]
     roof: list[str]
-    roof_paths: list[list[dict[str, Any]]]
+    roof_paths: list[list[RoofPath]]
     board: list[dict[str, SlotScene]]
 
 
@@ -243,22 +250,6 @@ def render_with_fingerprint(view: BugRunView, names: Sequence[str]) -> tuple[str
 
 
 # -- the scene: exactly what is drawn ---------------------------------------------------------------
-_INFO_KEYS: Final = (
-    "shield",
-    "life",
-    "bones",
-    "rewards",
-    "reward",
-    "planks",
-    "items",
-    "stable",
-    "green",
-    "red",
-    "type",
-    "wait",
-    "fight_reward",
-)
-_SPACE_INFO_KEYS: Final = ("five_six", "team", "entry", "crown")
 _MARKED_KINDS: Final = ("archery", "vault", "trapped_vault")
 
 
@@ -310,6 +301,26 @@ def _hero_scene(h: HeroView) -> HeroScene:
     }
 
 
+def _drawn_info(info: CardInfo) -> CardInfo:
+    """A card's printed content less what no picture draws (its id, name, level, kind,
+    spaces and roof paths come from elsewhere)."""
+    drawn: CardInfo = {**info}
+    drawn.pop("id", None)
+    drawn.pop("name", None)
+    drawn.pop("level", None)
+    drawn.pop("kind", None)
+    drawn.pop("spaces", None)
+    drawn.pop("roof", None)
+    return drawn
+
+
+def _drawn_space(space: SpaceInfo) -> SpaceInfo:
+    """A printed space less its weapon (the view's space gives it)."""
+    drawn: SpaceInfo = {**space}
+    drawn.pop("weapon", None)
+    return drawn
+
+
 def _slot_scene(slot: SlotView) -> SlotScene:
     kind = str(slot["kind"])
     info = slot.get("info") or {}
@@ -321,10 +332,8 @@ def _slot_scene(slot: SlotView) -> SlotScene:
             (str(sp["weapon"]), bool(sp["lock"]), sp.get("reserved"), bool(sp.get("extra")))
             for sp in slot.get("spaces", [])
         ],
-        "info": {k: info[k] for k in _INFO_KEYS if k in info},
-        "info_spaces": [
-            {k: sp[k] for k in _SPACE_INFO_KEYS if k in sp} for sp in info.get("spaces", [])
-        ],
+        "info": _drawn_info(info),
+        "info_spaces": [_drawn_space(sp) for sp in info.get("spaces", [])],
     }
     if kind == "monster":
         out["wounds"] = int(slot.get("wounds", 0))
@@ -673,7 +682,8 @@ def _card_body(slot: SlotScene) -> _Body:
     kind = slot["kind"]
     info = slot["info"]
     if kind == "monster":
-        return _Body(MONSTER_HEAD, "", [_Group("", (i,)) for i in info.get("rewards", [])], 4)
+        rewards = [i for i in info.get("rewards", []) if isinstance(i, str)]
+        return _Body(MONSTER_HEAD, "", [_Group("", (i,)) for i in rewards], 4)
     if kind == "empty":
         return _Body(0, "no card", [], 10)
     intro, groups = _quest_groups(kind, info, slot)
@@ -710,16 +720,16 @@ def _monster_stats(c: Canvas, box: Box, slot: SlotScene) -> int:
     return y + 24
 
 
-def _quest_groups(kind: str, info: dict[str, Any], slot: SlotScene) -> tuple[str, list[_Group]]:
+def _quest_groups(kind: str, info: CardInfo, slot: SlotScene) -> tuple[str, list[_Group]]:
     """The intro line and reward groups of a quest or bridge card."""
     marks = set(slot.get("marks", []))
     if kind == "escape":
         return "Flip green:", [_Group("", tuple(info.get("reward", [])))]
     if kind == "gamble":
-        rows = info.get("rewards", [])
+        rows = [r for r in info.get("rewards", []) if isinstance(r, list)]
         return "Green flips:", [_Group(f"{i}:", tuple(r)) for i, r in enumerate(rows)]
     if kind == "archery":
-        planks = info.get("planks", [])
+        planks = [p for p in info.get("planks", []) if isinstance(p, list)]
         last = len(planks) - 1
         return "Pay 1A, roll:", [
             _Group(f"{i}{'+' if i == last else ''}:", tuple(p), "done" if i in marks else "")
@@ -733,7 +743,7 @@ def _quest_groups(kind: str, info: dict[str, Any], slot: SlotScene) -> tuple[str
                 ("#red", *p["red"], "#green", *p["green"]),
                 "done" if i < done else "next" if i == done and not slot["locked"] else "",
             )
-            for i, p in enumerate(info.get("planks", []))
+            for i, p in enumerate(d for d in info.get("planks", []) if isinstance(d, dict))
         ]
     if kind in ("vault", "trapped_vault"):
         intro = "Pay 1H each:" if kind == "trapped_vault" else "Take one:"
@@ -943,7 +953,7 @@ def _entry(c: Canvas, cx: int, y: int, entry: Sequence[str], has_crown: bool) ->
 
 
 # -- the roof -------------------------------------------------------------------------------------------------
-def _path_text(path: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+def _path_text(path: RoofPath) -> tuple[str, tuple[str, ...]]:
     """A roof path as (words, chips): "Pay" and its cost, or the challenge."""
     if "cost" in path:
         return "Pay", tuple(path["cost"])
@@ -953,7 +963,7 @@ def _path_text(path: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     return f"{ascii_text(str(kind)).title()} {need}+", ()
 
 
-def _path_group(side: str, path: dict[str, Any]) -> _Group:
+def _path_group(side: str, path: RoofPath) -> _Group:
     words, chips = _path_text(path)
     return _Group(f"{side}: {words}", chips, empty="")
 
@@ -970,9 +980,7 @@ def _roof_panel(c: Canvas, ctx: _Ctx, box: Box) -> None:
         y += BAND_ROW
 
 
-def _roof_row(
-    c: Canvas, ctx: _Ctx, box: Box, step: int, paths: Sequence[list[dict[str, Any]]]
-) -> None:
+def _roof_row(c: Canvas, ctx: _Ctx, box: Box, step: int, paths: Sequence[list[RoofPath]]) -> None:
     x0, y0, x1, _ = box
     ty = y0 + (CHIP_H - line_height(T_SMALL)) // 2
     c.circle(x0 + 14, y0 + 13, 14, GOLD)

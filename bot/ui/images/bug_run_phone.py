@@ -15,11 +15,12 @@ then written out whole in the legend at the bottom.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from rules.bug_run import content as C
+from rules.bug_run.contract import RoofPath
 
 from .bug_run import (
     BG,
@@ -290,7 +291,7 @@ def _cards_section(c: Canvas, ctx: _Ctx, y: int) -> int:
     return y
 
 
-def _path_text(path: Mapping[str, Any]) -> str:
+def _path_text(path: RoofPath) -> str:
     """A roof path in a few words: what it costs, or the challenge to pass."""
     if "cost" in path:
         return "pay " + " ".join(_item_text(str(i)) for i in path["cost"])
