@@ -18,7 +18,7 @@ PAGES: Final = (
         "**With 2 players** each of you plays **two heroes**; their VP and secret loot are "
         "shared, everything else is each hero's own. In each round you pick which of your "
         "heroes acts, until all four have acted.\n\n"
-        "The hero on the 👑 **crown** starts every phase. The game option *powers* gives each "
+        "The hero on the 👑 **crown** starts every phase. The game option **powers** gives each "
         "hero a special power.",
     ),
     RulesPage(
@@ -53,7 +53,7 @@ PAGES: Final = (
         "• the **roof**: 0, 2, 4, 7 or 10 VP for the last step your hero reached;\n"
         "• **coins**: 1 VP per 3 🪙, counted per hero (Gold Coins still in hand are cashed "
         "first).\n"
-        "During the game the board shows only the *visible VP* (face-up loot, the roof, "
+        "During the game the board shows only the **visible VP** (face-up loot, the roof, "
         "coins); your full total is in your DM.\n\n"
         "**Worked example.** Kit ends with 12 VP in tokens, a Show-Off worth 2, reaches the "
         "third roof step (7 VP) and keeps 8 🪙 (2 VP): 12 + 2 + 7 + 2 = **23 VP**. On the "
@@ -67,7 +67,7 @@ PAGES: Final = (
         "• 🛒 **Buy …**, 💱 **Sell …**, ✅ **End trading**: the trading phase.\n"
         "• 🚶 **a card's name**: move there (🌉 **STABLE** / 🎲 **RISKY** for a bridge on the way).\n"
         "• 🗡️ / 🏹 **Attack with the sword / bow**, 🗝️ **Do the quest** (on a vault, "
-        "one button per reward: *the quest's name: take …*), ⏳ **Wait on the stairs**.\n"
+        "one button per reward, named by the quest and the reward), ⏳ **Wait on the stairs**.\n"
         "• 🗡️ / 🏹 **Fight with the sword / bow**: your roll in a stairs fight.\n"
         "• **Climb the left / right path** and 🛑 **Stop at roof step …**: the Final "
         "Escape.\n"
@@ -75,6 +75,8 @@ PAGES: Final = (
         "dice**, 🔁 re-rolls and tosses from your cards, 🎁 reward picks in a Flash Phase.\n"
         "• 🃏 **Play …** / 🧪 **Drink …**: use a card you hold.\n"
         "• 🃏 **My hand**: your VP, secret loot and choices, privately.\n"
+        "• 📋 **Details**: every hero's equipment and place, the bazaar and a longer log; "
+        "🖼️ **Full board**: the whole dungeon picture. Both only for you.\n"
         "• 📖 **How to play**: these pages, only for you.\n\n"
         "**In your DM**: your secrets, kept up to date.\n"
         "**In the lobby**: **Join**, **Leave**, 🤖 **Add bot**, **Start** and **Cancel**. "
