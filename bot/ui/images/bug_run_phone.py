@@ -195,18 +195,13 @@ def _header(c: Canvas, ctx: _Ctx, y: int) -> int:
         name = ctx.names.fit(s["names"][seat], T_TEXT, x1 - x0 - text_width(" decides", T_TEXT))
         c.text(x0, y, f"{name} decides", T_TEXT, TEXT)
         y += row + 8
-    if s["crown"] is not None:
-        crown(c, x0 + TOKEN_R + 4, y + row // 2, 40, GOLD, DARK)
-        x = x0 + 2 * TOKEN_R + 20
-        label = ctx.names.fitted(s["crown"], T_TEXT, x1 - x - text_width("Crown: ", T_TEXT))
-        c.text(x, y, f"Crown: {label}", T_TEXT, TEXT)
-        y += row + 8
-    if s["flash"] is not None:
-        bolt(c, x0 + TOKEN_R + 4, y + row // 2, 40, GOLD, DARK)
-        x = x0 + 2 * TOKEN_R + 20
-        label = ctx.names.fitted(s["flash"], T_TEXT, x1 - x - text_width("Flash: ", T_TEXT))
-        c.text(x, y, f"Flash: {label}", T_TEXT, TEXT)
-        y += row + 8
+    for h, word, icon in ((s["crown"], "Crown", crown), (s["flash"], "Flash", bolt)):
+        if h is not None:
+            icon(c, x0 + TOKEN_R + 4, y + row // 2, 40, GOLD, DARK)
+            x = x0 + 2 * TOKEN_R + 20
+            label = ctx.names.fitted(h, T_TEXT, x1 - x - text_width(f"{word}: ", T_TEXT))
+            c.text(x, y, f"{word}: {label}", T_TEXT, TEXT)
+            y += row + 8
     return y + 8
 
 
