@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rules.core import GAMES, Engine, Timer
 
 if TYPE_CHECKING:
+    from .ui.howto import RulesPage
     from .ui.options import OptionWords
     from .ui.presenter import Presenter
 
@@ -30,7 +31,10 @@ class Game:
     engine: type[Engine]
     presenter: Presenter
     rules_text: str | None = None
-    """The `/bugs rules` how-to-play (``None``: the engine's docstring)."""
+    """A short how-to-play, for a game without ``rules_pages`` (``None``: the engine's
+    docstring)."""
+    rules_pages: tuple[RulesPage, ...] = ()
+    """The game's rules as pages (`/bugs rules`, How to play, ``/rules/<game>``)."""
     option_words: Mapping[str, OptionWords] = field(default_factory=dict)
     """Option name -> how players read it (an option without words falls back to its
     engine's description, rule codes taken out)."""

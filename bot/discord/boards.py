@@ -16,6 +16,7 @@ import discord
 from ..backoff import one_line
 from ..host.table import Table
 from ..ui.lobby import cancelled_message, lobby_message
+from ..ui.marks import lettered_spec
 from ..ui.presenter import presenter_for
 from ..ui.specs import ImageSpec, MessageSpec
 from ..web.links import game_url, with_replay_link
@@ -311,7 +312,7 @@ class Boards(PublisherBase):
                 shown = state.shown.get(key)
                 if shown is not None and shown[0].image == image:
                     # With the board's newest text, whose embed now shows the picture.
-                    embed = shown[0].embed
+                    embed = lettered_spec(shown[0]).embed  # as render.py sends it (P-55)
                     files = [file_of(image, png)]
                     if embed is None:
                         await interaction.edit_original_response(attachments=files)

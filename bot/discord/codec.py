@@ -14,7 +14,20 @@ MAX_DIGITS = 18
 """Game ids and turns fit a 64-bit integer (the database's); longer numbers are not ours."""
 MAX_DEPTH = 4
 """Actions nest little ({"type": "take", "counts": {"c1": 1}}); deeper JSON is not ours."""
-HOST_OPS = ("join", "leave", "addbot", "start", "cancel", "hand", "rematch")
+HOST_OPS = (
+    "join",
+    "leave",
+    "addbot",
+    "start",
+    "cancel",
+    "hand",
+    "rematch",
+    "details",
+    "fullboard",
+)
+MAX_SLUG = 40
+"""A game's slug in a rules button's id: lowercase letters, digits and hyphens."""
+MAX_PAGE_DIGITS = 2
 
 
 class CodecError(ValueError):
@@ -69,6 +82,15 @@ def host_button_id(game_id: int, op: str) -> str:
     if op not in HOST_OPS:
         raise CodecError(f"unknown host operation {op!r}")
     return f"h:{game_id}:{op}"
+
+
+def rules_button_id(slug: str, page: int) -> str:
+    """``r:<slug>:<page>``: a page of a game's rules (P-56), the same for every message."""
+    if not (0 < len(slug) <= MAX_SLUG and slug.replace("-", "").isalnum() and slug.islower()):
+        raise CodecError(f"not a game slug: {slug!r}")
+    if not 0 <= page < 10**MAX_PAGE_DIGITS:
+        raise CodecError(f"not a rules page: {page}")
+    return f"r:{slug}:{page}"
 
 
 def select_id(game_id: int, turn: int, index: int = 0) -> str:

@@ -25,16 +25,16 @@ from ..host.table import Table
 from ..settings import Settings
 from ..standings import public_scores
 from ..store import Store
+from ..ui.howto import rules_message
 from ..ui.member import settings_text
 from ..ui.options import words_for
 from ..ui.presenter import playable, presenter_for
-from ..ui.rules_text import rules_message
 from ..ui.specs import MessageSpec
 from ..ui.stats import history_message, last_game_text, leaderboard_message, stats_message
 from ..web.links import game_url
 from .edge import Edge, answer, display_name, is_privileged
 from .publisher import Publisher
-from .render import embed_of, send_kwargs
+from .render import send_kwargs
 
 LEADERS = 10
 """Lines of a leaderboard."""
@@ -190,9 +190,9 @@ class BugsCog(
         @app_commands.choices(game=_game_choices())
         @app_commands.check(in_guild)
         async def rules(interaction: discord.Interaction[Any], game: str) -> None:
-            spec = rules_message(game)
-            assert spec.embed is not None
-            await interaction.response.send_message(embed=embed_of(spec.embed), ephemeral=True)
+            await interaction.response.send_message(
+                ephemeral=True, **send_kwargs(rules_message(game), 0, 0)
+            )
 
         return app_commands.Command(
             name="rules", description="How to play a game.", callback=rules, parent=self.app_command

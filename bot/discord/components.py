@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import discord
 
+from ..ui.howto import pages_of
 from ..ui.specs import ButtonSpec, MessageSpec, SelectSpec
 from .codec import (
     HOST_OPS,
@@ -26,6 +27,7 @@ from .codec import (
     game_button_id,
     host_button_id,
     option_value,
+    rules_button_id,
     select_id,
 )
 
@@ -47,6 +49,10 @@ class Handler(Protocol):
         self, interaction: discord.Interaction[Any], game_id: int, op: str
     ) -> None: ...
 
+    async def rules_page(
+        self, interaction: discord.Interaction[Any], slug: str, page: int
+    ) -> None: ...
+
     async def invalid(self, interaction: discord.Interaction[Any]) -> None: ...
 
     async def stale(
@@ -57,8 +63,10 @@ class Handler(Protocol):
 GAME_BUTTON = re.compile(r"g:(?P<game>\d+):(?P<turn>\d+):(?P<payload>\{.*\})")
 HOST_BUTTON = re.compile(rf"h:(?P<game>\d+):(?P<op>{'|'.join(HOST_OPS)})")
 GAME_SELECT = re.compile(r"s:(?P<game>\d+):(?P<turn>\d+):(?P<index>\d+)")
-TEMPLATES = (GAME_BUTTON, HOST_BUTTON, GAME_SELECT)
-"""The custom ids bugtable makes: a game button, a host button (lobby, My hand), a menu."""
+RULES_BUTTON = re.compile(r"r:(?P<slug>[a-z0-9-]{1,40}):(?P<page>\d{1,2})")
+TEMPLATES = (GAME_BUTTON, HOST_BUTTON, GAME_SELECT, RULES_BUTTON)
+"""The custom ids bugtable makes: a game button, a host button (lobby, My hand), a menu, and
+a page of a game's rules (How to play, Previous, Next: the same on every message, P-56)."""
 
 
 # -- outgoing ---------------------------------------------------------------------------------
@@ -76,6 +84,8 @@ def button_payload(button: ButtonSpec, game_id: int, turn: int) -> dict[str, Any
         payload["style"] = _STYLES[button.style.value]
         if button.action is not None:
             payload["custom_id"] = game_button_id(game_id, turn, button.action)
+        elif button.rules is not None:
+            payload["custom_id"] = rules_button_id(button.rules.slug, button.rules.page)
         else:
             payload["custom_id"] = host_button_id(game_id, str(button.host))
     if button.label:
@@ -155,6 +165,12 @@ async def route(interaction: discord.Interaction[Any], handler: Handler) -> None
             action = decode_action(found["payload"])
         elif (found := HOST_BUTTON.fullmatch(custom_id)) and kind == BUTTON:
             await handler.host_op(interaction, decode_number(found["game"]), found["op"])
+            return
+        elif (found := RULES_BUTTON.fullmatch(custom_id)) and kind == BUTTON:
+            slug, page = found["slug"], decode_number(found["page"])
+            if page >= len(pages_of(slug)):  # no such game, or no such page
+                raise CodecError("not a rules page")
+            await handler.rules_page(interaction, slug, page)
             return
         elif (found := GAME_SELECT.fullmatch(custom_id)) and kind == SELECT:
             game, turn = decode_number(found["game"]), decode_number(found["turn"])

@@ -24,7 +24,9 @@ from ..ui.lobby import lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from .declared import UndeclaredInput
+from .howto import answer_rules_page
 from .lateness import EXPIRED, Lateness
+from .more import show_more
 from .panels import Panel, PanelGone
 from .publisher import Publisher
 from .render import edit_kwargs, send_kwargs
@@ -325,6 +327,9 @@ class Edge:
         panel.reply = reply
         self.publisher.track_reply(table, reply)
 
+    async def rules_page(self, interaction: discord.Interaction[Any], slug: str, page: int) -> None:
+        await answer_rules_page(interaction, slug, page)
+
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         if self._shed(interaction) is None:
             return
@@ -339,6 +344,9 @@ class Edge:
         try:
             if op == "hand":
                 await self.show_hand(interaction, game_id)
+                return
+            if op in ("details", "fullboard"):
+                await show_more(interaction, await host.table(game_id), self.publisher, op)
                 return
             if op == "rematch":
                 table = await host.rematch(game_id, user.id, display_name(user))

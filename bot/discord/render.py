@@ -1,4 +1,7 @@
-"""MessageSpec → what discord.py sends (an embed, the rows of persistent components)."""
+"""MessageSpec → what discord.py sends (an embed, the rows of persistent components).
+
+Every text part is lettered on its way out (``bot.ui.marks``, P-55): a colour glyph never
+reaches a person without its letter."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from typing import Any
 
 import discord
 
+from ..ui.marks import lettered, lettered_spec
 from ..ui.specs import EmbedSpec, ImageSpec, MessageSpec
 from .components import Components
 
@@ -28,7 +32,8 @@ def view_of(spec: MessageSpec, game_id: int, turn: int) -> Components | None:
 
 
 def file_of(image: ImageSpec, png: bytes) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=image.filename, description=image.description)
+    alt = None if image.description is None else lettered(image.description)
+    return discord.File(io.BytesIO(png), filename=image.filename, description=alt)
 
 
 def send_kwargs(
@@ -37,6 +42,7 @@ def send_kwargs(
     """Keyword arguments for sending a new message (parts that are absent are omitted).
 
     A spec with an image needs its rendered ``png``; without it the image is left out."""
+    spec = lettered_spec(spec)
     kwargs: dict[str, Any] = {}
     image = spec.image if png is not None else None
     if spec.content:
@@ -64,6 +70,7 @@ def edit_kwargs(
     ``shown`` is the picture the message carries now. A new picture comes as ``png`` and
     replaces the message's attachments; the same picture as shown stays without an upload (the
     embed keeps pointing at it by file name); a picture no longer wanted is removed."""
+    spec = lettered_spec(spec)
     image = (
         spec.image if spec.image is not None and (png is not None or shown == spec.image) else None
     )

@@ -38,6 +38,8 @@ def interaction_kind(interaction: discord.Interaction[Any]) -> str:
             return "button:game"
         if custom_id.startswith("s:"):
             return "select:game"
+        if custom_id.startswith("r:"):
+            return "button:rules"
         if custom_id.startswith("h:"):
             return "button:" + custom_id.rsplit(":", 1)[-1][:16]
     return "other"

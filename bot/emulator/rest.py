@@ -422,6 +422,18 @@ class RestApi:
                         "content_type": part.headers.get("Content-Type"),
                     }
                 )
+        # An upload's alt text comes in the payload (an interaction callback's in its data), by
+        # the file's index, as Discord takes it.
+        message = body.get("data", body) if isinstance(body, dict) else None
+        declared = message.get("attachments") if isinstance(message, dict) else None
+        for entry in declared if isinstance(declared, list) else []:
+            index = entry.get("id") if isinstance(entry, dict) else None
+            if (
+                isinstance(index, int)
+                and 0 <= index < len(attachments)
+                and entry.get("description")
+            ):
+                attachments[index]["description"] = str(entry["description"])[:1024]
         return body, attachments
 
     # --- identity -----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..host.table import Table
+from .howto import how_to_play_button
 from .options import chosen_in_words
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
 
@@ -54,6 +55,7 @@ def lobby_message(table: Table) -> MessageSpec:
             ButtonSpec("Start", host="start", style=Style.PRIMARY, disabled=not ready),
             ButtonSpec("Cancel", host="cancel", style=Style.DANGER),
         ),
+        (how_to_play_button(table.slug),),
     )
     content = (
         "🔁 Rematch! " + " ".join(f"<@{s.user_id}>" for s in held) + ": press **Join** to "

@@ -19,8 +19,9 @@ from rules.core import SYSTEM, Event
 from ..games import game_for
 from ..host.table import Outcome, SeatChange, Table
 from ..standings import final_result, public_scores
+from .howto import how_to_play_button
 from .results import ranked, results_screen, standing, win_verb
-from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style, chunk_buttons
+from .specs import ButtonSpec, EmbedSpec, Field, ImageSpec, MessageSpec, Style, chunk_buttons
 from .text import esc, newest_lines, plural
 
 HAND_BUTTON = ButtonSpec("My hand", host="hand", emoji="🃏")
@@ -50,13 +51,17 @@ class Presenter:
 
     # -- public --------------------------------------------------------------------------
     def public_boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
-        """What the channel shows: ``boards()``, and under a finished game's final board the
-        **Rematch** button, added here once for every game rather than in each ``final()``.
-        ``log`` is the game's public log (``PublicLog.lines``), oldest first."""
+        """What the channel shows: ``boards()`` with, on the first message, **Rematch** once
+        the game is over and **How to play** (where a row has room): added here once for every
+        game rather than in each ``boards()``. ``log`` is the game's public log
+        (``PublicLog.lines``), oldest first."""
         boards = self.boards(table, log)
-        if not boards or not table.running().is_over:
+        if not boards:
             return boards
-        return [with_button(boards[0], REMATCH_BUTTON), *boards[1:]]
+        first = boards[0]
+        if table.running().is_over:
+            first = with_button(first, REMATCH_BUTTON)
+        return [with_button(first, how_to_play_button(table.slug)), *boards[1:]]
 
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
         """The public messages of a running or finished game, in channel order."""
@@ -125,6 +130,16 @@ class Presenter:
         who = "⏰ Timer" if outcome.seat == SYSTEM else names[outcome.seat]
         lines = [f"{who}: {_event_text(e)}" for e in outcome.events if e.is_public]
         return lines
+
+    def details(self, table: Table, log: Sequence[str] = ()) -> MessageSpec | None:
+        """What **Details** shows privately beside a board kept short (``None``: the board
+        shows everything already)."""
+        return None
+
+    def full_picture(self, table: Table) -> ImageSpec | None:
+        """What **Full board** shows privately: the desktop picture, for a game whose board
+        carries a smaller one (``None``: none)."""
+        return None
 
     # -- private -------------------------------------------------------------------------
     def hand(self, table: Table, seat: int) -> MessageSpec | None:
@@ -217,14 +232,24 @@ class Presenter:
 
 
 def with_button(spec: MessageSpec, button: ButtonSpec) -> MessageSpec:
-    """``spec`` with ``button`` on a row of its own, or at the end of a last row with room."""
+    """``spec`` with ``button`` at the end of the last row of buttons that are not game moves
+    (My hand) with room, else on a row of its own, else at the end of the last row with room;
+    a message with no room is left as it is."""
     rows = spec.rows
+
+    def added(index: int) -> MessageSpec:
+        row = rows[index]
+        assert isinstance(row, tuple)
+        return dataclasses.replace(spec, rows=(*rows[:index], (*row, button), *rows[index + 1 :]))
+
+    roomy = [i for i, row in enumerate(rows) if isinstance(row, tuple) and len(row) < MAX_ROWS]
+    for index in reversed(roomy):
+        row = rows[index]
+        if isinstance(row, tuple) and all(b.action is None for b in row):
+            return added(index)
     if len(rows) < MAX_ROWS:
         return dataclasses.replace(spec, rows=(*rows, (button,)))
-    last = rows[-1]
-    if isinstance(last, tuple) and len(last) < MAX_ROWS:
-        return dataclasses.replace(spec, rows=(*rows[:-1], (*last, button)))
-    return spec
+    return added(roomy[-1]) if roomy else spec
 
 
 def _short(value: Any) -> str:

@@ -19,10 +19,20 @@ class Style(Enum):
 
 
 @dataclass(frozen=True)
+class RulesLink:
+    """A page of a game's rules (``bot.ui.howto``): what a How to play, Previous or Next
+    button shows, to whoever clicks it."""
+
+    slug: str
+    page: int
+
+
+@dataclass(frozen=True)
 class ButtonSpec:
     """A button. ``action`` is an engine action (a game button), ``host`` a host operation
-    (``join``, ``leave``, ``start``, ``cancel``, ``hand``, ``rematch``) and ``url`` a link that
-    opens in the browser (a game's page); exactly one of them is set."""
+    (``join``, ``leave``, ``start``, ``cancel``, ``hand``, ``rematch``), ``url`` a link that
+    opens in the browser (a game's page) and ``rules`` a page of the game's rules; exactly one
+    of them is set."""
 
     label: str
     action: dict[str, Any] | None = None
@@ -31,10 +41,13 @@ class ButtonSpec:
     emoji: str | None = None
     disabled: bool = False
     url: str | None = None
+    rules: RulesLink | None = None
 
     def __post_init__(self) -> None:
-        if sum(x is not None for x in (self.action, self.host, self.url)) != 1:
-            raise ValueError("a button has one of an engine action, a host operation or a link")
+        if sum(x is not None for x in (self.action, self.host, self.url, self.rules)) != 1:
+            raise ValueError(
+                "a button has one of an engine action, a host operation, a link or a rules page"
+            )
 
 
 @dataclass(frozen=True)

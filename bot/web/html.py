@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from ..ui.marks import lettered
 from ..ui.specs import ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
 
 _ESCAPED = re.compile(r"\\([\\*_~`|>])")
@@ -36,7 +37,7 @@ def _timestamp(match: re.Match[str]) -> str:
 def markdown(text: str) -> str:
     """Discord markdown as safe HTML: escape everything, then turn the known marks into tags.
 
-    A backslash-escaped mark (a player's name with ``*`` in it, see ``bot.ui.text.esc``) is set
+    Colour glyphs get their letters first (P-55), as on Discord. A backslash-escaped mark (a player's name with ``*`` in it, see ``bot.ui.text.esc``) is set
     aside first, so it shows as typed and never opens a tag.
     """
     kept: list[str] = []
@@ -46,7 +47,7 @@ def markdown(text: str) -> str:
         kept.append(match.group(1))
         return f"\ue000{len(kept) - 1}\ue001"
 
-    out = html.escape(_ESCAPED.sub(keep, text), quote=False)
+    out = html.escape(_ESCAPED.sub(keep, lettered(text)), quote=False)
     for pattern, tag in _MARKS:
         out = pattern.sub(tag, out)
     out = _TIMESTAMP.sub(_timestamp, out)

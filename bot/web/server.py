@@ -5,7 +5,8 @@ Routes (``<token>`` is the game's random web token; anything else is a 404):
 - ``GET /games/<token>``: the page (plain HTML and a little JavaScript);
 - ``GET /games/<token>/moves?since=n``: the game, its status and its moves after the n-th;
 - ``GET /games/<token>/steps/<k>``: the position after k moves (public view, board, result);
-- ``GET /games/<token>/board.png?step=k``: the board picture, for games that draw one.
+- ``GET /games/<token>/board.png?step=k``: the board picture, for games that draw one;
+- ``GET /rules/<game>``: how to play a game (its slug, ``bag-of-bugs``): the How to play pages.
 
 Every answer is built from the public view, the seat names and the public log; see replays.py.
 """
@@ -29,6 +30,7 @@ from ..store import Store
 from ..ui.specs import ImageSpec
 from .pictures import picture_for
 from .replays import Replays, Watched
+from .rules_page import rules_html
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +153,13 @@ async def asset(request: web.Request) -> web.Response:
     return web.Response(body=body, content_type=kind, headers={"Cache-Control": "max-age=300"})
 
 
+async def rules(request: web.Request) -> web.Response:
+    body = rules_html(request.match_info["slug"])
+    if body is None:
+        raise _not_found("No such game.")
+    return web.Response(text=body, content_type="text/html", headers=KEEP)
+
+
 async def slash(request: web.Request) -> web.Response:
     raise web.HTTPPermanentRedirect(f"../{request.match_info['token']}")
 
@@ -166,6 +175,7 @@ def build_app(replays: Replays, images: ImageCache | None = None) -> web.Applica
     app.router.add_get("/games/{token}/steps/{step}", step)
     app.router.add_get("/games/{token}/board.png", board_png)
     app.router.add_get("/static/{name}", asset)
+    app.router.add_get("/rules/{slug}", rules)
     return app
 
 

@@ -63,6 +63,55 @@ class SpaceView(TypedDict):
     extra: bool
 
 
+class SpaceInfo(TypedDict, total=False):
+    """A printed space of a card (``content/*.json``): its weapon symbol and marks."""
+
+    weapon: str
+    five_six: bool
+    team: str | None
+    entry: list[str]
+    crown: bool
+
+
+class DuelPlank(TypedDict):
+    red: list[str]
+    green: list[str]
+
+
+class RoofPath(TypedDict, total=False):
+    """One path up a roof step: a ``cost`` to pay (reward strings such as ``"3a"``) or a
+    ``challenge``: ``[weapon or "flip", successes needed]``."""
+
+    cost: list[str]
+    challenge: list[str | int]
+
+
+class CardInfo(TypedDict, total=False):
+    """A card's printed content (``SlotView.info``): what its kind has of these keys.
+    ``rewards`` are a monster's reward strings or, on a Gamble, one list per green streak;
+    ``planks`` are an Archery's lists or a Duel's red/green pairs."""
+
+    id: str
+    name: str
+    level: int
+    kind: str
+    type: str
+    shield: int
+    life: int
+    bones: int
+    rewards: list[str] | list[list[str]]
+    reward: list[str]
+    planks: list[list[str]] | list[DuelPlank]
+    items: list[str]
+    stable: list[str]
+    green: list[str]
+    red: list[str]
+    wait: list[str]
+    fight_reward: list[str]
+    spaces: list[SpaceInfo]
+    roof: list[RoofPath]
+
+
 class SlotView(TypedDict):
     card: str | None
     kind: str
@@ -73,7 +122,7 @@ class SlotView(TypedDict):
     duel: int
     name: str | None
     spaces: list[SpaceView]
-    info: dict[str, Any] | None
+    info: CardInfo | None
 
 
 BoardColumn = dict[str, SlotView]
@@ -148,7 +197,7 @@ class _BugRunView(TypedDict):
     """Seat (as a string key) -> ``"top"`` or ``"bottom"`` (2p stairs fight)."""
     active: ActiveView | None
     names: dict[str, str]
-    roof_paths: list[list[dict[str, Any]]]
+    roof_paths: list[list[RoofPath]]
 
 
 class BugRunView(_BugRunView, total=False):

@@ -17,7 +17,14 @@ import pytest
 import bot.ui.games  # noqa: F401  (registers the presenters)
 from bot.host.table import Table
 from bot.standings import final_result
-from bot.ui.games.bug_run import BOARD_ROWS, Choice, is_private, pack
+from bot.ui.games.bug_run import (
+    BOARD_ROWS,
+    DETAILS_BUTTON,
+    FULL_BOARD_BUTTON,
+    Choice,
+    is_private,
+    pack,
+)
 from bot.ui.presenter import HAND_BUTTON, presenter_for
 from bot.ui.specs import MessageSpec, SelectSpec
 from rules.bug_run import content as C
@@ -127,7 +134,7 @@ def test_every_decision_is_offered_within_discords_limits(
         assert sorted(key(a) for a in offered(mine)) == sorted(legal)
         assert sorted(key(a) for a in offered(board)) == sorted(public)
         assert sorted(key(a) for a in offered(hand)) == sorted(secret)
-        assert board.rows[-1] == (HAND_BUTTON,)
+        assert board.rows[-1] == (HAND_BUTTON, DETAILS_BUTTON, FULL_BOARD_BUTTON)
         for other in range(engine.players):
             if other != seat:
                 other_hand = PRESENTER.hand(table, other)

@@ -144,6 +144,9 @@ class RecordingHandler:
     async def stale(self, interaction: Any, game_id: int, turn: int, action: Any) -> None:
         self.calls.append(("stale", game_id, turn, action))
 
+    async def rules_page(self, interaction: Any, slug: str, page: int) -> None:
+        self.calls.append(("rules", slug, page))
+
 
 def clicked(custom_id: str, kind: int, on_message: list[tuple[str, int]], **data: Any) -> Any:
     """A component interaction on a message whose components are ``on_message`` (id, type)."""
@@ -180,6 +183,9 @@ BOARD = [(DRAW, 2), ("h:9:hand", 2), ("s:9:4:1", 3)]
         # a game button of an earlier state of the message (a double click): the edge judges it
         (clicked('g:9:3:{"type":"draw"}', 2, BOARD), ("stale", 9, 3, {"type": "draw"})),
         (clicked("h:9:join", 2, BOARD), ("invalid",)),  # not on the message
+        (clicked("r:bug-off:1", 2, [("r:bug-off:1", 2)]), ("rules", "bug-off", 1)),
+        (clicked("r:bug-off:99", 2, [("r:bug-off:99", 2)]), ("invalid",)),  # no such page
+        (clicked("r:no-game:0", 2, [("r:no-game:0", 2)]), ("invalid",)),  # no such game
         (clicked("x:1", 2, [("x:1", 2)]), ("invalid",)),  # not an id of ours
         (clicked(DRAW, 3, [(DRAW, 3)]), ("invalid",)),  # a game button id on a menu
         (clicked("g:9:4:{garbled}", 2, [("g:9:4:{garbled}", 2)]), ("invalid",)),
@@ -197,7 +203,14 @@ async def test_clicks_are_routed_by_their_custom_id(
 def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
     table = make_table("ladybug-dash", 3)
     lobby = lobby_message(table)
-    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    assert [b.label for b in lobby.buttons()] == [
+        "Join",
+        "Leave",
+        "Add bot",
+        "Start",
+        "Cancel",
+        "How to play",
+    ]
     presenter = presenter_for("ladybug-dash")
     (board,) = presenter.boards(table)
     assert {b.label for b in board.buttons()} == {"claim", "cheer", "My hand"}

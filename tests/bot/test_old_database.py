@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -209,3 +210,37 @@ async def test_open_games_play_on_as_they_did(old_host: Host, clock: ManualClock
     for game_id, before in SIDECAR["played_on"].items():
         assert ends[game_id] == before, f"game {game_id}"
         assert before["status"] == "finished"
+
+
+async def test_old_games_logs_read_with_letters_as_new_ones_do(old_store: Store) -> None:
+    """How an old game's log reads (P-55): its lines are rebuilt as they were, bare colour
+    glyphs and all (the proof above pins them byte for byte), and reach people lettered on the
+    board and on the web page, like a new game's."""
+    from bot.discord.render import send_kwargs
+    from bot.ui.marks import LETTERS
+    from bot.ui.presenter import presenter_for
+    from bot.web.html import lines_html
+
+    bare = re.compile("|".join(f"{re.escape(g)}(?!{letter})" for g, letter in LETTERS.items()))
+    checked = set()
+    for before in GAMES_BEFORE:
+        if before["slug"] not in ("bag-of-bugs", "bug-off") or before["status"] != "finished":
+            continue
+        record = await old_store.get_game(before["id"])
+        assert record is not None and record.snapshot is not None
+        seats = await old_store.seats(record.id)
+        cls = get_game(record.slug)
+        table = Table(record, cls, seats, engine=cls.from_dict(record.snapshot))
+        actions = await old_store.actions(record.id)
+        lines, _ = replay(table, record.seed, record.options, actions)
+        assert digest(lines) == before["log"]
+        if not any(bare.search(line) for line in lines):
+            continue
+        board = presenter_for(record.slug).boards(table, lines)[0]
+        embed = send_kwargs(board, record.id, 0)["embed"].to_dict()
+        shown = "\n".join(f["value"] for f in embed.get("fields", []))
+        assert bare.search("\n".join(lines[-8:])) and not bare.search(shown)
+        assert any(f"{glyph}{letter}" in shown for glyph, letter in LETTERS.items())
+        assert not bare.search(lines_html(lines))
+        checked.add(record.slug)
+    assert checked == {"bag-of-bugs", "bug-off"}

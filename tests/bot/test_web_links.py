@@ -68,7 +68,7 @@ async def test_the_finished_board_and_status_link_to_the_page() -> None:
     assert urls == ["http://127.0.0.1:8080/games/" + "T" * 22]
     last_row = boards[0].rows[-1]
     assert isinstance(last_row, tuple)
-    assert [b.label for b in last_row] == ["Rematch", REPLAY_LABEL]  # side by side
+    assert [b.label for b in last_row] == ["Rematch", "How to play", REPLAY_LABEL]
     publisher.settings = Settings(_env_file=None)  # type: ignore[call-arg]
     boards = (await publisher._render(table)).boards
     assert not any(b.url for b in boards[0].buttons())

@@ -155,7 +155,10 @@ async def test_a_whole_three_player_game_by_clicks(world: World, game: Game) -> 
     text = await until_text(game.emu, game.board, "game over")
     assert ("wins with" in text) or ("share the win" in text)
     assert "🌈 all colours" in text and "most 🕷️" in text
-    assert [b.label for b in game.board.buttons()] == ["Rematch"] and game.board.selects() == []
+    assert [b.label for b in game.board.buttons()] == [
+        "Rematch",
+        "How to play",
+    ] and game.board.selects() == []
     (record,) = await game.store.finished_games()
     results = await game.store.results(record.id)
     assert sorted(r.score for r in results) == sorted(engine.scores())

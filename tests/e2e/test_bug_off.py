@@ -28,7 +28,10 @@ import pytest
 
 from bot.emulator.models import Message, MessageVersion, walk_components
 from bot.store import Store
-from bot.ui.games.bug_off import EMOJI, BugOffPresenter, counts
+from bot.ui.games.bug_off import EMOJI as GLYPHS
+from bot.ui.games.bug_off import BugOffPresenter
+from bot.ui.games.bug_off import counts as glyph_counts
+from bot.ui.marks import LETTERS, lettered
 from rules.bug_off import COLOURS
 from rules.core import SYSTEM, get_game, replay
 
@@ -45,8 +48,22 @@ SAMPLE = 3
 
 TURN_OF = re.compile(r"▶ \*\*(?P<name>[^*\n]+)\*\*'s turn: draw a card\.")
 GAME_ID = re.compile(r"^g:(?P<game>\d+):(?P<turn>\d+):(?P<action>\{.*\})$")
-CHIP = "(?:" + "|".join(EMOJI.values()) + ")"
-COLOUR_OF = {emoji: colour for colour, emoji in EMOJI.items()}
+EMOJI = {colour: lettered(glyph) for colour, glyph in GLYPHS.items()}
+"""Each colour's chip as members read it: its square and its letter (``🟥R``, P-55)."""
+CHIP = "(?:" + "|".join(f"{glyph}{LETTERS[glyph]}?+" for glyph in GLYPHS.values()) + ")"
+"""A chip, lettered or (a leak the scans must still see) bare; its letter is taken whole
+(possessive), so ``🟥R×2`` never reads as a bare ``🟥``."""
+
+
+def counts(pile: dict[str, int], *args: Any, **kwargs: Any) -> str:
+    """A pile's chip run as members read it (``🟥R×3 🟦B×1``)."""
+    return lettered(glyph_counts(pile, *args, **kwargs))
+
+
+COLOUR_OF = {
+    **{glyph: colour for colour, glyph in GLYPHS.items()},
+    **{chip: colour for colour, chip in EMOJI.items()},
+}
 COLOUR_WORD = re.compile(r"\b(?:" + "|".join(COLOURS) + r")s?\b", re.IGNORECASE)
 BARE = re.compile(rf"({CHIP})(?!×)")
 RUN = re.compile(rf"{CHIP}×\d+(?: {CHIP}×\d+)*")
@@ -212,7 +229,7 @@ def own_private_problems(seen: Seen, truth: Truth) -> list[str]:
     if lines or HAND_SIZE.search(seen.text):
         hand = dict.fromkeys(COLOURS, 0)
         for chip, colour, n in lines:
-            if EMOJI[colour] != chip:
+            if COLOUR_OF[chip] != colour:
                 problems.append(f"hand line {chip} {colour} mixes colours")
             hand[colour] += int(n)
         size = HAND_SIZE.search(seen.text)
@@ -221,7 +238,7 @@ def own_private_problems(seen: Seen, truth: Truth) -> list[str]:
         claims["hand"] = hand
     drew = YOU_DREW.search(seen.text)
     if drew:
-        if EMOJI.get(drew[2]) != drew[1]:
+        if COLOUR_OF[drew[1]] != drew[2]:
             problems.append(f"drawn card {drew[1]} {drew[2]} mixes colours")
         claims["drawn"] = drew[2]
     points = MY_POINTS.search(seen.text)

@@ -220,7 +220,7 @@ async def finish_and_check(game: BugRunGame) -> None:
         assert f"**{game.users[seat].name}**" in text
     for seat, user in enumerate(game.users):
         assert f"{user.name} — {scores[seat]} VP" in text
-    assert [b.label for b in game.board.buttons()] == ["Rematch"]
+    assert [b.label for b in game.board.buttons()] == ["Rematch", "How to play"]
     image = picture(game.emu, game.board)
     assert image.format == "PNG" and image.width >= 800
 
@@ -375,7 +375,8 @@ async def test_a_five_player_game_on_the_two_floor_side(world: World) -> None:
         first = picture(w.emulator, game.board)
         await game.play()
         await finish_and_check(game)
-        assert first.size == picture(w.emulator, game.board).size
+        # The phone picture keeps its width; its height follows the cards still ahead (P-57).
+        assert first.width == picture(w.emulator, game.board).width
         assert scan(everything_seen(w, users), game) == []
     finally:
         await game.store.close()
@@ -398,6 +399,38 @@ async def test_status_from_a_member_who_does_not_play_shows_only_visible_vp(worl
         for seat, user in enumerate(users):
             assert f"{user.name} ({visible[seat]} visible VP)" in text, text
             assert f"{user.name} ({totals[seat]}" not in text, text
+    finally:
+        await game.store.close()
+
+
+@pytest.mark.parametrize("world", [FAST], indirect=True)
+async def test_details_and_the_full_board_are_a_private_click_away(world: World) -> None:
+    """The phone board (P-57): a portrait picture with alt text in words, at most 15 lines
+    beside it; Details and Full board answer whoever clicks, privately, through the click's
+    own interaction (none of the global budget)."""
+    w = world
+    users = [w.alice, w.bob]
+    game = await new_game(w, users, seed=3)
+    try:
+        await w.emulator.wait_for(lambda: game.board.attachments, timeout=WAIT)
+        board = picture(w.emulator, game.board)
+        assert board.height > board.width == 800
+        (attachment,) = game.board.attachments
+        assert str(attachment.get("description", "")).startswith("Bug Run, level 1 of 4")
+        assert len(game.board.text().splitlines()) <= 15
+        before = len(w.emulator.requests)
+        details = await click(w.emulator, w.dave, game.board, "Details")
+        shown = await details.wait_followup(timeout=WAIT)
+        assert shown.ephemeral and "Basic equipment (sword or bow +2)" in shown.text()
+        full = await click(w.emulator, w.dave, game.board, "Full board")
+        sent = await full.wait_followup(timeout=WAIT)
+        assert sent.ephemeral and "whole board" in sent.text()
+        (desktop,) = sent.attachments
+        image = Image.open(io.BytesIO(w.emulator.attachment_bytes(desktop)))
+        assert image.width == 1280
+        # Both answers went through the clicks' own tokens (followups), never a channel post.
+        posted = w.emulator.route_counts(before, klass="global")
+        assert not [r for r in posted if r.startswith("POST")], posted
     finally:
         await game.store.close()
 

@@ -305,14 +305,17 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     assert re.search(r"play starts <t:\d+:R>", text)
     await emu.wait_for(lambda: len(game_pages(emu, chan)) == 2, timeout=WAIT)
     assert all(
-        b.disabled for m in game_pages(emu, chan) for b in m.buttons() if b.label != "My hand"
+        b.disabled
+        for m in game_pages(emu, chan)
+        for b in m.buttons()
+        if b.label not in ("My hand", "How to play")
     )
     await wait_live(emu, chan, board, 38)
     assert loop.time() - started > 2.0 * SCALE
     assert "🔔 1, 2, 3… go! 38 tiles face down; trophies 3." in board.text()
     pages = game_pages(emu, chan)
-    # the Trophy and My hand, then slots 1–20, 21–38
-    assert [len(m.buttons()) for m in pages] == [22, 18]
+    # the Trophy, My hand and How to play, then slots 1–20, 21–38
+    assert [len(m.buttons()) for m in pages] == [23, 18]
 
     # two members grab the same tile at the same instant: one gets it, the other is told
     message, button = controls(emu, chan)[encode_action(peek(0))]
@@ -422,7 +425,7 @@ async def test_seven_players_a_whole_game_with_a_trophy_race(world: World) -> No
     board = await start_game(emu, players[0], players[1:], chan, GAME, timeout=60)
     await wait_live(emu, chan, board, 68)
     pages = game_pages(emu, chan)
-    assert [len(m.buttons()) for m in pages] == [22, 25, 23]
+    assert [len(m.buttons()) for m in pages] == [23, 25, 23]
     slots = [
         int(_decode(ID.match(b.custom_id or "")["action"])["slot"])  # type: ignore[index]
         for m in pages

@@ -18,7 +18,14 @@ async def test_open_join_leave_start(world: World) -> None:
     emu, chan = world.emulator, world.channel
     lobby = await open_game(emu, world.alice, chan)
     assert "Ladybug Dash — lobby" in lobby.text() and "1. alice" in lobby.text()
-    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    assert [b.label for b in lobby.buttons()] == [
+        "Join",
+        "Leave",
+        "Add bot",
+        "Start",
+        "Cancel",
+        "How to play",
+    ]
     assert lobby.find_button(label="Start").disabled  # one player is not enough
 
     await click(emu, world.bob, lobby, "Join")

@@ -45,6 +45,7 @@ from rules.core import SYSTEM, Event
 from ...games import Game, register_game
 from ...host.table import Outcome, Table
 from ...standings import public_scores
+from ..howto import bag_of_bugs as bag_of_bugs_howto
 from ..presenter import Presenter
 from ..results import game_over_line, headline, ranked, results_screen, standing
 from ..specs import (
@@ -647,26 +648,11 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     return [clip(line, LINE_MAX) for line in out.lines]
 
 
-RULES = (
-    "**3–5 players.** Each turn one player is the **Drawer** and reveals tokens from the bag "
-    "one at a time (press **Draw**). Everyone else races to click a **Grab** token ①–⑤: the "
-    "first click wins it, one grab each per turn. The draw stops at the limit (9/8/6 for "
-    "5/4/3 players) or at the second Rock.\n"
-    "Rocks leave the pool: a single Rock goes back into the bag, two are set aside as a "
-    "pair. Then grabs resolve in order: "
-    "① one token from a largest group, ② one from a smallest group, ③ two identical tokens, "
-    "④ two different tokens, ⑤ three different tokens. Taking a **Wind** makes you give one "
-    "token from your collection to the player on your left. The Drawer takes or returns the "
-    "leftovers. The game ends after the turn that sets aside the last pair.\n"
-    "**Scoring:** per colour 1/2/3/4+ bugs = 1/3/6/0; all five colours +5; Larva +3; "
-    "Scary Bug −1; most Scary Bugs −2."
-)
-
 register_game(
     Game(
         BagOfBugs,
         BagOfBugsPresenter(),
-        rules_text=RULES,
+        rules_pages=bag_of_bugs_howto.PAGES,
         demo_timers={"bag_idle_draw": 2.0, "bag_choice": 3.0, "bag_min_gap": 0.3},
     )
 )

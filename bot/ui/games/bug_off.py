@@ -39,6 +39,7 @@ from rules.core import SYSTEM, Event
 
 from ...games import Game, register_game
 from ...host.table import Outcome, Table
+from ..howto import bug_off as bug_off_howto
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
 from ..results import headline, join_and, ranked, results_screen, standing, win_verb
@@ -539,17 +540,6 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     return out.done()
 
 
-RULES = (
-    "**2–6 players.** You hold 3 BUG cards. On your turn draw a card: a BUG card makes 4 in "
-    "your hand, then **place** one face up in front of you or **score** one: everyone's face-up "
-    "cards of that colour go to their points piles.\n"
-    "A drawn **BUG OFF** wipes every face-up card of its colour, and of every earlier BUG OFF's "
-    "colour, from all tables; then you draw again. The sixth BUG OFF ends the game at once.\n"
-    "**Scoring:** one point per card in your points pile; ties are broken by the colour of the "
-    "first BUG OFF, then the second, and so on."
-)
-
-
 def _nth(n: int) -> str:
     return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
@@ -566,7 +556,7 @@ register_game(
     Game(
         BugOff,
         BugOffPresenter(),
-        rules_text=RULES,
+        rules_pages=bug_off_howto.PAGES,
         option_words=OPTION_WORDS,
         secrets=("deck", "hands"),
         demo_timers={"bugoff_turn": 5.0},

@@ -71,7 +71,9 @@ from rules.core import SYSTEM
 from ...games import Game, register_game
 from ...host.table import Outcome, Table
 from ...standings import final_result
-from ..images.bug_run import board_fingerprint, render_board
+from ..howto import bug_run as bug_run_howto
+from ..images.bug_run import board_fingerprint, board_scene, render_board
+from ..images.bug_run_phone import describe, phone_fingerprint, render_phone_png
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
 from ..results import headline, ranked, results_screen, standing
@@ -86,7 +88,7 @@ from ..specs import (
     SelectSpec,
     Style,
 )
-from ..text import FIELD_MAX, clip, esc
+from ..text import FIELD_MAX, LINE_MAX, clip, esc, newest_lines
 from .bug_run_words import (
     HERO_EMOJI,
     PHASE_WORD,
@@ -109,8 +111,13 @@ from .bug_run_words import (
 TITLE = "🏃 Bug Run"
 IN_DM = "📬 Your secrets (VP, loot, your hero) are in your DM, kept up to date there."
 IMAGE_NAME = "bug-run.png"
+FULL_IMAGE_NAME = "bug-run-full.png"
 BOARD_ROWS = 4
-"""Component rows for choices on the board (the fifth holds **My hand**)."""
+"""Component rows for choices on the board (the fifth holds **My hand**, **Details**, **Full
+board** and **How to play**)."""
+DETAILS_BUTTON = ButtonSpec("Details", host="details", emoji="📋")
+FULL_BOARD_BUTTON = ButtonSpec("Full board", host="fullboard", emoji="🖼️")
+DETAIL_LOG_LINES = 12
 HAND_ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
@@ -509,41 +516,104 @@ def _bug_run(table: Table) -> BugRun:
 class BugRunPresenter(Presenter):
     slug = "bug-run"
     colour = 0x7A4FBF
-    board_log_lines = 10
+    board_log_lines = 3
+    """The board keeps to 15 lines (P-57); **Details** shows ``DETAIL_LOG_LINES``."""
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+        """The phone board (P-57): the picture, and beside it at most 15 lines of text, what
+        the deciding member must read; the rest is a click away (**Details**)."""
         engine = _bug_run(table)
         if engine.is_over:
             return [self.final(table, log)]
         public = engine.view(None)
         names = table.names()
         describer = Describer(public, names)
-        active = public.get("active")
-        shown: list[dict[str, Any]] = []
-        if active is not None and not table.user_at(active["seat"]).is_bot:
-            # Privacy is judged with the deciding seat's own view: only it knows its hand.
-            seat_view = engine.view(active["seat"])
-            shown = [a for a in seat_view["you"]["options"] if not is_private(a, seat_view)]
-        lines = [self._status(table, public, describer, shown)]
-        lines += self._prompt_details(public, describer)
-        crown = public.get("crown")
-        if crown is not None:
-            lines.append(f"👑 Crown: {describer.hero(crown)}")
-        if public.get("flash") is not None:
-            lines.append(f"⚡ Flash Phase: {describer.hero(public['flash'])}")
-        fields = [*self._hero_fields(public, names), self._market_field(public)]
-        fields += list(self._log_field(log))
+        shown = self._shown(table, engine, public)
         embed = EmbedSpec(
             title=f"{TITLE} — level {public['level']} of 4 · {PHASE_WORD[public['phase']]}",
-            description=clip("\n".join(lines), 4000),
-            fields=tuple(fields),
-            footer="Secrets (your VP, secret loot) are in your DM · My hand shows them here",
+            description=clip("\n".join(self._head(table, public, describer, shown)), 4000),
+            fields=(self._heroes_field(public, names), *self._log_field(log)),
             colour=self.colour,
         )
         rows: list[Row] = list(pack([describer.choice(a) for a in shown], BOARD_ROWS))
-        rows.append((HAND_BUTTON,))
+        rows.append((HAND_BUTTON, DETAILS_BUTTON, FULL_BOARD_BUTTON))
         return [MessageSpec(embed=embed, rows=tuple(rows), image=self.image(table, public))]
+
+    def details(self, table: Table, log: Sequence[str] = ()) -> MessageSpec | None:
+        """**Details**, privately: every hero's equipment, place and secret-loot count, the
+        bazaar and a longer log, all public."""
+        engine = _bug_run(table)
+        public = engine.view(None)
+        names = table.names()
+        describer = Describer(public, names)
+        lines = self._head(table, public, describer, self._shown(table, engine, public))
+        fields = [*self._hero_fields(public, names), self._market_field(public)]
+        text = newest_lines(log, DETAIL_LOG_LINES)
+        if text:
+            fields.append(Field("Log", text))
+        return MessageSpec(
+            embed=EmbedSpec(
+                title=f"{TITLE} — details, level {public['level']} of 4",
+                description=clip("\n".join(lines), 4000),
+                fields=tuple(fields),
+                footer="Secrets (your VP, secret loot) are in your DM · My hand shows them here",
+                colour=self.colour,
+            )
+        )
+
+    def full_picture(self, table: Table) -> ImageSpec | None:
+        """**Full board**: the desktop picture, every card and space (the web page's too)."""
+        public = _bug_run(table).view(None)
+        names = table.names()
+        key = f"{table.id}:{board_fingerprint(public, names)}"
+        return ImageSpec(
+            FULL_IMAGE_NAME,
+            key,
+            functools.partial(render_board, public, list(names)),
+            description=describe(board_scene(public, names)),
+        )
+
+    def _shown(self, table: Table, engine: BugRun, public: BugRunView) -> list[dict[str, Any]]:
+        """The deciding seat's choices the board may show (a member's, not a bot's)."""
+        active = public.get("active")
+        if active is None or table.user_at(active["seat"]).is_bot:
+            return []
+        # Privacy is judged with the deciding seat's own view: only it knows its hand.
+        seat_view = engine.view(active["seat"])
+        return [a for a in seat_view["you"]["options"] if not is_private(a, seat_view)]
+
+    def _head(
+        self,
+        table: Table,
+        public: BugRunView,
+        describer: Describer,
+        shown: Sequence[Mapping[str, Any]],
+    ) -> list[str]:
+        """Who decides and what, the dice or bridge at hand, the crown and the Flash token."""
+        lines = [self._status(table, public, describer, shown)]
+        lines += self._prompt_details(public, describer)
+        marks = []
+        crown = public.get("crown")
+        if crown is not None:
+            marks.append(f"👑 Crown: {describer.hero(crown)}")
+        if public.get("flash") is not None:
+            marks.append(f"⚡ Flash Phase: {describer.hero(public['flash'])}")
+        if marks:
+            lines.append(" · ".join(marks))
+        return lines
+
+    def _heroes_field(self, view: BugRunView, names: Sequence[str]) -> Field:
+        """One line per hero: its stocks, the one deciding marked."""
+        active = view.get("active")
+        acting = active.get("hero") if active else None
+        lines = []
+        for hero in view["heroes"]:
+            mark = "▶ " if acting == hero["index"] else ""
+            stocks = " ".join(f"{STOCK_EMOJI[s]}{hero[s]}" for s in STOCKS)
+            who = f"{HERO_EMOJI.get(hero['name'], '')} {hero['name']} — {esc(names[hero['seat']])}"
+            lines.append(clip(f"{mark}{who}: {stocks}", LINE_MAX))
+        return Field("Heroes", clip("\n".join(lines), FIELD_MAX))
 
     def score_words(self, score: int, *, over: bool) -> str:
         """The face-down VP tokens and Show-Off cards in hand count only at the end (BR-50)."""
@@ -553,13 +623,13 @@ class BugRunPresenter(Presenter):
         return f"— {TITLE}: your decision (on the board, or in your DM)."
 
     def image(self, table: Table, public: BugRunView) -> ImageSpec:
-        names = table.names()
-        key = f"{table.id}:{board_fingerprint(public, names)}"
+        """The phone picture (P-57), and in its alt text the position in words."""
+        scene = board_scene(public, table.names())
         return ImageSpec(
             IMAGE_NAME,
-            key,
-            functools.partial(render_board, public, list(names)),
-            description=f"Bug Run board, level {public['level']}",
+            f"{table.id}:{phone_fingerprint(scene)}",
+            functools.partial(render_phone_png, scene),
+            description=describe(scene),
         )
 
     def _status(
@@ -924,16 +994,6 @@ def _equipment_lines(hero: HeroView, *, detailed: bool = False) -> list[str]:
     return lines
 
 
-RULES = (
-    "**2–6 players.** A dungeon crawl over four levels. Each level: a **trading** phase (buy "
-    "equipment, hearts and arrows), then an **adventure**: move right along the level's cards, "
-    "fight monsters with dice, complete quests, cross bridges, and reach the stairs. Defeating "
-    "a monster or finishing a quest starts a **Flash Phase**: rewards are shared out and every "
-    "hero on the card must move.\n"
-    "After level four comes the **Final Escape** over the roof. Victory points, loot, the "
-    "escape and leftover coins decide the winner."
-)
-
 OPTION_WORDS = {
     "mode": OptionWords(
         "Hero powers",
@@ -946,7 +1006,7 @@ register_game(
     Game(
         BugRun,
         BugRunPresenter(),
-        rules_text=RULES,
+        rules_pages=bug_run_howto.PAGES,
         option_words=OPTION_WORDS,
         picture="bot.ui.images.bug_run",
         secrets=("loot.deck", "seats"),

@@ -51,6 +51,7 @@ from rules.core import SYSTEM, Event
 
 from ...games import Game, register_game
 from ...host.table import Outcome, Table
+from ..howto import bugs_and_co as bugs_and_co_howto
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
 from ..results import game_over_line, headline, ranked, results_screen, standing
@@ -172,7 +173,7 @@ class BugsAndCoPresenter(Presenter):
         else:
             cap = when(table.timers.get(CAP_KEY), "t")
             head = [
-                "🟢 **Play!** Click a face-down tile to look at it, then **Keep** or **Put back** "
+                "▶️ **Play!** Click a face-down tile to look at it, then **Keep** or **Put back** "
                 "(or click an empty slot). Take a trophy to stop playing.",
             ]
             if cap:
@@ -555,16 +556,6 @@ def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
     return [clip(line, LINE_MAX) for line in out.lines]
 
 
-RULES = (
-    "**2–8 players, everyone at once.** Face-down tiles cover the table. Click a tile to pick "
-    "it up: only you see its symbol. **Keep** it (it joins your hand face down, and you can "
-    "never look at it again) or **Put back** into any empty space. One tile in your hand at "
-    "a time.\n"
-    "Whenever you like, take the highest **trophy** left and stop playing. When the last "
-    "trophy goes, everyone still playing has **10 seconds**.\n"
-    "**Scoring:** each complete trio of a symbol +3, every other tile −1, plus your trophy."
-)
-
 OPTION_WORDS = {
     "extra_set": OptionWords(
         "Extra tiles (5–6 players)",
@@ -581,7 +572,7 @@ register_game(
     Game(
         BugsAndCo,
         BugsAndCoPresenter(),
-        rules_text=RULES,
+        rules_pages=bugs_and_co_howto.PAGES,
         option_words=OPTION_WORDS,
         secrets=("slots",),
     )

@@ -13,12 +13,19 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypedDict
+from typing import Final, TypedDict
 
 from PIL import Image
 
 from rules.bug_run import content as C
-from rules.bug_run.contract import BugRunView, HeroView, SlotView
+from rules.bug_run.contract import (
+    BugRunView,
+    CardInfo,
+    HeroView,
+    RoofPath,
+    SlotView,
+    SpaceInfo,
+)
 
 from .canvas import (
     RGB,
@@ -38,7 +45,7 @@ from .canvas import (
     wrap,
 )
 
-RENDER_VERSION: Final = 1
+RENDER_VERSION: Final = 2
 """Part of every fingerprint: bump it when the drawing changes so cached images expire."""
 
 # -- geometry (px) --------------------------------------------------------------------------------
@@ -59,7 +66,8 @@ CARD_BAND: Final = 28
 SPACE_D: Final = 38
 TOKEN_SMALL: Final = 30
 CHIP_H: Final = 26
-MARK_W: Final = 8
+MARK_W: Final = 20
+"""A flip-counter side: its colour and its letter (G or R), never the colour alone."""
 MONSTER_HEAD: Final = 56
 
 # -- type sizes (px; nothing under 20) --------------------------------------------------------------
@@ -145,7 +153,7 @@ def _palette() -> Image.Image:
     pairs = [(TEXT, bg) for bg in (BG, PANEL, CARD, *bands, *chips)]
     pairs += [(MUTED, CARD), (MUTED, PANEL), (GOLD, BG), (GOLD, PANEL), (DEFEATED_RED, CARD)]
     pairs += [(hero, PANEL) for hero in heroes]
-    pairs += [(DARK, bg) for bg in (*chips, *heroes, *labels)]
+    pairs += [(DARK, bg) for bg in (*chips, *heroes, *labels, FLIP_RED, FLIP_GREEN)]
     pairs += [(chip, SPACE_BG) for chip in chips]
     return palette_image(flat, pairs)
 
@@ -173,9 +181,9 @@ class _SlotScene(TypedDict):
     name: str | None
     locked: bool
     spaces: list[SpaceScene]
-    info: dict[str, Any]
+    info: CardInfo
     """The card's static content row (``SlotView.info``), only the drawn keys."""
-    info_spaces: list[dict[str, Any]]
+    info_spaces: list[SpaceInfo]
 
 
 class SlotScene(_SlotScene, total=False):
@@ -198,7 +206,7 @@ class _Scene(TypedDict):
     names: list[str]
     heroes: list[HeroScene]
     roof: list[str]
-    roof_paths: list[list[dict[str, Any]]]
+    roof_paths: list[list[RoofPath]]
     board: list[dict[str, SlotScene]]
 
 
@@ -220,6 +228,11 @@ def image_size(players: int) -> tuple[int, int]:
     return WIDTH, MARGIN + HEADER_H + BOARD_H[side] + GAP + band + GAP + KEY_H + MARGIN
 
 
+def board_scene(view: BugRunView, names: Sequence[str]) -> Scene:
+    """What the pictures draw of this view (the phone picture draws from it too)."""
+    return _scene(view, names)
+
+
 def board_fingerprint(view: BugRunView, names: Sequence[str]) -> str:
     """A short stable hash of what ``render_board`` would draw for this view and these names."""
     return _fingerprint(_scene(view, names))
@@ -237,22 +250,6 @@ def render_with_fingerprint(view: BugRunView, names: Sequence[str]) -> tuple[str
 
 
 # -- the scene: exactly what is drawn ---------------------------------------------------------------
-_INFO_KEYS: Final = (
-    "shield",
-    "life",
-    "bones",
-    "rewards",
-    "reward",
-    "planks",
-    "items",
-    "stable",
-    "green",
-    "red",
-    "type",
-    "wait",
-    "fight_reward",
-)
-_SPACE_INFO_KEYS: Final = ("five_six", "team", "entry", "crown")
 _MARKED_KINDS: Final = ("archery", "vault", "trapped_vault")
 
 
@@ -304,6 +301,26 @@ def _hero_scene(h: HeroView) -> HeroScene:
     }
 
 
+def _drawn_info(info: CardInfo) -> CardInfo:
+    """A card's printed content less what no picture draws (its id, name, level, kind,
+    spaces and roof paths come from elsewhere)."""
+    drawn: CardInfo = {**info}
+    drawn.pop("id", None)
+    drawn.pop("name", None)
+    drawn.pop("level", None)
+    drawn.pop("kind", None)
+    drawn.pop("spaces", None)
+    drawn.pop("roof", None)
+    return drawn
+
+
+def _drawn_space(space: SpaceInfo) -> SpaceInfo:
+    """A printed space less its weapon (the view's space gives it)."""
+    drawn: SpaceInfo = {**space}
+    drawn.pop("weapon", None)
+    return drawn
+
+
 def _slot_scene(slot: SlotView) -> SlotScene:
     kind = str(slot["kind"])
     info = slot.get("info") or {}
@@ -315,10 +332,8 @@ def _slot_scene(slot: SlotView) -> SlotScene:
             (str(sp["weapon"]), bool(sp["lock"]), sp.get("reserved"), bool(sp.get("extra")))
             for sp in slot.get("spaces", [])
         ],
-        "info": {k: info[k] for k in _INFO_KEYS if k in info},
-        "info_spaces": [
-            {k: sp[k] for k in _SPACE_INFO_KEYS if k in sp} for sp in info.get("spaces", [])
-        ],
+        "info": _drawn_info(info),
+        "info_spaces": [_drawn_space(sp) for sp in info.get("spaces", [])],
     }
     if kind == "monster":
         out["wounds"] = int(slot.get("wounds", 0))
@@ -426,7 +441,10 @@ def _chip(c: Canvas, x: int, y: int, item: str) -> int:
     sides. Returns its width."""
     if item.startswith("#"):
         colour = FLIP_GREEN if item == "#green" else FLIP_RED
-        c.box((x, y + 2, x + MARK_W, y + CHIP_H - 2), colour, None, radius=2)
+        c.box((x, y + 1, x + MARK_W, y + CHIP_H - 1), colour, None, radius=3)
+        letter = "G" if item == "#green" else "R"
+        ty = y + (CHIP_H - line_height(T_SMALL)) // 2
+        c.text(x + MARK_W // 2, ty, letter, T_SMALL, DARK, bold=True, align="m")
         return MARK_W
     text, chip, ink, cost = _item_label(item)
     w = _chip_width(item)
@@ -664,7 +682,8 @@ def _card_body(slot: SlotScene) -> _Body:
     kind = slot["kind"]
     info = slot["info"]
     if kind == "monster":
-        return _Body(MONSTER_HEAD, "", [_Group("", (i,)) for i in info.get("rewards", [])], 4)
+        rewards = [i for i in info.get("rewards", []) if isinstance(i, str)]
+        return _Body(MONSTER_HEAD, "", [_Group("", (i,)) for i in rewards], 4)
     if kind == "empty":
         return _Body(0, "no card", [], 10)
     intro, groups = _quest_groups(kind, info, slot)
@@ -701,16 +720,16 @@ def _monster_stats(c: Canvas, box: Box, slot: SlotScene) -> int:
     return y + 24
 
 
-def _quest_groups(kind: str, info: dict[str, Any], slot: SlotScene) -> tuple[str, list[_Group]]:
+def _quest_groups(kind: str, info: CardInfo, slot: SlotScene) -> tuple[str, list[_Group]]:
     """The intro line and reward groups of a quest or bridge card."""
     marks = set(slot.get("marks", []))
     if kind == "escape":
         return "Flip green:", [_Group("", tuple(info.get("reward", [])))]
     if kind == "gamble":
-        rows = info.get("rewards", [])
+        rows = [r for r in info.get("rewards", []) if isinstance(r, list)]
         return "Green flips:", [_Group(f"{i}:", tuple(r)) for i, r in enumerate(rows)]
     if kind == "archery":
-        planks = info.get("planks", [])
+        planks = [p for p in info.get("planks", []) if isinstance(p, list)]
         last = len(planks) - 1
         return "Pay 1A, roll:", [
             _Group(f"{i}{'+' if i == last else ''}:", tuple(p), "done" if i in marks else "")
@@ -724,7 +743,7 @@ def _quest_groups(kind: str, info: dict[str, Any], slot: SlotScene) -> tuple[str
                 ("#red", *p["red"], "#green", *p["green"]),
                 "done" if i < done else "next" if i == done and not slot["locked"] else "",
             )
-            for i, p in enumerate(info.get("planks", []))
+            for i, p in enumerate(d for d in info.get("planks", []) if isinstance(d, dict))
         ]
     if kind in ("vault", "trapped_vault"):
         intro = "Pay 1H each:" if kind == "trapped_vault" else "Take one:"
@@ -934,7 +953,7 @@ def _entry(c: Canvas, cx: int, y: int, entry: Sequence[str], has_crown: bool) ->
 
 
 # -- the roof -------------------------------------------------------------------------------------------------
-def _path_text(path: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+def _path_text(path: RoofPath) -> tuple[str, tuple[str, ...]]:
     """A roof path as (words, chips): "Pay" and its cost, or the challenge."""
     if "cost" in path:
         return "Pay", tuple(path["cost"])
@@ -944,7 +963,7 @@ def _path_text(path: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     return f"{ascii_text(str(kind)).title()} {need}+", ()
 
 
-def _path_group(side: str, path: dict[str, Any]) -> _Group:
+def _path_group(side: str, path: RoofPath) -> _Group:
     words, chips = _path_text(path)
     return _Group(f"{side}: {words}", chips, empty="")
 
@@ -961,9 +980,7 @@ def _roof_panel(c: Canvas, ctx: _Ctx, box: Box) -> None:
         y += BAND_ROW
 
 
-def _roof_row(
-    c: Canvas, ctx: _Ctx, box: Box, step: int, paths: Sequence[list[dict[str, Any]]]
-) -> None:
+def _roof_row(c: Canvas, ctx: _Ctx, box: Box, step: int, paths: Sequence[list[RoofPath]]) -> None:
     x0, y0, x1, _ = box
     ty = y0 + (CHIP_H - line_height(T_SMALL)) // 2
     c.circle(x0 + 14, y0 + 13, 14, GOLD)
@@ -1118,7 +1135,7 @@ def _key(c: Canvas, box: Box) -> None:
     ):
         x += _chip(c, x, y, item) + 4
         x += c.text(x, y + 2, words, T_SMALL, TEXT) + 12
-    _chip(c, x, y, "#green")
-    x += 18 + c.text(x + 18, y + 2, "/", T_SMALL, TEXT)
-    _chip(c, x + 4, y, "#red")
-    c.text(x + 24, y + 2, fit("flip", T_SMALL, x1 - x - 24), T_SMALL, TEXT)
+    x += _chip(c, x, y, "#green") + 4
+    x += c.text(x, y + 2, "/", T_SMALL, TEXT) + 4
+    x += _chip(c, x, y, "#red") + 6
+    c.text(x, y + 2, fit("flip", T_SMALL, x1 - x), T_SMALL, TEXT)

@@ -194,6 +194,11 @@ class Canvas:
     ) -> None:
         self.draw.polygon(list(points), fill=fill, outline=outline)
 
+    def crop_height(self, height: int) -> None:
+        """Keep the top ``height`` px (a picture painted on a tall canvas, then cut)."""
+        self.im = self.im.crop((0, 0, self.im.width, min(height, self.im.height)))
+        self.draw = ImageDraw.Draw(self.im)
+
     def png(self, palette: Image.Image) -> bytes:
         """PNG bytes of a copy mapped to ``palette`` (see ``palette_image``): boards are flat
         colours plus text edges, so a palette image is several times smaller and faster to
