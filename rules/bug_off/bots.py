@@ -91,8 +91,29 @@ def normal(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None
     return best_of(scored, rng)
 
 
+def estimate(world: Engine) -> list[float]:
+    """A cut-off playout's scores: the points piles, and half of each face-up card not yet
+    exposed to every BUG OFF (it may still be scored)."""
+    assert isinstance(world, BugOff)
+    state = world.state
+    return [
+        sum(p.points.values())
+        + 0.5 * sum(n for c, n in p.tableau.items() if c not in state.bug_offs)
+        for p in state.seats
+    ]
+
+
 def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
     return normal(world, seat, Memory(seat, "normal"), rng)
 
 
-BOTS = register_bots(GameBots(slug=BugOff.slug, imagine=imagine, normal=normal, rollout=rollout))
+BOTS = register_bots(
+    GameBots(
+        slug=BugOff.slug,
+        imagine=imagine,
+        normal=normal,
+        rollout=rollout,
+        estimate=estimate,
+        playout_steps=48,
+    )
+)

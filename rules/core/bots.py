@@ -86,6 +86,9 @@ class GameBots:
     options: Callable[[Engine, int], list[Action]] | None = None
     playout_steps: int = 600
     """Actions a playout may take before its game is judged by the scores as they stand."""
+    estimate: Callable[[Engine], Sequence[float]] | None = None
+    """Each seat's likely final score in a playout cut off by ``playout_steps`` (default: the
+    scores as they stand)."""
     deadline_chance: Callable[[Engine], float] = lambda engine: 0.0
     """Per playout step, the chance that a pending deadline fires although a seat could act
     (Bugs & Co's final count runs out while players still peek); else one fires only when
@@ -130,12 +133,11 @@ class Decision:
     simulations: int = 0
 
 
-def outcome(engine: Engine, seat: int) -> float:
-    """The worth of a finished (or cut-off) imagined game to ``seat``, in 0..1: mostly its share
-    of the win, a little its margin over the best other seat, so search prefers a safer lead."""
-    scores = engine.scores()
+def outcome(scores: Sequence[float], seat: int) -> float:
+    """The worth of final (or estimated) ``scores`` to ``seat``, in 0..1: mostly its share of
+    the win, a little its margin over the best other seat, so search prefers a safer lead."""
     best = max(scores)
-    leaders = [s for s, score in enumerate(scores) if score == best]
+    leaders = [s for s, score in enumerate(scores) if score >= best - 1e-9]
     win = 1.0 / len(leaders) if seat in leaders else 0.0
     others = [score for s, score in enumerate(scores) if s != seat]
     margin = scores[seat] - (max(others) if others else 0)

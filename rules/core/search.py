@@ -99,4 +99,6 @@ def playout(game: GameBots, world: Engine, seat: int, rng: Rng, skip: int | None
             if not deadlines:
                 break
             world.apply(SYSTEM, rng.choice(deadlines).action)
-    return outcome(world, seat)
+    if world.is_over or game.estimate is None:
+        return outcome(world.scores(), seat)
+    return outcome(game.estimate(world), seat)
