@@ -15,6 +15,7 @@ from rules.core.bots import GameBots, Memory, best_of, fork, register_bots
 
 from . import actions as act
 from . import components as box
+from . import scoring
 from .engine import BugsAndCo
 from .memory import TileMemory, tile_memory
 from .state import FINAL_COUNT, LIVE, PLAYING, GameState
@@ -130,7 +131,9 @@ def normal(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None
 
 
 def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
-    """Inside an imagined game: keep tiles that match a kept one, end with whole trios."""
+    """Inside an imagined game, the normal player's habits with a fair memory: keep a tile that
+    matches a kept one, stop with a trophy by the same rule, go back to a matching tile half the
+    time."""
     assert isinstance(world, BugsAndCo)
     state = world.state
     player = state.seats[seat]
@@ -139,16 +142,29 @@ def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
     kept = Counter(box.symbol_of(t) for t in player.kept)
     if player.held is not None:
         symbol = box.symbol_of(player.held.tile)
-        if kept[symbol] or rng.random() < 0.3:
+        if 0 < kept[symbol] < box.COPIES or rng.random() < 0.25:
             return act.keep(player.held.pickup)
         return act.put_back(player.held.pickup)
-    whole = all(n == box.COPIES for n in kept.values())
-    if state.phase == LIVE and whole and kept and rng.random() < 0.5:
+    incomplete = sum(n for n in kept.values() if n < box.COPIES)
+    trios = sum(1 for n in kept.values() if n == box.COPIES)
+    if state.phase == LIVE and incomplete == 0 and trophy_now(state.trophies, trios):
         return act.take_trophy()
     occupied = [s for s, t in enumerate(state.slots) if t is not None]
+    matching = [s for s in occupied if kept[box.symbol_of(state.slots[s] or 0)]]
+    if matching and rng.random() < 0.5:
+        return act.peek(rng.choice(matching))
     if occupied:
         return act.peek(rng.choice(occupied))
     return act.take_trophy() if state.phase == LIVE else None
+
+
+def estimate(world: Engine) -> list[float]:
+    """A cut-off playout's scores: kept tiles as they would score now, and the trophies."""
+    assert isinstance(world, BugsAndCo)
+    return [
+        float(scoring.breakdown((box.symbol_of(t) for t in p.kept), p.trophy)["total"])
+        for p in world.state.seats
+    ]
 
 
 def options(engine: Engine, seat: int) -> list[Action]:
@@ -173,5 +189,7 @@ BOTS = register_bots(
         memory=tile_memory,
         options=options,
         deadline_chance=final_count_runs_out,
+        estimate=estimate,
+        playout_steps=80,
     )
 )

@@ -23,6 +23,9 @@ class Bot:
     rng: Rng
     budget: Budget = field(default_factory=Budget)
     memory: Memory = field(init=False)
+    waited_on: object = field(default=None, init=False)
+    """The view in which this bot last chose to wait: until it changes, it waits again without
+    thinking (a Grabber looks again every reaction time while nothing new is revealed)."""
 
     def __post_init__(self) -> None:
         self.memory = self.game.memory(self.seat, self.level)
@@ -40,4 +43,9 @@ class Bot:
             return Decision(self.rng.choice(actions))
         if self.level == "normal" or (len(actions) == 1 and not self.game.may_wait):
             return Decision(self.game.normal(engine, self.seat, self.memory, self.rng))
-        return search(self.game, engine, self.seat, self.memory, self.rng, self.budget)
+        view = engine.view(self.seat) if self.game.may_wait else None
+        if view is not None and view == self.waited_on:
+            return Decision(None)
+        decision = search(self.game, engine, self.seat, self.memory, self.rng, self.budget)
+        self.waited_on = view if decision.action is None else None
+        return decision

@@ -58,8 +58,18 @@ def candidates(
     pick = game.normal(engine, seat, memory, rng)
     others = [o for o in options if o != pick]
     if len(others) >= WIDTH:
-        others = rng.sample(others, WIDTH - 1)
+        others = _sample(others, WIDTH - 1, rng)
     return [pick, *others] if pick in options else others
+
+
+def _sample(options: list[Action | None], k: int, rng: Rng) -> list[Action | None]:
+    """``k`` options at random, but one of every kind first (a trophy among thirty peeks)."""
+    kinds: dict[str, list[Action | None]] = {}
+    for option in options:
+        kinds.setdefault("wait" if option is None else str(option["type"]), []).append(option)
+    chosen = [rng.choice(group) for group in kinds.values()][:k]
+    rest = [o for o in options if o not in chosen]
+    return chosen + rng.sample(rest, k - len(chosen))
 
 
 def simulate(
