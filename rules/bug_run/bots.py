@@ -5,7 +5,8 @@ deck, the stairs still to come, and another player's two-card loot choice. Imagi
 loot nobody has seen into those hands and the deck, shuffles each deck, and sets the other VP
 tokens to what public history says (memory.py). The normal player plays each option in one
 imagined game and keeps the one that leaves the best score margin (the rulebook's scoring:
-trinkets, roof, coins and VP); search plays the games out from there.
+trinkets, roof, coins and VP); search plays the games on from there, 60 actions at most (a
+level or so), then judges them by the scores as they stand.
 """
 
 from __future__ import annotations
@@ -94,5 +95,12 @@ def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
 
 
 BOTS = register_bots(
-    GameBots(slug=BugRun.slug, imagine=imagine, normal=normal, rollout=rollout, memory=vp_memory)
+    GameBots(
+        slug=BugRun.slug,
+        imagine=imagine,
+        normal=normal,
+        rollout=rollout,
+        memory=vp_memory,
+        playout_steps=60,
+    )
 )

@@ -145,8 +145,8 @@ def outcome(scores: Sequence[float], seat: int) -> float:
 
 
 def fork(engine: Engine) -> Engine:
-    """An independent copy of ``engine`` through its snapshot (the stored form, RNG included)."""
-    return type(engine).from_dict(engine.to_dict())
+    """An independent copy of ``engine`` (``Engine.copy``: the generator included)."""
+    return engine.copy()
 
 
 def best_of(scored: Sequence[tuple[float, Action]], rng: Rng) -> Action:

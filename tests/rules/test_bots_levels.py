@@ -10,7 +10,7 @@ from rules.core import Rng, random_action
 from rules.core.bots import LEVELS, REACTIONS, Budget, Level
 from rules.core.match import play_match
 
-from .bot_positions import SHIPPED, position
+from .bot_positions import SHIPPED, position, step
 
 
 @pytest.mark.parametrize("slug", SHIPPED)
@@ -58,3 +58,23 @@ def test_reaction_times_make_hard_quick_but_never_instant() -> None:
     for level in LEVELS:
         window = REACTIONS[level]
         assert all(window.low <= window.sample(rng) <= window.high for _ in range(50))
+
+
+@pytest.mark.parametrize("slug", SHIPPED)
+def test_a_copy_is_the_same_game_and_independent(slug: str) -> None:
+    """``Engine.copy`` (Bug Run's skips a second copy of its snapshot): the same snapshot, and
+    playing on in the copy leaves the original as it was."""
+    found = position(slug, 2, 5)
+    assert found is not None
+    engine = found.engine
+    before = engine.to_dict()
+    twin = engine.copy()
+    assert twin.to_dict() == before
+    rng = Rng(4)
+    for _ in range(30):
+        move = step(twin, rng)
+        if move is None or twin.is_over:
+            break
+        twin.apply(*move)
+    assert engine.to_dict() == before
+    assert twin.to_dict() != before
