@@ -9,7 +9,7 @@ that falls as the draw nears its limit or a first Rock shows (the next one stops
 from __future__ import annotations
 
 from rules.core import Action, Engine, Rng
-from rules.core.bots import GameBots, Memory, best_of, fork, register_bots
+from rules.core.bots import GameBots, Memory, best_of, fork, memoryless, register_bots
 
 from . import scoring
 from .engine import BagOfBugs
@@ -87,6 +87,9 @@ def _give_worth(state: GameState, seat: int, token: str) -> float:
     return lost - got + (0.5 if token == SCARY else 0.0)
 
 
+_normal_rollout = memoryless(normal)
+
+
 def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
     """Inside an imagined game: the normal player's choices, but a Grabber grabs by a coin
     weighted by how far the draw has gone (valuing every grab each step costs too much)."""
@@ -96,7 +99,7 @@ def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
         actions = world.legal_actions(seat)
         urge = state.revealed / state.setup.draw_limit + 0.3 * state.rocks_revealed
         return rng.choice(actions) if actions and rng.random() < urge * 0.5 else None
-    return normal(world, seat, Memory(seat, "normal"), rng)
+    return _normal_rollout(world, seat, rng)
 
 
 BOTS = register_bots(

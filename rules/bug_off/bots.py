@@ -11,7 +11,7 @@ colour least likely to be wiped before it can score it.
 from __future__ import annotations
 
 from rules.core import Action, Engine, Rng
-from rules.core.bots import GameBots, Memory, best_of, fork, register_bots
+from rules.core.bots import GameBots, Memory, best_of, fork, memoryless, register_bots
 
 from .cards import BUGS_PER_COLOUR, COLOURS, Counts, bug_off, empty_counts
 from .engine import BugOff
@@ -103,16 +103,12 @@ def estimate(world: Engine) -> list[float]:
     ]
 
 
-def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
-    return normal(world, seat, Memory(seat, "normal"), rng)
-
-
 BOTS = register_bots(
     GameBots(
         slug=BugOff.slug,
         imagine=imagine,
         normal=normal,
-        rollout=rollout,
+        rollout=memoryless(normal),
         estimate=estimate,
         playout_steps=48,
     )

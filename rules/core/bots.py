@@ -95,6 +95,16 @@ class GameBots:
     nobody acts."""
 
 
+def memoryless(policy: Policy) -> Rollout:
+    """A normal policy as a rollout: inside an imagined game a seat needs no memory, since the
+    game itself holds everything (for games whose normal player reads no memory anyway)."""
+
+    def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
+        return policy(world, seat, Memory(seat, "normal"), rng)
+
+    return rollout
+
+
 BOTS: dict[str, GameBots] = {}
 
 
