@@ -78,3 +78,21 @@ def test_a_copy_is_the_same_game_and_independent(slug: str) -> None:
         twin.apply(*move)
     assert engine.to_dict() == before
     assert twin.to_dict() != before
+
+
+def test_a_time_budget_stops_the_search_by_the_injected_clock() -> None:
+    """The rules have no clock: the caller injects one. A clock that moves 0.1 s per reading
+    stops a 1 s budget after the rounds that fit, whatever the simulation count allows."""
+    found = [position("bug-off", 3, steps) for steps in range(20, 30)]
+    choosing = [p for p in found if p is not None and len(p.engine.legal_actions(p.bot.seat)) > 1]
+    engine, bot = choosing[0].engine, choosing[0].bot
+    readings = iter(range(10**6))
+
+    def clock() -> float:
+        return next(readings) / 10
+
+    bot.budget = Budget(simulations=10**6, seconds=1.0, clock=clock)
+    options = len(engine.legal_actions(bot.seat))
+    decision = bot.decide(engine)
+    assert decision.action in engine.legal_actions(bot.seat)
+    assert decision.simulations == 9 * options  # read at 0.0 to start, 0.1 … 0.9 go on, 1.0 stops
