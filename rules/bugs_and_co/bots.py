@@ -168,10 +168,14 @@ def estimate(world: Engine) -> list[float]:
 
 
 def options(engine: Engine, seat: int) -> list[Action]:
-    """The search's choices: a held tile is kept or put back where it came from (putting it into
-    another empty slot only helps a memory game against memories, not worth the budget)."""
+    """What the search weighs against the normal player's pick: keep or put back a held tile,
+    or stop with a trophy now rather than peek on. Which slot to peek is the normal player's
+    call (every unknown slot looks alike over imagined deals), so one peek stands for playing
+    on."""
     listed = engine.legal_actions(seat)
-    return [a for a in listed if not (a["type"] == act.RETURN and "slot" in a)]
+    peeks = [a for a in listed if a["type"] == act.PEEK][:1]
+    kept = [a for a in listed if a["type"] in (act.KEEP, act.TAKE_TROPHY)]
+    return kept + [a for a in listed if set(a) == {"type", "pickup"}] + peeks
 
 
 def final_count_runs_out(world: Engine) -> float:

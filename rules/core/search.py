@@ -53,13 +53,11 @@ def candidates(
     options: list[Action | None] = list(listed)
     if game.may_wait:
         options.append(WAIT)
-    if len(options) <= 1:
-        return options
     pick = game.normal(engine, seat, memory, rng)
     others = [o for o in options if o != pick]
     if len(others) >= WIDTH:
         others = _sample(others, WIDTH - 1, rng)
-    return [pick, *others] if pick in options else others
+    return [pick, *others]
 
 
 def _sample(options: list[Action | None], k: int, rng: Rng) -> list[Action | None]:
