@@ -1,5 +1,5 @@
 """`python -m bot [--shards 0-3 --shard-count 8]` runs the bot; `python -m bot sync [--guild ID]`;
-`python -m bot demo [game]`."""
+`python -m bot demo [game]`; `python -m bot tournament <game> --seats hard,easy,easy,easy`."""
 
 from __future__ import annotations
 
@@ -42,6 +42,21 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument(
         "--pictures", type=Path, default=None, metavar="DIR", help="save the board pictures here"
     )
+    tournament = sub.add_parser("tournament", help="play seeded games among bot players")
+    tournament.add_argument("game", help="which game (a slug, e.g. bug-off)")
+    tournament.add_argument("--players", type=int, default=4, help="players per game")
+    tournament.add_argument(
+        "--seats", default=None, help="one level per seat, e.g. hard,easy,easy,easy"
+    )
+    tournament.add_argument("--games", type=int, default=200, help="games to play")
+    tournament.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    tournament.add_argument(
+        "--simulations", type=int, default=200, help="a hard bot's simulations per decision"
+    )
+    tournament.add_argument(
+        "--think", type=float, default=None, help="also stop a hard decision after this many s"
+    )
+    tournament.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
 
     try:
@@ -49,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
             from .cli import sync_commands
 
             return asyncio.run(sync_commands(args.guild))
+        if args.command == "tournament":
+            from .tournament_cli import tournament_command
+
+            return tournament_command(args)
         if args.command == "demo":
             from .demo import run_demo
 

@@ -303,7 +303,12 @@ class GameState:
         An unknown phase or mode is a ValueError, as in the other games: a corrupt snapshot
         fails here, not later inside the rules.
         """
-        d = json.loads(json.dumps(data))
+        return cls.from_plain(json.loads(json.dumps(data)))
+
+    @classmethod
+    def from_plain(cls, d: dict[str, Any]) -> GameState:
+        """Read a fresh snapshot that nobody else holds (``to_dict``'s own output) without
+        copying it again: the state keeps its lists. A search copies games this way."""
         if d["phase"] not in PHASES:
             raise ValueError(f"unknown Bug Run phase {d['phase']!r}")
         if d["mode"] not in MODES:

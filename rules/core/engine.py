@@ -211,6 +211,11 @@ class Engine(ABC):
     @abstractmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self: ...
 
+    def copy(self) -> Self:
+        """An independent copy of this game, generator included, for bots that look ahead;
+        a game may answer it faster than through its snapshot."""
+        return type(self).from_dict(self.to_dict())
+
 
 def require(condition: bool, message: str, *, code: str = "illegal") -> None:
     """Raise ``RuleError(message)`` unless ``condition``; keeps validation one line per rule."""

@@ -1,0 +1,114 @@
+"""Bag of Bugs' bot players: nothing on the table is hidden, only the bag's order.
+
+The bag's contents are public (the view counts them), so imagining the game from a seat is a
+copy with a fresh generator for the tokens still to come. The normal player values a grab by
+what its best take would add to its score margin now, and grabs once that beats a threshold
+that falls as the draw nears its limit or a first Rock shows (the next one stops the draw).
+"""
+
+from __future__ import annotations
+
+from rules.core import Action, Engine, Rng
+from rules.core.bots import GameBots, Memory, best_of, fork, memoryless, register_bots
+
+from . import scoring
+from .engine import BagOfBugs
+from .grabs import take_options
+from .state import DRAW, GIVE, TAKE, GameState
+from .tokens import SCARY, WIND, Counts, add, subtract
+
+
+def imagine(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Engine:
+    """The same table with a new generator: every token's place is public, only the order in
+    which the bag gives them is not."""
+    world = fork(engine)
+    assert isinstance(world, BagOfBugs)
+    world.state.rng = Rng(rng.next_u64())
+    return world
+
+
+def gain(state: GameState, seat: int, tokens: Counts) -> int:
+    """How much taking ``tokens`` changes the seat's margin (a Wind is not collected)."""
+    kept = {t: n for t, n in tokens.items() if t != WIND}
+    mine = state.collections[seat]
+    return _own(state, seat, add(mine, kept)) - _own(state, seat, mine)
+
+
+def _own(state: GameState, seat: int, collection: Counts) -> int:
+    """The seat's own score with ``collection``, its Most-Scary penalty judged against the
+    others' Scary Bugs."""
+    worst_other = max(c.get(SCARY, 0) for s, c in enumerate(state.collections) if s != seat)
+    scary = collection.get(SCARY, 0)
+    return scoring.breakdown(collection, scary >= 1 and scary >= worst_other)["total"]
+
+
+def grab_worth(state: GameState, seat: int, token: int) -> int:
+    options = take_options(token, state.pool)
+    return max((gain(state, seat, option) for option in options), default=0)
+
+
+def threshold(state: GameState) -> float:
+    """The gain worth grabbing for now: high early, any gain once the draw may stop."""
+    if state.rocks_revealed >= 1 or state.revealed + 1 >= state.setup.draw_limit:
+        return 0.5
+    return 3.0 - 2.0 * state.revealed / state.setup.draw_limit
+
+
+def normal(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None:
+    """Draw as the Drawer, grab when worth it, and answer every choice for the best margin."""
+    actions = engine.legal_actions(seat)
+    if not actions:
+        return None
+    assert isinstance(engine, BagOfBugs)
+    state = engine.state
+    if state.phase == DRAW:
+        if seat == state.drawer:
+            return actions[0]
+        scored = [(float(grab_worth(state, seat, a["token"])), a) for a in actions]
+        best = max(score for score, _ in scored)
+        return best_of(scored, rng) if best >= threshold(state) else None
+    assert state.choice is not None
+    if state.choice.kind == TAKE:
+        return best_of([(float(gain(state, seat, a["tokens"])), a) for a in actions], rng)
+    if state.choice.kind == GIVE:
+        return best_of([(_give_worth(state, seat, a["token"]), a) for a in actions], rng)
+    take_all = gain(state, seat, state.pool)
+    return best_of([(take_all if a["type"] == "take_all" else 0.0, a) for a in actions], rng)
+
+
+def _give_worth(state: GameState, seat: int, token: str) -> float:
+    """Giving ``token`` to the left: what the seat keeps of its score minus what the receiver
+    gains (a Scary Bug is the best gift)."""
+    receiver = state.left_of(seat)
+    mine = state.collections[seat]
+    lost = _own(state, seat, subtract(mine, {token: 1})) - _own(state, seat, mine)
+    theirs = state.collections[receiver]
+    got = _own(state, receiver, add(theirs, {token: 1})) - _own(state, receiver, theirs)
+    return lost - got + (0.5 if token == SCARY else 0.0)
+
+
+_normal_rollout = memoryless(normal)
+
+
+def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
+    """Inside an imagined game: the normal player's choices, but a Grabber grabs by a coin
+    weighted by how far the draw has gone (valuing every grab each step costs too much)."""
+    assert isinstance(world, BagOfBugs)
+    state = world.state
+    if state.phase == DRAW and seat != state.drawer:
+        actions = world.legal_actions(seat)
+        urge = state.revealed / state.setup.draw_limit + 0.3 * state.rocks_revealed
+        return rng.choice(actions) if actions and rng.random() < urge * 0.5 else None
+    return _normal_rollout(world, seat, rng)
+
+
+BOTS = register_bots(
+    GameBots(
+        slug=BagOfBugs.slug,
+        imagine=imagine,
+        normal=normal,
+        rollout=rollout,
+        may_wait=True,
+        playout_steps=40,
+    )
+)
