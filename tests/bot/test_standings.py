@@ -92,7 +92,7 @@ def test_the_generic_board_shows_public_scores() -> None:
     engine = table.running()
     engine.apply(0, {"type": "claim"})
     engine.apply(0, {"type": "pick", "n": 3})
-    (board,) = presenter_for("ladybug-dash").boards(table)
+    (board,) = presenter_for("ladybug-dash").boards(table.view())
     assert board.embed is not None
     players = next(f.value for f in board.embed.fields if f.name == "Players")
     assert engine.scores()[0] == 8 and engine.public_scores()[0] == 5

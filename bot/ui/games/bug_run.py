@@ -69,8 +69,8 @@ from rules.bug_run.contract import (
 from rules.core import SYSTEM
 
 from ...games import Game, register_game
-from ...host.table import Outcome, Table
-from ...standings import final_result
+from ...host.table import Outcome
+from ...host.view import Moment, TableView
 from ..images.bug_run import board_fingerprint, render_board
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
@@ -499,11 +499,9 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
     return menus[:rows]
 
 
-def _bug_run(table: Table) -> BugRun:
+def _bug_run(table: TableView) -> Moment[BugRun]:
     """The table's running engine, typed: its views follow Bug Run's contract."""
-    engine = table.running()
-    assert isinstance(engine, BugRun), engine
-    return engine
+    return table.running().of(BugRun)
 
 
 class BugRunPresenter(Presenter):
@@ -512,7 +510,7 @@ class BugRunPresenter(Presenter):
     board_log_lines = 10
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+    def boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = _bug_run(table)
         if engine.is_over:
             return [self.final(table, log)]
@@ -549,10 +547,10 @@ class BugRunPresenter(Presenter):
         """The face-down VP tokens and Show-Off cards in hand count only at the end (BR-50)."""
         return f"{score} VP" if over else f"{score} visible VP"
 
-    def ping_text(self, table: Table, seats: list[int]) -> str:
+    def ping_text(self, table: TableView, seats: list[int]) -> str:
         return f"— {TITLE}: your decision (on the board, or in your DM)."
 
-    def image(self, table: Table, public: BugRunView) -> ImageSpec:
+    def image(self, table: TableView, public: BugRunView) -> ImageSpec:
         names = table.names()
         key = f"{table.id}:{board_fingerprint(public, names)}"
         return ImageSpec(
@@ -564,7 +562,7 @@ class BugRunPresenter(Presenter):
 
     def _status(
         self,
-        table: Table,
+        table: TableView,
         view: BugRunView,
         d: Describer,
         shown: Sequence[Mapping[str, Any]],
@@ -697,11 +695,11 @@ class BugRunPresenter(Presenter):
         return Field("🛒 Bazaar", clip("\n".join(lines), FIELD_MAX))
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    def final(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec:
         engine = _bug_run(table)
         public = engine.view(None)
         names = table.names()
-        result = final_result(engine)
+        result = engine.final_result()
         scores, winners = result.scores, result.winners
         fields = []
         for seat in ranked(scores, winners):
@@ -735,7 +733,7 @@ class BugRunPresenter(Presenter):
         )
 
     # -- the log -----------------------------------------------------------------------------
-    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+    def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
         public = table.running().view(None)  # hero names and seats never change in a game
         names = table.names()
         lines = []
@@ -748,22 +746,22 @@ class BugRunPresenter(Presenter):
         return lines
 
     # -- private -----------------------------------------------------------------------------
-    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """The DM: secrets, and only the choices the board cannot show (P-16), so it changes
         only when this player's secrets or secret choices do (issue #21's request budget)."""
         return self._secrets(table, seat, standing=True)
 
-    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def my_hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """My hand answers once, privately: every choice of the deciding seat."""
         return self._secrets(table, seat, standing=False)
 
-    def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
+    def private_hand(self, table: TableView, seat: int, *, in_dm: bool) -> MessageSpec | None:
         """**My hand** while the member's DM shows their secrets: every choice of the deciding
         seat, and where the secrets are, not the secrets again (P-48)."""
         return self._secrets(table, seat, standing=False, beside_dm=in_dm)
 
     def _secrets(
-        self, table: Table, seat: int, *, standing: bool, beside_dm: bool = False
+        self, table: TableView, seat: int, *, standing: bool, beside_dm: bool = False
     ) -> MessageSpec:
         engine = _bug_run(table)
         view = engine.view(seat)
@@ -773,7 +771,7 @@ class BugRunPresenter(Presenter):
         footer = f"Game #{table.id} · {names[seat]} · only you can see this"
         fields = [Field("⭐ Your victory points (secret)", f"**{you['vp']}** VP")]
         if engine.is_over:  # the end's scoring adds to them: say both, so 7 under 17 is clear
-            total = (you.get("score") or final_result(engine).breakdowns[seat])["total"]
+            total = (you.get("score") or engine.final_result().breakdowns[seat])["total"]
             fields = [
                 Field(
                     "⭐ Your victory points",
@@ -805,7 +803,7 @@ class BugRunPresenter(Presenter):
                     )
                 )
         if engine.is_over:
-            score = you.get("score") or final_result(engine).breakdowns[seat]
+            score = you.get("score") or engine.final_result().breakdowns[seat]
             description = (
                 f"The game is over: you scored **{score['total']}** VP. Results are on the board."
             )
@@ -851,7 +849,7 @@ class BugRunPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=rows)
 
-    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+    def reply(self, table: TableView, outcome: Outcome) -> MessageSpec | None:
         """What only the actor learned (secret loot drawn, VP lost), said privately at once."""
         seat = outcome.seat
         if seat == SYSTEM:

@@ -1,0 +1,86 @@
+"""What the presenters' view of a table costs per move (issue #22), next to the engine's move.
+
+For random games of the four games, every move is timed in two parts, as the bot spends them:
+
+- ``host``: the engine applies the move and the host makes its ``Outcome`` (with the table's
+  view, ``Table.view()``: made under the lock at every commit);
+- ``draw``: what the listeners and the pump then draw from it: the public log's lines, the
+  boards and every seat's DM (``public_boards``, ``hand``), as a pump pass does after a move.
+
+No database and no Discord: only what the view changes. Run it on this commit and on one
+before views (``--root`` of an exported tree, e.g. ``git archive bf62c5b | tar -x -C /tmp/a``)
+in turn, several times, and compare medians; the same script measures both (before views, the
+presenters were handed the table itself)::
+
+    .venv/bin/python bench/views.py [--games 3] [--root PATH]
+
+Machines here are noisy and shared: quote medians and ratios over A/B runs taken in turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="random games per game")
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse()
+    sys.path.insert(0, str(args.root))
+    import bot
+    import bot.ui.games  # registers every game's presenter
+    from bot.host.table import Outcome, Table
+    from bot.ui.presenter import presenter_for
+    from rules.core import GAMES, Rng, random_playout
+    from tests.support.tables import make_table
+
+    def shown(table: Table) -> Any:
+        """What a presenter is handed: the table's view, or (before views) the table."""
+        return table.view() if hasattr(table, "view") else table
+
+    print(f"bot from {Path(bot.__file__).parent}")
+    for slug in ("bag-of-bugs", "bugs-and-co", "bug-off", "bug-run"):
+        presenter = presenter_for(slug)
+        host_us: list[float] = []
+        draw_us: list[float] = []
+        for seed in range(1, args.games + 1):
+            players = 4 if slug != "bugs-and-co" else 3
+            log = random_playout(GAMES[slug].new(players, seed), Rng(seed)).log
+            table = make_table(slug, players, seed)
+            engine = table.running()
+            lines: list[str] = []
+            for seat, action in log:
+                started = time.perf_counter()
+                before = engine.turn
+                events = engine.apply(seat, action)
+                table.tail.append((seat, action))
+                outcome = Outcome(
+                    shown(table), seat, action, events, engine.is_over, before, engine.turn
+                )
+                drawn = time.perf_counter()
+                lines += presenter.log_lines(getattr(outcome, "view", table), outcome)
+                pass_view = shown(table)  # one per pump pass, under the lock
+                presenter.public_boards(pass_view, lines[-10:])
+                for s in range(players):
+                    presenter.hand(pass_view, s)
+                done = time.perf_counter()
+                host_us.append((drawn - started) * 1e6)
+                draw_us.append((done - drawn) * 1e6)
+        print(
+            f"{slug:12} moves {len(host_us):5}  host median {statistics.median(host_us):7.1f} µs"
+            f"  draw median {statistics.median(draw_us):8.1f} µs"
+        )
+
+
+if __name__ == "__main__":
+    main()
