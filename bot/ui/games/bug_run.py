@@ -46,6 +46,8 @@ from rules.bug_run.contract import (
     GoodFortuneAction,
     HeroView,
     KeepAction,
+    LootChoiceData,
+    LootSecretCardData,
     MetalShieldAction,
     MoveAction,
     NoShieldAction,
@@ -58,12 +60,14 @@ from rules.bug_run.contract import (
     RerollAction,
     RetossAction,
     RollAction,
+    RoofPath,
     SellAction,
     SlotView,
     Stock,
     StopAction,
     StoreAction,
     TossAction,
+    VpLostData,
     WaitAction,
 )
 from rules.core import SYSTEM
@@ -101,9 +105,11 @@ from .bug_run_words import (
     hero_tag,
     place_text,
     price_of,
+    quest_item,
     reward_text,
     rewards_text,
     roof_path_text,
+    stairs_space,
 )
 
 TITLE = "🏃 Bug Run"
@@ -323,7 +329,7 @@ class Describer:
         stairs = self.view.get("stairs")
         if not stairs or stairs not in C.STAIRS:
             return ""
-        sp = C.STAIRS[stairs]["spaces"][space]
+        sp = stairs_space(stairs, space)
         bits = [rewards_text(sp["entry"])] if sp["entry"] else []
         if sp["crown"]:
             bits.append("the crown")
@@ -347,7 +353,7 @@ class Describer:
         name = (slot.get("name") if slot is not None else None) or "the quest"
         card = slot.get("card") if slot is not None else None
         if "item" in a and card is not None and card in C.QUESTS:
-            item = C.QUESTS[card]["items"][a["item"]]
+            item = quest_item(card, a["item"])
             return Choice(a, f"{name}: take {reward_text(item)}", "main", "🗝️", Style.SUCCESS)
         return Choice(a, f"Do the quest: {name}", "main", "🗝️", Style.SUCCESS)
 
@@ -379,7 +385,8 @@ class Describer:
         side = "left" if a["side"] == "L" else "right"
         what = ""
         if reached < len(paths):
-            what = f": {roof_path_text(paths[reached][0 if a['side'] == 'L' else 1])}"
+            path = cast(RoofPath, paths[reached][0 if a["side"] == "L" else 1])
+            what = f": {roof_path_text(path)}"
         return Choice(a, f"Climb the {side} path{what}", "main", "🧗", Style.PRIMARY)
 
 
@@ -434,7 +441,7 @@ def secret_cards(view: BugRunView) -> set[str]:
     return {*you.get("hand", ()), *you.get("loot_choice", ())}
 
 
-def is_private(action: Mapping[str, Any], view: BugRunView) -> bool:
+def is_private(action: Mapping[str, object], view: BugRunView) -> bool:
     """Whether offering ``action`` in public would reveal a secret of the deciding seat."""
     active = view.get("active")
     if active and active.get("prompt") == "flash" and active.get("stage") == "dibs":
@@ -734,7 +741,7 @@ class BugRunPresenter(Presenter):
 
     # -- the log -----------------------------------------------------------------------------
     def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
-        public = table.running().view(None)  # hero names and seats never change in a game
+        public = _bug_run(table).view(None)  # hero names and seats never change in a game
         names = table.names()
         lines = []
         for event in outcome.events:
@@ -858,14 +865,16 @@ class BugRunPresenter(Presenter):
         for event in outcome.events:
             if event.is_public or not event.visible_to(seat):
                 continue
-            d = event.data
             if event.type == "loot_secret_card":
-                lines.append(f"🤫 You found {card_line(d['card'])}: it is in your secret hand.")
+                found = cast(LootSecretCardData, event.data)
+                lines.append(f"🤫 You found {card_line(found['card'])}: it is in your secret hand.")
             elif event.type == "loot_choice":
-                names = " or ".join(f"**{C.card_name(c)}**" for c in d["cards"])
+                drawn = cast(LootChoiceData, event.data)
+                names = " or ".join(f"**{C.card_name(c)}**" for c in drawn["cards"])
                 lines.append(f"🎁 You found two loot cards: keep {names}.")
             elif event.type == "vp_lost":
-                lines.append(f"⭐ You lost {d['amount']} VP (now {d['vp']}).")
+                lost = cast(VpLostData, event.data)
+                lines.append(f"⭐ You lost {lost['amount']} VP (now {lost['vp']}).")
         if not lines:
             return None
         engine = _bug_run(table)
@@ -891,7 +900,7 @@ TURN_VERBS = {
 }
 
 
-def _verbs(options: Sequence[Mapping[str, Any]] | None) -> str:
+def _verbs(options: Sequence[Mapping[str, object]] | None) -> str:
     """The kinds of action a turn offers, e.g. ``move or attack`` (all kinds when unknown)."""
     kinds = (
         list(TURN_VERBS)
