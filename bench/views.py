@@ -39,6 +39,7 @@ def main() -> None:
     sys.path.insert(0, str(args.root))
     import bot
     import bot.ui.games  # registers every game's presenter
+    from bot.games import games
     from bot.host.table import Outcome, Table
     from bot.ui.presenter import presenter_for
     from rules.core import GAMES, Rng, random_playout
@@ -49,12 +50,13 @@ def main() -> None:
         return table.view() if hasattr(table, "view") else table
 
     print(f"bot from {Path(bot.__file__).parent}")
-    for slug in ("bag-of-bugs", "bugs-and-co", "bug-off", "bug-run"):
+    for slug in [g.slug for g in games() if g.shipped]:
         presenter = presenter_for(slug)
         host_us: list[float] = []
         draw_us: list[float] = []
         for seed in range(1, args.games + 1):
-            players = 4 if slug != "bugs-and-co" else 3
+            cls = GAMES[slug]
+            players = min(max(4, cls.min_players), cls.max_players)
             log = random_playout(GAMES[slug].new(players, seed), Rng(seed)).log
             table = make_table(slug, players, seed)
             engine = table.running()

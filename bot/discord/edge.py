@@ -197,7 +197,9 @@ class Edge:
             return
         await guard.settle()
         in_dm = self.publisher.dm_shows_hand(table.id, outcome.seat)
-        reply = presenter_for(table.slug).private_reply(outcome.view, outcome, in_dm=in_dm)
+        async with table.lock:  # the newest committed state: a presenter sees what came since
+            view = table.view()
+        reply = presenter_for(table.slug).private_reply(view, outcome, in_dm=in_dm)
         if reply is None:
             await self.acknowledge(interaction, table)
             # A click on the member's panel with no private answer: its fresh token settles
