@@ -7,6 +7,10 @@ For random games of the four games, every move is timed in two parts, as the bot
 - ``draw``: what the listeners and the pump then draw from it: the public log's lines, the
   boards and every seat's DM (``public_boards``, ``hand``), as a pump pass does after a move.
 
+On this commit it also times, in the same process and move, one ``Table.view()`` alone and
+the pump's drawing again with a view of its own for each presenter call (so no answer is
+shared between them, as when presenters asked the engine each time).
+
 No database and no Discord: only what the view changes. Run it on this commit and on one
 before views (``--root`` of an exported tree, e.g. ``git archive bf62c5b | tar -x -C /tmp/a``)
 in turn, several times, and compare medians; the same script measures both (before views, the
@@ -14,7 +18,8 @@ presenters were handed the table itself)::
 
     .venv/bin/python bench/views.py [--games 3] [--root PATH]
 
-Machines here are noisy and shared: quote medians and ratios over A/B runs taken in turn.
+Times are this process's CPU time (``time.process_time``), so other processes on a shared
+machine do not count; still quote medians and ratios over A/B runs taken in turn.
 """
 
 from __future__ import annotations
@@ -54,6 +59,8 @@ def main() -> None:
         presenter = presenter_for(slug)
         host_us: list[float] = []
         draw_us: list[float] = []
+        view_us: list[float] = []
+        unshared_us: list[float] = []
         for seed in range(1, args.games + 1):
             cls = GAMES[slug]
             players = min(max(4, cls.min_players), cls.max_players)
@@ -62,25 +69,40 @@ def main() -> None:
             engine = table.running()
             lines: list[str] = []
             for seat, action in log:
-                started = time.perf_counter()
+                started = time.process_time()
                 before = engine.turn
                 events = engine.apply(seat, action)
                 table.tail.append((seat, action))
                 outcome = Outcome(
                     shown(table), seat, action, events, engine.is_over, before, engine.turn
                 )
-                drawn = time.perf_counter()
+                drawn = time.process_time()
                 lines += presenter.log_lines(getattr(outcome, "view", table), outcome)
                 pass_view = shown(table)  # one per pump pass, under the lock
                 presenter.public_boards(pass_view, lines[-10:])
                 for s in range(players):
                     presenter.hand(pass_view, s)
-                done = time.perf_counter()
+                done = time.process_time()
                 host_us.append((drawn - started) * 1e6)
                 draw_us.append((done - drawn) * 1e6)
+                if hasattr(table, "view"):  # the same pass again, each call its own view
+                    started = time.process_time()
+                    table.view()
+                    made = time.process_time()
+                    presenter.public_boards(table.view(), lines[-10:])
+                    for s in range(players):
+                        presenter.hand(table.view(), s)
+                    unshared_us.append((time.process_time() - made) * 1e6)
+                    view_us.append((made - started) * 1e6)
         print(
             f"{slug:12} moves {len(host_us):5}  host median {statistics.median(host_us):7.1f} µs"
             f"  draw median {statistics.median(draw_us):8.1f} µs"
+            + (
+                f"  | one view {statistics.median(view_us):5.1f} µs, draw with a view per"
+                f" call {statistics.median(unshared_us):8.1f} µs"
+                if view_us
+                else ""
+            )
         )
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import MappingProxyType
 from typing import Any, Literal
 
 from rules.core import SYSTEM, Engine, Event
@@ -14,7 +13,7 @@ from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
 from .seating import Seating, names_by_seat
-from .view import Moment, TableView, frozen
+from .view import Moment, TableView, frozen, rules_of
 
 SeatChangeWhy = Literal["left", "clock", "back"]
 
@@ -97,18 +96,10 @@ class Table(Seating):
         moment: Moment[Engine] | None = (
             None if engine is None else Moment(engine, self.committed, self.tail)
         )
-        cls = self.engine_cls
         return TableView(
-            id=self.game.id,
-            slug=self.game.slug,
-            title=cls.title,
-            status=self.game.status,
             game=self.game,
+            rules=rules_of(self.engine_cls),
             seats=tuple(self.seats),
-            seat_names=tuple(self.names()),
-            min_players=cls.min_players,
-            max_players=cls.max_players,
-            pacing=MappingProxyType(cls.pacing),
             timers=frozen(self.timers),
             paced_until=frozen(self.paced_until),
             moment=moment,

@@ -13,8 +13,9 @@ table had then (the host's own rollback data), never from the newer position.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar, cast
@@ -24,7 +25,7 @@ from rules.core import Action, Engine
 from ..standings import FinalResult, final_result
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
-from .seating import Seating
+from .seating import Seating, names_by_seat
 
 E_co = TypeVar("E_co", covariant=True)
 E = TypeVar("E", bound=Engine)
@@ -134,31 +135,74 @@ class Moment(Generic[E_co]):
         return self._ask("final", final_result)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class TableView(Seating):
-    """One table as a presenter may read it: made by ``Table.view()`` holding the lock."""
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What every table of one game shares: its name, seat range and paced action types."""
 
-    id: int
     slug: str
     title: str
-    status: str
-    game: GameRecord
-    seats: tuple[SeatRecord, ...]
-    seat_names: tuple[str, ...]
-    """Display names by seat, as ``Table.names()`` gave them."""
     min_players: int
     max_players: int
     pacing: Mapping[str, str]
     """The game's paced action types (``Engine.pacing``)."""
+
+
+@functools.cache
+def rules_of(cls: type[Engine]) -> Rules:
+    """One game's ``Rules``, made once."""
+    return Rules(cls.slug, cls.title, cls.min_players, cls.max_players, frozen(cls.pacing))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TableView(Seating):
+    """One table as a presenter may read it: made by ``Table.view()`` holding the lock."""
+
+    game: GameRecord
+    rules: Rules
+    seats: tuple[SeatRecord, ...]
     timers: Mapping[str, datetime]
     """The persisted deadlines' due times, by key."""
     paced_until: Mapping[str, datetime]
     """When each running pacing gap ends (P-29)."""
     moment: Moment[Engine] | None
     """The running game, or ``None`` in the lobby (and for a game cancelled there)."""
+    _names: list[str] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    @property
+    def slug(self) -> str:
+        return self.game.slug
+
+    @property
+    def status(self) -> str:
+        return self.game.status
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    @property
+    def min_players(self) -> int:
+        return self.rules.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.rules.max_players
+
+    @property
+    def pacing(self) -> Mapping[str, str]:
+        return self.rules.pacing
 
     def names(self) -> list[str]:
-        return list(self.seat_names)
+        """Display names by seat, as ``Table.names()`` gives them (worked out once)."""
+        if self._names is None:
+            players = None if self.moment is None else self.moment.players
+            object.__setattr__(self, "_names", names_by_seat(self.seats, players))
+        assert self._names is not None
+        return list(self._names)
 
     def running(self) -> Moment[Engine]:
         if self.moment is None:
@@ -166,6 +210,9 @@ class TableView(Seating):
         return self.moment
 
 
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
 def frozen(mapping: Mapping[str, T]) -> Mapping[str, T]:
     """A read-only copy of a small mapping."""
-    return MappingProxyType(dict(mapping))
+    return MappingProxyType(dict(mapping)) if mapping else EMPTY
