@@ -38,6 +38,8 @@ PER_GAME_DATA = {
     "tests/bot/test_command_leaks.py": "two games whose scan is shown to fail on a leak",
     "tests/rules/test_public_scores.py": "the games whose running score is all of it",
     "bench/e2e.py": "its default --kinds, in the order its published figures were measured",
+    "tests/bot/test_colour_marks.py": "the games that draw colours as glyphs; every glyph "
+    "bot.ui.marks letters is checked to be one of theirs",
 }
 """The only test modules that may list several games by slug, and why."""
 

@@ -314,12 +314,12 @@ def board_publisher() -> tuple[Publisher, RecordingChannel, Any]:
 def next_picture(table: Any, rng: random.Random) -> str:
     """Play until the board's picture changes; its new key."""
     presenter = presenter_for("bug-run")
-    (before,) = presenter.boards(table)
+    (before,) = presenter.boards(table.view())
     engine = table.running()
     while True:
         (seat,) = engine.waiting_for()
         act(table, seat, rng.choice(engine.legal_actions(seat)))
-        (board,) = presenter.boards(table)
+        (board,) = presenter.boards(table.view())
         assert board.image is not None and before.image is not None
         if board.image.key != before.image.key:
             return board.image.key
