@@ -152,3 +152,9 @@ def move_deadlines(db_path: Path, game_id: int, due: datetime) -> None:
     stored = due.astimezone(UTC).replace(tzinfo=None).strftime(_SQLITE_TIME)
     with contextlib.closing(sqlite3.connect(db_path, timeout=30)) as db, db:
         db.execute("UPDATE timers SET due_at = ? WHERE game_id = ?", (stored, game_id))
+
+
+CHROMIUM_ARGS = ["--disable-crash-reporter", "--disable-breakpad"]
+"""Chromium for the browser tests runs without its crash reporter: the reporter's handler is a
+process of its own which, on a loaded machine, may outlive the browser's close (the run then
+fails: P-43)."""

@@ -23,6 +23,8 @@ from bot.web.server import WebServer
 from rules.core import Rng
 from tests.support.web import NAMES, open_game, play
 
+from .helpers import CHROMIUM_ARGS
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 async_api = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 pytestmark = pytest.mark.skipif(
@@ -54,10 +56,8 @@ async def web(store: Store) -> AsyncIterator[tuple[Host, WebServer]]:
 @pytest.fixture
 async def page(web: Any) -> AsyncIterator[Any]:
     async with async_api.async_playwright() as playwright:
-        # No crash reporter: its handler process is started apart from the browser and, on a
-        # loaded machine, may outlive the browser's close (the run then fails: P-43).
         browser = await playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--disable-crash-reporter"]
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
         context = await browser.new_context(viewport={"width": 420, "height": 860})  # a phone
         page = await context.new_page()

@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 
 from .conftest import World
-from .helpers import WAIT, click, free_port, start_game, told, until_text
+from .helpers import CHROMIUM_ARGS, WAIT, click, free_port, start_game, told, until_text
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 HAS_CHROMIUM = Path(CHROMIUM).exists()
@@ -54,7 +54,9 @@ async def test_a_member_follows_the_finished_boards_link_and_replays_the_game(
     from playwright.async_api import async_playwright, expect
 
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
         page = await browser.new_page()
         await page.goto(link.url)
         await expect(page.locator("#status")).to_have_text("Finished — 9 moves")
