@@ -311,6 +311,17 @@ def board_publisher() -> tuple[Publisher, RecordingChannel, Any]:
     return publisher, channel, table
 
 
+async def board_shown(gated: GatedPictures) -> tuple[Publisher, RecordingChannel, Any, int]:
+    """``board_publisher()`` once its board shows its first picture; from then on pictures
+    are drawn by ``gated``. The channel edits made so far are counted."""
+    publisher, channel, table = board_publisher()
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    assert "attachments" in channel.edits[-1]
+    publisher.images = gated  # type: ignore[assignment]
+    return publisher, channel, table, len(channel.edits)
+
+
 def next_picture(table: Any, rng: random.Random) -> str:
     """Play until the board's picture changes; its new key."""
     presenter = presenter_for("bug-run")
@@ -326,13 +337,8 @@ def next_picture(table: Any, rng: random.Random) -> str:
 
 
 async def test_a_board_click_is_answered_before_its_picture_is_drawn() -> None:
-    publisher, channel, table = board_publisher()
-    publisher.mark_dirty(table)
-    await publisher.flush()  # the board shows its first picture
-    assert "attachments" in channel.edits[-1]
-    edits_before = len(channel.edits)
     gated = GatedPictures()
-    publisher.images = gated  # type: ignore[assignment]
+    publisher, channel, table, edits_before = await board_shown(gated)
     key = next_picture(table, random.Random(1))
 
     click = FakeClick(99, 100)
@@ -353,12 +359,8 @@ async def test_a_board_click_is_answered_before_its_picture_is_drawn() -> None:
 
 
 async def test_only_the_newest_picture_of_a_board_is_drawn_and_sent() -> None:
-    publisher, channel, table = board_publisher()
-    publisher.mark_dirty(table)
-    await publisher.flush()
-    edits_before = len(channel.edits)
     gated = GatedPictures()
-    publisher.images = gated  # type: ignore[assignment]
+    publisher, channel, table, edits_before = await board_shown(gated)
     rng = random.Random(2)
     first, second = FakeClick(99, 100), FakeClick(99, 100)
     next_picture(table, rng)
@@ -375,13 +377,9 @@ async def test_only_the_newest_picture_of_a_board_is_drawn_and_sent() -> None:
 
 
 async def test_a_picture_that_cannot_follow_its_click_is_put_on_by_the_pump() -> None:
-    publisher, channel, table = board_publisher()
-    publisher.mark_dirty(table)
-    await publisher.flush()
-    edits_before = len(channel.edits)
     gated = GatedPictures()
     gated.gate.set()
-    publisher.images = gated  # type: ignore[assignment]
+    publisher, channel, table, edits_before = await board_shown(gated)
     key = next_picture(table, random.Random(3))
     click = FakeClick(99, 100, fail_edit=True)
     assert await publisher.answer_click(click, table)  # type: ignore[arg-type]
