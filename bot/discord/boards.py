@@ -15,6 +15,7 @@ import discord
 
 from ..backoff import one_line
 from ..host.table import Table
+from ..host.view import TableView
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.marks import lettered_spec
 from ..ui.presenter import presenter_for
@@ -57,10 +58,11 @@ class Boards(PublisherBase):
                 )
         async with table.lock:
             presenter = presenter_for(table.slug)
+            view = table.view()  # what the presenter reads: this committed state, immutable
             if table.status == "lobby":
-                return Frame([lobby_message(table)], seq=next(self._seq))
+                return Frame([lobby_message(view)], seq=next(self._seq))
             settled = [
-                (reply, presenter.answered(table, reply.seat, reply.spec))
+                (reply, presenter.answered(view, reply.seat, reply.spec))
                 for reply in self.replies.used_up(table)
             ]
             if table.status == "cancelled" or table.engine is None:
@@ -68,12 +70,12 @@ class Boards(PublisherBase):
                 state.pings.clear()
                 plan = state.pings.plan(self.clock())
                 return Frame(
-                    [cancelled_message(table)], settled=settled, ping_plan=plan, seq=next(self._seq)
+                    [cancelled_message(view)], settled=settled, ping_plan=plan, seq=next(self._seq)
                 )
             # Asked before drawing: a board drawn while a cooldown still ran then always has
             # its redraw due, even if the cooldown ends while the board is being drawn.
-            refresh_at = None if table.engine.is_over else presenter.refresh_at(table)
-            drawing = self._draw(table)
+            refresh_at = None if table.engine.is_over else presenter.refresh_at(view)
+            drawing = self._draw(table, view)
             state = self._state(table.id)
             if not drawing.members:  # over, or waiting on nobody a member plays (P-28)
                 state.pings.observe((), (), self.clock())
@@ -85,14 +87,19 @@ class Boards(PublisherBase):
                 drawing.turn,
                 settled,
                 ping=tuple(table.user_at(s).user_id for s in ping),
-                ping_text=presenter.ping_text(table, ping) if ping else "",
+                ping_text=presenter.ping_text(view, ping) if ping else "",
                 ping_plan=plan,
                 refresh_at=refresh_at,
                 seq=drawing.seq,
             )
 
     def _draw(
-        self, table: Table, *, boards: bool = True, seats: Iterable[int] | None = None
+        self,
+        table: Table,
+        view: TableView,
+        *,
+        boards: bool = True,
+        seats: Iterable[int] | None = None,
     ) -> Drawing:
         """A game in play as it should show now: its boards (the first naming whom the game
         waits on, P-28) and each member's DM. Holding the table's lock; no side effects, so a
@@ -102,7 +109,7 @@ class Boards(PublisherBase):
         engine = table.running()
         waiting = frozenset() if engine.is_over else engine.waiting_for()
         members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
-        specs = presenter.public_boards(table, self.log.lines(table.id)) if boards else []
+        specs = presenter.public_boards(view, self.log.lines(table.id)) if boards else []
         if engine.is_over and specs:  # a finished game's board links to its replay
             url = game_url(self.settings, table.game.web_token)
             specs[0] = with_replay_link(specs[0], url)
@@ -112,7 +119,7 @@ class Boards(PublisherBase):
         for seat in range(engine.players) if seats is None else seats:
             if table.user_at(seat).is_bot:
                 continue
-            spec = presenter.hand(table, seat)
+            spec = presenter.hand(view, seat)
             if spec is not None:
                 hands[seat] = spec
         return Drawing(specs, hands, engine.turn, members, next(self._seq))
@@ -343,13 +350,14 @@ class Boards(PublisherBase):
 
     def _answer_drawing(self, table: Table, key: str) -> Drawing:
         """What the clicked message ``key`` should show now, and nothing else."""
+        view = table.view()
         if table.status == "lobby":
-            return Drawing([lobby_message(table)], {}, 0, [], next(self._seq))
+            return Drawing([lobby_message(view)], {}, 0, [], next(self._seq))
         if table.status == "cancelled" or table.engine is None:
-            return Drawing([cancelled_message(table)], {}, 0, [], next(self._seq))
+            return Drawing([cancelled_message(view)], {}, 0, [], next(self._seq))
         if key.startswith("dm:"):
-            return self._draw(table, boards=False, seats=[int(key[3:])])
-        return self._draw(table, seats=())
+            return self._draw(table, view, boards=False, seats=[int(key[3:])])
+        return self._draw(table, view, seats=())
 
     @staticmethod
     def _clicked(table: Table, state: GameMessages, message_id: int, user_id: int) -> str | None:

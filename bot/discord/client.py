@@ -273,4 +273,4 @@ class BugtableBot(commands.Bot):
 def _log_lines(table: Table, outcomes: list[Outcome]) -> list[str]:
     """The public log's lines of replayed outcomes, in order."""
     presenter = presenter_for(table.slug)
-    return [line for outcome in outcomes for line in presenter.log_lines(table, outcome)]
+    return [line for outcome in outcomes for line in presenter.log_lines(outcome.view, outcome)]

@@ -211,11 +211,12 @@ class Edge:
         host = self.host
         guard = AckGuard(interaction, late=late)
         try:
+            table = await host.table(game_id)  # the live table: its messages are answered below
             outcome = await host.act(game_id, interaction.user.id, action, turn=turn)
         except StaleButton:
             await guard.settle()
-            table = host.tables.get(game_id)
-            slug = table.slug if table else ""
+            known = host.tables.get(game_id)
+            slug = known.slug if known else ""
             await answer(interaction, presenter_for(slug).stale_text(action))
             return
         except Exception as exc:
@@ -223,9 +224,10 @@ class Edge:
             await self.refuse(interaction, exc)
             return
         await guard.settle()
-        table = outcome.table
         in_dm = self.publisher.dm_shows_hand(table.id, outcome.seat)
-        reply = presenter_for(table.slug).private_reply(table, outcome, in_dm=in_dm)
+        async with table.lock:  # the newest committed state: a presenter sees what came since
+            view = table.view()
+        reply = presenter_for(table.slug).private_reply(view, outcome, in_dm=in_dm)
         if reply is None:
             await self.acknowledge(interaction, table)
             # A click on the member's panel with no private answer: its fresh token settles
@@ -375,7 +377,7 @@ class Edge:
         # Hold the table until the lobby message is known, so a Join clicked the instant it
         # appears edits this message instead of posting another.
         async with table.lock:
-            spec = lobby_message(table)
+            spec = lobby_message(table.view())
             sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
             message_id = sent.message_id or (await interaction.original_response()).id
             channel_id = interaction.channel_id or 0
@@ -390,7 +392,7 @@ class Edge:
         async with table.lock:
             engine = table.running()
             in_dm = self.publisher.dm_shows_hand(table.id, seat)
-            spec = presenter_for(table.slug).private_hand(table, seat, in_dm=in_dm)
+            spec = presenter_for(table.slug).private_hand(table.view(), seat, in_dm=in_dm)
             turn = engine.turn
         if spec is None:
             await answer(interaction, NO_HAND)

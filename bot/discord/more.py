@@ -28,11 +28,12 @@ async def show_more(
     presenter = presenter_for(table.slug)
     await interaction.response.defer(ephemeral=True, thinking=True)
     async with table.lock:  # one consistent state, read while nothing commits
+        view = table.view()
         if op == "details":
-            spec = presenter.details(table, publisher.log.lines(table.id))
+            spec = presenter.details(view, publisher.log.lines(table.id))
             image = None
         else:
-            spec, image = None, presenter.full_picture(table)
+            spec, image = None, presenter.full_picture(view)
     if spec is not None:
         await interaction.followup.send(ephemeral=True, **send_kwargs(spec, table.id, 0))
     elif image is not None:

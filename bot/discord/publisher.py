@@ -66,7 +66,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
         presenter = presenter_for(table.slug)
         for change in table.seat_changes:  # a seat handed to a bot or taken back
-            notice = presenter.seat_notice(table, change)
+            notice = presenter.seat_notice(change.view, change)
             if notice is not None:
                 self._state(table.id).notices.append(
                     f"<@{table.user_at(change.seat).user_id}> {notice}"

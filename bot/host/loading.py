@@ -16,6 +16,7 @@ from ..store.records import ActionRecord, GameRecord
 from .core import HostCore, gone, log
 from .errors import GameGone, HostError
 from .table import Outcome, Table
+from .view import TableView
 
 T = TypeVar("T")
 
@@ -99,12 +100,13 @@ class Loading(HostCore):
         if table.engine is None or record.snapshot is None:
             return []
         outcomes: list[Outcome] = []
+        view = table.view()  # the table loaded: replayed lines never depend on the engine
         try:
             engine = table.engine_cls.new(table.engine.players, record.seed, record.options)
             if record.snapshot_seq == 0 and engine.to_dict() != record.snapshot:
                 raise ValueError("the first snapshot is not the seed's")
             for entry in actions:
-                outcomes.append(_replayed(table, engine, entry))
+                outcomes.append(_replayed(view, engine, entry))
                 if entry.seq == record.snapshot_seq and engine.to_dict() != record.snapshot:
                     raise ValueError(f"the snapshot after seq {entry.seq} is not the log's")
         except Exception as exc:  # reported, not fatal: the game goes on from its snapshot
@@ -138,9 +140,10 @@ class Loading(HostCore):
         if known is None:
             return []
         outcomes: list[Outcome] = []
+        view = table.view()  # the table reloaded, under its lock
         try:
             for entry in await self.store.actions_after(table.id, seen):
-                outcomes.append(_replayed(table, known, entry))
+                outcomes.append(_replayed(view, known, entry))
         except Exception:  # the table is reloaded whatever: only the log lines are missing
             log.exception("game %s: could not replay what another process committed", table.id)
         return outcomes
@@ -261,8 +264,8 @@ class Loading(HostCore):
         return None if record is None else await self.table(record.id)
 
 
-def _replayed(table: Table, engine: Engine, entry: ActionRecord) -> Outcome:
+def _replayed(view: TableView, engine: Engine, entry: ActionRecord) -> Outcome:
     """Apply a stored action to ``engine`` again: what it did, as when it was committed."""
     before = engine.turn
     events = engine.apply(entry.seat, entry.action)
-    return Outcome(table, entry.seat, entry.action, events, engine.is_over, before, engine.turn)
+    return Outcome(view, entry.seat, entry.action, events, engine.is_over, before, engine.turn)

@@ -200,7 +200,7 @@ class Play(Loading):
             self.scheduler.drop_game(table.id)
         else:
             self.scheduler.set_game(table.id, table.timers.items())
-        return Outcome(table, seat, action, events, engine.is_over, turn_before, engine.turn)
+        return Outcome(table.view(), seat, action, events, engine.is_over, turn_before, engine.turn)
 
     def _rollback(self, table: Table) -> None:
         """Back to what the database holds: the stored snapshot plus the moves since."""
@@ -247,4 +247,4 @@ class Play(Loading):
         table.seats = await self.store.set_away(table.id, user_id, away=away)
         table.game = await self._record(table.id)
         table.clock_strikes.pop(seat, None)
-        table.seat_changes.append(SeatChange(seat, why, strikes))
+        table.seat_changes.append(SeatChange(seat, why, strikes, view=table.view()))

@@ -12,6 +12,8 @@ from rules.core import SYSTEM, Engine, Event
 from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
+from .seating import Seating, names_by_seat
+from .view import Moment, TableView, frozen, rules_of
 
 SeatChangeWhy = Literal["left", "clock", "back"]
 
@@ -24,10 +26,13 @@ class SeatChange:
     seat: int
     why: SeatChangeWhy
     strikes: int = 0
+    view: TableView = field(kw_only=True, compare=False, repr=False)
+    """The table as the change left it (made under the lock), for the log line and notice
+    the listeners make once the lock is released."""
 
 
 @dataclass
-class Table:
+class Table(Seating):
     """One game. Every change goes through ``Host`` while holding ``lock``."""
 
     game: GameRecord
@@ -68,56 +73,46 @@ class Table:
     def title(self) -> str:
         return self.engine_cls.title
 
-    def seat_of(self, user_id: int) -> int | None:
-        for s in self.seats:
-            if s.user_id == user_id and s.seat is not None:
-                return s.seat
-        return None
-
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
         if seat is None:
             raise NotSeated(self.id, user_id, playing=True)
         return seat
 
-    def confirmed(self) -> list[SeatRecord]:
-        """The places taken for real: in a rematch lobby, not those still held for a previous
-        player who has not pressed Join."""
-        return [s for s in self.seats if s.confirmed]
-
-    def user_at(self, seat: int) -> SeatRecord:
-        for s in self.seats:
-            if s.seat == seat:
-                return s
-        raise KeyError(seat)
-
-    def bot_plays(self, seat: int) -> bool:
-        """A bot player's seat, or a member's that a bot plays while they are away (P-30)."""
-        held = self.user_at(seat)
-        return held.is_bot or held.away
-
     def names(self) -> list[str]:
         """Display names by seat (join order while in the lobby); a seat a bot plays for its
         member shows a 🤖 before the member's name."""
-        if self.engine is None:
-            return [s.name for s in self.seats]
-        names = []
-        for i in range(self.engine.players):
-            held = self.user_at(i)
-            names.append(f"🤖 {held.name}" if held.away else held.name)
-        return names
+        return names_by_seat(self.seats, None if self.engine is None else self.engine.players)
 
     def running(self) -> Engine:
         if self.engine is None:
             raise NotStarted()
         return self.engine
 
+    def view(self) -> TableView:
+        """What presenters are handed: this table now, immutable (``bot.host.view``). Made
+        holding the lock, at a committed point (the engine is what the database holds)."""
+        engine = self.engine
+        moment: Moment[Engine] | None = (
+            None if engine is None else Moment(engine, self.committed, self.tail)
+        )
+        return TableView(
+            game=self.game,
+            rules=rules_of(self.engine_cls),
+            seats=tuple(self.seats),
+            timers=frozen(self.timers),
+            paced_until=frozen(self.paced_until),
+            moment=moment,
+        )
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one accepted action did, handed to presenters after it was committed."""
+    """What one accepted action did, handed to presenters after it was committed, with the
+    table as that commit left it (``view``, made under the lock; a replayed outcome's is the
+    table once loaded)."""
 
-    table: Table
+    view: TableView
     seat: int
     action: dict[str, Any]
     events: list[Event]

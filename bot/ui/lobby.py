@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..host.table import Table
+from ..host.view import TableView
 from .howto import how_to_play_button
 from .options import chosen_in_words
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
@@ -10,8 +10,7 @@ from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
 LOBBY_COLOUR = 0x3A7BD5
 
 
-def lobby_message(table: Table) -> MessageSpec:
-    cls = table.engine_cls
+def lobby_message(table: TableView) -> MessageSpec:
     count = len(table.confirmed())
     held = [s for s in table.seats if not s.confirmed]  # a rematch's invited players
     players = (
@@ -21,15 +20,15 @@ def lobby_message(table: Table) -> MessageSpec:
         )
         or "nobody yet"
     )
-    fields = [Field(f"Players ({count}/{cls.max_players})", players)]
+    fields = [Field(f"Players ({count}/{table.max_players})", players)]
     chosen = chosen_in_words(table.slug, table.game.options)
     if chosen:
         fields.append(Field("Options", "\n".join(chosen)))
-    ready = cls.min_players <= count <= cls.max_players
+    ready = table.min_players <= count <= table.max_players
     need = (
         "Ready to start."
         if ready
-        else f"Needs {cls.min_players - count} more player{'s' if cls.min_players - count != 1 else ''}."
+        else f"Needs {table.min_players - count} more player{'s' if table.min_players - count != 1 else ''}."
     )
     if held:
         waiting = ", ".join(s.name for s in held)
@@ -37,16 +36,16 @@ def lobby_message(table: Table) -> MessageSpec:
     creator = next((s.name for s in table.seats if s.user_id == table.game.creator_id), None)
     opener = f"Opened by **{creator}**. " if creator else ""
     embed = EmbedSpec(
-        title=f"{cls.title} — lobby",
+        title=f"{table.title} — lobby",
         description=(
-            f"{opener}{cls.min_players}–{cls.max_players} players. {need}\n"
+            f"{opener}{table.min_players}–{table.max_players} players. {need}\n"
             "Press **Join** to take a seat; seats go clockwise in join order. The opener may "
             "**Add bot** players, which play random legal moves."
         ),
         fields=tuple(fields),
         colour=LOBBY_COLOUR,
     )
-    full = len(table.seats) >= cls.max_players  # held seats count as taken
+    full = len(table.seats) >= table.max_players  # held seats count as taken
     rows = (
         (
             ButtonSpec("Join", host="join", style=Style.SUCCESS, disabled=full and not held),
@@ -66,7 +65,7 @@ def lobby_message(table: Table) -> MessageSpec:
     return MessageSpec(content=content, embed=embed, rows=rows)
 
 
-def cancelled_message(table: Table) -> MessageSpec:
+def cancelled_message(table: TableView) -> MessageSpec:
     return MessageSpec(
         embed=EmbedSpec(
             title=f"{table.title} — cancelled",

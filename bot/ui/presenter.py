@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 from rules.core import SYSTEM, Event
 
 from ..games import game_for
-from ..host.table import Outcome, SeatChange, Table
-from ..standings import final_result, public_scores
+from ..host.table import Outcome, SeatChange
+from ..host.view import TableView
 from .howto import how_to_play_button
 from .results import ranked, results_screen, standing, win_verb
 from .specs import ButtonSpec, EmbedSpec, Field, ImageSpec, MessageSpec, Style, chunk_buttons
@@ -50,7 +50,7 @@ class Presenter:
     """The newest public log lines a board shows (as many as fit in one field)."""
 
     # -- public --------------------------------------------------------------------------
-    def public_boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+    def public_boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
         """What the channel shows: ``boards()`` with, on the first message, **Rematch** once
         the game is over and **How to play** (where a row has room): added here once for every
         game rather than in each ``boards()``. ``log`` is the game's public log
@@ -63,7 +63,7 @@ class Presenter:
             first = with_button(first, REMATCH_BUTTON)
         return [with_button(first, how_to_play_button(table.slug)), *boards[1:]]
 
-    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+    def boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
         """The public messages of a running or finished game, in channel order."""
         engine = table.running()
         if engine.is_over:
@@ -71,7 +71,7 @@ class Presenter:
         view = engine.view(None)
         lines = [f"**{k}**: {_short(v)}" for k, v in view.items() if k not in ("players",)]
         names = table.names()
-        scores = public_scores(engine)
+        scores = engine.public_scores()
         players = "\n".join(
             f"{'▶ ' if i in engine.waiting_for() else ''}{names[i]}: {scores[i]}"
             for i in range(engine.players)
@@ -98,11 +98,11 @@ class Presenter:
         text = newest_lines(log, self.board_log_lines)
         return (Field("Log", text),) if text else ()
 
-    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    def final(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec:
         """The results: score table with breakdowns and the winners."""
         engine = table.running()
         names = table.names()
-        result = final_result(engine)
+        result = engine.final_result()
         scores, winners = result.scores, result.winners
         fields = []
         for seat in ranked(scores, winners)[:20]:
@@ -124,25 +124,25 @@ class Presenter:
         what it counts ("visible VP"); once the game is over, the final score."""
         return plural(score, "point")
 
-    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+    def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
         """Public log lines for an outcome (only public events may appear here)."""
         names = table.names()
         who = "⏰ Timer" if outcome.seat == SYSTEM else names[outcome.seat]
         lines = [f"{who}: {_event_text(e)}" for e in outcome.events if e.is_public]
         return lines
 
-    def details(self, table: Table, log: Sequence[str] = ()) -> MessageSpec | None:
+    def details(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec | None:
         """What **Details** shows privately beside a board kept short (``None``: the board
         shows everything already)."""
         return None
 
-    def full_picture(self, table: Table) -> ImageSpec | None:
+    def full_picture(self, table: TableView) -> ImageSpec | None:
         """What **Full board** shows privately: the desktop picture, for a game whose board
         carries a smaller one (``None``: none)."""
         return None
 
     # -- private -------------------------------------------------------------------------
-    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """What only ``seat`` may see (DM / "My hand"), or ``None`` if the game has no secrets."""
         engine = table.running()
         public = engine.view(None)
@@ -160,17 +160,17 @@ class Presenter:
             rows=tuple(chunk_buttons(buttons)),
         )
 
-    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def my_hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """The answer to "My hand" / `/bugs hand` (ephemeral). By default the same as the DM'd
         hand; a game whose secret is momentary (a peeked tile) shows it here without DMs."""
         return self.hand(table, seat)
 
-    def ping_text(self, table: Table, seats: list[int]) -> str:
+    def ping_text(self, table: TableView, seats: list[int]) -> str:
         """What follows the mentions of a turn ping, for ``seats`` the game has waited on for
         ``PING_AFTER`` (P-46; public words only: everyone reads the channel)."""
         return f"— **{table.title}** is waiting for you."
 
-    def seat_line(self, table: Table, change: SeatChange) -> str:
+    def seat_line(self, table: TableView, change: SeatChange) -> str:
         """The log line for a seat handed to a bot or taken back (P-30, P-31)."""
         name = esc(table.user_at(change.seat).name)
         if change.why == "left":
@@ -182,7 +182,7 @@ class Presenter:
             )
         return f"↩️ **{name}** is back and plays their own seat again"
 
-    def seat_notice(self, table: Table, change: SeatChange) -> str | None:
+    def seat_notice(self, table: TableView, change: SeatChange) -> str | None:
         """What the member is told in the channel (after a mention; no secret), or ``None``:
         only a member replaced for their clock learns it this way (one who left was answered
         privately)."""
@@ -193,35 +193,37 @@ class Presenter:
             f"in **{table.title}**. `/bugs join` here takes it back before the game ends."
         )
 
-    def answered(self, table: Table, seat: int, spec: MessageSpec) -> MessageSpec:
+    def answered(self, table: TableView, seat: int, spec: MessageSpec) -> MessageSpec:
         """A private reply (``spec``) whose buttons can no longer act, as it is left (P-27): by
         default the same message without its buttons, and one line saying why."""
         content = f"{spec.content}\n{SETTLED}" if spec.content else SETTLED
         return dataclasses.replace(spec, content=content[-2000:], rows=())
 
-    def cooldown_until(self, table: Table, action_type: str) -> datetime | None:
+    def cooldown_until(self, table: TableView, action_type: str) -> datetime | None:
         """When actions of this type may be taken again if the host paces them (``pacing``)
         and the gap is still running, else ``None``: such a button is shown disabled with the
         time, and ``refresh_at`` brings it back (P-29)."""
-        setting = table.engine_cls.pacing.get(action_type)
+        setting = table.pacing.get(action_type)
         until = table.paced_until.get(setting) if setting is not None else None
         return until if until is not None and until > datetime.now(UTC) else None
 
-    def refresh_at(self, table: Table) -> datetime | None:
+    def refresh_at(self, table: TableView) -> datetime | None:
         """When the board should be redrawn even if nothing happens (a live countdown), or
         ``None``. Asked after every redraw."""
         return None
 
-    def private_reply(self, table: Table, outcome: Outcome, *, in_dm: bool) -> MessageSpec | None:
+    def private_reply(
+        self, table: TableView, outcome: Outcome, *, in_dm: bool
+    ) -> MessageSpec | None:
         """``reply`` as the member's panel shows it; ``in_dm``: their DM shows their hand now,
         and a game whose answer repeats the hand leaves it out (P-48)."""
         return self.reply(table, outcome)
 
-    def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
+    def private_hand(self, table: TableView, seat: int, *, in_dm: bool) -> MessageSpec | None:
         """``my_hand`` as the member's panel shows it, likewise (P-48)."""
         return self.my_hand(table, seat)
 
-    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+    def reply(self, table: TableView, outcome: Outcome) -> MessageSpec | None:
         """An ephemeral answer for the member who acted, or ``None`` to just acknowledge."""
         seat = outcome.seat
         lines = [_event_text(e) for e in outcome.events if not e.is_public and e.visible_to(seat)]

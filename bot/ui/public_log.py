@@ -50,6 +50,8 @@ class PublicLog:
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
         presenter = presenter_for(table.slug)
         if outcome is not None:
-            self.add(table.id, presenter.log_lines(table, outcome))
+            self.add(table.id, presenter.log_lines(outcome.view, outcome))
         # A seat handed to a bot or taken back is said in the log too.
-        self.add(table.id, [presenter.seat_line(table, change) for change in table.seat_changes])
+        self.add(
+            table.id, [presenter.seat_line(change.view, change) for change in table.seat_changes]
+        )

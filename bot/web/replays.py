@@ -126,10 +126,11 @@ class Replay:
             engine = self._head
             before = engine.turn
             events = engine.apply(record.seat, record.action)
+            view = table.view()  # this move's position: no later move can change it
             outcome = Outcome(
-                table, record.seat, record.action, events, engine.is_over, before, engine.turn
+                view, record.seat, record.action, events, engine.is_over, before, engine.turn
             )
-            lines = tuple(self.presenter.log_lines(table, outcome))
+            lines = tuple(self.presenter.log_lines(view, outcome))
             who = TIMER if record.seat == SYSTEM else names[record.seat]
             self.log.append((record.seat, record.action))
             self.moves.append(Move(self.steps, who, lines))
@@ -176,7 +177,7 @@ class Replay:
         names = self.names()
         view = engine.view(None)
         if self.dedicated:
-            table = self._table(engine)
+            table = self._table(engine).view()
             board = boards_html(self.presenter.boards(table, self.lines_before(step)))
         else:
             board = view_html(view, names)
@@ -198,7 +199,7 @@ class Replay:
         }
 
     def lobby_html(self) -> str:
-        return message_html(lobby_message(self._table(None)))
+        return message_html(lobby_message(self._table(None).view()))
 
     def summary(self, since: int) -> dict[str, Any]:
         """The game as a whole and its moves after ``since``: what a page polls for."""

@@ -75,18 +75,19 @@ def build_level(game: Run, level: int, events: list[Event]) -> None:
     events.append(Event.public("level_built", level=level, board=board_view(game)))
 
 
-def board_view(game: Run) -> list[dict[str, Any]]:
-    """Every column of the board as plain data (the view's and the level_built event's board)."""
+def board_view(game: Run, *, own: bool = False) -> list[dict[str, Any]]:
+    """Every column of the board as plain data (the view's and the level_built event's board).
+    ``own``: nothing in it is shared with the state, so no later move changes it (the view)."""
     out = []
     for cols in game.state.board:
-        out.append({f: slot_view(game, slot) for f, slot in cols.items()})
+        out.append({f: slot_view(game, slot, own=own) for f, slot in cols.items()})
     return out
 
 
-def slot_view(game: Run, slot: Slot) -> dict[str, Any]:
-    # ``marks`` is the slot's own list, not a copy: the recorded games' "level_built" events
-    # were stored with that sharing (a later mark shows in an earlier event's board), and
-    # stored games must replay to the same JSON.
+def slot_view(game: Run, slot: Slot, *, own: bool = False) -> dict[str, Any]:
+    # Without ``own``, ``marks`` is the slot's own list, not a copy: the recorded games'
+    # "level_built" events were stored with that sharing (a later mark shows in an earlier
+    # event's board), and stored games must replay to the same JSON.
     """One board place as plain data, with the card's name and content row for presenters."""
     v: dict[str, Any] = {
         "card": slot.card,
@@ -94,7 +95,7 @@ def slot_view(game: Run, slot: Slot) -> dict[str, Any]:
         "wounds": slot.wounds,
         "defeated": slot.defeated,
         "locked": slot.locked,
-        "marks": slot.marks,
+        "marks": list(slot.marks) if own else slot.marks,
         "duel": slot.duel,
     }
     cid = slot.card

@@ -4,7 +4,9 @@ The runtime values stay plain JSON dicts (snapshots, logs and replays are stored
 these ``TypedDict`` and ``Literal`` types only let mypy check that the rules and the
 presenters agree on every key. ``EVENTS`` ties each event type to the shape of its
 ``Event.data``; the contract tests hold every emitted event, listed action and view to these.
-Card content rows (``info``) stay ``dict[str, Any]``: they are the static card tables.
+Card content rows (``info``) stay ``dict[str, Any]``: they are the static card tables; the
+parts of them presenters read have shapes here too (``ItemCard``, ``StairsSpace``, ``DieFace``,
+``RoofPath``), checked against every card by the contract tests.
 """
 
 from __future__ import annotations
@@ -16,6 +18,58 @@ Floor = Literal["C", "U", "D"]
 """A board floor: the central one, or the upper/lower one of a split column."""
 Stock = Literal["hearts", "arrows", "coins"]
 Coin = Literal["green", "red"]
+
+
+# -- card content (static tables) ------------------------------------------------------------
+
+
+class ItemCard(TypedDict, total=False):
+    """A bazaar, loot or basic card type (``content.card``): what it does, by ``effect``."""
+
+    id: str
+    name: str
+    type: str
+    effect: str
+    price: int
+    copies: int
+    hearts: int
+    weapon: str
+    bonus: int
+    dice: int
+    zone: str
+    award_coins: int
+    award_vp: int
+    shield: str
+    coins: int
+    vp: int
+    steal: str
+    plus: int
+    variant: str
+
+
+class StairsSpace(TypedDict):
+    """One space of a stairs card: its team (2p), weapon, entry rewards, crown, 5-6 only."""
+
+    team: str | None
+    weapon: str
+    entry: list[str]
+    crown: bool
+    five_six: bool
+
+
+class DieFace(TypedDict):
+    face: int
+    symbol: str
+    successes: int
+    bones: int
+    white: bool
+
+
+class RoofPath(TypedDict, total=False):
+    """One side of a roof step: a price (``cost``) or a challenge (``[kind, need]``)."""
+
+    cost: list[str]
+    challenge: list[str | int]
 
 
 # -- the view --------------------------------------------------------------------------------
@@ -76,14 +130,6 @@ class SpaceInfo(TypedDict, total=False):
 class DuelPlank(TypedDict):
     red: list[str]
     green: list[str]
-
-
-class RoofPath(TypedDict, total=False):
-    """One path up a roof step: a ``cost`` to pay (reward strings such as ``"3a"``) or a
-    ``challenge``: ``[weapon or "flip", successes needed]``."""
-
-    cost: list[str]
-    challenge: list[str | int]
 
 
 class CardInfo(TypedDict, total=False):

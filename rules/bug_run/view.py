@@ -115,7 +115,7 @@ def table_view(game: Run, seat: int | None) -> BugRunView:
         "markers": dict(state.markers),
         "heroes": heroes,
         "seats": seats,
-        "board": board.board_view(game) if state.board else [],
+        "board": board.board_view(game, own=True) if state.board else [],
         "teams": dict(state.teams),
         # Its keys vary with the frame (PUBLIC_FRAME_KEYS); the contract tests check them.
         "active": cast(ActiveView | None, active),

@@ -72,6 +72,10 @@ class Engine(ABC):
 
     players: int
     seed: int
+    applied: int = 0
+    """How many actions this engine object has applied since it was made. Not part of the
+    game (never stored): a view of a table made earlier compares it to know whether the game
+    has moved on since (``bot.host.view``)."""
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -127,6 +131,7 @@ class Engine(ABC):
         listed = self._listed(action, allowed)
         if listed is None:
             raise self.refusal(seat, action)
+        self.applied += 1  # before: a move that fails half-way has changed the game too
         return self._apply(seat, listed)
 
     def _listed(self, action: Any, allowed: list[Action]) -> Action | None:

@@ -21,7 +21,7 @@ from bot.ui.specs import ButtonSpec, MessageSpec, SelectSpec
 from rules.bag_of_bugs import BagOfBugs, flow
 from rules.core import SYSTEM
 from tests.support.specs import check_limits, field
-from tests.support.tables import act, make_table
+from tests.support.tables import act, after, make_table
 
 SLUG = "bag-of-bugs"
 PRESENTER = presenter_for(SLUG)
@@ -59,7 +59,7 @@ def engine_of(table: Table) -> BagOfBugs:
 
 
 def board_of(table: Table, log: Sequence[str] = ()) -> MessageSpec:
-    boards = PRESENTER.boards(table, log)
+    boards = PRESENTER.boards(table.view(), log)
     assert len(boards) == 1
     return boards[0]
 
@@ -109,7 +109,7 @@ def play(table: Table, seed: int, log: list[str] | None = None) -> Iterator[Outc
             seat = rng.choice(sorted(engine.waiting_for()))
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
         if log is not None:
-            log.extend(PRESENTER.log_lines(table, outcome))
+            log.extend(PRESENTER.log_lines(table.view(), outcome))
         yield outcome
 
 
@@ -123,13 +123,13 @@ def draw(table: Table, n: int = 1) -> list[str]:
     lines: list[str] = []
     for _ in range(n):
         outcome = act(table, engine_of(table).state.drawer, {"type": "draw"})
-        lines += PRESENTER.log_lines(table, outcome)
+        lines += PRESENTER.log_lines(table.view(), outcome)
     return lines
 
 
 def do(table: Table, seat: int, action: dict[str, Any]) -> list[str]:
     outcome = act(table, seat, action)
-    return PRESENTER.log_lines(table, outcome)
+    return PRESENTER.log_lines(table.view(), outcome)
 
 
 def step(table: Table) -> int:
@@ -154,10 +154,10 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
     for outcome in play(table, seed, log):
         board = board_of(table, log)
         check_limits(board, engine.turn)
-        reply = PRESENTER.reply(table, outcome)
+        reply = PRESENTER.reply(table.view(), outcome)
         if reply is not None:
             check_limits(reply, engine.turn)
-        assert PRESENTER.hand(table, 0) is None  # nothing is secret
+        assert PRESENTER.hand(table.view(), 0) is None  # nothing is secret
         if engine.is_over:
             assert board.rows == ()
             continue
@@ -171,7 +171,7 @@ def test_every_message_fits_discord_over_whole_games(players: int, seed: int) ->
         else:
             assert choice_actions(board) == []
     assert engine.is_over and choices > 5
-    check_limits(PRESENTER.final(table, log), engine.turn)
+    check_limits(PRESENTER.final(table.view(), log), engine.turn)
     assert log
 
 
@@ -415,8 +415,10 @@ def test_log_lines_depend_only_on_events_and_names() -> None:
     table = make_table(SLUG, 4, seed=9)
     other = BagOfBugs.new(4, 99)
     for outcome in play(table, 9):
-        lines = PRESENTER.log_lines(table, outcome)
-        assert PRESENTER.log_lines(dataclasses.replace(table, engine=other), outcome) == lines
+        lines = PRESENTER.log_lines(table.view(), outcome)
+        assert (
+            PRESENTER.log_lines(dataclasses.replace(table, engine=other).view(), outcome) == lines
+        )
 
 
 def test_the_board_shows_this_turn_and_the_previous_turn_apart() -> None:
@@ -439,22 +441,22 @@ def test_reply_is_silent_for_draws_and_grabs_and_confirms_choices(rig: Rig) -> N
     engine = engine_of(table)
     engine.state.collections[1] = {"c1": 1, "scary": 1}
     rig("c2", "wind", "c2", "c2", "c2", "c3")
-    assert PRESENTER.reply(table, act(table, 0, {"type": "draw"})) is None
-    assert PRESENTER.reply(table, act(table, 1, {"type": "grab", "token": 4})) is None
+    assert PRESENTER.reply(*after(act(table, 0, {"type": "draw"}))) is None
+    assert PRESENTER.reply(*after(act(table, 1, {"type": "grab", "token": 4}))) is None
     for _ in range(5):
         act(table, 0, {"type": "draw"})
     s = step(table)
     reply = PRESENTER.reply(
-        table, act(table, 1, {"type": "take", "step": s, "tokens": {"c2": 1, "wind": 1}})
+        *after(act(table, 1, {"type": "take", "step": s, "tokens": {"c2": 1, "wind": 1}}))
     )
     assert reply is not None and reply.content == (
         "✅ You took 🟡 💨. 💨 You collected a Wind: choose a token to give away, on the board."
     )
     reply = PRESENTER.reply(
-        table, act(table, 1, {"type": "give", "step": step(table), "token": "scary"})
+        *after(act(table, 1, {"type": "give", "step": step(table), "token": "scary"}))
     )
     assert reply is not None and reply.content == "✅ You gave 🕷️ to **cy**."
-    reply = PRESENTER.reply(table, act(table, 0, {"type": "return_all", "step": step(table)}))
+    reply = PRESENTER.reply(*after(act(table, 0, {"type": "return_all", "step": step(table)})))
     assert (
         reply is not None
         and reply.content == "✅ You returned the leftovers to the bag: 🟡🟡🟡 🟢."
@@ -495,8 +497,8 @@ def test_final_board_shows_the_breakdown_and_the_winner() -> None:
         ],
         ["ann", "bob", "cy"],
     )
-    final = PRESENTER.final(table, FINAL_LOG)
-    assert PRESENTER.boards(table, FINAL_LOG) == [final]
+    final = PRESENTER.final(table.view(), FINAL_LOG)
+    assert PRESENTER.boards(table.view(), FINAL_LOG) == [final]
     check_limits(final, 0)
     assert final.rows == ()
     assert final.embed is not None
@@ -521,7 +523,7 @@ def test_final_board_shows_the_breakdown_and_the_winner() -> None:
 
 def test_final_board_with_a_shared_win() -> None:
     table = finished([{"c1": 2}, {"c2": 2}, {"scary": 1}], ["ann", "bob", "cy"])
-    final = PRESENTER.final(table)
+    final = PRESENTER.final(table.view())
     assert desc(final).startswith("🏆 **ann** and **bob** share the win with **3 points**!")
     assert final.embed is not None
     assert [f.name for f in final.embed.fields][:3] == [
@@ -543,16 +545,16 @@ def test_draw_is_disabled_with_its_time_during_the_pause_then_comes_back() -> No
     act(table, drawer, {"type": "draw"})
     until = datetime.now(UTC) + timedelta(seconds=30)
     table.paced_until["bag_min_gap"] = until
-    (board,) = PRESENTER.boards(table)
+    (board,) = PRESENTER.boards(table.view())
     draw = next(b for b in board.buttons() if b.label == "Draw")
     assert draw.disabled
     assert board.embed is not None and f"**Draw** again <t:{math.ceil(until.timestamp())}:R>" in (
         board.embed.description or ""
     )
-    assert PRESENTER.refresh_at(table) == until
+    assert PRESENTER.refresh_at(table.view()) == until
 
     table.paced_until["bag_min_gap"] = datetime.now(UTC) - timedelta(seconds=1)
-    (board,) = PRESENTER.boards(table)
+    (board,) = PRESENTER.boards(table.view())
     assert not next(b for b in board.buttons() if b.label == "Draw").disabled
     assert "again <t:" not in (board.embed.description if board.embed else "")
-    assert PRESENTER.refresh_at(table) is None
+    assert PRESENTER.refresh_at(table.view()) is None

@@ -26,7 +26,7 @@ from rules.bug_off import COLOURS, BugOff
 from rules.bug_off.cards import bug_off
 from rules.core import SYSTEM, Event
 from tests.support.specs import check_limits, field
-from tests.support.tables import act, make_table
+from tests.support.tables import act, after, make_table
 
 SLUG = "bug-off"
 PRESENTER = presenter_for(SLUG)
@@ -159,7 +159,7 @@ def play(
             seat = engine.state.active
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
         if log is not None:
-            log.extend(PRESENTER.log_lines(table, outcome))
+            log.extend(PRESENTER.log_lines(table.view(), outcome))
         yield outcome
 
 
@@ -192,19 +192,19 @@ def test_board_hand_reply_and_final_fit_discord_limits(players: int) -> None:
     seen_choose = 0
     log: list[str] = []
     for outcome in play(table, seed=players, log=log):
-        for board in PRESENTER.boards(table, log):
+        for board in PRESENTER.boards(table.view(), log):
             check_limits(board)
         for seat in range(players):
-            for hand in (PRESENTER.hand(table, seat), PRESENTER.my_hand(table, seat)):
+            for hand in (PRESENTER.hand(table.view(), seat), PRESENTER.my_hand(table.view(), seat)):
                 assert hand is not None
                 check_limits(hand)
-        reply = PRESENTER.reply(table, outcome)
+        reply = PRESENTER.reply(table.view(), outcome)
         if reply is not None:
             check_limits(reply)
         if engine_of(table).state.phase == "choose":
             seen_choose += 1
     assert seen_choose > 10
-    check_limits(PRESENTER.final(table, log))
+    check_limits(PRESENTER.final(table.view(), log))
     assert log  # the board's log field was exercised with long lines too
 
 
@@ -222,11 +222,11 @@ def test_six_players_with_the_widest_wipes_still_fit() -> None:
         wiped_total=20 * 36,
         deck_size=0,
     )
-    outcome = Outcome(table, 0, {"type": "draw"}, [event], False, 0, 1)
+    outcome = Outcome(table.view(), 0, {"type": "draw"}, [event], False, 0, 1)
     log: list[str] = []
     for _ in range(8):
-        log.extend(PRESENTER.log_lines(table, outcome))
-    board = PRESENTER.boards(table, log)[0]
+        log.extend(PRESENTER.log_lines(table.view(), outcome))
+    board = PRESENTER.boards(table.view(), log)[0]
     check_limits(board)
     # the newest line is always kept, even when older ones have to go
     assert field(board, "Log").splitlines()[-1].startswith("💥")
@@ -246,7 +246,7 @@ def test_board_shows_the_public_table() -> None:
     data["active"] = 1
     table = with_engine(table, BugOff.from_dict(data))
     log = [f"line {i}" for i in range(12)]
-    board = PRESENTER.boards(table, log)[0]
+    board = PRESENTER.boards(table.view(), log)[0]
     assert board.embed is not None
     desc = board.embed.description or ""
     assert "▶ **p1**'s turn: draw a card." in desc
@@ -267,7 +267,7 @@ def test_board_shows_the_public_table() -> None:
 
     # after the draw: the board says so, and Draw is disabled; the drawn colour is not shown
     act(table, 1, {"type": "draw"})
-    board = PRESENTER.boards(table, log)[0]
+    board = PRESENTER.boards(table.view(), log)[0]
     assert board.embed is not None
     assert "▶ **p1** has drawn and is choosing" in (board.embed.description or "")
     assert "Hand: 4" in field(board, "▶ p1")
@@ -282,22 +282,22 @@ def test_board_and_log_never_leak_secrets(players: int, seed: int) -> None:
     scrambled_differs = draws = 0
     for outcome in play(table, seed=seed):
         engine = engine_of(table)
-        lines = PRESENTER.log_lines(table, outcome)
+        lines = PRESENTER.log_lines(table.view(), outcome)
 
         # log lines come from public events only: blanking or rewriting private events, or
         # showing a different engine state, changes nothing
         public_only = dataclasses.replace(
             outcome, events=[e for e in outcome.events if e.is_public]
         )
-        assert PRESENTER.log_lines(table, public_only) == lines
+        assert PRESENTER.log_lines(table.view(), public_only) == lines
         for colour in COLOURS:
             rewritten = [
                 Event(e.type, {**e.data, "colour": colour}, e.to) if not e.is_public else e
                 for e in outcome.events
             ]
             other = dataclasses.replace(outcome, events=rewritten)
-            assert PRESENTER.log_lines(table, other) == lines
-        assert PRESENTER.log_lines(with_engine(table, fresh), outcome) == lines
+            assert PRESENTER.log_lines(table.view(), other) == lines
+        assert PRESENTER.log_lines(with_engine(table, fresh).view(), outcome) == lines
         # ... and they name no colour that the public events did not name
         assert colours_named(lines) <= public_colours(outcome.events)
         if outcome.action == {"type": "draw"} and outcome.seat != SYSTEM:
@@ -311,12 +311,12 @@ def test_board_and_log_never_leak_secrets(players: int, seed: int) -> None:
                     assert colours_named(lines) <= offs
 
         # the board is the same whatever the hidden state is
-        board = PRESENTER.boards(table)
+        board = PRESENTER.boards(table.view())
         for _ in range(2):
             other_engine = scramble(engine, rng, points=not engine.is_over)
             if any(other_engine.view(s) != engine.view(s) for s in range(players)):
                 scrambled_differs += 1
-            assert PRESENTER.boards(with_engine(table, other_engine)) == board
+            assert PRESENTER.boards(with_engine(table, other_engine).view()) == board
         if not engine.is_over:
             assert actions(board[0].buttons()) == ['{"type": "draw"}']
             assert HAND_BUTTON in board[0].buttons()
@@ -337,8 +337,8 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
         if engine.is_over:
             break
         for seat in range(players):
-            spec = PRESENTER.my_hand(table, seat)
-            dm = PRESENTER.hand(table, seat)
+            spec = PRESENTER.my_hand(table.view(), seat)
+            dm = PRESENTER.hand(table.view(), seat)
             assert spec is not None and dm is not None
             assert dm.embed is not None and spec.embed is not None
             # The DM is the same whoever's turn it is: no button, no turn line; while its
@@ -360,7 +360,7 @@ def test_hand_shows_exactly_that_seats_cards_and_legal_buttons(players: int, see
             assert len(buttons) == len(engine.legal_actions(seat))  # no extra buttons
             # nobody else's secrets: redrawing them changes nothing in this hand
             assert (
-                PRESENTER.my_hand(with_engine(table, scramble(engine, rng, keep=seat)), seat)
+                PRESENTER.my_hand(with_engine(table, scramble(engine, rng, keep=seat)).view(), seat)
                 == spec
             )
             assert spec.embed is not None
@@ -395,7 +395,7 @@ def test_score_preview_names_who_would_gain() -> None:
     data["deck"] = ["green", *data["deck"]]
     table = with_engine(table, BugOff.from_dict(data))
     act(table, 0, {"type": "draw"})
-    spec = PRESENTER.my_hand(table, 0)
+    spec = PRESENTER.my_hand(table.view(), 0)
     assert spec is not None
     preview = field(spec, "If you score").splitlines()
     assert preview == [
@@ -408,7 +408,7 @@ def test_score_preview_names_who_would_gain() -> None:
 def test_hand_after_the_game_is_over_shows_the_points_pile_without_buttons() -> None:
     engine = finished_engine([pile(red=2), pile(blue=1)], ["red", "blue", *COLOURS[1:4], "purple"])
     table = with_engine(make_table(SLUG, 2, seed=3), engine)
-    spec = PRESENTER.my_hand(table, 0)
+    spec = PRESENTER.my_hand(table.view(), 0)
     assert spec is not None and not spec.rows
     assert chips(field(spec, "Your points pile")) == pile(red=2)
 
@@ -421,7 +421,7 @@ def test_reply_after_a_draw_shows_the_card_and_the_choices() -> None:
     engine = engine_of(table)
     seat = engine.state.active
     outcome = act(table, seat, {"type": "draw"})
-    reply = PRESENTER.reply(table, outcome)
+    reply = PRESENTER.reply(table.view(), outcome)
     assert reply is not None
     drawn = engine.state.drawn
     assert drawn is not None
@@ -433,7 +433,7 @@ def test_reply_after_a_draw_shows_the_card_and_the_choices() -> None:
 
     colour = engine.legal_actions(seat)[0]["colour"]
     placed = act(table, seat, {"type": "place", "colour": colour})
-    assert PRESENTER.reply(table, placed) is None
+    assert PRESENTER.reply(table.view(), placed) is None
 
 
 def test_beside_the_dm_the_panel_shows_the_choices_but_not_the_hand() -> None:
@@ -443,23 +443,25 @@ def test_beside_the_dm_the_panel_shows_the_choices_but_not_the_hand() -> None:
     engine = engine_of(table)
     seat = engine.state.active
     outcome = act(table, seat, {"type": "draw"})
-    beside = PRESENTER.private_reply(table, outcome, in_dm=True)
+    beside = PRESENTER.private_reply(table.view(), outcome, in_dm=True)
     assert beside is not None and beside.embed is not None
     description = beside.embed.description or ""
     assert "You drew" in description and "Your hand is in your DM" in description
     assert actions(beside.buttons()) == legal(engine, seat)
     names = [f.name for f in beside.embed.fields]
     assert not any(n.startswith(("Your hand", "Your points pile", "Face up")) for n in names)
-    alone = PRESENTER.private_reply(table, outcome, in_dm=False)
-    assert alone == PRESENTER.reply(table, outcome)
+    alone = PRESENTER.private_reply(table.view(), outcome, in_dm=False)
+    assert alone == PRESENTER.reply(table.view(), outcome)
     assert alone is not None and hand_counts(alone) == engine.state.hands[seat]
 
-    hand = PRESENTER.private_hand(table, seat, in_dm=True)
+    hand = PRESENTER.private_hand(table.view(), seat, in_dm=True)
     assert hand is not None and hand.embed is not None
     assert "Your hand is in your DM" in (hand.embed.description or "")
     assert actions(hand.buttons()) == legal(engine, seat)
     assert not any(f.name.startswith("Your hand") for f in hand.embed.fields)
-    assert PRESENTER.private_hand(table, seat, in_dm=False) == PRESENTER.my_hand(table, seat)
+    assert PRESENTER.private_hand(table.view(), seat, in_dm=False) == PRESENTER.my_hand(
+        table.view(), seat
+    )
 
 
 def test_reply_mentions_bug_offs_before_the_drawn_card_and_the_end() -> None:
@@ -469,7 +471,7 @@ def test_reply_mentions_bug_offs_before_the_drawn_card_and_the_end() -> None:
     data["deck"] = [bug_off("blue"), "red", *(c for c in data["deck"] if c != bug_off("blue"))]
     table = with_engine(table, BugOff.from_dict(data))
     outcome = act(table, data["active"], {"type": "draw"})
-    reply = PRESENTER.reply(table, outcome)
+    reply = PRESENTER.reply(table.view(), outcome)
     assert reply is not None and reply.embed is not None
     desc = reply.embed.description or ""
     assert desc.startswith("💥 You drew the 1st BUG OFF 🟦 first")
@@ -485,7 +487,7 @@ def test_reply_mentions_bug_offs_before_the_drawn_card_and_the_end() -> None:
     table = with_engine(table, BugOff.from_dict(data))
     outcome = act(table, data["active"], {"type": "draw"})
     assert outcome.finished
-    reply = PRESENTER.reply(table, outcome)
+    reply = PRESENTER.reply(table.view(), outcome)
     assert reply is not None and reply.content is not None
     assert "6th BUG OFF 🟩" in reply.content and "game is over" in reply.content
 
@@ -493,7 +495,7 @@ def test_reply_mentions_bug_offs_before_the_drawn_card_and_the_end() -> None:
 def test_reply_is_none_for_the_clock() -> None:
     table = make_table(SLUG, 2, seed=6)
     outcome = act(table, SYSTEM, engine_of(table).deadlines()[0].action)
-    assert PRESENTER.reply(table, outcome) is None
+    assert PRESENTER.reply(table.view(), outcome) is None
 
 
 # -- log lines -----------------------------------------------------------------------------
@@ -512,7 +514,7 @@ def test_log_lines_for_draw_place_score_and_timeouts() -> None:
     size = len(data["deck"])
 
     def lines(seat: int, action: dict[str, Any]) -> list[str]:
-        return PRESENTER.log_lines(table, act(table, seat, action))
+        return PRESENTER.log_lines(*after(act(table, seat, action)))
 
     assert lines(0, {"type": "draw"}) == [f"🃏 ann drew a card ({size - 1} left)"]
     assert lines(0, {"type": "score", "colour": "blue"}) == [
@@ -547,7 +549,7 @@ def test_log_line_for_a_score_nobody_gains_from() -> None:
     table = with_engine(table, BugOff.from_dict(data))
     act(table, 1, {"type": "draw"})
     outcome = act(table, 1, {"type": "score", "colour": "red"})
-    assert PRESENTER.log_lines(table, outcome) == [
+    assert PRESENTER.log_lines(table.view(), outcome) == [
         "🎯 bob scored 🟥: nobody had 🟥 face up → **ann**'s turn"
     ]
 
@@ -562,7 +564,7 @@ def test_log_lines_for_bug_offs_and_the_end() -> None:
     rest = [c for c in data["deck"] if not c.startswith("off:")]
     data["deck"] = [bug_off("blue"), "green", *rest, bug_off("green")]
     table = with_engine(table, BugOff.from_dict(data))
-    lines = PRESENTER.log_lines(table, act(table, 0, {"type": "draw"}))
+    lines = PRESENTER.log_lines(*after(act(table, 0, {"type": "draw"})))
     assert lines == [
         "💥 ann drew the 5th BUG OFF 🟦: wiped ann 🟥×1 🟦×2, bob 🟥×4 (7 cards)",
         f"🃏 ann drew a card ({len(data['deck']) - 2} left)",
@@ -573,7 +575,7 @@ def test_log_lines_for_bug_offs_and_the_end() -> None:
     data["deck"].remove(bug_off("green"))
     data["deck"].insert(0, bug_off("green"))
     table = with_engine(table, BugOff.from_dict(data))
-    lines = PRESENTER.log_lines(table, act(table, 1, {"type": "draw"}))
+    lines = PRESENTER.log_lines(*after(act(table, 1, {"type": "draw"})))
     assert lines == [
         "💥 bob drew the 6th BUG OFF 🟩: wiped ann 🟩×1, bob 🟩×1 (2 cards)",
         "🏁 Game over: **ann** wins with 5 points after a tie-break.",
@@ -582,7 +584,7 @@ def test_log_lines_for_bug_offs_and_the_end() -> None:
 
 def test_log_names_are_markdown_escaped() -> None:
     table = make_table(SLUG, 2, seed=1, names=["a_b*", "c_d"])
-    lines = PRESENTER.log_lines(table, act(table, engine_of(table).state.active, {"type": "draw"}))
+    lines = PRESENTER.log_lines(*after(act(table, engine_of(table).state.active, {"type": "draw"})))
     assert lines[0].startswith(("🃏 a\\_b\\* drew", "🃏 c\\_d drew")), lines
 
 
@@ -595,8 +597,8 @@ def test_final_reveals_points_and_explains_a_decisive_tie_break() -> None:
         [pile(blue=3, red=4, green=3), pile(blue=3, red=2, green=5), pile(purple=4)], stack
     )
     table = with_engine(make_table(SLUG, 3, seed=3, names=["ann", "bob", "cy"]), engine)
-    final = PRESENTER.final(table)
-    assert PRESENTER.boards(table) == [final]
+    final = PRESENTER.final(table.view())
+    assert PRESENTER.boards(table.view()) == [final]
     check_limits(final)
     assert final.embed is not None and not final.rows
     desc = final.embed.description or ""
@@ -612,13 +614,13 @@ def test_final_reveals_points_and_explains_a_decisive_tie_break() -> None:
     assert chips(field(final, "cy")) == pile(purple=4)
     # hands stay hidden even at the end
     rng = random.Random(1)
-    assert PRESENTER.final(with_engine(table, scramble(engine, rng, points=False))) == final
+    assert PRESENTER.final(with_engine(table, scramble(engine, rng, points=False)).view()) == final
 
 
 def test_final_shared_win_and_no_tie() -> None:
     stack = list(COLOURS)
     engine = finished_engine([pile(red=2, blue=1), pile(red=2, blue=1)], stack)
-    final = PRESENTER.final(with_engine(make_table(SLUG, 2, seed=3), engine))
+    final = PRESENTER.final(with_engine(make_table(SLUG, 2, seed=3), engine).view())
     assert final.embed is not None
     desc = final.embed.description or ""
     assert desc.startswith("🏆 **p0** and **p1** share the win with **3** points!")
@@ -627,7 +629,7 @@ def test_final_shared_win_and_no_tie() -> None:
     assert [f.name for f in final.embed.fields][:2] == ["🏆 p0 — 3 points", "🏆 p1 — 3 points"]
 
     engine = finished_engine([pile(red=2), pile(red=3)], stack)
-    final = PRESENTER.final(with_engine(make_table(SLUG, 2, seed=3), engine))
+    final = PRESENTER.final(with_engine(make_table(SLUG, 2, seed=3), engine).view())
     assert final.embed is not None
     assert (final.embed.description or "").startswith("🏆 **p1** wins with **3** points!")
     assert "Tie-break" not in (final.embed.description or "")

@@ -101,7 +101,7 @@ def states(
         yield table, seat
         outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
         if log is not None:
-            log.extend(PRESENTER.log_lines(table, outcome))
+            log.extend(PRESENTER.log_lines(table.view(), outcome))
     yield table, -1
 
 
@@ -115,13 +115,13 @@ def test_every_decision_is_offered_within_discords_limits(
     log: list[str] = []
     for table, seat in states(players, seed, mode, log):
         engine = engine_of(table)
-        (board,) = PRESENTER.boards(table, log)
+        (board,) = PRESENTER.boards(table.view(), log)
         check_limits(board, engine.turn)
         assert board.image is not None and board.image.filename.endswith(".png")
         if seat < 0:
             break
-        mine = PRESENTER.my_hand(table, seat)
-        hand = PRESENTER.hand(table, seat)
+        mine = PRESENTER.my_hand(table.view(), seat)
+        hand = PRESENTER.hand(table.view(), seat)
         assert hand is not None and mine is not None
         check_limits(hand, engine.turn)
         check_limits(mine, engine.turn)
@@ -137,7 +137,7 @@ def test_every_decision_is_offered_within_discords_limits(
         assert board.rows[-1] == (HAND_BUTTON, DETAILS_BUTTON, FULL_BOARD_BUTTON)
         for other in range(engine.players):
             if other != seat:
-                other_hand = PRESENTER.hand(table, other)
+                other_hand = PRESENTER.hand(table.view(), other)
                 assert other_hand is not None and offered(other_hand) == []
 
 
@@ -147,14 +147,14 @@ def test_my_hand_beside_the_dm_offers_the_choices_without_the_secrets() -> None:
     for table, seat in states(3, 2, "powers"):
         if seat < 0:
             break
-        beside = PRESENTER.private_hand(table, seat, in_dm=True)
-        hand = PRESENTER.my_hand(table, seat)
+        beside = PRESENTER.private_hand(table.view(), seat, in_dm=True)
+        hand = PRESENTER.my_hand(table.view(), seat)
         assert beside is not None and hand is not None and beside.embed is not None
         assert sorted(key(a) for a in offered(beside)) == sorted(key(a) for a in offered(hand))
         names = [f.name for f in beside.embed.fields]
         assert not any(n.startswith(("⭐ Your victory", "🂠 Your secret loot")) for n in names)
         assert "in your DM" in (beside.embed.description or "")
-        assert PRESENTER.private_hand(table, seat, in_dm=False) == hand
+        assert PRESENTER.private_hand(table.view(), seat, in_dm=False) == hand
         check_limits(beside, engine_of(table).turn)
 
 
@@ -175,7 +175,7 @@ def test_board_never_offers_or_names_a_secret_card() -> None:
             if seat < 0:
                 break
             engine = engine_of(table)
-            (board,) = PRESENTER.public_boards(table, log)
+            (board,) = PRESENTER.public_boards(table.view(), log)
             secrets = {
                 c for s in range(engine.players) for c in engine.view(s)["you"]["hand"]
             } | set(engine.state.limbo)
@@ -200,8 +200,8 @@ def test_board_is_the_same_whatever_the_secrets() -> None:
         state["seats"] = [{**s, "vp": s["vp"] + 17 * i + 3} for i, s in enumerate(state["seats"])]
         state["loot"]["deck"] = list(reversed(state["loot"]["deck"]))
         other = replace(table, engine=BugRun.from_dict(state))
-        (a,) = PRESENTER.boards(table)
-        (b,) = PRESENTER.boards(other)
+        (a,) = PRESENTER.boards(table.view())
+        (b,) = PRESENTER.boards(other.view())
         assert a == b
         assert a.image is not None and b.image is not None
         assert a.image.render.args == b.image.render.args  # type: ignore[attr-defined]
@@ -214,7 +214,7 @@ def test_hand_shows_own_vp_hand_and_loot_choice() -> None:
             break
         engine = engine_of(table)
         view = engine.view(seat)
-        hand = PRESENTER.hand(table, seat)
+        hand = PRESENTER.hand(table.view(), seat)
         assert hand is not None and hand.embed is not None
         fields = {f.name: f.value for f in hand.embed.fields}
         assert fields["⭐ Your victory points (secret)"] == f"**{view['you']['vp']}** VP"
@@ -236,7 +236,7 @@ def test_two_player_prompts_say_which_hero_acts() -> None:
             break
         engine = engine_of(table)
         active = engine.view(None)["active"]
-        (board,) = PRESENTER.boards(table)
+        (board,) = PRESENTER.boards(table.view())
         assert board.embed is not None
         status = (board.embed.description or "").splitlines()[0]
         assert f"**{NAMES[seat]}**" in status
@@ -259,9 +259,9 @@ def test_log_lines_read_public_events_only() -> None:
     while not engine.is_over:
         (seat,) = engine.waiting_for()
         outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
-        lines = PRESENTER.log_lines(table, outcome)
+        lines = PRESENTER.log_lines(table.view(), outcome)
         public_only = replace(outcome, events=[e for e in outcome.events if e.is_public])
-        assert lines == PRESENTER.log_lines(table, public_only)
+        assert lines == PRESENTER.log_lines(table.view(), public_only)
         assert all(line and len(line) <= 300 for line in lines)
 
 
@@ -274,7 +274,7 @@ def test_reply_tells_only_the_actor_what_they_found() -> None:
         while not engine.is_over:
             (seat,) = engine.waiting_for()
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
-            reply = PRESENTER.reply(table, outcome)
+            reply = PRESENTER.reply(table.view(), outcome)
             secret = [e for e in outcome.events if not e.is_public and e.visible_to(seat)]
             assert (reply is not None) == any(
                 e.type in ("loot_secret_card", "loot_choice", "vp_lost") for e in secret
@@ -286,13 +286,13 @@ def test_reply_tells_only_the_actor_what_they_found() -> None:
                     if e.type == "loot_secret_card":
                         assert C.card_name(e.data["card"]) in (reply.content or "")
     assert replies > 0
-    assert PRESENTER.reply(table, replace(outcome, seat=SYSTEM)) is None
+    assert PRESENTER.reply(table.view(), replace(outcome, seat=SYSTEM)) is None
 
 
 def test_final_board_names_winners_scores_and_keeps_the_picture() -> None:
     *_, (table, _) = states(4, 81, "normal")
     engine = engine_of(table)
-    (final,) = PRESENTER.boards(table)
+    (final,) = PRESENTER.boards(table.view())
     check_limits(final)
     assert final.embed is not None and final.rows == ()
     assert final.image is not None
@@ -303,7 +303,7 @@ def test_final_board_names_winners_scores_and_keeps_the_picture() -> None:
         assert any(
             f.name.endswith(f"{NAMES[seat]} — {scores[seat]} VP") for f in final.embed.fields
         )
-    hand = PRESENTER.hand(table, 0)
+    hand = PRESENTER.hand(table.view(), 0)
     assert hand is not None and hand.rows == ()
     assert str(engine.scores()[0]) in (hand.embed.description or "")  # type: ignore[union-attr]
 
@@ -311,8 +311,8 @@ def test_final_board_names_winners_scores_and_keeps_the_picture() -> None:
 def test_board_picture_key_follows_the_drawn_state() -> None:
     table = make_table(SLUG, 3, 91, names=NAMES[:3])
     engine = engine_of(table)
-    (a,) = PRESENTER.boards(table)
-    (b,) = PRESENTER.boards(table)
+    (a,) = PRESENTER.boards(table.view())
+    (b,) = PRESENTER.boards(table.view())
     assert a.image == b.image  # nothing changed: the same picture, never rendered twice
     rng = random.Random(91)
     moved = False
@@ -322,7 +322,7 @@ def test_board_picture_key_follows_the_drawn_state() -> None:
         before = [h["pos"] for h in engine.view(None)["heroes"]]
         act(table, seat, action)
         moved = before != [h["pos"] for h in engine.view(None)["heroes"]]
-    (c,) = PRESENTER.boards(table)
+    (c,) = PRESENTER.boards(table.view())
     assert c.image is not None and c.image != a.image
 
 
@@ -353,7 +353,7 @@ def test_the_final_dm_says_the_game_vp_and_the_total_apart() -> None:
         (seat,) = engine.waiting_for()
         act(table, seat, rng.choice(engine.legal_actions(seat)))
     for seat in range(3):
-        spec = PRESENTER.hand(table, seat)
+        spec = PRESENTER.hand(table.view(), seat)
         assert spec is not None and spec.embed is not None
         fields = {f.name: f.value for f in spec.embed.fields}
         total = final_result(engine).breakdowns[seat]["total"]

@@ -26,7 +26,7 @@ from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co import components as box
 from rules.core import SYSTEM
 from tests.support.specs import check_limits, field
-from tests.support.tables import act, make_table
+from tests.support.tables import act, after, make_table
 
 SLUG = "bugs-and-co"
 PRESENTER = presenter_for(SLUG)
@@ -134,7 +134,7 @@ def play(
     def step(seat: int, action: dict[str, Any]) -> Outcome:
         outcome = act(table, seat, action)
         if log is not None:
-            log.extend(PRESENTER.log_lines(table, outcome))
+            log.extend(PRESENTER.log_lines(table.view(), outcome))
         return outcome
 
     yield step(SYSTEM, START)
@@ -158,7 +158,7 @@ def play(
 
 
 def public_texts(table: Table) -> list[str]:
-    return [t for spec in PRESENTER.boards(table) for t in texts(spec)]
+    return [t for spec in PRESENTER.boards(table.view()) for t in texts(spec)]
 
 
 def scan_for_leaks(table: Table, seed: int) -> list[str]:
@@ -166,7 +166,7 @@ def scan_for_leaks(table: Table, seed: int) -> list[str]:
     leaks: list[str] = []
     for outcome in play(table, seed):
         engine = engine_of(table)
-        lines = PRESENTER.log_lines(table, outcome)
+        lines = PRESENTER.log_lines(table.view(), outcome)
         if engine.is_over:
             break
         for text in [*public_texts(table), *lines]:
@@ -233,7 +233,7 @@ def test_every_message_fits_discord_limits(players: int) -> None:
     table = make_table(SLUG, players, seed=players, names=LONG_NAMES[:players])
     slots = len(engine_of(table).state.slots)
     pages = {38: 2, 53: 3, 68: 3}[slots]
-    boards = PRESENTER.boards(table)
+    boards = PRESENTER.boards(table.view())
     assert len(boards) == pages
     for spec in boards:
         check_limits(spec, turn=0)
@@ -241,17 +241,17 @@ def test_every_message_fits_discord_limits(players: int) -> None:
     log: list[str] = []
     for outcome in play(table, seed=players, log=log):
         engine = engine_of(table)
-        boards = PRESENTER.boards(table, log)
+        boards = PRESENTER.boards(table.view(), log)
         assert len(boards) == (1 if engine.is_over else pages)
         for spec in boards:
             check_limits(spec, engine.turn)
-        reply = PRESENTER.reply(table, outcome)
+        reply = PRESENTER.reply(table.view(), outcome)
         if reply is not None:
             replies += 1
             check_limits(reply, outcome.turn_after)
-        assert PRESENTER.hand(table, 0) is None
+        assert PRESENTER.hand(table.view(), 0) is None
     assert replies > 20
-    check_limits(PRESENTER.final(table, log))
+    check_limits(PRESENTER.final(table.view(), log))
     assert log
 
 
@@ -262,9 +262,9 @@ def test_the_widest_final_still_fits() -> None:
     engine = finished(8, hands, [3, 3, 2, 2, 1, None, None, None])
     table = with_engine(make_table(SLUG, 8, seed=7, names=LONG_NAMES), engine)
     log = ["x" * 400 for _ in range(40)]
-    final = PRESENTER.final(table, log)
+    final = PRESENTER.final(table.view(), log)
     check_limits(final)
-    assert PRESENTER.boards(table, log) == [final]
+    assert PRESENTER.boards(table.view(), log) == [final]
 
 
 # -- the board -------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def test_the_pages_hold_exactly_one_button_per_slot(players: int) -> None:
         if engine.is_over:
             break
         view = engine.view(None)
-        boards = PRESENTER.boards(table)
+        boards = PRESENTER.boards(table.view())
         buttons = slot_buttons(boards)
         assert [b.action["slot"] for b in buttons if b.action] == list(
             range(len(engine.state.slots))
@@ -310,7 +310,7 @@ def test_start_count_final_countdown_and_cap_use_discord_timestamps() -> None:
     table = make_table(SLUG, 2, seed=1, names=["ann", "bob"])
     due = datetime(2026, 1, 1, 12, 0, 3, tzinfo=UTC)
     table.timers = {"bco:start": due}
-    board = PRESENTER.boards(table)[0]
+    board = PRESENTER.boards(table.view())[0]
     assert board.embed is not None
     desc = board.embed.description or ""
     assert f"**1… 2… 3…** Get ready: play starts <t:{int(due.timestamp())}:R>" in desc
@@ -318,14 +318,14 @@ def test_start_count_final_countdown_and_cap_use_discord_timestamps() -> None:
 
     act(table, SYSTEM, START)
     table.timers = {"bco:cap": due}
-    board = PRESENTER.boards(table)[0]
+    board = PRESENTER.boards(table.view())[0]
     assert board.embed is not None
     assert f"stops at <t:{int(due.timestamp())}:t> at the latest" in (board.embed.description or "")
     assert not any(b.disabled for b in board.buttons())
 
     act(table, 1, TROPHY)
     table.timers = {"bco:final": due}
-    board = PRESENTER.boards(table)[0]
+    board = PRESENTER.boards(table.view())[0]
     assert board.embed is not None
     stamp = int(due.timestamp())
     assert f"**STOP <t:{stamp}:R>** (at <t:{stamp}:T>)" in (board.embed.description or "")
@@ -334,7 +334,7 @@ def test_start_count_final_countdown_and_cap_use_discord_timestamps() -> None:
     assert players == ["▶ **ann** — 0 tiles kept", "**bob** — 0 tiles kept, 🏆 3 · stopped"]
     # without a persisted timer (no host), the rule's length is said in words
     table.timers = {}
-    board = PRESENTER.boards(table)[0]
+    board = PRESENTER.boards(table.view())[0]
     assert board.embed is not None and "STOP in 10 s" in (board.embed.description or "")
 
 
@@ -346,7 +346,7 @@ def test_players_status_and_held_slots() -> None:
     act(table, 2, {"type": "peek", "slot": 22})
     act(table, 1, {"type": "peek", "slot": 0})
     act(table, 1, TROPHY)  # bob's tile goes home
-    boards = PRESENTER.boards(table)
+    boards = PRESENTER.boards(table.view())
     assert field(boards[0], "Players").splitlines() == [
         "▶ **ann** — 1 tile kept",
         "**bob** — 0 tiles kept, 🏆 3 · stopped",
@@ -362,7 +362,7 @@ def test_no_symbol_reaches_a_board_or_the_log_before_the_end(players: int) -> No
     table = make_table(SLUG, players, seed=100 + players)
     assert scan_for_leaks(table, seed=players) == []
     # at the end they are all revealed on the final message
-    final = "\n".join(texts(PRESENTER.final(table)))
+    final = "\n".join(texts(PRESENTER.final(table.view())))
     assert symbol_names(final)
 
 
@@ -403,18 +403,18 @@ def test_board_and_log_do_not_depend_on_hidden_tiles(players: int, seed: int) ->
     compared = 0
     for outcome in play(table, seed=seed):
         engine = engine_of(table)
-        lines = PRESENTER.log_lines(table, outcome)
+        lines = PRESENTER.log_lines(table.view(), outcome)
         # log lines come from public events only and never from the engine's state
         public_only = dataclasses.replace(
             outcome, events=[e for e in outcome.events if e.is_public]
         )
-        assert PRESENTER.log_lines(table, public_only) == lines
-        assert PRESENTER.log_lines(with_engine(table, fresh), outcome) == lines
+        assert PRESENTER.log_lines(table.view(), public_only) == lines
+        assert PRESENTER.log_lines(with_engine(table, fresh).view(), outcome) == lines
         if engine.is_over:
             break
-        boards = PRESENTER.boards(table)
+        boards = PRESENTER.boards(table.view())
         other = hidden_shuffled(engine, rnd)
-        assert PRESENTER.boards(with_engine(table, other)) == boards
+        assert PRESENTER.boards(with_engine(table, other).view()) == boards
         compared += 1
     assert compared > 50
 
@@ -430,7 +430,7 @@ def test_peek_reply_shows_exactly_the_peeked_symbol_and_the_holders_choices(
     peeks = 0
     for outcome in play(table, seed=seed):
         engine = engine_of(table)
-        reply = PRESENTER.reply(table, outcome)
+        reply = PRESENTER.reply(table.view(), outcome)
         kind = outcome.action["type"]
         if outcome.seat == SYSTEM or kind in ("keep", "return"):
             assert reply is None
@@ -467,7 +467,7 @@ def test_peek_reply_after_stop_has_no_buttons() -> None:
     act(table, 1, TROPHY)
     outcome = act(table, 0, {"type": "peek", "slot": 3})
     act(table, SYSTEM, STOP)
-    reply = PRESENTER.reply(table, outcome)
+    reply = PRESENTER.reply(table.view(), outcome)
     assert reply is not None and reply.rows == ()
     assert reply.embed is not None and "STOP has been called" in (reply.embed.description or "")
 
@@ -476,7 +476,7 @@ def test_trophy_reply_tells_where_the_tile_in_hand_went_and_the_countdown() -> N
     table = make_table(SLUG, 2, seed=1)
     act(table, SYSTEM, START)
     act(table, 0, {"type": "peek", "slot": 3})
-    reply = PRESENTER.reply(table, act(table, 0, TROPHY))
+    reply = PRESENTER.reply(*after(act(table, 0, TROPHY)))
     assert reply is not None
     assert reply.content == (
         "🏆 You took the **3** trophy and stopped playing.\n"
@@ -492,7 +492,7 @@ def test_log_lines() -> None:
     table = make_table(SLUG, 3, seed=4, names=["ann", "b_b", "cy"])
 
     def lines(seat: int, action: dict[str, Any]) -> list[str]:
-        return PRESENTER.log_lines(table, act(table, seat, action))
+        return PRESENTER.log_lines(*after(act(table, seat, action)))
 
     assert lines(SYSTEM, START) == ["🔔 1, 2, 3… go! 38 tiles face down; trophies 3 · 2."]
     assert lines(0, {"type": "peek", "slot": 0}) == ["👀 ann picked up tile 1"]
@@ -526,8 +526,8 @@ def test_final_reveals_every_hand_with_its_score_the_box_and_the_winners() -> No
     hands = [[ant, ant, ant, bee], [moth, moth, wasp], []]
     engine = finished(3, hands, [None, 3, 2])
     table = with_engine(make_table(SLUG, 3, seed=7, names=["ann", "bob", "cy"]), engine)
-    final = PRESENTER.final(table)
-    assert PRESENTER.boards(table) == [final]
+    final = PRESENTER.final(table.view())
+    assert PRESENTER.boards(table.view()) == [final]
     check_limits(final)
     assert final.embed is not None and not final.rows
     desc = final.embed.description or ""
@@ -557,7 +557,7 @@ def test_final_after_random_play_matches_the_engine(players: int, seed: int) -> 
     for _ in play(table, seed=seed):
         pass
     engine = engine_of(table)
-    final = PRESENTER.final(table)
+    final = PRESENTER.final(table.view())
     assert final.embed is not None
     names = table.names()
     scores = engine.scores()
@@ -580,24 +580,24 @@ def test_final_after_random_play_matches_the_engine(players: int, seed: int) -> 
 def test_my_hand_shows_only_the_held_tile_and_never_kept_ones() -> None:
     table = make_table(SLUG, 2, seed=4, names=["ann", "bob"])
     act(table, SYSTEM, START)
-    empty = PRESENTER.my_hand(table, 0)
+    empty = PRESENTER.my_hand(table.view(), 0)
     assert empty is not None and empty.content is not None and "You hold no tile" in empty.content
     outcome = act(table, 0, {"type": "peek", "slot": 3})
     held = engine_of(table).view(0)["you"]["hand"]
-    mine = PRESENTER.my_hand(table, 0)
+    mine = PRESENTER.my_hand(table.view(), 0)
     assert mine is not None and mine.embed is not None
     assert held["name"] in (mine.embed.description or "")
     assert [b.action for b in mine.buttons()] == [
         {"type": "keep", "pickup": held["pickup"]},
         {"type": "return", "pickup": held["pickup"]},
     ]
-    assert mine == PRESENTER.reply(table, outcome)  # the same message as the pick-up reply
-    other = PRESENTER.my_hand(table, 1)
+    assert mine == PRESENTER.reply(table.view(), outcome)  # the same message as the pick-up reply
+    other = PRESENTER.my_hand(table.view(), 1)
     assert other is not None and held["name"] not in (other.content or "")
     act(table, 0, {"type": "keep", "pickup": held["pickup"]})
-    after = PRESENTER.my_hand(table, 0)
+    after = PRESENTER.my_hand(table.view(), 0)
     assert after is not None and held["name"] not in str(after) and "kept 1 tile" in str(after)
-    assert PRESENTER.hand(table, 0) is None  # nothing is ever DM'd
+    assert PRESENTER.hand(table.view(), 0) is None  # nothing is ever DM'd
 
 
 def test_a_running_countdown_asks_for_redraws() -> None:
@@ -606,14 +606,14 @@ def test_a_running_countdown_asks_for_redraws() -> None:
     table = make_table(SLUG, 2, seed=1, names=["ann", "bob"])
     now = datetime.now(UTC)
     table.timers = {"bco:start": now + timedelta(seconds=3)}
-    at = PRESENTER.refresh_at(table)
+    at = PRESENTER.refresh_at(table.view())
     assert at is not None and now < at <= now + timedelta(seconds=3)
     act(table, SYSTEM, START)
     table.timers = {"bco:cap": now + timedelta(seconds=900)}
-    assert PRESENTER.refresh_at(table) is None
+    assert PRESENTER.refresh_at(table.view()) is None
     act(table, 1, TROPHY)
     table.timers = {"bco:final": now + timedelta(seconds=10)}
-    at = PRESENTER.refresh_at(table)
+    at = PRESENTER.refresh_at(table.view())
     assert at is not None and at <= datetime.now(UTC) + timedelta(seconds=2.6)
-    board = PRESENTER.boards(table)[0]
+    board = PRESENTER.boards(table.view())[0]
     assert "s** left" in (board.embed.description or "")  # type: ignore[union-attr]

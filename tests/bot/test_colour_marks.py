@@ -37,10 +37,16 @@ def sent_text(spec: MessageSpec) -> str:
     parts += [embed.get("title", ""), embed.get("description", "")]
     parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
     parts.append(embed.get("footer", {}).get("text", ""))
-    for item in kwargs["view"].children if "view" in kwargs else []:
-        parts.append(str(getattr(item, "label", None) or ""))
-        parts += [f"{o.label} {o.description or ''}" for o in getattr(item, "options", [])]
+    for row in kwargs["view"].to_components() if "view" in kwargs else []:
+        for item in row["components"]:
+            parts.append(str(item.get("label") or ""))
+            parts += [f"{o['label']} {o.get('description') or ''}" for o in item.get("options", [])]
     return "\n".join(parts)
+
+
+def test_every_glyph_lettered_is_a_colour_of_the_games_checked_here() -> None:
+    drawn = {glyph for kinds in COLOURED.values() for glyph in kinds.values()}
+    assert drawn == set(LETTERS)
 
 
 @pytest.mark.parametrize("slug", sorted(COLOURED))
@@ -109,9 +115,9 @@ def test_whole_games_reach_people_lettered_while_the_log_keeps_bare_glyphs(slug:
         else:
             seat = rng.choice(waiting)
             outcome = act(table, seat, rng.choice(engine.legal_actions(seat)))
-        log += presenter.log_lines(table, outcome)
-        specs = presenter.boards(table, log)
-        hand = presenter.hand(table, outcome.seat) if outcome.seat != SYSTEM else None
+        log += presenter.log_lines(table.view(), outcome)
+        specs = presenter.boards(table.view(), log)
+        hand = presenter.hand(table.view(), outcome.seat) if outcome.seat != SYSTEM else None
         for spec in [*specs, *([hand] if hand else [])]:
             seen_bare = seen_bare or bool(BARE.search(str(spec)))
             assert not BARE.search(sent_text(spec))

@@ -50,6 +50,7 @@ from bot.discord.render import send_kwargs
 from bot.games import Game as GameRecord
 from bot.host.host import Host
 from bot.host.table import Outcome, Table
+from bot.host.view import TableView
 from bot.settings import Settings
 from bot.store import Store
 from bot.ui.presenter import presenter_for
@@ -314,16 +315,16 @@ class Game:
         """Every answer every asker could get now."""
         table, engine = self.table, self.table.running()
         presenter = presenter_for(table.slug)
-        boards = presenter.public_boards(table, self.log.lines(table.id))
+        boards = presenter.public_boards(table.view(), self.log.lines(table.id))
         channel = [sent_text(None, send_kwargs(b, table.id, engine.turn)) for b in boards]
-        channel.append(presenter.ping_text(table, sorted(engine.waiting_for())))
+        channel.append(presenter.ping_text(table.view(), sorted(engine.waiting_for())))
         self.check(secrets, None, "the channel", channel)
         buttons = [b.action for b in _buttons(boards) if b.action is not None]
         stored = engine.is_over or self.knowledge.steps % STORED_EVERY == 0
         for seat in (None, *range(engine.players)):
             await self.scan_commands(seat, secrets, stored=stored)
             self.check(secrets, seat, "My hand", await self.host_button(seat, "hand"))
-            dm = presenter.hand(table, seat) if seat is not None else None
+            dm = presenter.hand(table.view(), seat) if seat is not None else None
             if dm is not None:
                 self.check(secrets, seat, "the DM", [sent_text(None, send_kwargs(dm, 0, 0))])
             refused = [a for a in buttons if seat is None or a not in engine.legal_actions(seat)]
@@ -473,7 +474,7 @@ async def test_the_scan_fails_when_a_board_shows_a_hand(
     presenter = presenter_for(slug)
     honest = presenter.public_boards
 
-    def leaky(table: Table, log: Sequence[str] = ()) -> list[Any]:
+    def leaky(table: TableView, log: Sequence[str] = ()) -> list[Any]:
         return [*honest(table, log), presenter.hand(table, 0)]
 
     monkeypatch.setattr(presenter, "public_boards", leaky)

@@ -22,11 +22,17 @@ from rules.bag_of_bugs import BagOfBugs
 from rules.bag_of_bugs import contract as bag_of_bugs
 from rules.bug_off import BugOff
 from rules.bug_off import contract as bug_off
-from rules.bug_run import BugRun
+from rules.bug_run import BugRun, content
 from rules.bug_run import contract as bug_run
 from rules.bugs_and_co import BugsAndCo
 from rules.bugs_and_co import contract as bugs_and_co
-from tests.support.contracts import Seen, check_contract, check_formatters, play_random
+from tests.support.contracts import (
+    Seen,
+    check_contract,
+    check_formatters,
+    conforms,
+    play_random,
+)
 
 
 @cache
@@ -137,3 +143,21 @@ def test_bug_run_choices_cover_every_player_action() -> None:
     """Every action a player can be offered has its own label (``afk`` is the clock's)."""
     offered = set(get_args(bug_run.ActionType)) - {"afk"}
     assert set(bug_run_ui.CHOOSERS) == offered, offered ^ set(bug_run_ui.CHOOSERS)
+
+
+def test_bug_run_card_content_has_the_shapes_presenters_read() -> None:
+    """The presenter reads card content by the contract's shapes (``bug_run_words.item_card``
+    and the like cast to them): every card, stairs space, roof path and die face has them."""
+    cards = [*content.BAZAAR_CARDS, *content.LOOT_CARDS, *content.BASIC_CARDS]
+    wrong = [bad for card in cards for bad in conforms(content.card(card), bug_run.ItemCard, card)]
+    for stairs in content.STAIRS.values():
+        for i, space in enumerate(stairs["spaces"]):
+            wrong += conforms(space, bug_run.StairsSpace, f"{stairs['id']} space {i}")
+        for i, path in enumerate(stairs["roof"]):
+            wrong += conforms(path, bug_run.RoofPath, f"{stairs['id']} roof {i}")
+    for quest in content.QUESTS.values():
+        wrong += conforms(quest.get("items", []), list[str], f"{quest['id']} items")
+    for face in content.DICE:
+        wrong += conforms(face, bug_run.DieFace, f"die face {face.get('face')}")
+    assert not wrong, wrong[:20]
+    assert bug_run_words.price_of("BASIC-1") > 0 and bug_run_words.die_face(6)["face"] == 6

@@ -202,7 +202,7 @@ async def test_clicks_are_routed_by_their_custom_id(
 
 def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
     table = make_table("ladybug-dash", 3)
-    lobby = lobby_message(table)
+    lobby = lobby_message(table.view())
     assert [b.label for b in lobby.buttons()] == [
         "Join",
         "Leave",
@@ -212,22 +212,22 @@ def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
         "How to play",
     ]
     presenter = presenter_for("ladybug-dash")
-    (board,) = presenter.boards(table)
+    (board,) = presenter.boards(table.view())
     assert {b.label for b in board.buttons()} == {"claim", "cheer", "My hand"}
     view = view_of(board, table.id, 1)
     assert view is not None and len(view.custom_ids()) <= 25
-    hand = presenter.hand(table, 1)
+    hand = presenter.hand(table.view(), 1)
     assert hand is not None and hand.embed is not None
     assert "my_card" not in str(board) and "my_card" in (hand.embed.description or "")
     outcome = act(table, 0, {"type": "claim"})
-    assert presenter.log_lines(table, outcome) == ["p0: claimed: seat 0, round 1"]
+    assert presenter.log_lines(table.view(), outcome) == ["p0: claimed: seat 0, round 1"]
 
 
 def test_generic_reply_shows_only_the_actors_private_events() -> None:
     table = make_table("ladybug-dash", 2)
     act(table, 1, {"type": "claim"})
     outcome = act(table, 0, {"type": "pick", "n": 2})
-    reply = presenter_for("ladybug-dash").reply(table, outcome)
+    reply = presenter_for("ladybug-dash").reply(table.view(), outcome)
     assert reply is not None and reply.content == "you picked: n 2"
 
 
@@ -299,7 +299,7 @@ def test_options_read_in_words_and_rule_codes_are_dropped() -> None:
     )
     table = make_table("bug-off", 2, options={"first_player": "2"})
     table.engine = None
-    lobby = lobby_message(table)
+    lobby = lobby_message(table.view())
     assert lobby.embed is not None
     assert "First player: the 2nd to join" in str(lobby.embed.fields)
     assert "first_player" not in str(lobby)

@@ -348,7 +348,8 @@ async def test_a_game_loads_once_at_first_use_as_it_was(
         assert tables[0].running().to_dict() == snapshot
         picker = tables[0].user_at(tables[0].running().view(None)["to_pick"]).user_id
         outcome = await second.act(table.id, picker, {"type": "pick", "n": 2})
-        assert outcome.table is tables[0] and (await store.actions(table.id))[-1].seq == 2
+        assert second.tables[table.id] is tables[0] and outcome.view.game == tables[0].game
+        assert (await store.actions(table.id))[-1].seq == 2
     finally:
         await second.close()
 

@@ -113,7 +113,7 @@ async def test_the_publisher_uploads_a_board_picture_only_when_it_changes() -> N
     rng = random.Random(5)
     uploads, shown_key = 0, None
     for _ in range(30):
-        (board,) = presenter.boards(table)
+        (board,) = presenter.boards(table.view())
         assert board.image is not None
         publisher.mark_dirty(table)
         await publisher.flush()
@@ -150,7 +150,7 @@ async def test_pictures_are_drawn_by_a_worker_process_and_come_out_the_same() ->
     """A Bug Run board drawn by the picture process is the same PNG as one drawn here; a
     renderer that cannot go to another process (a closure) is drawn in a thread instead."""
     table = make_table("bug-run", 3, seed=4)
-    (board,) = presenter_for("bug-run").boards(table)
+    (board,) = presenter_for("bug-run").boards(table.view())
     assert board.image is not None
     cache = ImageCache(processes=1)
     try:
@@ -175,7 +175,7 @@ async def test_a_dead_picture_process_is_replaced() -> None:
     engine = table.running()
     images = []
     for _ in range(2):
-        (board,) = presenter_for("bug-run").boards(table)
+        (board,) = presenter_for("bug-run").boards(table.view())
         assert board.image is not None
         images.append(board.image)
         seat = next(s for s in sorted(engine.waiting_for()) if s >= 0)
@@ -325,12 +325,12 @@ async def board_shown(gated: GatedPictures) -> tuple[Publisher, RecordingChannel
 def next_picture(table: Any, rng: random.Random) -> str:
     """Play until the board's picture changes; its new key."""
     presenter = presenter_for("bug-run")
-    (before,) = presenter.boards(table)
+    (before,) = presenter.boards(table.view())
     engine = table.running()
     while True:
         (seat,) = engine.waiting_for()
         act(table, seat, rng.choice(engine.legal_actions(seat)))
-        (board,) = presenter.boards(table)
+        (board,) = presenter.boards(table.view())
         assert board.image is not None and before.image is not None
         if board.image.key != before.image.key:
             return board.image.key

@@ -236,7 +236,7 @@ async def test_old_games_logs_read_with_letters_as_new_ones_do(old_store: Store)
         assert digest(lines) == before["log"]
         if not any(bare.search(line) for line in lines):
             continue
-        board = presenter_for(record.slug).boards(table, lines)[0]
+        board = presenter_for(record.slug).boards(table.view(), lines)[0]
         embed = send_kwargs(board, record.id, 0)["embed"].to_dict()
         shown = "\n".join(f["value"] for f in embed.get("fields", []))
         assert bare.search("\n".join(lines[-8:])) and not bare.search(shown)

@@ -191,15 +191,15 @@ def test_the_text_beside_the_picture_keeps_to_fifteen_lines(players: int) -> Non
     for _ in range(400):
         if engine.is_over:
             break
-        board = presenter.boards(table, log)[0]
+        board = presenter.boards(table.view(), log)[0]
         assert board.image is not None and board.image.description
         most = max(most, lines_of(board))
         waiting = sorted(engine.waiting_for())
         seat = rng.choice(waiting) if waiting else SYSTEM
         action = rng.choice(engine.legal_actions(seat)) if waiting else engine.deadlines()[0].action
-        log += presenter.log_lines(table, act(table, seat, action))
+        log += presenter.log_lines(table.view(), act(table, seat, action))
     assert 8 <= most <= 15, most
-    details = presenter.details(table, log)
+    details = presenter.details(table.view(), log)
     assert details is not None and lines_of(details) > 15  # the rest is a click away
-    full = presenter.full_picture(table)
+    full = presenter.full_picture(table.view())
     assert full is not None and Image.open(io.BytesIO(full.render())).width == 1280

@@ -15,12 +15,12 @@ def test_committed_outcomes_and_seat_changes_become_log_lines() -> None:
     assert log.lines(table.id) == ()
     log.table_changed(table, act(table, 0, {"type": "claim"}))
     assert log.lines(table.id) == ("p0: claimed: seat 0, round 1",)
-    table.seat_changes.append(SeatChange(1, "left"))
+    change = SeatChange(1, "left", view=table.view())
+    table.seat_changes.append(change)
     log.table_changed(table, None)
-    assert log.lines(table.id)[-1] == presenter_for(table.slug).seat_line(
-        table, SeatChange(1, "left")
-    )
-    (board,) = presenter_for(table.slug).boards(table, log.lines(table.id))
+    assert log.lines(table.id)[-1] == presenter_for(table.slug).seat_line(change.view, change)
+    assert log.lines(table.id)[-1].startswith("🚪 **p1** left")
+    (board,) = presenter_for(table.slug).boards(table.view(), log.lines(table.id))
     assert board.embed is not None and "p0: claimed" in str(board.embed.fields)
 
 

@@ -138,7 +138,8 @@ async def test_a_table_another_process_moved_on_reloads_and_takes_the_click(
     await other.act(table.id, BOB, {"type": "cheer"})  # committed behind my table's back
     for cheers in (2, 3):  # not only the first click after the conflict: every later one
         outcome = await mine.act(table.id, ALICE, {"type": "cheer"}, turn=1)
-        assert outcome.table is table and table.running().view(None)["cheers"] == cheers
+        assert mine.tables[table.id] is table and table.running().view(None)["cheers"] == cheers
+        assert outcome.view.game == table.game
     record = await mine.store.get_game(table.id)
     assert record is not None and record.version == table.game.version
     assert (await stored_state(mine.store, table.id))["cheers"] == 3

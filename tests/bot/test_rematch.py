@@ -62,7 +62,7 @@ async def test_a_rematch_holds_the_seats_until_each_player_confirms(
         (CAROL, "Carol", True),
         (-1, "🤖 Bot 1", True),
     ]
-    lobby = lobby_message(table)
+    lobby = lobby_message(table.view())
     assert lobby.content is not None and f"<@{ALICE}> <@{BOB}>" in lobby.content
     assert "Waiting for alice, user2 to confirm" in str(lobby.embed)
     assert "Players (2/4): alice (invited), user2 (invited), Carol, 🤖 Bot 1" in status_text(
@@ -104,9 +104,9 @@ def test_every_games_final_board_offers_a_rematch_once() -> None:
     for slug in slugs:
         table = make_table(slug, GAMES[slug].min_players + 1)
         presenter = presenter_for(slug)
-        assert REMATCH_BUTTON not in presenter.public_boards(table)[0].buttons()
+        assert REMATCH_BUTTON not in presenter.public_boards(table.view())[0].buttons()
         random_playout(table.running(), Rng(7))
-        boards = presenter.public_boards(table)
+        boards = presenter.public_boards(table.view())
         assert boards[0].buttons().count(REMATCH_BUTTON) == 1, slug
         assert len(boards[0].rows) <= 5
 

@@ -36,7 +36,7 @@ def test_a_reply_is_settled_once_its_buttons_can_no_longer_act() -> None:
     assert replies.used_up(table) == [mine]
     assert replies.pending(table.id) == 0
 
-    settled = presenter_for("ladybug-dash").answered(table, 0, mine.spec)
+    settled = presenter_for("ladybug-dash").answered(table.view(), 0, mine.spec)
     assert settled.rows == () and settled.content == f"your picks\n{SETTLED}"
 
 

@@ -59,7 +59,8 @@ async def test_a_table_still_in_the_lobby_here_takes_a_click_for_a_game_started_
     table = await lobby(here)
     await there.start(table.id, ALICE)  # my table still says "lobby"
     outcome = await here.act(table.id, BOB, {"type": "cheer"})
-    assert outcome.table is table and table.status == "playing"
+    assert here.tables[table.id] is table and table.status == "playing"
+    assert outcome.view.game == table.game and outcome.view.running().view(None)["cheers"] == 1
     assert table.running().view(None)["cheers"] == 1
 
 

@@ -11,6 +11,7 @@ import pytest
 import bot.ui.games  # noqa: F401  (the dedicated presenters)
 import tests.support.testgame  # noqa: F401  (registers Ladybug Dash)
 from bot.discord.commands import status_text
+from bot.games import games
 from bot.settings import Settings
 from bot.standings import NotOver, final_result, public_scores
 from bot.ui.presenter import presenter_for
@@ -69,16 +70,21 @@ def test_status_gives_bug_runs_visible_vp_never_the_tokens() -> None:
     assert "37" not in text and not any(str(total) in text for total in engine.scores())
 
 
-@pytest.mark.parametrize(
-    ("slug", "words"),
-    [
-        ("bug-run", "3 visible VP"),
-        ("bugs-and-co", "3 trophy points"),
-        ("bug-off", "3 points"),
-        ("bag-of-bugs", "3 points"),
-        ("ladybug-dash", "3 points"),
-    ],
-)
+SCORE_WORDS = {
+    "bug-run": "3 visible VP",
+    "bugs-and-co": "3 trophy points",
+    "bug-off": "3 points",
+    "bag-of-bugs": "3 points",
+    "ladybug-dash": "3 points",
+}
+"""What each game's `/bugs status` says of a public score of 3 (every registered game)."""
+
+
+def test_every_game_says_what_its_public_score_counts() -> None:
+    assert set(SCORE_WORDS) == {g.slug for g in games()}
+
+
+@pytest.mark.parametrize(("slug", "words"), sorted(SCORE_WORDS.items()))
 def test_each_game_says_what_its_public_score_counts(slug: str, words: str) -> None:
     presenter = presenter_for(slug)
     assert presenter.score_words(3, over=False) == words
@@ -92,7 +98,7 @@ def test_the_generic_board_shows_public_scores() -> None:
     engine = table.running()
     engine.apply(0, {"type": "claim"})
     engine.apply(0, {"type": "pick", "n": 3})
-    (board,) = presenter_for("ladybug-dash").boards(table)
+    (board,) = presenter_for("ladybug-dash").boards(table.view())
     assert board.embed is not None
     players = next(f.value for f in board.embed.fields if f.name == "Players")
     assert engine.scores()[0] == 8 and engine.public_scores()[0] == 5

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.host.table import Outcome, Table
+from bot.host.view import TableView
 from bot.store.records import GameRecord, GameStatus, SeatRecord
 from rules.core import GAMES
 
@@ -56,4 +57,9 @@ def act(table: Table, seat: int, action: dict[str, Any]) -> Outcome:
     before = engine.turn
     events = engine.apply(seat, action)
     table.committed = engine.to_dict()
-    return Outcome(table, seat, action, events, engine.is_over, before, engine.turn)
+    return Outcome(table.view(), seat, action, events, engine.is_over, before, engine.turn)
+
+
+def after(outcome: Outcome) -> tuple[TableView, Outcome]:
+    """A presenter's arguments for an outcome: the table as the move left it, and the move."""
+    return outcome.view, outcome

@@ -43,8 +43,8 @@ from rules.bag_of_bugs.tokens import COLOURS
 from rules.core import SYSTEM, Event
 
 from ...games import Game, register_game
-from ...host.table import Outcome, Table
-from ...standings import public_scores
+from ...host.table import Outcome
+from ...host.view import Moment, TableView
 from ..howto import bag_of_bugs as bag_of_bugs_howto
 from ..presenter import Presenter
 from ..results import game_over_line, headline, ranked, results_screen, standing
@@ -169,7 +169,7 @@ class BagOfBugsPresenter(Presenter):
     colour = 0x9C6B30
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+    def boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = _bag_of_bugs(table)
         if engine.is_over:
             return [self.final(table, log)]
@@ -180,7 +180,7 @@ class BagOfBugsPresenter(Presenter):
 
     def _board(
         self,
-        table: Table,
+        table: TableView,
         view: BagOfBugsView,
         actions: list[dict[str, Any]],
         log: Sequence[str],
@@ -278,7 +278,7 @@ class BagOfBugsPresenter(Presenter):
             fields.append(Field("This turn", newest_lines(turns[-1], LOG_LINES)))
         return fields
 
-    def ping_text(self, table: Table, seats: list[int]) -> str:
+    def ping_text(self, table: TableView, seats: list[int]) -> str:
         """The Drawer's turn, the grab window opening, or a choice to make."""
         view = _bag_of_bugs(table).view(None)
         if view["phase"] == "draw" and view["drawer"] in seats:
@@ -287,14 +287,14 @@ class BagOfBugsPresenter(Presenter):
             return f"— {TITLE}: the grab window is open, grab a token!"
         return f"— {TITLE}: your choice."
 
-    def refresh_at(self, table: Table) -> datetime | None:
+    def refresh_at(self, table: TableView) -> datetime | None:
         """The end of the pause after a reveal: **Draw** comes back then (P-29)."""
-        if table.engine is None or table.engine.is_over:
+        if table.moment is None or table.moment.is_over:
             return None
         return self.cooldown_until(table, "draw")
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    def final(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec:
         view = _bag_of_bugs(table).view(None)
         raw = table.names()
         names = [esc(n) for n in raw]
@@ -327,14 +327,14 @@ class BagOfBugsPresenter(Presenter):
         )
 
     # -- the log -----------------------------------------------------------------------------
-    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+    def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
         return event_lines(table.names(), outcome.events)
 
     # -- private -----------------------------------------------------------------------------
-    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def hand(self, table: TableView, seat: int) -> MessageSpec | None:
         return None  # nothing is secret (BB-21)
 
-    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+    def reply(self, table: TableView, outcome: Outcome) -> MessageSpec | None:
         """Grabs and draws show on the board; a choice gets a one-line confirmation."""
         seat = outcome.seat
         if seat == SYSTEM or outcome.action.get("type") not in (
@@ -437,7 +437,7 @@ def _grab_buttons(view: BagOfBugsView, raw: Sequence[str]) -> list[ButtonSpec]:
 def _choice_rows(
     choice: ChoiceView,
     actions: list[dict[str, Any]],
-    engine: BagOfBugs,
+    engine: Moment[BagOfBugs],
     raw: Sequence[str],
 ) -> list[Row]:
     """Exactly the chooser's legal actions: a row of buttons, or menus of 25 options each."""
@@ -465,11 +465,9 @@ def _choice_rows(
     return rows
 
 
-def _bag_of_bugs(table: Table) -> BagOfBugs:
+def _bag_of_bugs(table: TableView) -> Moment[BagOfBugs]:
     """The table's running engine, typed: the score previews are this game's own."""
-    engine = table.running()
-    assert isinstance(engine, BagOfBugs), engine
-    return engine
+    return table.running().of(BagOfBugs)
 
 
 def _typed(action: Mapping[str, Any]) -> BagOfBugsAction:
@@ -494,13 +492,13 @@ def _action_label(listed: Mapping[str, Any]) -> str:
     return str(action["type"]).replace("_", " ")
 
 
-def _score_preview(engine: BagOfBugs, seat: int, action: Mapping[str, Any]) -> str:
+def _score_preview(engine: Moment[BagOfBugs], seat: int, action: Mapping[str, Any]) -> str:
     """What the choice does to the chooser's running score (a Wind's give-away comes after)."""
     wind = ""
     typed = _typed(action)
     if typed["type"] == "take" and "wind" in typed["tokens"]:
         wind = " · then give 1 token away (💨)"
-    before = public_scores(engine)[seat]
+    before = engine.public_scores()[seat]
     after = engine.score_preview(seat, dict(action))
     return f"score {before} → {after}{wind}"
 

@@ -38,7 +38,8 @@ from rules.bug_off.contract import (
 from rules.core import SYSTEM, Event
 
 from ...games import Game, register_game
-from ...host.table import Outcome, Table
+from ...host.table import Outcome
+from ...host.view import Moment, TableView
 from ..howto import bug_off as bug_off_howto
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
@@ -82,13 +83,13 @@ class BugOffPresenter(Presenter):
     board_log_lines = 8
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+    def boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = _bug_off(table)
         if engine.is_over:
             return [self.final(table, log)]
         return [self._board(table, engine.view(None), log)]
 
-    def _board(self, table: Table, view: BugOffView, log: Sequence[str]) -> MessageSpec:
+    def _board(self, table: TableView, view: BugOffView, log: Sequence[str]) -> MessageSpec:
         names = [esc(n) for n in table.names()]
         active = view["active"]
         assert active is not None, "the board of a game still running"
@@ -137,11 +138,11 @@ class BugOffPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=((draw, HAND_BUTTON),))
 
-    def ping_text(self, table: Table, seats: list[int]) -> str:
+    def ping_text(self, table: TableView, seats: list[int]) -> str:
         return f"— {TITLE}: your turn, press **Draw**."
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    def final(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec:
         view = _bug_off(table).view(None)
         final = view["final"]
         assert final is not None, "the results of a game that is over"
@@ -177,11 +178,11 @@ class BugOffPresenter(Presenter):
         )
 
     # -- the log -----------------------------------------------------------------------------
-    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+    def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
         return event_lines(table.names(), outcome.events)
 
     # -- private -----------------------------------------------------------------------------
-    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """The DM: the player's cards between their turns. It carries no button and no turn
         line, and while its player chooses what to do with a drawn card (in the private answer
         to Draw, which shows that card and the choices) it still shows the hand from before the
@@ -198,14 +199,14 @@ class BugOffPresenter(Presenter):
             view = {**view, "me": before}
         return self._hand(table, seat, view, engine.view(None), standing=True)
 
-    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def my_hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """My hand answers once, privately: it may say whose turn it is and offer Draw."""
         engine = _bug_off(table)
         return self._hand(table, seat, engine.view(seat), engine.view(None))
 
     def _hand(
         self,
-        table: Table,
+        table: TableView,
         seat: int,
         view: BugOffView,
         public: BugOffView,
@@ -304,20 +305,22 @@ class BugOffPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=tuple(buttons))
 
-    def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
+    def private_hand(self, table: TableView, seat: int, *, in_dm: bool) -> MessageSpec | None:
         if not in_dm:
             return self.my_hand(table, seat)
         engine = _bug_off(table)
         return self._hand(table, seat, engine.view(seat), engine.view(None), beside_dm=True)
 
-    def private_reply(self, table: Table, outcome: Outcome, *, in_dm: bool) -> MessageSpec | None:
+    def private_reply(
+        self, table: TableView, outcome: Outcome, *, in_dm: bool
+    ) -> MessageSpec | None:
         return self._reply(table, outcome, beside_dm=in_dm)
 
-    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+    def reply(self, table: TableView, outcome: Outcome) -> MessageSpec | None:
         """After your own draw: the drawn card and your choices, even with DMs closed."""
         return self._reply(table, outcome, beside_dm=False)
 
-    def _reply(self, table: Table, outcome: Outcome, *, beside_dm: bool) -> MessageSpec | None:
+    def _reply(self, table: TableView, outcome: Outcome, *, beside_dm: bool) -> MessageSpec | None:
         seat = outcome.seat
         if seat == SYSTEM or outcome.action.get("type") != "draw":
             return None
@@ -372,14 +375,14 @@ class BugOffPresenter(Presenter):
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _bug_off(table: Table) -> BugOff:
+def _bug_off(table: TableView) -> Moment[BugOff]:
     """The table's running engine, typed: the score preview is this game's own."""
-    engine = table.running()
-    assert isinstance(engine, BugOff), engine
-    return engine
+    return table.running().of(BugOff)
 
 
-def _score_preview(engine: BugOff, seat: int, colours: Sequence[str], names: Sequence[str]) -> str:
+def _score_preview(
+    engine: Moment[BugOff], seat: int, colours: Sequence[str], names: Sequence[str]
+) -> str:
     """What scoring each colour would move right now, as the engine works it out."""
     lines = []
     for c in colours:

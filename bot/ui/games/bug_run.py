@@ -46,6 +46,8 @@ from rules.bug_run.contract import (
     GoodFortuneAction,
     HeroView,
     KeepAction,
+    LootChoiceData,
+    LootSecretCardData,
     MetalShieldAction,
     MoveAction,
     NoShieldAction,
@@ -64,13 +66,14 @@ from rules.bug_run.contract import (
     StopAction,
     StoreAction,
     TossAction,
+    VpLostData,
     WaitAction,
 )
 from rules.core import SYSTEM
 
 from ...games import Game, register_game
-from ...host.table import Outcome, Table
-from ...standings import final_result
+from ...host.table import Outcome
+from ...host.view import Moment, TableView
 from ..howto import bug_run as bug_run_howto
 from ..images.bug_run import board_fingerprint, board_scene, render_board
 from ..images.bug_run_phone import describe, phone_fingerprint, render_phone_png
@@ -103,9 +106,11 @@ from .bug_run_words import (
     hero_tag,
     place_text,
     price_of,
+    quest_item,
     reward_text,
     rewards_text,
     roof_path_text,
+    stairs_space,
 )
 
 TITLE = "🏃 Bug Run"
@@ -330,7 +335,7 @@ class Describer:
         stairs = self.view.get("stairs")
         if not stairs or stairs not in C.STAIRS:
             return ""
-        sp = C.STAIRS[stairs]["spaces"][space]
+        sp = stairs_space(stairs, space)
         bits = [rewards_text(sp["entry"])] if sp["entry"] else []
         if sp["crown"]:
             bits.append("the crown")
@@ -354,7 +359,7 @@ class Describer:
         name = (slot.get("name") if slot is not None else None) or "the quest"
         card = slot.get("card") if slot is not None else None
         if "item" in a and card is not None and card in C.QUESTS:
-            item = C.QUESTS[card]["items"][a["item"]]
+            item = quest_item(card, a["item"])
             return Choice(a, f"{name}: take {reward_text(item)}", "main", "🗝️", Style.SUCCESS)
         return Choice(a, f"Do the quest: {name}", "main", "🗝️", Style.SUCCESS)
 
@@ -386,7 +391,8 @@ class Describer:
         side = "left" if a["side"] == "L" else "right"
         what = ""
         if reached < len(paths):
-            what = f": {roof_path_text(paths[reached][0 if a['side'] == 'L' else 1])}"
+            path = paths[reached][0 if a["side"] == "L" else 1]
+            what = f": {roof_path_text(path)}"
         return Choice(a, f"Climb the {side} path{what}", "main", "🧗", Style.PRIMARY)
 
 
@@ -441,7 +447,7 @@ def secret_cards(view: BugRunView) -> set[str]:
     return {*you.get("hand", ()), *you.get("loot_choice", ())}
 
 
-def is_private(action: Mapping[str, Any], view: BugRunView) -> bool:
+def is_private(action: Mapping[str, object], view: BugRunView) -> bool:
     """Whether offering ``action`` in public would reveal a secret of the deciding seat."""
     active = view.get("active")
     if active and active.get("prompt") == "flash" and active.get("stage") == "dibs":
@@ -506,11 +512,9 @@ def _menus(choices: list[Choice], placeholder: str, rows: int) -> list[Row]:
     return menus[:rows]
 
 
-def _bug_run(table: Table) -> BugRun:
+def _bug_run(table: TableView) -> Moment[BugRun]:
     """The table's running engine, typed: its views follow Bug Run's contract."""
-    engine = table.running()
-    assert isinstance(engine, BugRun), engine
-    return engine
+    return table.running().of(BugRun)
 
 
 class BugRunPresenter(Presenter):
@@ -520,7 +524,7 @@ class BugRunPresenter(Presenter):
     """The board keeps to 15 lines (P-57); **Details** shows ``DETAIL_LOG_LINES``."""
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+    def boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
         """The phone board (P-57): the picture, and beside it at most 15 lines of text, what
         the deciding member must read; the rest is a click away (**Details**)."""
         engine = _bug_run(table)
@@ -540,7 +544,7 @@ class BugRunPresenter(Presenter):
         rows.append((HAND_BUTTON, DETAILS_BUTTON, FULL_BOARD_BUTTON))
         return [MessageSpec(embed=embed, rows=tuple(rows), image=self.image(table, public))]
 
-    def details(self, table: Table, log: Sequence[str] = ()) -> MessageSpec | None:
+    def details(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec | None:
         """**Details**, privately: every hero's equipment, place and secret-loot count, the
         bazaar and a longer log, all public."""
         engine = _bug_run(table)
@@ -562,7 +566,7 @@ class BugRunPresenter(Presenter):
             )
         )
 
-    def full_picture(self, table: Table) -> ImageSpec | None:
+    def full_picture(self, table: TableView) -> ImageSpec | None:
         """**Full board**: the desktop picture, every card and space (the web page's too)."""
         public = _bug_run(table).view(None)
         names = table.names()
@@ -574,7 +578,9 @@ class BugRunPresenter(Presenter):
             description=describe(board_scene(public, names)),
         )
 
-    def _shown(self, table: Table, engine: BugRun, public: BugRunView) -> list[dict[str, Any]]:
+    def _shown(
+        self, table: TableView, engine: Moment[BugRun], public: BugRunView
+    ) -> list[dict[str, Any]]:
         """The deciding seat's choices the board may show (a member's, not a bot's)."""
         active = public.get("active")
         if active is None or table.user_at(active["seat"]).is_bot:
@@ -585,7 +591,7 @@ class BugRunPresenter(Presenter):
 
     def _head(
         self,
-        table: Table,
+        table: TableView,
         public: BugRunView,
         describer: Describer,
         shown: Sequence[Mapping[str, Any]],
@@ -619,10 +625,10 @@ class BugRunPresenter(Presenter):
         """The face-down VP tokens and Show-Off cards in hand count only at the end (BR-50)."""
         return f"{score} VP" if over else f"{score} visible VP"
 
-    def ping_text(self, table: Table, seats: list[int]) -> str:
+    def ping_text(self, table: TableView, seats: list[int]) -> str:
         return f"— {TITLE}: your decision (on the board, or in your DM)."
 
-    def image(self, table: Table, public: BugRunView) -> ImageSpec:
+    def image(self, table: TableView, public: BugRunView) -> ImageSpec:
         """The phone picture (P-57), and in its alt text the position in words."""
         scene = board_scene(public, table.names())
         return ImageSpec(
@@ -634,7 +640,7 @@ class BugRunPresenter(Presenter):
 
     def _status(
         self,
-        table: Table,
+        table: TableView,
         view: BugRunView,
         d: Describer,
         shown: Sequence[Mapping[str, Any]],
@@ -767,11 +773,11 @@ class BugRunPresenter(Presenter):
         return Field("🛒 Bazaar", clip("\n".join(lines), FIELD_MAX))
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    def final(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec:
         engine = _bug_run(table)
         public = engine.view(None)
         names = table.names()
-        result = final_result(engine)
+        result = engine.final_result()
         scores, winners = result.scores, result.winners
         fields = []
         for seat in ranked(scores, winners):
@@ -805,8 +811,8 @@ class BugRunPresenter(Presenter):
         )
 
     # -- the log -----------------------------------------------------------------------------
-    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
-        public = table.running().view(None)  # hero names and seats never change in a game
+    def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
+        public = _bug_run(table).view(None)  # hero names and seats never change in a game
         names = table.names()
         lines = []
         for event in outcome.events:
@@ -818,22 +824,22 @@ class BugRunPresenter(Presenter):
         return lines
 
     # -- private -----------------------------------------------------------------------------
-    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """The DM: secrets, and only the choices the board cannot show (P-16), so it changes
         only when this player's secrets or secret choices do (issue #21's request budget)."""
         return self._secrets(table, seat, standing=True)
 
-    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def my_hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """My hand answers once, privately: every choice of the deciding seat."""
         return self._secrets(table, seat, standing=False)
 
-    def private_hand(self, table: Table, seat: int, *, in_dm: bool) -> MessageSpec | None:
+    def private_hand(self, table: TableView, seat: int, *, in_dm: bool) -> MessageSpec | None:
         """**My hand** while the member's DM shows their secrets: every choice of the deciding
         seat, and where the secrets are, not the secrets again (P-48)."""
         return self._secrets(table, seat, standing=False, beside_dm=in_dm)
 
     def _secrets(
-        self, table: Table, seat: int, *, standing: bool, beside_dm: bool = False
+        self, table: TableView, seat: int, *, standing: bool, beside_dm: bool = False
     ) -> MessageSpec:
         engine = _bug_run(table)
         view = engine.view(seat)
@@ -843,7 +849,7 @@ class BugRunPresenter(Presenter):
         footer = f"Game #{table.id} · {names[seat]} · only you can see this"
         fields = [Field("⭐ Your victory points (secret)", f"**{you['vp']}** VP")]
         if engine.is_over:  # the end's scoring adds to them: say both, so 7 under 17 is clear
-            total = (you.get("score") or final_result(engine).breakdowns[seat])["total"]
+            total = (you.get("score") or engine.final_result().breakdowns[seat])["total"]
             fields = [
                 Field(
                     "⭐ Your victory points",
@@ -875,7 +881,7 @@ class BugRunPresenter(Presenter):
                     )
                 )
         if engine.is_over:
-            score = you.get("score") or final_result(engine).breakdowns[seat]
+            score = you.get("score") or engine.final_result().breakdowns[seat]
             description = (
                 f"The game is over: you scored **{score['total']}** VP. Results are on the board."
             )
@@ -921,7 +927,7 @@ class BugRunPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=rows)
 
-    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+    def reply(self, table: TableView, outcome: Outcome) -> MessageSpec | None:
         """What only the actor learned (secret loot drawn, VP lost), said privately at once."""
         seat = outcome.seat
         if seat == SYSTEM:
@@ -930,14 +936,16 @@ class BugRunPresenter(Presenter):
         for event in outcome.events:
             if event.is_public or not event.visible_to(seat):
                 continue
-            d = event.data
             if event.type == "loot_secret_card":
-                lines.append(f"🤫 You found {card_line(d['card'])}: it is in your secret hand.")
+                found = cast(LootSecretCardData, event.data)
+                lines.append(f"🤫 You found {card_line(found['card'])}: it is in your secret hand.")
             elif event.type == "loot_choice":
-                names = " or ".join(f"**{C.card_name(c)}**" for c in d["cards"])
+                drawn = cast(LootChoiceData, event.data)
+                names = " or ".join(f"**{C.card_name(c)}**" for c in drawn["cards"])
                 lines.append(f"🎁 You found two loot cards: keep {names}.")
             elif event.type == "vp_lost":
-                lines.append(f"⭐ You lost {d['amount']} VP (now {d['vp']}).")
+                lost = cast(VpLostData, event.data)
+                lines.append(f"⭐ You lost {lost['amount']} VP (now {lost['vp']}).")
         if not lines:
             return None
         engine = _bug_run(table)
@@ -963,7 +971,7 @@ TURN_VERBS = {
 }
 
 
-def _verbs(options: Sequence[Mapping[str, Any]] | None) -> str:
+def _verbs(options: Sequence[Mapping[str, object]] | None) -> str:
     """The kinds of action a turn offers, e.g. ``move or attack`` (all kinds when unknown)."""
     kinds = (
         list(TURN_VERBS)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rules.bug_run import content as C
 from rules.bug_run.contract import (
@@ -25,6 +25,7 @@ from rules.bug_run.contract import (
     DeathData,
     DefeatedData,
     DibsData,
+    DieFace,
     DuelData,
     EnergyBoostData,
     EscapeEndData,
@@ -41,6 +42,7 @@ from rules.bug_run.contract import (
     GoodFortuneData,
     HeroView,
     HurtData,
+    ItemCard,
     LevelBuiltData,
     LevelEndData,
     LootData,
@@ -59,11 +61,13 @@ from rules.bug_run.contract import (
     RerollData,
     RollData,
     RoofAttackData,
+    RoofPath,
     RoofPathData,
     RoofStepData,
     SecondChanceData,
     SellData,
     ShieldData,
+    StairsSpace,
     StealData,
     Stock,
     StrikeBackData,
@@ -149,9 +153,35 @@ def hero_tag(heroes: Sequence[HeroView], names: Sequence[str], h: int | None) ->
     return f"{HERO_EMOJI.get(hero['name'], '')} {hero['name']} ({esc(names[hero['seat']])})"
 
 
+# -- card content, read by the contract's shapes (tests/bot/test_contracts.py checks every card) --
+
+
+def item_card(card: str) -> ItemCard:
+    """A bazaar, loot or basic card's content."""
+    return cast(ItemCard, C.card(card))
+
+
+def stairs_space(stairs: str, space: int) -> StairsSpace:
+    """One space of a stairs card."""
+    spaces: list[StairsSpace] = C.STAIRS[stairs]["spaces"]
+    return spaces[space]
+
+
+def quest_item(card: str, item: int) -> str:
+    """The reward of one item of an item quest."""
+    items: list[str] = C.QUESTS[card]["items"]
+    return items[item]
+
+
+def die_face(face: int) -> DieFace:
+    """What a die face (1-6) shows."""
+    faces: list[DieFace] = cast(list[DieFace], C.DICE)
+    return faces[face - 1]
+
+
 def card_text(card: str) -> str:
     """One line saying what a bazaar, loot or basic card does."""
-    d = C.card(card)
+    d = item_card(card)
     eff = d["effect"]
     if eff == "full_potion":
         return "back to 10 ❤️"
@@ -208,7 +238,7 @@ def card_line(card: str) -> str:
 
 
 def price_of(card: str) -> int:
-    return int(C.card(card).get("price", 0))
+    return item_card(card).get("price", 0)
 
 
 def place_text(col: int, floor: str, columns: int) -> str:
@@ -222,12 +252,12 @@ def place_text(col: int, floor: str, columns: int) -> str:
 def dice_text(dice: Sequence[int]) -> str:
     parts = []
     for face in dice:
-        symbol = C.DICE[face - 1]["symbol"]
+        symbol = die_face(face)["symbol"]
         parts.append(f"{DIE_FACES.get(face, face)} {face} ({DIE_MEANING.get(symbol, symbol)})")
     return ", ".join(parts)
 
 
-def roof_path_text(path: Mapping[str, Any]) -> str:
+def roof_path_text(path: RoofPath) -> str:
     if "cost" in path:
         return "pay " + rewards_text(path["cost"]).replace("−", "")
     kind, need = path["challenge"][0], path["challenge"][1]

@@ -50,7 +50,8 @@ from rules.bugs_and_co.engine import CAP_KEY, FINAL_KEY, FINAL_SECONDS, START_KE
 from rules.core import SYSTEM, Event
 
 from ...games import Game, register_game
-from ...host.table import Outcome, Table
+from ...host.table import Outcome
+from ...host.view import Moment, TableView
 from ..howto import bugs_and_co as bugs_and_co_howto
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
@@ -123,7 +124,7 @@ class BugsAndCoPresenter(Presenter):
         return plural(score, "point") if over else plural(score, "trophy point")
 
     # -- the board ---------------------------------------------------------------------------
-    def boards(self, table: Table, log: Sequence[str] = ()) -> list[MessageSpec]:
+    def boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
         engine = _bugs_and_co(table)
         if engine.is_over:
             return [self.final(table, log)]
@@ -143,7 +144,7 @@ class BugsAndCoPresenter(Presenter):
 
     def _status(
         self,
-        table: Table,
+        table: TableView,
         view: BugsAndCoView,
         names: Sequence[str],
         pages: list[range],
@@ -264,11 +265,11 @@ class BugsAndCoPresenter(Presenter):
             )
         return out
 
-    def ping_text(self, table: Table, seats: list[int]) -> str:
+    def ping_text(self, table: TableView, seats: list[int]) -> str:
         return f"— {TITLE}: 1, 2, 3… play!"
 
     # -- the results -------------------------------------------------------------------------
-    def final(self, table: Table, log: Sequence[str] = ()) -> MessageSpec:
+    def final(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec:
         result = _bugs_and_co(table).view(None)["result"]
         assert result is not None, "the results of a game that is over"
         raw = table.names()
@@ -320,16 +321,16 @@ class BugsAndCoPresenter(Presenter):
         return standing(name, winner, plural(parts["total"], "point"), clip(value, FIELD_MAX))
 
     # -- the log -----------------------------------------------------------------------------
-    def log_lines(self, table: Table, outcome: Outcome) -> list[str]:
+    def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
         return event_lines(table.names(), outcome.events)
 
     # -- private -----------------------------------------------------------------------------
-    def hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """No DM'd hand: the held tile is shown in the reply to the pick-up, and kept tiles are
         never shown (BC-8)."""
         return None
 
-    def reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+    def reply(self, table: TableView, outcome: Outcome) -> MessageSpec | None:
         seat = outcome.seat
         if seat == SYSTEM:
             return None
@@ -340,7 +341,7 @@ class BugsAndCoPresenter(Presenter):
             return MessageSpec(content=_trophy_reply(seat, outcome.events))
         return None
 
-    def _peek_reply(self, table: Table, outcome: Outcome) -> MessageSpec | None:
+    def _peek_reply(self, table: TableView, outcome: Outcome) -> MessageSpec | None:
         seat = outcome.seat
         peeked = [
             cast(PeekedData, e.data)
@@ -387,7 +388,7 @@ class BugsAndCoPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=rows)
 
-    def answered(self, table: Table, seat: int, spec: MessageSpec) -> MessageSpec:
+    def answered(self, table: TableView, seat: int, spec: MessageSpec) -> MessageSpec:
         """A pick-up answer once its tile has left the hand: the face is hidden again, as on
         the table (BC-8 for a kept tile); the log says where it went."""
         return MessageSpec(
@@ -395,7 +396,7 @@ class BugsAndCoPresenter(Presenter):
             "or STOP). Its face is hidden again, as on the table; the log says where it went."
         )
 
-    def my_hand(self, table: Table, seat: int) -> MessageSpec | None:
+    def my_hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """The tile you hold (if any), privately; kept tiles stay unseen even to you (BC-8)."""
         engine = _bugs_and_co(table)
         you: YouView | None = engine.view(seat)["you"]
@@ -412,9 +413,9 @@ class BugsAndCoPresenter(Presenter):
         )
         return MessageSpec(content=text)
 
-    def refresh_at(self, table: Table) -> datetime | None:
+    def refresh_at(self, table: TableView) -> datetime | None:
         """During the start count and the final countdown, redraw every couple of seconds."""
-        if table.engine is None or table.engine.is_over:
+        if table.moment is None or table.moment.is_over:
             return None
         due = table.timers.get(FINAL_KEY) or table.timers.get(START_KEY)
         if due is None:
@@ -432,11 +433,9 @@ class BugsAndCoPresenter(Presenter):
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _bugs_and_co(table: Table) -> BugsAndCo:
+def _bugs_and_co(table: TableView) -> Moment[BugsAndCo]:
     """The table's running engine, typed, so its views are read by their contract."""
-    engine = table.running()
-    assert isinstance(engine, BugsAndCo), engine
-    return engine
+    return table.running().of(BugsAndCo)
 
 
 def _signed(n: int) -> str:
