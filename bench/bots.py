@@ -23,10 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules  # noqa: F401  (registers the games and their bot players)
 from bot.tournament import LevelReport, run_tournament
-from rules.core.bots import Level
+from rules.core import get_game
+from rules.core.bots import BOTS, Level
 
-GAMES = ("bag-of-bugs", "bugs-and-co", "bug-off", "bug-run")
-TWO_PLAYERS = ("bugs-and-co", "bug-off", "bug-run")
+GAMES = tuple(sorted(BOTS))
+"""Every game with bot players."""
+TWO_PLAYERS = tuple(slug for slug in GAMES if get_game(slug).min_players <= 2)
 P95_GOAL_MS = 1000.0
 
 

@@ -38,6 +38,10 @@ PER_GAME_DATA = {
     "tests/bot/test_command_leaks.py": "two games whose scan is shown to fail on a leak",
     "tests/rules/test_public_scores.py": "the games whose running score is all of it",
     "bench/e2e.py": "its default --kinds, in the order its published figures were measured",
+    "tests/bot/test_tournament.py": "command-line refusals, each naming the game whose rule it "
+    "breaks (not a list of games)",
+    "tests/rules/bot_positions.py": "how long a random game of each lasts; "
+    "test_every_game_with_bots_has_a_span checks every game with bots has one",
     "tests/bot/test_colour_marks.py": "the games that draw colours as glyphs; every glyph "
     "bot.ui.marks letters is checked to be one of theirs",
 }

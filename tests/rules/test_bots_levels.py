@@ -10,7 +10,7 @@ from rules.core import Rng, random_action
 from rules.core.bots import LEVELS, REACTIONS, Budget, Level
 from rules.core.match import play_match
 
-from .bot_positions import SHIPPED, position, step
+from .bot_positions import SHIPPED, SPAN, position, step
 
 
 @pytest.mark.parametrize("slug", SHIPPED)
@@ -96,3 +96,7 @@ def test_a_time_budget_stops_the_search_by_the_injected_clock() -> None:
     decision = bot.decide(engine)
     assert decision.action in engine.legal_actions(bot.seat)
     assert decision.simulations == 9 * options  # read at 0.0 to start, 0.1 … 0.9 go on, 1.0 stops
+
+
+def test_every_game_with_bots_has_a_span() -> None:
+    assert set(SPAN) == set(SHIPPED)
