@@ -64,7 +64,9 @@ async def page(web: Any) -> AsyncIterator[Any]:
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.set_default_timeout(10_000)
+        # A bound on waiting, not a measure: a loaded machine (the suite's five workers on two
+        # cores) once took over 10 s to scroll a button into view.
+        page.set_default_timeout(30_000)
         yield page
         await browser.close()
         # No script error and nothing refused by the page's own Content-Security-Policy.
