@@ -131,7 +131,7 @@ class Boards(PublisherBase):
         channel = self.client.get_partial_messageable(table.game.channel_id)
         kinds = ["board" if i == 0 else f"board:{i}" for i in range(len(boards))]
         await after_answers(state, [state.board_ids.get(kind) for kind in kinds])
-        # A picture being sent through a click lands before this edit, never after it (P-60).
+        # A picture being sent through a click lands before this edit, never after it (P-57).
         sending = [f.task for k in kinds if (f := state.pictures.get(k)) and f.sending]
         if sending:
             await asyncio.wait(sending)
@@ -262,7 +262,7 @@ class Boards(PublisherBase):
                 if png is None:
                     # Answered now with the picture the board carries (none yet, on the board
                     # a lobby became); the new one follows through this interaction once
-                    # drawn (P-60).
+                    # drawn (P-57).
                     follows, answer = spec.image, replace(spec, image=shown_image)
             kwargs = edit_kwargs(answer, table.id, turn, png, shown=shown_image)
             if interaction.response.is_done():  # deferred by the ack guard: edit through it
@@ -319,7 +319,7 @@ class Boards(PublisherBase):
                 shown = state.shown.get(key)
                 if shown is not None and shown[0].image == image:
                     # With the board's newest text, whose embed now shows the picture.
-                    embed = lettered_spec(shown[0]).embed  # as render.py sends it (P-55)
+                    embed = lettered_spec(shown[0]).embed  # as render.py sends it (P-53)
                     files = [file_of(image, png)]
                     if embed is None:
                         await interaction.edit_original_response(attachments=files)

@@ -85,7 +85,7 @@ def host_button_id(game_id: int, op: str) -> str:
 
 
 def rules_button_id(slug: str, page: int) -> str:
-    """``r:<slug>:<page>``: a page of a game's rules (P-56), the same for every message."""
+    """``r:<slug>:<page>``: a page of a game's rules (P-54), the same for every message."""
     if not (0 < len(slug) <= MAX_SLUG and slug.replace("-", "").isalnum() and slug.islower()):
         raise CodecError(f"not a game slug: {slug!r}")
     if not 0 <= page < 10**MAX_PAGE_DIGITS:

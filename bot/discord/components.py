@@ -66,7 +66,7 @@ GAME_SELECT = re.compile(r"s:(?P<game>\d+):(?P<turn>\d+):(?P<index>\d+)")
 RULES_BUTTON = re.compile(r"r:(?P<slug>[a-z0-9-]{1,40}):(?P<page>\d{1,2})")
 TEMPLATES = (GAME_BUTTON, HOST_BUTTON, GAME_SELECT, RULES_BUTTON)
 """The custom ids bugtable makes: a game button, a host button (lobby, My hand), a menu, and
-a page of a game's rules (How to play, Previous, Next: the same on every message, P-56)."""
+a page of a game's rules (How to play, Previous, Next: the same on every message, P-54)."""
 
 
 # -- outgoing ---------------------------------------------------------------------------------

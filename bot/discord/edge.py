@@ -119,7 +119,7 @@ class Edge:
 
     def _shed(self, interaction: discord.Interaction[Any]) -> float | None:
         """How late a click reached the bot; ``None`` when it is too late to be answered at
-        all: it is then not acted on, since its player is told it failed (P-61)."""
+        all: it is then not acted on, since its player is told it failed (P-58)."""
         late = self.lateness.of(interaction.id)
         if late <= EXPIRED:
             return late

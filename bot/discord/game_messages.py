@@ -88,7 +88,7 @@ class Drawing:
 
 @dataclass
 class PictureFollow:
-    """A board picture on its way after a click's answer (P-60): drawing, then sending."""
+    """A board picture on its way after a click's answer (P-57): drawing, then sending."""
 
     task: asyncio.Task[None]
     sending: bool = False
@@ -127,7 +127,7 @@ class GameMessages:
     """Set whenever a click's answer is done (``answering`` lost an entry)."""
     pictures: dict[str, PictureFollow] = field(default_factory=dict)
     """Per board message, the picture following a click's answer through its interaction
-    (P-60): the newest only; an older one still rendering gives way to it."""
+    (P-57): the newest only; an older one still rendering gives way to it."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None

@@ -1,4 +1,4 @@
-"""Answers a How to play, Previous or Next click (P-56): a page of a game's rules, privately.
+"""Answers a How to play, Previous or Next click (P-54): a page of a game's rules, privately.
 
 A click on a board or lobby opens the first page as an ephemeral reply; a click on that reply
 turns its page in the click's own response (``UPDATE_MESSAGE``). Both go through the

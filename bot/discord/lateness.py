@@ -4,7 +4,7 @@ this machine's.
 Discord accepts the first answer to an interaction only within 3 s of making it (its id's
 time). An interaction that reaches the bot later than that (a gateway that lagged, a bot whose
 event loop fell behind under load) can no longer be answered: acting on it would commit a move
-the player was told failed. So the edge sheds it: nothing is done, one warning line (P-61).
+the player was told failed. So the edge sheds it: nothing is done, one warning line (P-58).
 
 An id's time is Discord's clock; ``now`` is this machine's, which may be off by seconds. So the
 lateness of an interaction is its apparent age less the smallest apparent age seen lately (the

@@ -1,4 +1,4 @@
-"""**Details** and **Full board** (P-57): what a board kept short for a phone leaves out,
+"""**Details** and **Full board** (P-55): what a board kept short for a phone leaves out,
 shown to whoever clicks, privately.
 
 Both answer through the click's own interaction (a deferred ephemeral reply, then its

@@ -1,6 +1,6 @@
 """MessageSpec → what discord.py sends (an embed, the rows of persistent components).
 
-Every text part is lettered on its way out (``bot.ui.marks``, P-55): a colour glyph never
+Every text part is lettered on its way out (``bot.ui.marks``, P-53): a colour glyph never
 reaches a person without its letter."""
 
 from __future__ import annotations

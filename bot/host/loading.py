@@ -154,7 +154,7 @@ class Loading(HostCore):
         stale table never refuses every later click (P-22). On a store other processes share,
         the attempt is judged on what this process knows, holding no lock of the database: its
         commit takes the game's lock and checks the version in the group's transaction, and a
-        refusal on a table another process moved on is judged again after a reload (P-58).
+        refusal on a table another process moved on is judged again after a reload (P-56).
         Listeners hear of a reload."""
         reloaded = False
         try:

@@ -89,7 +89,7 @@ class StoreBase:
 
     async def game_state(self, game_id: int) -> GameState | None:
         """A game's committed version and status, read without any lock (a shared store only:
-        a refused click asks whether its table was stale, P-58). None on SQLite or no game."""
+        a refused click asks whether its table was stale, P-56). None on SQLite or no game."""
         if self._shared is None:
             return None
         return await self._shared.state(game_id)

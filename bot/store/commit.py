@@ -72,7 +72,7 @@ class CommitStore(StoreBase):
             values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
         kept = [c for c in games.c if c.name != "snapshot"]
         async with self._queued(), writer_engine(self._engine).begin() as conn:
-            if self._shared is not None:  # as the group writer does (P-58)
+            if self._shared is not None:  # as the group writer does (P-56)
                 await conn.execute(
                     text("SELECT pg_advisory_xact_lock(:kind, :key)"),
                     {"kind": GAME_LOCK, "key": fold_key(game_id)},

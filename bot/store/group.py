@@ -1,6 +1,6 @@
 """Group commit, whatever the database: the actions that arrive while the previous group is
 being written are committed together, and every caller is answered only after the COMMIT that
-holds its action (P-34, P-58).
+holds its action (P-34, P-56).
 
 ``GroupWriter`` owns the queue and the one writer task; a database's writer (``writer.py`` for a
 SQLite file, ``pg_writer.py`` for PostgreSQL) only says how one group is written. An action

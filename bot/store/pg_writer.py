@@ -1,4 +1,4 @@
-"""Group commit on PostgreSQL (P-58): the actions of every game that arrive together share one
+"""Group commit on PostgreSQL (P-56): the actions of every game that arrive together share one
 transaction on one connection, written by one statement whatever their number.
 
 The statement (``_GROUP``) moves every game's version by compare-and-set (a conditional

@@ -1,4 +1,4 @@
-"""Not by colour alone (issue #26, P-55): every colour glyph people read carries its letter.
+"""Not by colour alone (issue #26, P-53): every colour glyph people read carries its letter.
 
 Presenters and the public log name a colour by its emoji alone (``🔴``, ``🟥``), as they always
 have: the log of a stored game is rebuilt from its actions and must read byte for byte as it did

@@ -37,7 +37,7 @@ def _timestamp(match: re.Match[str]) -> str:
 def markdown(text: str) -> str:
     """Discord markdown as safe HTML: escape everything, then turn the known marks into tags.
 
-    Colour glyphs get their letters first (P-55), as on Discord. A backslash-escaped mark (a player's name with ``*`` in it, see ``bot.ui.text.esc``) is set
+    Colour glyphs get their letters first (P-53), as on Discord. A backslash-escaped mark (a player's name with ``*`` in it, see ``bot.ui.text.esc``) is set
     aside first, so it shows as typed and never opens a tag.
     """
     kept: list[str] = []

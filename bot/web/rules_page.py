@@ -1,4 +1,4 @@
-"""``/rules/<game>``: a game's How to play pages (P-56) as one web page, the very text that
+"""``/rules/<game>``: a game's How to play pages (P-54) as one web page, the very text that
 `/bugs rules` and the How to play button show on Discord."""
 
 from __future__ import annotations

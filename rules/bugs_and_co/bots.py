@@ -87,7 +87,7 @@ def worth_keeping(symbol: int, mine: list[int], lost: int, known_elsewhere: bool
 
 
 TARGET = 3
-"""P-53: the score (a trio's worth) a normal player's whole trios and the next trophy must
+"""P-52: the score (a trio's worth) a normal player's whole trios and the next trophy must
 reach before it stops with that trophy."""
 
 

@@ -16,7 +16,7 @@ from rules.core import Event
 from rules.core.bots import Level, Memory
 
 NORMAL_SLOTS: Final = 5
-"""P-53: how many slot facts a normal bot keeps (the oldest is forgotten first)."""
+"""P-52: how many slot facts a normal bot keeps (the oldest is forgotten first)."""
 
 
 class TileMemory(Memory):

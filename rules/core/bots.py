@@ -44,7 +44,7 @@ REACTIONS: dict[Level, Reaction] = {
     "normal": Reaction(0.9, 2.2),
     "hard": Reaction(0.5, 1.2),
 }
-"""P-52: reaction times per level, the same for every real-time game."""
+"""P-51: reaction times per level, the same for every real-time game."""
 
 
 class Memory:

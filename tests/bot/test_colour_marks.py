@@ -1,4 +1,4 @@
-"""Not by colour alone (P-55): every colour glyph a person reads carries its letter, on Discord
+"""Not by colour alone (P-53): every colour glyph a person reads carries its letter, on Discord
 and on the web pages, while the presenters and the public log keep the bare glyph."""
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def test_lettering_twice_changes_nothing_and_button_emoji_stay_bare() -> None:
 @pytest.mark.parametrize("slug", sorted(COLOURED))
 def test_whole_games_reach_people_lettered_while_the_log_keeps_bare_glyphs(slug: str) -> None:
     """Boards, hands and log lines over a whole game: bare glyphs in what presenters make (the
-    stored games' record, P-55), none in what is sent or shown on the web."""
+    stored games' record, P-53), none in what is sent or shown on the web."""
     presenter = presenter_for(slug)
     rng = random.Random(5)
     table = make_table(slug, 3, seed=5)

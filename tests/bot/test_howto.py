@@ -1,4 +1,4 @@
-"""How to play (P-56): every game's rules pages, as `/bugs rules`, the How to play button and
+"""How to play (P-54): every game's rules pages, as `/bugs rules`, the How to play button and
 the web page show them; their numbers and worked examples agree with the engines."""
 
 from __future__ import annotations

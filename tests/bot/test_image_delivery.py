@@ -239,7 +239,7 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-# -- a click on the board: answered at once, its picture follows (P-60) ------------------------
+# -- a click on the board: answered at once, its picture follows (P-57) ------------------------
 
 
 class GatedPictures:

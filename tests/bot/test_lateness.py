@@ -1,4 +1,4 @@
-"""Late clicks (P-61): lateness is measured against the quickest delivery, so this machine's
+"""Late clicks (P-58): lateness is measured against the quickest delivery, so this machine's
 clock offset cancels out, and a click too late to be answered is not acted on."""
 
 from __future__ import annotations

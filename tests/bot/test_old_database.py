@@ -213,7 +213,7 @@ async def test_open_games_play_on_as_they_did(old_host: Host, clock: ManualClock
 
 
 async def test_old_games_logs_read_with_letters_as_new_ones_do(old_store: Store) -> None:
-    """How an old game's log reads (P-55): its lines are rebuilt as they were, bare colour
+    """How an old game's log reads (P-53): its lines are rebuilt as they were, bare colour
     glyphs and all (the proof above pins them byte for byte), and reach people lettered on the
     board and on the web page, like a new game's."""
     from bot.discord.render import send_kwargs

@@ -1,4 +1,4 @@
-"""Bug Run's phone board (P-57): the picture's type at the size Discord shows it on a phone,
+"""Bug Run's phone board (P-55): the picture's type at the size Discord shows it on a phone,
 names cut only with an ellipsis and written out whole in the legend, every kind carrying its
 letter, the alt text, and the channel text beside the picture kept to 15 lines."""
 

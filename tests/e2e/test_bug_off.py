@@ -49,7 +49,7 @@ SAMPLE = 3
 TURN_OF = re.compile(r"▶ \*\*(?P<name>[^*\n]+)\*\*'s turn: draw a card\.")
 GAME_ID = re.compile(r"^g:(?P<game>\d+):(?P<turn>\d+):(?P<action>\{.*\})$")
 EMOJI = {colour: lettered(glyph) for colour, glyph in GLYPHS.items()}
-"""Each colour's chip as members read it: its square and its letter (``🟥R``, P-55)."""
+"""Each colour's chip as members read it: its square and its letter (``🟥R``, P-53)."""
 CHIP = "(?:" + "|".join(f"{glyph}{LETTERS[glyph]}?+" for glyph in GLYPHS.values()) + ")"
 """A chip, lettered or (a leak the scans must still see) bare; its letter is taken whole
 (possessive), so ``🟥R×2`` never reads as a bare ``🟥``."""

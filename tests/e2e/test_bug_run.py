@@ -375,7 +375,7 @@ async def test_a_five_player_game_on_the_two_floor_side(world: World) -> None:
         first = picture(w.emulator, game.board)
         await game.play()
         await finish_and_check(game)
-        # The phone picture keeps its width; its height follows the cards still ahead (P-57).
+        # The phone picture keeps its width; its height follows the cards still ahead (P-55).
         assert first.width == picture(w.emulator, game.board).width
         assert scan(everything_seen(w, users), game) == []
     finally:
@@ -405,7 +405,7 @@ async def test_status_from_a_member_who_does_not_play_shows_only_visible_vp(worl
 
 @pytest.mark.parametrize("world", [FAST], indirect=True)
 async def test_details_and_the_full_board_are_a_private_click_away(world: World) -> None:
-    """The phone board (P-57): a portrait picture with alt text in words, at most 15 lines
+    """The phone board (P-55): a portrait picture with alt text in words, at most 15 lines
     beside it; Details and Full board answer whoever clicks, privately, through the click's
     own interaction (none of the global budget)."""
     w = world

@@ -1,4 +1,4 @@
-"""How to play in the game (P-56), through the real discord.py bot and the emulator: `/bugs
+"""How to play in the game (P-54), through the real discord.py bot and the emulator: `/bugs
 rules` pages turned by Previous and Next in their own message, the How to play button of a
 lobby and a board, answered privately and for nothing of the global budget, after a restart too."""
 
@@ -32,7 +32,7 @@ async def test_rules_pages_turn_in_their_own_private_message(world: World) -> No
         assert turned.type == UPDATE_MESSAGE and turned.message is first
         assert f"Page {number} of 4" in first.text() and page.title in first.text()
     assert first.find_button(label="Next").disabled
-    # The worked example is there, lettered like everything a person reads (P-55).
+    # The worked example is there, lettered like everything a person reads (P-53).
     await click(emu, world.alice, first, "Previous")
     assert "Worked example" in first.text() and "🟥R" in first.text()
     assert len(emu.ephemerals_created(world.alice)) == 1

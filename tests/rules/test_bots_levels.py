@@ -49,7 +49,7 @@ def test_normal_beats_three_random_players_more_often_than_chance(slug: str) -> 
 
 
 def test_reaction_times_make_hard_quick_but_never_instant() -> None:
-    """P-52: each level reacts within its own window; hard first, but not at once."""
+    """P-51: each level reacts within its own window; hard first, but not at once."""
     assert set(REACTIONS) == set(LEVELS)
     assert REACTIONS["hard"].low > 0
     assert REACTIONS["hard"].high < REACTIONS["easy"].high

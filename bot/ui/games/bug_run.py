@@ -521,11 +521,11 @@ class BugRunPresenter(Presenter):
     slug = "bug-run"
     colour = 0x7A4FBF
     board_log_lines = 3
-    """The board keeps to 15 lines (P-57); **Details** shows ``DETAIL_LOG_LINES``."""
+    """The board keeps to 15 lines (P-55); **Details** shows ``DETAIL_LOG_LINES``."""
 
     # -- the board ---------------------------------------------------------------------------
     def boards(self, table: TableView, log: Sequence[str] = ()) -> list[MessageSpec]:
-        """The phone board (P-57): the picture, and beside it at most 15 lines of text, what
+        """The phone board (P-55): the picture, and beside it at most 15 lines of text, what
         the deciding member must read; the rest is a click away (**Details**)."""
         engine = _bug_run(table)
         if engine.is_over:
@@ -629,7 +629,7 @@ class BugRunPresenter(Presenter):
         return f"— {TITLE}: your decision (on the board, or in your DM)."
 
     def image(self, table: TableView, public: BugRunView) -> ImageSpec:
-        """The phone picture (P-57), and in its alt text the position in words."""
+        """The phone picture (P-55), and in its alt text the position in words."""
         scene = board_scene(public, table.names())
         return ImageSpec(
             IMAGE_NAME,

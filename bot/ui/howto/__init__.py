@@ -1,4 +1,4 @@
-"""How to play, in the game (issue #26, P-56): each game's rules as a few pages (overview, a
+"""How to play, in the game (issue #26, P-54): each game's rules as a few pages (overview, a
 turn, scoring with a worked example, the buttons), in our own words.
 
 The same pages answer `/bugs rules`, the **How to play** button of every lobby and board, and

@@ -1,4 +1,4 @@
-"""Bag of Bugs, how to play (P-56): the rulebook (/work/shared/rulebooks) and BB rulings."""
+"""Bag of Bugs, how to play (P-54): the rulebook (/work/shared/rulebooks) and BB rulings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bug Off!, how to play (P-56): the rulebook (/work/shared/rulebooks) and BO rulings."""
+"""Bug Off!, how to play (P-54): the rulebook (/work/shared/rulebooks) and BO rulings."""
 
 from __future__ import annotations
 

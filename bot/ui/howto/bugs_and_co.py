@@ -1,4 +1,4 @@
-"""Bugs & Co, how to play (P-56): the rulebook (/work/shared/rulebooks) and BC rulings."""
+"""Bugs & Co, how to play (P-54): the rulebook (/work/shared/rulebooks) and BC rulings."""
 
 from __future__ import annotations
 

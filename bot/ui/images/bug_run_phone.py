@@ -1,4 +1,4 @@
-"""Bug Run's board for a phone (issue #26, P-57): portrait, large type, only what a player needs
+"""Bug Run's board for a phone (issue #26, P-55): portrait, large type, only what a player needs
 this turn: the current level's cards top to bottom, every hero's hearts, arrows and coins, whose
 decision it is and who holds the crown.
 
