@@ -1,4 +1,4 @@
-"""Bag of Bugs, how to play (P-54): the rulebook (/work/shared/rulebooks) and BB rulings."""
+"""Bag of Bugs, how to play (P-54): the game's rulebook and its BB rulings in docs/rulings.md."""
 
 from __future__ import annotations
 

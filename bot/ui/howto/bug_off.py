@@ -1,4 +1,4 @@
-"""Bug Off!, how to play (P-54): the rulebook (/work/shared/rulebooks) and BO rulings."""
+"""Bug Off!, how to play (P-54): the game's rulebook and its BO rulings in docs/rulings.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bug Run, how to play (P-54): the rulebook (/work/shared/rulebooks) and BR rulings."""
+"""Bug Run, how to play (P-54): the game's rulebook and its BR rulings in docs/rulings.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bugs & Co, how to play (P-54): the rulebook (/work/shared/rulebooks) and BC rulings."""
+"""Bugs & Co, how to play (P-54): the game's rulebook and its BC rulings in docs/rulings.md."""
 
 from __future__ import annotations
 
