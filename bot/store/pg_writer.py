@@ -28,13 +28,42 @@ from sqlalchemy.exc import DBAPIError
 
 from .errors import GameNotFound, VersionConflict, WrongStatus
 from .group import GROUP_LIMIT, ActionWrite, Answer, GroupWriter, Pending, answer
-from .models import Game
+from .models import ActionRow, Game, TimerRow
 from .postgres import GAME_LOCK
 from .records import GameRecord, GameStatus, game_record
 
 _GAMES = cast(Table, Game.__table__)
 _KEPT = [c.name for c in _GAMES.c if c.name != "snapshot"]
 """Every column of a game but its snapshot, which the writer has in hand."""
+
+
+def written(table: Table, values: dict[str, str]) -> tuple[str, str]:
+    """The column list of an INSERT into ``table`` and the matching values (``values``: column
+    name -> its expression), in the model's column order. Every column of the model must have
+    its value here: a column added to the model stops the bot at import, not at its first
+    commit with a NULL (so a schema change is its model, its migration and this map)."""
+    columns = [c.name for c in table.c]
+    if set(values) != set(columns):
+        raise LookupError(
+            f"{table.name}: the group statement writes {sorted(values)}, the model has {columns}"
+        )
+    return ", ".join(columns), ", ".join(values[c] for c in columns)
+
+
+_ACTION_COLUMNS, _ACTION_VALUES = written(
+    cast(Table, ActionRow.__table__),
+    {"game_id": "id", "seq": "last_seq", "seat": "seat", "action": "action", "at": "at"},
+)
+_TIMER_COLUMNS, _TIMER_VALUES = written(
+    cast(Table, TimerRow.__table__),
+    {
+        "game_id": "w.game_id",
+        "key": "w.key",
+        "due_at": "w.due_at",
+        "action": "w.action",
+        "created_at": "m.at",
+    },
+)
 
 #: The snapshot is stored when it is due (``group.snapshot_due``: ``seq - snapshot_seq >= every``,
 #: with ``seq`` the action's, ``g.last_seq + 1``) and the caller gave one.
@@ -63,8 +92,8 @@ WITH input AS (
     RETURNING {", ".join(f"g.{name}" for name in _KEPT)}, i.seat, i.action, i.at,
         i.replaces_timers
 ), appended AS (
-    INSERT INTO actions (game_id, seq, seat, action, at)
-    SELECT id, last_seq, seat, action, at FROM moved
+    INSERT INTO actions ({_ACTION_COLUMNS})
+    SELECT {_ACTION_VALUES} FROM moved
 ), wanted AS (
     SELECT * FROM unnest($9::int[], $10::text[], $11::timestamptz[], $12::jsonb[])
         AS w(game_id, key, due_at, action)
@@ -73,8 +102,8 @@ WITH input AS (
     WHERE t.game_id = m.id AND m.replaces_timers
         AND NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.game_id = t.game_id AND w.key = t.key)
 ), added AS (
-    INSERT INTO timers (game_id, key, due_at, action, created_at)
-    SELECT w.game_id, w.key, w.due_at, w.action, m.at FROM wanted AS w JOIN moved AS m
+    INSERT INTO timers ({_TIMER_COLUMNS})
+    SELECT {_TIMER_VALUES} FROM wanted AS w JOIN moved AS m
         ON m.id = w.game_id
     ON CONFLICT (game_id, key) DO UPDATE
         SET due_at = excluded.due_at, action = excluded.action, created_at = excluded.created_at
