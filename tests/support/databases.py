@@ -84,7 +84,9 @@ def _admin(url: str, *statements: str) -> None:
             user=parsed.username,
             password=parsed.password,
             database=parsed.database or "postgres",
-            timeout=3,
+            # A bound, not a measure: whether the server answers at all was asked at the start
+            # (``postgres_unavailable``); under the suite's load a connection once took over 3 s.
+            timeout=30,
         )
         try:
             for sql in statements:
