@@ -267,7 +267,9 @@ class Edge:
             return
         panel = panels.live(table.id, seat)
         if panel is not None and interaction.type is discord.InteractionType.component:
-            guard = AckGuard(interaction)  # the edit goes first: the click's answer follows it
+            # The edit goes first: the click's answer follows it. Timed from the click's
+            # lateness, as every guard is (P-58), not from this machine's clock.
+            guard = AckGuard(interaction, late=self.lateness.of(interaction.id))
             try:
                 async with panel.lock:
                     await panel.edit(spec, turn)
