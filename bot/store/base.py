@@ -72,6 +72,11 @@ class StoreBase:
         return None if self._writer is None else self._writer.groups
 
     @property
+    def inline_commits(self) -> int:
+        """Of ``group_commits``, lone actions committed on the event loop (P-59)."""
+        return 0 if self._writer is None else self._writer.inline_commits
+
+    @property
     def shared(self) -> bool:
         """Whether other bot processes may write to this store (PostgreSQL) as this one does."""
         return self._shared is not None
@@ -116,6 +121,10 @@ class StoreBase:
         else:
             async with self._write_queue:
                 yield
+
+    def _queue_free(self) -> bool:
+        """Whether none of the store's own writes holds or awaits SQLite's lock right now."""
+        return self._write_queue is None or not self._write_queue.locked()
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:

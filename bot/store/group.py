@@ -43,6 +43,7 @@ class ActionWriter(Protocol):
     answering only once it is durable, and close."""
 
     groups: int
+    inline_commits: int
 
     async def record(self, write: ActionWrite) -> GameRecord: ...
 
@@ -63,6 +64,9 @@ class GroupWriter(ABC):
         self._closed = False
         self.groups = 0
         """Transactions committed (the benches report actions per transaction)."""
+        self.inline_commits = 0
+        """Of them, lone actions committed on the event loop, without the writer's task
+        (``writer.py`` under ``DATABASE_SYNCHRONOUS=NORMAL``)."""
 
     async def record(self, write: ActionWrite) -> GameRecord:
         """Queue the action and wait until the group holding it is committed (or refused)."""

@@ -49,7 +49,11 @@ class Store(LobbyStore, CommitStore, GameReads, StatsStore, MemberSettingsStore,
         path = sqlite_file(url)
         if group_commit and path is not None:
             store._writer = SQLiteWriter(
-                path, busy_timeout=busy_timeout, serial=store._queued, synchronous=synchronous
+                path,
+                busy_timeout=busy_timeout,
+                serial=store._queued,
+                serial_free=store._queue_free,
+                synchronous=synchronous,
             )
         elif group_commit and engine.dialect.name == "postgresql":
             store._writer = PostgresWriter(engine.url)

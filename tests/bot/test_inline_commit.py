@@ -1,0 +1,155 @@
+"""A lone action on an idle SQLite writer commits on the event loop under
+``DATABASE_SYNCHRONOUS=NORMAL`` (P-59), and only then: never under ``FULL`` (its fsync must not
+stall the loop), never while another connection holds SQLite's lock (it takes the ordinary way,
+which waits), and nothing it acknowledged is lost to kill -9."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store, VersionConflict
+
+from .test_group_commit import REPO, act, playing
+
+
+async def opened(tmp_path: Path, synchronous: str) -> Store:
+    return await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", synchronous=synchronous)
+
+
+async def test_a_lone_action_commits_on_the_loop_under_normal(tmp_path: Path) -> None:
+    store = await opened(tmp_path, "NORMAL")
+    try:
+        game = await playing(store, 1)
+        for n in range(1, 6):
+            game = await act(store, game, n)
+        assert store.inline_commits == 5
+        assert [a.action["n"] for a in await store.actions(game.id)] == [1, 2, 3, 4, 5]
+        # A stale version is refused there too, and nothing of it is written.
+        with pytest.raises(VersionConflict):
+            await store.record_action(
+                game.id, expected_version=game.version - 1, seat=0,
+                action={"n": 99}, snapshot=None, timers=None,
+            )  # fmt: skip
+        assert len(await store.actions(game.id)) == 5
+    finally:
+        await store.close()
+    again = await opened(tmp_path, "NORMAL")  # what was answered is in the file
+    try:
+        assert len(await again.actions(game.id)) == 5
+    finally:
+        await again.close()
+
+
+async def test_full_never_commits_on_the_loop(tmp_path: Path) -> None:
+    store = await opened(tmp_path, "FULL")
+    try:
+        game = await playing(store, 1)
+        for n in range(1, 4):
+            game = await act(store, game, n)
+        assert store.inline_commits == 0
+    finally:
+        await store.close()
+
+
+async def test_actions_that_find_the_writer_busy_share_a_group(tmp_path: Path) -> None:
+    store = await opened(tmp_path, "NORMAL")
+    games = [await playing(store, channel) for channel in range(1, 6)]
+    before = store.group_commits or 0
+    try:
+        # A lobby being written holds the store's write queue: actions arriving now queue
+        # behind it and go together, in one transaction, as under FULL.
+        lobby = asyncio.ensure_future(
+            store.create_lobby(
+                slug="x", guild_id=1, channel_id=99, creator_id=1, creator_name="a",
+                options={}, seed=1,
+            )
+        )  # fmt: skip
+        await asyncio.sleep(0)
+        assert not store._queue_free()
+        await asyncio.gather(lobby, *(act(store, g, 1) for g in games))
+        for g in games:
+            assert [a.action["n"] for a in await store.actions(g.id)] == [1]
+    finally:
+        await store.close()  # the writer's task ends, its count final
+    assert store.inline_commits == 0
+    assert (store.group_commits or 0) - before == 1
+
+
+async def test_a_lock_held_elsewhere_sends_the_action_the_ordinary_way(tmp_path: Path) -> None:
+    store = await opened(tmp_path, "NORMAL")
+    try:
+        game = await playing(store, 1)
+        other = sqlite3.connect(tmp_path / "g.db", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process writing
+        try:
+            pending = asyncio.ensure_future(act(store, game, 1))
+            await asyncio.sleep(0.2)
+            # The event loop is not stuck in SQLite's busy handler (this line runs), and the
+            # action waits on the writer's thread, not committed yet.
+            assert not pending.done()
+        finally:
+            other.execute("COMMIT")
+            other.close()
+        committed = await asyncio.wait_for(pending, 10)
+        assert committed.last_seq == 1
+        assert store.inline_commits == 0
+    finally:
+        await store.close()
+
+
+WRITER = """
+import asyncio, sys
+from bot.store import Store
+
+async def main(url):
+    store = await Store.open(url, synchronous="NORMAL")
+    lobby = await store.create_lobby(slug="x", guild_id=1, channel_id=1, creator_id=1,
+                                     creator_name="a", options={}, seed=1)
+    game = await store.start(lobby.id, expected_version=lobby.version, seat_order=[1],
+                             snapshot={}, timers=[])
+    print("ready", flush=True)
+    n = 0
+    while True:
+        n += 1
+        game = await store.record_action(game.id, expected_version=game.version, seat=0,
+                                         action={"n": n}, snapshot={"n": n}, timers=None)
+        print("ack", game.last_seq, store.inline_commits, flush=True)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_what_the_loop_committed_survives_kill_9(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WRITER, url, cwd=REPO,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    acked = inline = 0
+    try:
+        assert proc.stdout is not None
+        assert (await proc.stdout.readline()).strip() == b"ready"
+        while acked < 1000:
+            line = await proc.stdout.readline()
+            assert line, "the writer stopped on its own"
+            _, seq, inline_so_far = line.split()
+            acked, inline = int(seq), int(inline_so_far)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+    assert inline == acked  # one game, one action at a time: every one took the loop's way
+    store = await Store.open(url)
+    try:
+        log = await store.actions(1)
+        assert len(log) >= acked
+        assert [a.seq for a in log] == list(range(1, len(log) + 1))
+    finally:
+        await store.close()
