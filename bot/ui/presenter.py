@@ -131,6 +131,17 @@ class Presenter:
         lines = [f"{who}: {_event_text(e)}" for e in outcome.events if e.is_public]
         return lines
 
+    def move_lines(self, table: TableView, outcome: Outcome) -> list[str]:
+        """A move in words for the game's replay page (P-59): its public log lines, which a
+        game whose board alone shows some moves (Bag of Bugs' draws) extends. Public events
+        only, like ``log_lines``: the page follows a game in play too. A move with nothing
+        public to say still says who moved, never what the action held."""
+        lines = self.log_lines(table, outcome)
+        if lines:
+            return lines
+        who = "⏰ Timer" if outcome.seat == SYSTEM else f"**{esc(table.names()[outcome.seat])}**"
+        return [f"{who} moved; nothing of that move was shown to the table"]
+
     def details(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec | None:
         """What **Details** shows privately beside a board kept short (``None``: the board
         shows everything already)."""
