@@ -144,6 +144,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
         if table.status not in ("lobby", "playing"):
             self.log.forget(table.id)
             self.panels.forget(table.id)
+            self.looks.forget(table.id)
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()
