@@ -68,6 +68,9 @@ class PrivateReply:
     fate: str | None = None
     """What the move that used its buttons up did with its choice, in words, once a committed
     outcome said (``Presenter.settled_by``, P-60); shown when it is settled."""
+    witnessed: bool = True
+    """Whether later outcomes may say its fate: not if its buttons were used up before it was
+    tracked (that move went unseen; a later one is another choice's)."""
 
     def expired(self, now: float) -> bool:
         since = self.sent_at if self.panel is None else self.panel.since
@@ -124,7 +127,7 @@ class PrivateReplies:
         """A committed outcome of the game: each reply whose choice it decided learns how
         (``fate_of``, asked once per reply until it answers), in the order moves commit."""
         for reply in self._by_game.get(game_id, ()):
-            if reply.fate is None:
+            if reply.fate is None and reply.witnessed:
                 reply.fate = fate_of(reply)
 
     def pending(self, game_id: int) -> int:
