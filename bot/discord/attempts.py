@@ -85,7 +85,7 @@ class PublisherBase:
         self.panels = Panels()
         """Each member's one private panel per game (P-48)."""
         self.looks = Looks()
-        """Each member's one Details / Full board message per game (P-61)."""
+        """Each member's one Details / Full board message per game (P-62)."""
         self.dms = DirectMessages(client)
         self._seq = itertools.count(1)
         """Numbers every render in the order the renders saw the game (P-45)."""

@@ -1,4 +1,4 @@
-"""Each member's Details / Full board message of each game, its *look* (P-61), and the token
+"""Each member's Details / Full board message of each game, its *look* (P-62), and the token
 that edits it: the look of ``bot/discord/more.py``, kept in memory like the panels (P-48), for
 as long as its token may edit it."""
 

@@ -1,5 +1,5 @@
 """**Details** and **Full board** (P-55): what a board kept short for a phone leaves out,
-shown to whoever clicks, privately, in one message per member per game (P-61).
+shown to whoever clicks, privately, in one message per member per game (P-62).
 
 The first click answers with a new ephemeral message, the member's *look*; later clicks of
 either button, by the same member on the same game, show their answer in it, edited through

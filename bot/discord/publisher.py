@@ -71,7 +71,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 self._state(table.id).notices.append(
                     f"<@{table.user_at(change.seat).user_id}> {notice}"
                 )
-        if outcome is not None:  # which private choices this move decided, and how (P-60)
+        if outcome is not None:  # which private choices this move decided, and how (P-61)
             self.replies.witness(
                 table.id, lambda reply: presenter.settled_by(outcome, reply.seat, reply.spec)
             )

@@ -67,7 +67,7 @@ class PrivateReply:
     panel: Surface | None = None
     fate: str | None = None
     """What the move that used its buttons up did with its choice, in words, once a committed
-    outcome said (``Presenter.settled_by``, P-60); shown when it is settled."""
+    outcome said (``Presenter.settled_by``, P-61); shown when it is settled."""
     witnessed: bool = True
     """Whether later outcomes may say its fate: not if its buttons were used up before it was
     tracked (that move went unseen; a later one is another choice's)."""

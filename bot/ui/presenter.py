@@ -132,7 +132,7 @@ class Presenter:
         return lines
 
     def move_lines(self, table: TableView, outcome: Outcome) -> list[str]:
-        """A move in words for the game's replay page (P-59): its public log lines, which a
+        """A move in words for the game's replay page (P-60): its public log lines, which a
         game whose board alone shows some moves (Bag of Bugs' draws) extends. Public events
         only, like ``log_lines``: the page follows a game in play too. A move with nothing
         public to say still says who moved, never what the action held."""
@@ -209,7 +209,7 @@ class Presenter:
         offered, if this outcome decided it (Bugs & Co: which way the held tile went), else
         ``None``. Asked at every commit while the reply's buttons may act, from the outcome's
         public events, so the words stay exact when several moves land before the reply is
-        settled (P-60); they are handed to ``answered``."""
+        settled (P-61); they are handed to ``answered``."""
         return None
 
     def answered(

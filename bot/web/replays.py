@@ -53,7 +53,7 @@ TIMER = "⏰ Timer"
 @dataclass(frozen=True)
 class Move:
     """One action as the public saw it: who acted, the public log lines it produced (what the
-    board's log showed) and the move in words for the move list (P-59)."""
+    board's log showed) and the move in words for the move list (P-60)."""
 
     step: int
     who: str

@@ -386,7 +386,7 @@ def test_log_lines_for_a_known_sequence(rig: Rig) -> None:
 
 
 def test_a_replay_names_every_drawn_token_and_the_log_stays_as_it_was(rig: Rig) -> None:
-    """P-59: the board shows a draw, the replay's move list says it; the log's lines (which old
+    """P-60: the board shows a draw, the replay's move list says it; the log's lines (which old
     games' records pin) gain nothing."""
     table = scripted_table(3, names=["ann", "bob", "cy"])
     engine = engine_of(table)

@@ -487,7 +487,7 @@ def test_trophy_reply_tells_where_the_tile_in_hand_went_and_the_countdown() -> N
 
 
 def test_a_settled_pick_up_answer_says_where_its_tile_went() -> None:
-    """P-60: each way a held tile leaves the hand, read from the move that took it out, even
+    """P-61: each way a held tile leaves the hand, read from the move that took it out, even
     when later moves of the same player come before the answer is settled."""
     table = make_table(SLUG, 3, seed=4)
     act(table, SYSTEM, START)

@@ -51,7 +51,7 @@ def test_menus_and_disabled_buttons_in_a_spec() -> None:
 
 
 def test_each_tracked_reply_learns_its_fate_from_the_first_outcome_that_says_it() -> None:
-    """P-60: ``witness`` asks for a reply's fate at each commit until one answers; a reply
+    """P-61: ``witness`` asks for a reply's fate at each commit until one answers; a reply
     tracked after its buttons were used up is never told a later move's."""
     table = make_table("ladybug-dash", 2)
     interaction: Any = object()

@@ -95,7 +95,7 @@ async def test_a_finished_game_is_served_whole(host: Host, store: Store) -> None
 async def test_every_move_is_in_words_and_the_boards_log_is_the_channels(
     host: Host, store: Store, record: games_registry.Game
 ) -> None:
-    """P-59: the move list says every move (the presenter's ``move_lines``); the board drawn
+    """P-60: the move list says every move (the presenter's ``move_lines``); the board drawn
     for a step keeps the channel's own log lines."""
     players = min(max(3, record.engine.min_players), record.engine.max_players)
     table = await finished(host, record.slug, seed=5, players=players)

@@ -424,7 +424,7 @@ async def test_details_and_the_full_board_are_a_private_click_away(world: World)
         assert shown.ephemeral and "Basic equipment (sword or bow +2)" in shown.text()
         full = await click(w.emulator, w.dave, game.board, "Full board")
         assert full.type == DEFERRED_UPDATE and not full.followups  # no message of its own
-        # The same message shows the desktop picture now (P-61).
+        # The same message shows the desktop picture now (P-62).
         await w.emulator.wait_for(lambda: "whole board" in shown.text(), timeout=WAIT)
         (desktop,) = shown.attachments
         image = Image.open(io.BytesIO(w.emulator.attachment_bytes(desktop)))
@@ -437,7 +437,7 @@ async def test_details_and_the_full_board_are_a_private_click_away(world: World)
 
 
 async def test_details_and_full_board_clicks_reuse_one_message_per_member(world: World) -> None:
-    """P-61: however often a member clicks Details and Full board, one message shows the newest
+    """P-62: however often a member clicks Details and Full board, one message shows the newest
     answer, apart from the member's panel (P-48); a dismissed one is replaced once."""
     w = world
     users = [w.alice, w.bob]

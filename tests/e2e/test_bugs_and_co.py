@@ -123,7 +123,7 @@ async def wait_live(emu: Emulator, channel: Any, board: Message, slots: int) -> 
 
 async def settled(emu: Emulator, reply: Message, went: str) -> None:
     """Until a pick-up answer has lost its buttons and the tile's face (P-27) and says where the
-    tile went (``went``, P-60)."""
+    tile went (``went``, P-61)."""
     await emu.wait_for(lambda: not reply.buttons() and went in reply.text(), timeout=WAIT)
     assert not SYMBOL_RE.search(reply.text()), reply.text()
 

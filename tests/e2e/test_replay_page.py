@@ -1,5 +1,5 @@
 """The replay page on a phone (390 x 844) and a desktop (1280 x 900), in headless Chromium
-(P-59): the move list is in sight beside or just under the board without scrolling past the
+(P-60): the move list is in sight beside or just under the board without scrolling past the
 picture, the picture opens full size on a tap, and every move of a seeded game is in words."""
 
 from __future__ import annotations

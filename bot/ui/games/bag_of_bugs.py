@@ -332,7 +332,7 @@ class BagOfBugsPresenter(Presenter):
 
     def move_lines(self, table: TableView, outcome: Outcome) -> list[str]:
         """The log lines, and every reveal too: the channel sees a draw on the board, a replay
-        lists it (P-59). Nothing in the bag is secret (BB-21)."""
+        lists it (P-60). Nothing in the bag is secret (BB-21)."""
         return event_lines(table.names(), outcome.events, draws=True)
 
     # -- private -----------------------------------------------------------------------------

@@ -399,7 +399,7 @@ class BugsAndCoPresenter(Presenter):
 
     def settled_by(self, outcome: Outcome, seat: int, spec: MessageSpec) -> str | None:
         """Where the tile of a pick-up answer went, read from the public event of the move
-        that took it out of ``seat``'s hand (a seat holds one tile at a time, P-60)."""
+        that took it out of ``seat``'s hand (a seat holds one tile at a time, P-61)."""
         pickup = _pickup_offered(spec)
         if pickup is None:
             return None
@@ -419,7 +419,7 @@ class BugsAndCoPresenter(Presenter):
     ) -> MessageSpec:
         """A pick-up answer once its tile has left the hand: where it went (``settled_by``),
         and the face hidden again, as on the table (BC-8 for a kept tile)."""
-        if fate is None:  # its move was not seen here (P-60): the log says where it went
+        if fate is None:  # its move was not seen here (P-61): the log says where it went
             fate = (
                 "✔️ That tile has left your hand. Its face is hidden again, as on the table; "
                 "the log says where it went."

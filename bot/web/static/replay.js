@@ -48,7 +48,7 @@
       who.textContent = move.who;
       const text = document.createElement("span");
       text.className = "lines";
-      text.innerHTML = move.html;  // every move comes in words (P-59)
+      text.innerHTML = move.html;  // every move comes in words (P-60)
       item.append(who, " ", text);
       item.tabIndex = 0;
       item.addEventListener("click", () => { stopPlaying(); show(move.step); });
