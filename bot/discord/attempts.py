@@ -27,6 +27,7 @@ from ..ui.public_log import PublicLog
 from .dms import DirectMessages
 from .game_messages import CHANNEL, UNKNOWN_CHANNEL, GameMessages, Round, Wait
 from .limiter import GlobalLimiter
+from .looks import Looks
 from .pacing import ChannelPacer, Kind, Slot
 from .panels import Panels
 from .pings import PingPolicy
@@ -83,6 +84,8 @@ class PublisherBase:
         self.replies = PrivateReplies()
         self.panels = Panels()
         """Each member's one private panel per game (P-48)."""
+        self.looks = Looks()
+        """Each member's one Details / Full board message per game (P-62)."""
         self.dms = DirectMessages(client)
         self._seq = itertools.count(1)
         """Numbers every render in the order the renders saw the game (P-45)."""

@@ -62,7 +62,7 @@ class Boards(PublisherBase):
             if table.status == "lobby":
                 return Frame([lobby_message(view)], seq=next(self._seq))
             settled = [
-                (reply, presenter.answered(view, reply.seat, reply.spec))
+                (reply, presenter.answered(view, reply.seat, reply.spec, reply.fate))
                 for reply in self.replies.used_up(table)
             ]
             if table.status == "cancelled" or table.engine is None:

@@ -71,6 +71,10 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 self._state(table.id).notices.append(
                     f"<@{table.user_at(change.seat).user_id}> {notice}"
                 )
+        if outcome is not None:  # which private choices this move decided, and how (P-61)
+            self.replies.witness(
+                table.id, lambda reply: presenter.settled_by(outcome, reply.seat, reply.spec)
+            )
         acted = () if outcome is None or outcome.seat < 0 else (outcome.seat,)
         # After every committed change, so a wait that begins and ends between two pump
         # passes is still seen to end (P-46).
@@ -140,6 +144,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
         if table.status not in ("lobby", "playing"):
             self.log.forget(table.id)
             self.panels.forget(table.id)
+            self.looks.forget(table.id)
             done = self._games.pop(table.id, None)
             if done is not None and done.refresh is not None:
                 done.refresh.cancel()

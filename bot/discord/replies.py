@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -64,6 +65,12 @@ class PrivateReply:
     turn: int
     sent_at: float = field(default_factory=time.monotonic)
     panel: Surface | None = None
+    fate: str | None = None
+    """What the move that used its buttons up did with its choice, in words, once a committed
+    outcome said (``Presenter.settled_by``, P-61); shown when it is settled."""
+    witnessed: bool = True
+    """Whether later outcomes may say its fate: not if its buttons were used up before it was
+    tracked (that move went unseen; a later one is another choice's)."""
 
     def expired(self, now: float) -> bool:
         since = self.sent_at if self.panel is None else self.panel.since
@@ -115,6 +122,13 @@ class PrivateReplies:
         else:
             self._by_game.pop(table.id, None)
         return done
+
+    def witness(self, game_id: int, fate_of: Callable[[PrivateReply], str | None]) -> None:
+        """A committed outcome of the game: each reply whose choice it decided learns how
+        (``fate_of``, asked once per reply until it answers), in the order moves commit."""
+        for reply in self._by_game.get(game_id, ()):
+            if reply.fate is None and reply.witnessed:
+                reply.fate = fate_of(reply)
 
     def pending(self, game_id: int) -> int:
         return len(self._by_game.get(game_id, []))

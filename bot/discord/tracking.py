@@ -13,6 +13,7 @@ class Tracking(PublisherBase):
     def track_reply(self, table: Table, reply: PrivateReply) -> None:
         """Keep a private reply with buttons until they are used up (P-27); redraw at once if
         the game moved on while it was being sent."""
+        reply.witnessed = reply.usable(table)  # else its deciding move came and went (P-61)
         self.replies.track(table.id, reply)
         if self.replies.pending(table.id):
             self.mark_dirty(table)

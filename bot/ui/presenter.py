@@ -131,6 +131,17 @@ class Presenter:
         lines = [f"{who}: {_event_text(e)}" for e in outcome.events if e.is_public]
         return lines
 
+    def move_lines(self, table: TableView, outcome: Outcome) -> list[str]:
+        """A move in words for the game's replay page (P-60): its public log lines, which a
+        game whose board alone shows some moves (Bag of Bugs' draws) extends. Public events
+        only, like ``log_lines``: the page follows a game in play too. A move with nothing
+        public to say still says who moved, never what the action held."""
+        lines = self.log_lines(table, outcome)
+        if lines:
+            return lines
+        who = "⏰ Timer" if outcome.seat == SYSTEM else f"**{esc(table.names()[outcome.seat])}**"
+        return [f"{who} moved; nothing of that move was shown to the table"]
+
     def details(self, table: TableView, log: Sequence[str] = ()) -> MessageSpec | None:
         """What **Details** shows privately beside a board kept short (``None``: the board
         shows everything already)."""
@@ -193,9 +204,20 @@ class Presenter:
             f"in **{table.title}**. `/bugs join` here takes it back before the game ends."
         )
 
-    def answered(self, table: TableView, seat: int, spec: MessageSpec) -> MessageSpec:
+    def settled_by(self, outcome: Outcome, seat: int, spec: MessageSpec) -> str | None:
+        """Words for what ``outcome`` did with the choice a private reply of ``seat`` (``spec``)
+        offered, if this outcome decided it (Bugs & Co: which way the held tile went), else
+        ``None``. Asked at every commit while the reply's buttons may act, from the outcome's
+        public events, so the words stay exact when several moves land before the reply is
+        settled (P-61); they are handed to ``answered``."""
+        return None
+
+    def answered(
+        self, table: TableView, seat: int, spec: MessageSpec, fate: str | None = None
+    ) -> MessageSpec:
         """A private reply (``spec``) whose buttons can no longer act, as it is left (P-27): by
-        default the same message without its buttons, and one line saying why."""
+        default the same message without its buttons, and one line saying why. ``fate``: what
+        ``settled_by`` said of it, if it said anything."""
         content = f"{spec.content}\n{SETTLED}" if spec.content else SETTLED
         return dataclasses.replace(spec, content=content[-2000:], rows=())
 

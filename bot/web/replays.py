@@ -52,14 +52,16 @@ TIMER = "⏰ Timer"
 
 @dataclass(frozen=True)
 class Move:
-    """One action as the public saw it: who acted and the public log lines it produced."""
+    """One action as the public saw it: who acted, the public log lines it produced (what the
+    board's log showed) and the move in words for the move list (P-60)."""
 
     step: int
     who: str
     lines: tuple[str, ...]
+    words: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"step": self.step, "who": self.who, "html": lines_html(self.lines)}
+        return {"step": self.step, "who": self.who, "html": lines_html(self.words)}
 
 
 class Replay:
@@ -131,9 +133,10 @@ class Replay:
                 view, record.seat, record.action, events, engine.is_over, before, engine.turn
             )
             lines = tuple(self.presenter.log_lines(view, outcome))
+            words = tuple(self.presenter.move_lines(view, outcome))
             who = TIMER if record.seat == SYSTEM else names[record.seat]
             self.log.append((record.seat, record.action))
-            self.moves.append(Move(self.steps, who, lines))
+            self.moves.append(Move(self.steps, who, lines, lines if words == lines else words))
             if self.steps % self.every == 0:
                 self._keep(self.steps)
 

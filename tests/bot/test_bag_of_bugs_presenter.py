@@ -385,6 +385,40 @@ def test_log_lines_for_a_known_sequence(rig: Rig) -> None:
     assert engine.is_over
 
 
+def test_a_replay_names_every_drawn_token_and_the_log_stays_as_it_was(rig: Rig) -> None:
+    """P-60: the board shows a draw, the replay's move list says it; the log's lines (which old
+    games' records pin) gain nothing."""
+    table = scripted_table(3, names=["ann", "bob", "cy"])
+    engine = engine_of(table)
+    rig("c1", "scary", "rock", "rock", "c5")
+    words: list[list[str]] = []
+    for _ in range(2):
+        outcome = act(table, 0, {"type": "draw"})
+        assert PRESENTER.log_lines(table.view(), outcome) == []
+        words.append(PRESENTER.move_lines(table.view(), outcome))
+    assert words == [["🎒 **ann** drew 🔴 Red (1 / 6)"], ["🎒 **ann** drew 🕷️ Scary Bug (2 / 6)"]]
+    idle = act(table, SYSTEM, engine.deadlines()[0].action)  # the idle timer's own words stay
+    line = "⏰ **ann** was idle: the bag revealed 🪨 (3 / 6)"
+    assert PRESENTER.log_lines(table.view(), idle) == PRESENTER.move_lines(table.view(), idle)
+    assert PRESENTER.log_lines(table.view(), idle) == [line]
+    stop = act(table, 0, {"type": "draw"})
+    assert PRESENTER.move_lines(table.view(), stop) == [
+        "🎒 **ann** drew 🪨 Rock (4 / 6)",
+        *PRESENTER.log_lines(table.view(), stop),
+    ]
+
+
+def test_over_whole_games_every_move_is_in_words_and_only_draws_gain_a_line() -> None:
+    for seed in range(3):
+        whole = make_table(SLUG, 4, seed=seed)
+        for outcome in play(whole, seed):
+            log = PRESENTER.log_lines(whole.view(), outcome)
+            said = PRESENTER.move_lines(whole.view(), outcome)
+            assert said, outcome.action
+            reveals = [e for e in outcome.events if e.type == "reveal" and not e.data["auto"]]
+            assert len(said) == len(log) + len(reveals)
+
+
 def test_log_lines_for_a_chosen_take_leftovers_and_a_timed_out_choice(rig: Rig) -> None:
     table = scripted_table(3, names=["ann", "bob", "cy"])
     engine = engine_of(table)

@@ -13,11 +13,12 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
+from bot.discord.replies import PrivateReplies, PrivateReply
 from bot.host.table import Outcome, Table
 from bot.ui.games.bugs_and_co import BugsAndCoPresenter, pages_for
 from bot.ui.presenter import HAND_BUTTON, presenter_for
@@ -483,6 +484,63 @@ def test_trophy_reply_tells_where_the_tile_in_hand_went_and_the_countdown() -> N
         "The tile in your hand went back face down into slot 4.\n"
         "It was the last trophy: everyone else has 10 seconds until STOP."
     )
+
+
+def test_a_settled_pick_up_answer_says_where_its_tile_went() -> None:
+    """P-61: each way a held tile leaves the hand, read from the move that took it out, even
+    when later moves of the same player come before the answer is settled."""
+    table = make_table(SLUG, 3, seed=4)
+    act(table, SYSTEM, START)
+    replies = PrivateReplies()
+
+    def pick_up(seat: int, slot: int) -> PrivateReply:
+        outcome = act(table, seat, {"type": "peek", "slot": slot})
+        spec = PRESENTER.reply(table.view(), outcome)
+        assert spec is not None and spec.buttons()
+        reply = PrivateReply(cast(Any, None), None, seat, spec, outcome.turn_after)
+        replies.track(table.id, reply)
+        return reply
+
+    def move(seat: int, action: dict[str, Any]) -> None:
+        outcome = act(table, seat, action)
+        replies.witness(table.id, lambda r: PRESENTER.settled_by(outcome, r.seat, r.spec))
+
+    def settled(reply: PrivateReply) -> str:
+        spec = PRESENTER.answered(table.view(), reply.seat, reply.spec, reply.fate)
+        assert spec.rows == () and spec.embed is None and spec.content
+        assert not symbol_names(spec.content), spec.content  # the face is hidden again
+        return spec.content
+
+    kept = pick_up(0, 0)
+    other = pick_up(1, 5)
+    move(1, {"type": "return", "slot": 0})  # another seat's move decides nothing of seat 0's
+    assert kept.fate is None
+    move(0, {"type": "keep", "pickup": 1})
+    assert settled(kept).startswith("✋ You kept the tile from slot 1: it is face down")
+    assert settled(other) == (
+        "↩ You put the tile from slot 6 face down into slot 1. Its face is hidden again, as on "
+        "the table."
+    )
+    # Put back, then a new pick-up kept, all before the first answer is settled: it still says
+    # put back; the Keep of the later pick-up is not its tile's.
+    back = pick_up(0, 1)
+    move(0, {"type": "return", "pickup": 3})
+    later = pick_up(0, 1)
+    move(0, {"type": "keep", "pickup": 4})
+    assert settled(back).startswith("↩ You put the tile back face down into slot 2.")
+    assert settled(later).startswith("✋ You kept the tile from slot 2")
+    # A trophy and STOP each send a held tile home.
+    home = pick_up(1, 8)
+    move(1, TROPHY)
+    assert settled(home).startswith("🏆 Your trophy sent the tile from slot 9 back face down")
+    held = pick_up(2, 9)
+    move(0, TROPHY)
+    assert held.fate is None
+    move(SYSTEM, STOP)
+    assert settled(held).startswith("🛑 STOP sent the tile from slot 10 back face down into")
+    # Unseen here (the answer was tracked after its move): the answer still hides the face.
+    unseen = PrivateReply(cast(Any, None), None, 2, held.spec, 0)
+    assert "the log says where it went" in settled(unseen)
 
 
 # -- log lines -------------------------------------------------------------------------------

@@ -48,3 +48,29 @@ def test_menus_and_disabled_buttons_in_a_spec() -> None:
         )
     )
     assert spec_actions(spec) == [{"type": "b"}]
+
+
+def test_each_tracked_reply_learns_its_fate_from_the_first_outcome_that_says_it() -> None:
+    """P-61: ``witness`` asks for a reply's fate at each commit until one answers; a reply
+    tracked after its buttons were used up is never told a later move's."""
+    table = make_table("ladybug-dash", 2)
+    interaction: Any = object()
+    replies = PrivateReplies()
+    seen = PrivateReply(interaction, None, 0, picks(), 0)
+    unseen = PrivateReply(interaction, 9, 1, picks(), 0, witnessed=False)
+    for reply in (seen, unseen):
+        replies.track(table.id, reply)
+    asked: list[str] = []
+
+    def fate(words: str | None) -> Any:
+        def of(reply: PrivateReply) -> str | None:
+            asked.append(f"{reply.seat}:{words}")
+            return words
+
+        return of
+
+    replies.witness(table.id, fate(None))
+    replies.witness(table.id, fate("picked 2"))
+    replies.witness(table.id, fate("picked 3"))  # decided already: not asked again
+    assert (seen.fate, unseen.fate) == ("picked 2", None)
+    assert asked == ["0:None", "0:picked 2"]

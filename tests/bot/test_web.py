@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.web import pictures
 from bot.web.html import markdown
-from bot.web.replays import Replay, Replays
+from bot.web.replays import BOARD_LOG_LINES, Replay, Replays
 from bot.web.server import WebServer
 from rules.core import GAMES, SYSTEM, Rng, replay
 from tests.support.web import NAMES, open_game, play, web_client
@@ -89,6 +89,26 @@ async def test_a_finished_game_is_served_whole(host: Host, store: Store) -> None
             table.names()[s] for s in end.winners()
         ]
         assert "game over" in last["board"] and "Bo &lt;b&gt;" in last["board"]
+
+
+@pytest.mark.parametrize("record", games_registry.games(), ids=lambda record: record.slug)
+async def test_every_move_is_in_words_and_the_boards_log_is_the_channels(
+    host: Host, store: Store, record: games_registry.Game
+) -> None:
+    """P-60: the move list says every move (the presenter's ``move_lines``); the board drawn
+    for a step keeps the channel's own log lines."""
+    players = min(max(3, record.engine.min_players), record.engine.max_players)
+    table = await finished(host, record.slug, seed=5, players=players)
+    async with web_client(Replays(store)) as client:
+        summary = await get_json(client, f"/games/{table.game.web_token}/moves")
+    replay = Replay(table.game, await store.seats(table.id))
+    replay.extend(await store.actions(table.id))
+    assert len(summary["moves"]) == len(replay.moves) == summary["steps"] > 0
+    for move, shown in zip(replay.moves, summary["moves"], strict=True):
+        assert move.words and shown["html"], move
+        assert shown["html"] == "<br>".join(markdown(line) for line in move.words)
+    log = [line for move in replay.moves for line in move.lines]
+    assert replay.lines_before(replay.steps) == log[-BOARD_LOG_LINES:]
 
 
 async def test_step_k_is_the_state_after_the_first_k_stored_actions(

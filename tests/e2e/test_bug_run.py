@@ -34,7 +34,7 @@ from rules.bug_run.engine import BugRun
 from rules.core import SYSTEM, replay
 
 from .conftest import World
-from .helpers import WAIT, click, private, start_game, told
+from .helpers import DEFERRED_UPDATE, WAIT, click, private, start_game, told
 
 GAME = "bug-run"
 FAST = {"board_edit_interval": 0.01}
@@ -420,16 +420,74 @@ async def test_details_and_the_full_board_are_a_private_click_away(world: World)
         assert len(game.board.text().splitlines()) <= 15
         before = len(w.emulator.requests)
         details = await click(w.emulator, w.dave, game.board, "Details")
-        shown = await details.wait_followup(timeout=WAIT)
+        shown = await details.wait_message(timeout=WAIT)
         assert shown.ephemeral and "Basic equipment (sword or bow +2)" in shown.text()
         full = await click(w.emulator, w.dave, game.board, "Full board")
-        sent = await full.wait_followup(timeout=WAIT)
-        assert sent.ephemeral and "whole board" in sent.text()
-        (desktop,) = sent.attachments
+        assert full.type == DEFERRED_UPDATE and not full.followups  # no message of its own
+        # The same message shows the desktop picture now (P-62).
+        await w.emulator.wait_for(lambda: "whole board" in shown.text(), timeout=WAIT)
+        (desktop,) = shown.attachments
         image = Image.open(io.BytesIO(w.emulator.attachment_bytes(desktop)))
         assert image.width == 1280
-        # Both answers went through the clicks' own tokens (followups), never a channel post.
+        # Both answers went through the clicks' own tokens, never a channel post.
         posted = w.emulator.route_counts(before, klass="global")
+        assert not [r for r in posted if r.startswith("POST")], posted
+    finally:
+        await game.store.close()
+
+
+async def test_details_and_full_board_clicks_reuse_one_message_per_member(world: World) -> None:
+    """P-62: however often a member clicks Details and Full board, one message shows the newest
+    answer, apart from the member's panel (P-48); a dismissed one is replaced once."""
+    w = world
+    users = [w.alice, w.bob]
+    game = await new_game(w, users, seed=3)
+    try:
+        emu, board = w.emulator, game.board
+        await emu.wait_for(lambda: board.attachments, timeout=WAIT)
+        before = len(emu.requests)
+        made = {user: len(emu.ephemerals_created(user)) for user in (w.alice, w.dave)}
+        first = await click(emu, w.dave, board, "Details")
+        look = await first.wait_message(timeout=WAIT)
+        for label, says, pictures in [
+            ("Full board", "whole board", 1),
+            ("Details", "Basic equipment (sword or bow +2)", 0),
+            ("Details", "Basic equipment (sword or bow +2)", 0),
+            ("Full board", "whole board", 1),
+            ("Full board", "whole board", 1),
+            ("Details", "Basic equipment (sword or bow +2)", 0),
+        ]:
+            edits = len(look.history)
+            result = await click(emu, w.dave, board, label)
+            assert result.type == DEFERRED_UPDATE and not result.followups, label
+            await emu.wait_for(lambda edits=edits: len(look.history) > edits, timeout=WAIT)
+            assert says in look.text() and len(look.attachments) == pictures, label
+        assert len(emu.ephemerals_created(w.dave)) == made[w.dave] + 1
+
+        # A player's look is not their panel: My hand keeps its own message, and neither
+        # click takes the other's place.
+        hand = private(await click(emu, w.alice, board, "My hand"))
+        assert hand is not None
+        hand_text = hand.text()
+        details = await click(emu, w.alice, board, "Details")
+        alices = await details.wait_message(timeout=WAIT)
+        assert alices is not hand and "Basic equipment" in alices.text()
+        await click(emu, w.alice, board, "Full board")
+        await emu.wait_for(lambda: "whole board" in alices.text(), timeout=WAIT)
+        assert hand.text() == hand_text and not hand.deleted
+        assert len(emu.ephemerals_created(w.alice)) == made[w.alice] + 2
+
+        # Dismissed: the next click makes one new look, which later clicks edit.
+        emu.dismiss(look)
+        again = await click(emu, w.dave, board, "Full board")
+        replaced = await again.wait_followup(timeout=WAIT)
+        assert replaced.ephemeral and "whole board" in replaced.text() and replaced.attachments
+        edits = len(replaced.history)
+        await click(emu, w.dave, board, "Details")
+        await emu.wait_for(lambda: len(replaced.history) > edits, timeout=WAIT)
+        assert "Basic equipment" in replaced.text() and not replaced.attachments
+        assert len(emu.ephemerals_created(w.dave)) == made[w.dave] + 2
+        posted = emu.route_counts(before, klass="global")
         assert not [r for r in posted if r.startswith("POST")], posted
     finally:
         await game.store.close()

@@ -121,11 +121,10 @@ async def wait_live(emu: Emulator, channel: Any, board: Message, slots: int) -> 
     await emu.wait_for(lambda: len(slots_of(emu, channel, "peek")) == slots, timeout=60)
 
 
-async def settled(emu: Emulator, reply: Message) -> None:
-    """Until a pick-up answer has lost its buttons and the tile's face (P-27)."""
-    await emu.wait_for(
-        lambda: not reply.buttons() and "left your hand" in reply.text(), timeout=WAIT
-    )
+async def settled(emu: Emulator, reply: Message, went: str) -> None:
+    """Until a pick-up answer has lost its buttons and the tile's face (P-27) and says where the
+    tile went (``went``, P-61)."""
+    await emu.wait_for(lambda: not reply.buttons() and went in reply.text(), timeout=WAIT)
     assert not SYMBOL_RE.search(reply.text()), reply.text()
 
 
@@ -344,7 +343,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     assert told(await emu.click(winner, reply, keep)) == ""
     # The answer loses its buttons, and with them the tile's face (P-27, BC-8): Discord refuses
     # a second click on the Keep that is gone.
-    await settled(emu, reply)
+    await settled(emu, reply, "✋ You kept the tile from slot 1: it is face down in your hand")
     assert (await emu.click(winner, reply, keep)).stale
     await until_text(emu, board, f"✋ {winner.name} kept the tile from 1 (1 kept)")
 
@@ -357,7 +356,8 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     moved = await press(emu, loser, chan, put_into(0))
     assert moved is not None and told(moved) == ""
     await until_text(emu, board, f"↩ {loser.name} moved the tile from 2 into 1")
-    await settled(emu, panel)  # the tile left by the table: its answer settled
+    # the tile left by the table: its answer settled, saying so
+    await settled(emu, panel, "↩ You put the tile from slot 2 face down into slot 1.")
     # an old Keep for an earlier tile never acts on a later one; the later answer goes to
     # the same panel, edited in place (P-48)
     third = await press(emu, loser, chan, peek(0))
@@ -365,6 +365,7 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     put_back = panel.find_button(label="↩ Put back (1)")
     assert told(await emu.click(loser, panel, put_back)) == ""
     await until_text(emu, board, f"↩ {loser.name} put tile 1 back")
+    await settled(emu, panel, "↩ You put the tile back face down into slot 1.")
 
     # the loser takes the only trophy: the final countdown starts, live on the board
     took = await press(emu, loser, chan, TROPHY)
@@ -395,7 +396,8 @@ async def test_two_players_race_misuse_countdown_stop_and_results(world: World) 
     # Never early; how late a loaded machine is is not this test's business (no upper bound).
     assert loop.time() - clicked_at >= COUNTDOWN - 1.0 * SCALE
     # actions after STOP are refused
-    await settled(emu, held_panel)  # STOP settled the answer whose tile went back
+    # STOP settled the answer whose tile went back
+    await settled(emu, held_panel, "🛑 STOP sent the tile from slot 8 back face down into slot 8.")
     await emu.wait_for(lambda: not game_pages(emu, chan), timeout=WAIT)  # the pages are gone
 
     game_id = int(ID.match(keep.custom_id or "")["game"])  # type: ignore[index]

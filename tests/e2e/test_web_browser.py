@@ -1,14 +1,9 @@
 """The game pages in a real browser (headless Chromium driven by Playwright): replay a finished
-game move by move, and watch a live one gain a move.
-
-Playwright cannot download its own browsers here, so it runs the system's Chromium: ``CHROMIUM``
-or ``/usr/bin/chromium`` (``.ci/run`` installs Debian's). Without it these tests are skipped,
-with the reason in pytest's summary.
-"""
+game move by move, and watch a live one gain a move. Chromium as ``tests/support/browser.py``
+finds it; without it these tests are skipped."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,20 +12,14 @@ import pytest
 
 import bot.ui.games  # noqa: F401  (the dedicated presenters)
 from bot.host.host import Host
-from bot.settings import Settings
 from bot.store import Store
 from bot.web.server import WebServer
 from rules.core import Rng
+from tests.support.browser import NEEDS_CHROMIUM, browser_page, page_url, served
 from tests.support.web import NAMES, open_game, play
 
-from .helpers import CHROMIUM_ARGS
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 async_api = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(),
-    reason=f"no Chromium at {CHROMIUM}: apt-get install chromium, or set CHROMIUM",
-)
+pytestmark = NEEDS_CHROMIUM
 expect = async_api.expect
 
 
@@ -43,39 +32,18 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 @pytest.fixture
 async def web(store: Store) -> AsyncIterator[tuple[Host, WebServer]]:
-    settings = Settings(_env_file=None, discord_token="t" * 30, timers={"bag_min_gap": 0.0})  # type: ignore[call-arg]
-    host = Host(store, settings)
-    server = WebServer(store, host="127.0.0.1", port=0)
-    host.listeners.append(server)
-    await server.start()
-    yield host, server
-    await server.close()
-    await host.close()
+    async with served(store) as web:
+        yield web
 
 
 @pytest.fixture
 async def page(web: Any) -> AsyncIterator[Any]:
-    async with async_api.async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        context = await browser.new_context(viewport={"width": 420, "height": 860})  # a phone
-        page = await context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        # A bound on waiting, not a measure: a loaded machine (the suite's five workers on two
-        # cores) once took over 10 s to scroll a button into view.
-        page.set_default_timeout(30_000)
+    async with browser_page({"width": 420, "height": 860}) as page:  # a phone
         yield page
-        await browser.close()
-        # No script error and nothing refused by the page's own Content-Security-Policy.
-        assert errors == []
 
 
 def url(server: WebServer, token: str | None) -> str:
-    assert token is not None
-    return f"http://127.0.0.1:{server.port}/games/{token}"
+    return page_url(server, token)
 
 
 async def test_a_finished_game_replays_move_by_move(

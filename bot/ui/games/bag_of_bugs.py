@@ -330,6 +330,11 @@ class BagOfBugsPresenter(Presenter):
     def log_lines(self, table: TableView, outcome: Outcome) -> list[str]:
         return event_lines(table.names(), outcome.events)
 
+    def move_lines(self, table: TableView, outcome: Outcome) -> list[str]:
+        """The log lines, and every reveal too: the channel sees a draw on the board, a replay
+        lists it (P-60). Nothing in the bag is secret (BB-21)."""
+        return event_lines(table.names(), outcome.events, draws=True)
+
     # -- private -----------------------------------------------------------------------------
     def hand(self, table: TableView, seat: int) -> MessageSpec | None:
         return None  # nothing is secret (BB-21)
@@ -529,6 +534,8 @@ class _Lines:
     """The draw limit, from this outcome's reveal (for the stop line)."""
     stop_at: int | None = None
     """Where the draw-stopped line is, so the Rocks' fate can join it."""
+    draws: bool = False
+    """Every reveal gets a line (a replay's move list), not only the automatic ones."""
 
 
 def _late(how: str) -> str:
@@ -536,13 +543,17 @@ def _late(how: str) -> str:
 
 
 def _reveal(out: _Lines, d: RevealData) -> None:
-    """Reveals stay on the board, except automatic ones, which are worth a word."""
+    """Reveals stay on the board, except automatic ones, which are worth a word (and every
+    one in a replay's move list)."""
     out.limit = d["limit"]
-    if d["auto"]:
+    at = f"({d['count']} / {d['limit']})"
+    if d["auto"]:  # the log's wording, kept byte for byte (old games' logs, P-53)
         out.lines.append(
-            f"⏰ **{out.names[d['drawer']]}** was idle: the bag revealed {icon(d['token'])} "
-            f"({d['count']} / {d['limit']})"
+            f"⏰ **{out.names[d['drawer']]}** was idle: the bag revealed {icon(d['token'])} {at}"
         )
+    elif out.draws:
+        token = d["token"]
+        out.lines.append(f"🎒 **{out.names[d['drawer']]}** drew {icon(token)} {NAMES[token]} {at}")
 
 
 def _grab(out: _Lines, d: GrabData) -> None:
@@ -637,9 +648,11 @@ FORMATTERS: dict[str, Formatter] = {
 ``contract.EventType``."""
 
 
-def event_lines(raw_names: Sequence[str], events: Iterable[Event]) -> list[str]:
-    """Public log lines for one outcome's events."""
-    out = _Lines([esc(n) for n in raw_names])
+def event_lines(
+    raw_names: Sequence[str], events: Iterable[Event], *, draws: bool = False
+) -> list[str]:
+    """Public log lines for one outcome's events (``draws``: a line for every reveal)."""
+    out = _Lines([esc(n) for n in raw_names], draws=draws)
     for event in events:
         if event.is_public and (formatter := FORMATTERS.get(event.type)) is not None:
             formatter(out, event.data)

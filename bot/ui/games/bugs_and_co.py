@@ -56,7 +56,16 @@ from ..howto import bugs_and_co as bugs_and_co_howto
 from ..options import OptionWords
 from ..presenter import HAND_BUTTON, Presenter
 from ..results import game_over_line, headline, ranked, results_screen, standing
-from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Row, Style, chunk_buttons
+from ..specs import (
+    ButtonSpec,
+    EmbedSpec,
+    Field,
+    MessageSpec,
+    Row,
+    SelectSpec,
+    Style,
+    chunk_buttons,
+)
 from ..text import FIELD_MAX, LINE_MAX, clip, esc, plural
 
 SLUG: Final = "bugs-and-co"
@@ -388,13 +397,34 @@ class BugsAndCoPresenter(Presenter):
         )
         return MessageSpec(embed=embed, rows=rows)
 
-    def answered(self, table: TableView, seat: int, spec: MessageSpec) -> MessageSpec:
-        """A pick-up answer once its tile has left the hand: the face is hidden again, as on
-        the table (BC-8 for a kept tile); the log says where it went."""
-        return MessageSpec(
-            content="✔️ That tile has left your hand (kept, put back, or sent home by a trophy "
-            "or STOP). Its face is hidden again, as on the table; the log says where it went."
-        )
+    def settled_by(self, outcome: Outcome, seat: int, spec: MessageSpec) -> str | None:
+        """Where the tile of a pick-up answer went, read from the public event of the move
+        that took it out of ``seat``'s hand (a seat holds one tile at a time, P-61)."""
+        pickup = _pickup_offered(spec)
+        if pickup is None:
+            return None
+        if outcome.action.get("pickup", pickup) != pickup:
+            return None  # a Keep / Put back of another pick-up: not this answer's tile
+        for event in outcome.events:
+            if not event.is_public or event.data.get("seat") != seat:
+                continue
+            if event.type == "keep":
+                return _kept_words(cast(KeepData, event.data))
+            if event.type == "put_back":
+                return _put_back_words(cast(PutBackData, event.data))
+        return None
+
+    def answered(
+        self, table: TableView, seat: int, spec: MessageSpec, fate: str | None = None
+    ) -> MessageSpec:
+        """A pick-up answer once its tile has left the hand: where it went (``settled_by``),
+        and the face hidden again, as on the table (BC-8 for a kept tile)."""
+        if fate is None:  # its move was not seen here (P-61): the log says where it went
+            fate = (
+                "✔️ That tile has left your hand. Its face is hidden again, as on the table; "
+                "the log says where it went."
+            )
+        return MessageSpec(content=fate)
 
     def my_hand(self, table: TableView, seat: int) -> MessageSpec | None:
         """The tile you hold (if any), privately; kept tiles stay unseen even to you (BC-8)."""
@@ -440,6 +470,37 @@ def _bugs_and_co(table: TableView) -> Moment[BugsAndCo]:
 
 def _signed(n: int) -> str:
     return f"−{-n}" if n < 0 else f"+{n}"
+
+
+def _pickup_offered(spec: MessageSpec) -> int | None:
+    """The pick-up serial a held tile's answer carries on its Keep button (``_held``)."""
+    for row in spec.rows:
+        if isinstance(row, SelectSpec):
+            continue
+        for button in row:
+            if button.action is not None and button.action.get("type") == "keep":
+                return int(button.action["pickup"])
+    return None
+
+
+def _kept_words(d: KeepData) -> str:
+    return (
+        f"✋ You kept the tile from slot {d['slot'] + 1}: it is face down in your hand, "
+        "unseen by anyone until the end, you included."
+    )
+
+
+def _put_back_words(d: PutBackData) -> str:
+    into, came = d["slot"] + 1, d["from_slot"] + 1
+    if d["reason"] == "trophy":
+        went = f"🏆 Your trophy sent the tile from slot {came} back face down into slot {into}."
+    elif d["reason"] == "stop":
+        went = f"🛑 STOP sent the tile from slot {came} back face down into slot {into}."
+    elif into == came:
+        went = f"↩ You put the tile back face down into slot {into}."
+    else:
+        went = f"↩ You put the tile from slot {came} face down into slot {into}."
+    return f"{went} Its face is hidden again, as on the table."
 
 
 def _trophy_reply(seat: int, events: Iterable[Event]) -> str:

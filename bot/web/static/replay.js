@@ -10,7 +10,8 @@
   const ui = {
     status: $("status"), players: $("players"), controls: $("controls"), slider: $("slider"),
     step: $("step"), board: $("board"), result: $("result"), picture: $("picture"),
-    raw: $("raw"), log: $("log"), play: $("play"),
+    raw: $("raw"), log: $("log"), play: $("play"), main: $("main"), zoom: $("zoom"),
+    zoomed: $("zoomed"), zoomedPicture: $("zoomed-picture"), unzoom: $("unzoom"),
   };
 
   const game = { steps: 0, status: "", started: false, picture: false, moves: 0 };
@@ -47,7 +48,7 @@
       who.textContent = move.who;
       const text = document.createElement("span");
       text.className = "lines";
-      text.innerHTML = move.html || "<em>(shown on the board)</em>";
+      text.innerHTML = move.html;  // every move comes in words (P-60)
       item.append(who, " ", text);
       item.tabIndex = 0;
       item.addEventListener("click", () => { stopPlaying(); show(move.step); });
@@ -64,6 +65,7 @@
     game.status = summary.status;
     game.started = summary.started;
     game.picture = summary.picture;
+    ui.main.classList.toggle("pictured", Boolean(summary.picture));
     ui.players.textContent = summary.players.length ? `Players: ${summary.players.join(", ")}` : "";
     addMoves(summary.moves);
     ui.status.textContent = statusText();
@@ -107,7 +109,9 @@
   function keepInSight(item) {
     const top = item.offsetTop;  // #log is positioned, so this is within it
     if (top < ui.log.scrollTop || top + item.offsetHeight > ui.log.scrollTop + ui.log.clientHeight) {
-      ui.log.scrollTop = Math.max(0, top - ui.log.clientHeight / 2);
+      // In the middle if it fits, else from its first line (a long move reads from its start).
+      const room = ui.log.clientHeight - item.offsetHeight;
+      ui.log.scrollTop = Math.max(0, room > 0 ? top - room / 2 : top);
     }
   }
 
@@ -145,8 +149,12 @@
     renderResult(frame.result);
     ui.raw.textContent = JSON.stringify(frame.view, null, 1);
     if (game.picture) {
-      ui.picture.src = `${here}/board.png?step=${step}`;
-      ui.picture.hidden = false;
+      const src = `${here}/board.png?step=${step}`;
+      ui.picture.src = src;
+      ui.picture.alt = `The board after move ${step} of ${game.steps} (tap to see it full size)`;
+      ui.zoom.href = src;
+      ui.zoom.hidden = false;
+      if (ui.zoomed.open) ui.zoomedPicture.src = src;
     }
     ui.step.textContent = `Step ${step} of ${game.steps}`;
     markLog();
@@ -190,6 +198,18 @@
     if (unfinished()) setTimeout(poll, POLL_MS);
   }
 
+  // Tap the picture: the same picture full size in a dialog (the link alone, without script).
+  ui.zoom.addEventListener("click", (e) => {
+    if (typeof ui.zoomed.showModal !== "function") return;
+    e.preventDefault();
+    ui.zoomedPicture.src = ui.picture.src;
+    ui.zoomedPicture.alt = ui.picture.alt;
+    ui.zoomed.showModal();
+    ui.unzoom.focus();
+  });
+  ui.unzoom.addEventListener("click", () => ui.zoomed.close());
+  ui.zoomed.addEventListener("click", (e) => { if (e.target === ui.zoomed) ui.zoomed.close(); });
+
   ui.slider.addEventListener("input", () => { stopPlaying(); show(Number(ui.slider.value)); });
   $("first").addEventListener("click", () => { stopPlaying(); show(0); });
   $("prev").addEventListener("click", () => { stopPlaying(); show(current - 1); });
@@ -197,7 +217,7 @@
   $("last").addEventListener("click", () => { stopPlaying(); show(game.steps); });
   ui.play.addEventListener("click", () => (player === null ? startPlaying() : stopPlaying()));
   document.addEventListener("keydown", (e) => {
-    if (e.target === ui.slider || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target === ui.slider || e.altKey || e.ctrlKey || e.metaKey || ui.zoomed.open) return;
     const moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: game.steps };
     if (e.key in moves && game.started) {
       e.preventDefault();
