@@ -12,6 +12,8 @@ from rules.core import SYSTEM, Engine, Event
 from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
+from .policy import ServerPolicy
+from .policy_values import policy_from_values
 from .seating import Seating, names_by_seat
 from .view import Moment, TableView, frozen, rules_of
 
@@ -72,6 +74,12 @@ class Table(Seating):
     @property
     def title(self) -> str:
         return self.engine_cls.title
+
+    @property
+    def policy(self) -> ServerPolicy:
+        """Its server's policy as it was when the game opened (P-60): a running game never
+        changes under its players (a game older than server settings has the defaults)."""
+        return policy_from_values(self.game.policy or {})
 
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
