@@ -28,6 +28,7 @@ from ..settings import Settings
 from ..ui.admin import changed_text, settings_message
 from ..ui.presenter import playable
 from .edge import answer, display_name
+from .render import send_kwargs
 
 RECENT_CHANGES = 10
 """Changes `/bugtable show` lists."""
@@ -135,13 +136,13 @@ class AdminCog(
         self.policies.forget(guild_id)  # an admin reading them sees what the database holds
         found = await self.policies.settings(guild_id)
         changes = await self.policies.changes(guild_id, RECENT_CHANGES)
-        text = settings_message(
+        spec = settings_message(
             found,
             changes,
             afk_limit=self.settings.afk_limit,
             ping_after=self.settings.ping_after,
         )
-        await answer(interaction, text)
+        await interaction.response.send_message(ephemeral=True, **send_kwargs(spec, 0, 0))
 
     # -- per game ----------------------------------------------------------------------------
     def _game_command(self) -> app_commands.Command[Any, Any, None]:
@@ -202,7 +203,7 @@ class AdminCog(
         }
         if all(v is None for v in given.values()):
             raise BadSetting("Give at least one speed to allow or forbid.")
-        policy = await self.policies.for_guild(interaction.guild_id)
+        policy = await self.policies.fresh(interaction.guild_id)
         allowed = chosen_set(frozenset(policy.speeds), given)
         if not allowed:
             raise BadSetting("At least one speed must stay allowed. Nothing changed.")
@@ -215,7 +216,7 @@ class AdminCog(
         self, interaction: discord.Interaction[Any], channel: app_commands.AppCommandChannel
     ) -> None:
         channel_id = own_channel(interaction, channel)
-        policy = await self.policies.for_guild(interaction.guild_id)
+        policy = await self.policies.fresh(interaction.guild_id)
         await self._save(interaction, {SettingKey("channels"): policy.channels | {channel_id}})
 
     @channels.command(name="remove", description="No longer open games in a channel.")
@@ -223,7 +224,7 @@ class AdminCog(
     async def channels_remove(
         self, interaction: discord.Interaction[Any], channel: app_commands.AppCommandChannel
     ) -> None:
-        policy = await self.policies.for_guild(interaction.guild_id)
+        policy = await self.policies.fresh(interaction.guild_id)
         if channel.id not in policy.channels:
             raise BadSetting(f"<#{channel.id}> is not on the list. Nothing changed.")
         left = policy.channels - {channel.id}
@@ -257,7 +258,7 @@ class AdminCog(
         given: dict[str, bool | None] = {"easy": easy, "normal": normal, "hard": hard}
         if all(v is None for v in given.values()):
             raise BadSetting("Give at least one bot level to allow or forbid.")
-        policy = await self.policies.for_guild(interaction.guild_id)
+        policy = await self.policies.fresh(interaction.guild_id)
         allowed = chosen_set(frozenset(policy.bot_levels), given)
         levels: frozenset[BotLevel] = frozenset(lv for lv in BOT_LEVELS if lv in allowed)
         await self._save(interaction, {SettingKey("bot_levels"): levels})

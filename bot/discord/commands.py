@@ -25,6 +25,7 @@ from ..host.table import Table
 from ..settings import Settings
 from ..standings import public_scores
 from ..store import Store
+from ..ui.admin import house_rules
 from ..ui.howto import rules_message
 from ..ui.member import settings_text
 from ..ui.options import words_for
@@ -328,6 +329,9 @@ def status_text(settings: Settings, table: Table, board: int | None) -> str:
         )
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))
+    rules = house_rules(table.policy)
+    if rules:  # the server's settings this game opened with, where not the defaults (P-60)
+        lines.append("This server's settings: " + "; ".join(rules))
     page = game_url(settings, table.game.web_token)
     if table.status != "playing" and not table.policy.public_replays:
         page = None  # the server keeps finished games' replays private (P-63)

@@ -71,6 +71,13 @@ class StoredPolicies:
         self._cache[guild_id] = _Cached(found, now)
         return found
 
+    async def fresh(self, guild_id: int | None) -> ServerPolicy:
+        """The server's policy as the database holds it now: what a change builds on (adding a
+        channel to the list), so it never undoes another process's change it has not seen."""
+        if guild_id is not None:
+            self.forget(guild_id)
+        return await self.for_guild(guild_id)
+
     def forget(self, guild_id: int) -> None:
         """Read the server's settings again at their next use."""
         self._cache.pop(guild_id, None)

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 
 from bot.host.errors import BadSetting, BotsNotAllowed, ChannelNotAllowed, GameDisabled
 from bot.host.host import Host
-from bot.host.policies import StoredPolicies
+from bot.host.policies import ServerSettings, StoredPolicies
 from bot.host.policy import DEFAULT_POLICY, GamePolicy
 from bot.host.policy_values import SettingKey, policy_from_values, policy_values
 from bot.host.table import Table
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import SettingChangeRecord, Store
+from bot.ui.admin import settings_message
 from rules.core import GAMES
 
 from .conftest import FakeClock
@@ -221,3 +223,21 @@ async def test_a_game_older_than_server_settings_plays_at_the_defaults(
         DEFAULT_POLICY, games={"bug-off": GamePolicy(speed="slow")}, public_replays=False
     )
     assert policy_from_values(policy_values(read)) == read
+
+
+def test_show_fits_one_embed_however_long_the_trail() -> None:
+    """Thirty channels listed and fifty changes of them: the newest changes that fit are shown,
+    the oldest left out, within Discord's 4,096 characters of an embed's description."""
+    many = list(range(10**17, 10**17 + 30))
+    found = ServerSettings(policy_from_values({"channels": many}), frozenset({"channels"}))
+    at = datetime(2030, 1, 1, tzinfo=UTC)
+    changes = [
+        SettingChangeRecord(GUILD, "channels", many[: i % 30], many, ADMIN, "a" * 100, at)
+        for i in range(50)
+    ]
+    spec = settings_message(found, changes, afk_limit=3, ping_after=20.0)
+    assert spec.embed is not None and spec.embed.description is not None
+    text = spec.embed.description
+    assert 3000 < len(text) <= 4000
+    assert "and 10 more** ⚙️" in text  # the list itself: 20 channels named
+    assert text.count("• <t:") < 50 and changes[0].user_name in text
