@@ -155,8 +155,11 @@ async def test_a_game_keeps_the_policy_it_opened_with(
         public_replays=False,
         **{"games.ladybug-dash.enabled": False},
     )
-    # The lobby under way: its copy, taken as it opened, still allows bots and replays.
-    assert lobby.policy.bot_levels and lobby.policy.public_replays
+    # The lobby under way: its copy, taken as it opened, is still every default (bots,
+    # replays, pings, the AFK limit and the rest).
+    assert lobby.policy == DEFAULT_POLICY
+    kept = await store.get_game(lobby.id)
+    assert kept is not None and kept.policy == policy_values(DEFAULT_POLICY)
     await host.add_bot(lobby.id, ALICE)
     with pytest.raises(ChannelNotAllowed, match=f"<#{THERE}>"):
         await host.open("bug-off", guild_id=GUILD, channel_id=HERE + 5, user_id=BOB, name="b")

@@ -65,6 +65,7 @@ async def test_only_members_with_manage_server_see_or_use_it(world: World) -> No
         ("bugtable show", {}),
         ("bugtable replays", {"public": False}),
         ("bugtable channels clear", {}),
+        ("bugtable game", {"game": "ladybug-dash", "enabled": False}),  # made at start
     ):
         refused = await emu.forge_slash(world.mod, chan, path, **options)
         assert refused.ephemeral and "Manage Server" in told(refused), told(refused)
