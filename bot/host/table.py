@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Literal
 
 from rules.core import SYSTEM, Engine, Event
@@ -75,10 +76,11 @@ class Table(Seating):
     def title(self) -> str:
         return self.engine_cls.title
 
-    @property
+    @cached_property
     def policy(self) -> ServerPolicy:
         """Its server's policy as it was when the game opened (P-60): a running game never
-        changes under its players (a game older than server settings has the defaults)."""
+        changes under its players (a game older than server settings has the defaults). Read
+        once: ``games.policy`` is written when the game opens and never again."""
         return policy_from_values(self.game.policy or {})
 
     def require_seat(self, user_id: int) -> int:
