@@ -474,3 +474,45 @@ async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) 
         ).scalar_one()
 
     assert await inspect_db(url, options) == {"a": "2", "b": "1"}
+
+
+async def test_0008_adds_server_settings_and_keeps_every_game_at_the_defaults(
+    empty_db_url: str,
+) -> None:
+    """The settings tables start empty, an existing game gets no policy (it plays at the
+    defaults, P-60) and keeps its seats; downgrading takes all three away again."""
+    url = empty_db_url
+    await _run(url, _migrate(url, "0007"))
+
+    def fill(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(
+            "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " players, version, created_at, updated_at, web_token) VALUES (1, 'ladybug-dash', 9,"
+            " 50, 1, 'lobby', 7, '{}', NULL, 0, '2030-01-01 00:00:00+00',"
+            " '2030-01-01 00:00:00+00', 'T')"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot, confirmed, away)"
+            " VALUES (1, NULL, 1, 1, 'alice', false, true, false)"
+        )
+
+    await _run(url, fill)
+    await _run(url, _migrate(url, "head"))
+    assert await inspect_db(url, _state) == (TABLES, head())
+    store = await Store.open(url, migrate=False)
+    try:
+        game = await store.get_game(1)
+        assert game is not None and game.policy is None and game.web_token == "T"
+        assert [s.name for s in await store.seats(1)] == ["alice"]
+        assert await store.server_settings(9) == {}
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0007", down=True))
+    assert await inspect_db(url, _state) == (TABLES - SERVER_SETTINGS, "0007")
+
+    def columns(connection: sa.Connection) -> list[str]:
+        return [c["name"] for c in sa.inspect(connection).get_columns("games")]
+
+    assert "policy" not in await inspect_db(url, columns)
+    seats = await inspect_db(url, lambda c: c.exec_driver_sql("SELECT name FROM seats").all())
+    assert [tuple(s) for s in seats] == [("alice",)]
