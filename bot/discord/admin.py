@@ -1,4 +1,4 @@
-"""`/bugtable`: a server's admins set how bugtable's games run there (issue #24, P-59..P-63).
+"""`/bugtable`: a server's admins set how bugtable's games run there (issue #24, P-63..P-67).
 
 A top-level command of its own, because Discord applies ``default_permissions`` only to
 top-level commands: members without Manage Server do not see it (server owners may change who

@@ -96,7 +96,7 @@ class PublisherBase:
 
     def ping_after(self, table: Table) -> float:
         """Seconds a wait lasts before its ping: the server's PING_AFTER when the game opened,
-        else the bot's (P-62), times TIMER_SCALE."""
+        else the bot's (P-66), times TIMER_SCALE."""
         after = table.policy.ping_after
         if after is None:
             after = self.settings.ping_after

@@ -330,11 +330,11 @@ def status_text(settings: Settings, table: Table, board: int | None) -> str:
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))
     rules = house_rules(table.policy)
-    if rules:  # the server's settings this game opened with, where not the defaults (P-60)
+    if rules:  # the server's settings this game opened with, where not the defaults (P-64)
         lines.append("This server's settings: " + "; ".join(rules))
     page = game_url(settings, table.game.web_token)
     if table.status != "playing" and not table.policy.public_replays:
-        page = None  # the server keeps finished games' replays private (P-63)
+        page = None  # the server keeps finished games' replays private (P-67)
     if page is not None:
         lines.append(f"Watch: {page}" if table.status == "playing" else f"Page: {page}")
     if board is not None and table.game.guild_id:

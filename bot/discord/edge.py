@@ -58,7 +58,7 @@ def is_privileged(
     interaction: discord.Interaction[Any], policy: ServerPolicy = DEFAULT_POLICY
 ) -> bool:
     """Members with Manage Channels, or with the server's moderator role (``/bugtable``), may
-    start, cancel and moderate any game in the channel (P-61)."""
+    start, cancel and moderate any game in the channel (P-65)."""
     perms = interaction.permissions
     if perms and perms.manage_channels:
         return True
@@ -126,7 +126,7 @@ class Edge:
 
     async def privileged(self, interaction: discord.Interaction[Any]) -> bool:
         """``is_privileged`` under the server's policy as it is now: who moderates is the
-        server's to change at once, as Discord's own permissions are (P-61)."""
+        server's to change at once, as Discord's own permissions are (P-65)."""
         return is_privileged(interaction, await self.host.policies.for_guild(interaction.guild_id))
 
     def _shed(self, interaction: discord.Interaction[Any]) -> float | None:

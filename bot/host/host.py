@@ -44,7 +44,7 @@ class Host(Lobby):
         self.store = store
         self.settings = settings
         self.policies = policies or DefaultPolicies()
-        """Each server's admins' settings (``/bugtable``), read when a game opens (P-60)."""
+        """Each server's admins' settings (``/bugtable``), read when a game opens (P-64)."""
         self.clock = clock
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}

@@ -58,7 +58,7 @@ class Lobby(Play):
             options=resolved,
             seed=secrets.randbits(62),
             seats=seats,
-            policy=policy_values(policy),  # the game keeps it as it opens (P-60)
+            policy=policy_values(policy),  # the game keeps it as it opens (P-64)
         )
         table = Table(record, cls, await self.store.seats(record.id))
         self.tables[record.id] = table

@@ -1,4 +1,4 @@
-"""Servers' policies read from the store, with a small cache (P-59).
+"""Servers' policies read from the store, with a small cache (P-63).
 
 A process keeps each server's settings for ``ttl`` seconds (``SERVER_SETTINGS_TTL``): lobbies
 open, bots are added and moderators act far more often than admins change settings, and a read

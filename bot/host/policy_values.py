@@ -1,7 +1,7 @@
 """A server's policy as stored values (issue #24): one JSON value per setting, keyed by name.
 
 The store keeps only what an admin set (a setting without a row is at the default), and a game
-keeps its server's whole policy as it was when the game opened (P-60). Both go through this one
+keeps its server's whole policy as it was when the game opened (P-64). Both go through this one
 codec, so a value is read back exactly as it was checked when it was written; a stored value
 this version cannot read (a game since removed, a hand-edited row) is left out with a warning
 rather than stopping the bot.
@@ -221,7 +221,7 @@ def policy_from_values(values: Mapping[str, object]) -> ServerPolicy:
 
 def policy_values(policy: ServerPolicy) -> dict[str, JsonValue]:
     """Every setting of ``policy`` as stored values (a game's snapshot of its server's policy,
-    P-60): each game's own settings, and every server-wide one."""
+    P-64): each game's own settings, and every server-wide one."""
     values: dict[str, JsonValue] = {}
     for slug, game in sorted(policy.games.items()):
         for f in fields(GamePolicy):

@@ -78,7 +78,7 @@ class Table(Seating):
 
     @cached_property
     def policy(self) -> ServerPolicy:
-        """Its server's policy as it was when the game opened (P-60): a running game never
+        """Its server's policy as it was when the game opened (P-64): a running game never
         changes under its players (a game older than server settings has the defaults). Read
         once: ``games.policy`` is written when the game opens and never again."""
         return policy_from_values(self.game.policy or {})

@@ -45,7 +45,7 @@ class LobbyStore(StoreBase):
     ) -> GameRecord:
         """Open a lobby with the creator in its first place, or with ``seats`` in that order
         (a rematch: the previous table, the creator among them). ``policy``: the server's
-        policy as it opens, kept with the game (P-60).
+        policy as it opens, kept with the game (P-64).
 
         The partial unique index decides whether the channel is free; the lookup afterwards only
         names the game that holds it.

@@ -123,7 +123,7 @@ class Game(Base):
     # the game is its snapshot plus the actions after ``snapshot_seq``.
     last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
-    # The server's policy as it was when the game opened (migration 0008, P-60): a running game
+    # The server's policy as it was when the game opened (migration 0008, P-64): a running game
     # never changes under its players. NULL: a game older than server settings (the defaults).
     policy: Mapped[dict[str, Any] | None] = mapped_column(JSON_DOC, nullable=True)
 

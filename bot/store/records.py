@@ -245,7 +245,7 @@ class MemberSettings:
     pings: bool = True
     chosen: bool = False
     """Whether the member chose (``pings`` is theirs); if not, their server's default applies
-    (``/bugtable pings``, P-62)."""
+    (``/bugtable pings``, P-66)."""
 
     def pings_on(self, server_default: bool) -> bool:
         """Whether this member is pinged in a game of a server whose default is this."""

@@ -27,7 +27,7 @@ def lobby_message(table: TableView) -> MessageSpec:
     if chosen:
         fields.append(Field("Options", "\n".join(chosen)))
     rules = house_rules(policy_from_values(table.game.policy or {}))
-    if rules:  # what this server set differently, as the game opened with it (P-60)
+    if rules:  # what this server set differently, as the game opened with it (P-64)
         fields.append(Field("This server's settings", "\n".join(rules)))
     ready = table.min_players <= count <= table.max_players
     need = (

@@ -7,7 +7,7 @@ from ..store.records import MemberSettings
 
 def settings_text(settings: MemberSettings, *, changed: bool, server_default: bool = True) -> str:
     """The answer to `/bugs settings` (private): the settings now, and how to change them.
-    A member who never chose has this server's default (P-62)."""
+    A member who never chose has this server's default (P-66)."""
     if settings.pings_on(server_default):
         pings = (
             "🔔 **Turn pings: on.** When a game waits on you (your turn, your choice, a grab "

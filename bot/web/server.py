@@ -86,7 +86,7 @@ async def _watch(request: web.Request) -> Watched:
         raise _not_found()
     record = watched.replay.record
     if not record.is_unfinished and not policy_from_values(record.policy or {}).public_replays:
-        # Its server keeps finished games' replays private (P-63): as if there were none.
+        # Its server keeps finished games' replays private (P-67): as if there were none.
         raise _not_found()
     return watched
 

@@ -6,7 +6,7 @@ Revises: 0007
 Create Date: 2026-12-04
 
 Both tables start empty: a server without rows is at the bot's defaults. ``games.policy`` is
-NULL for every existing game, which plays on at the defaults, as it always did (P-60). A plain
+NULL for every existing game, which plays on at the defaults, as it always did (P-64). A plain
 ADD COLUMN (nullable, no default) on both databases; never batch mode on ``games``, whose
 rebuild would cascade-delete every game's seats and actions.
 """

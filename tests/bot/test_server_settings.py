@@ -1,6 +1,6 @@
 """A server's settings (issue #24) below the Discord layer: the store and its audit trail, the
-cache several processes share a database through (P-59), and the host reading a game's own copy
-of its server's policy (P-60). On SQLite, then PostgreSQL (``db_url``)."""
+cache several processes share a database through (P-63), and the host reading a game's own copy
+of its server's policy (P-64). On SQLite, then PostgreSQL (``db_url``)."""
 
 from __future__ import annotations
 

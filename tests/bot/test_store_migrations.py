@@ -480,7 +480,7 @@ async def test_0008_adds_server_settings_and_keeps_every_game_at_the_defaults(
     empty_db_url: str,
 ) -> None:
     """The settings tables start empty, an existing game gets no policy (it plays at the
-    defaults, P-60) and keeps its seats; downgrading takes all three away again."""
+    defaults, P-64) and keeps its seats; downgrading takes all three away again."""
     url = empty_db_url
     await _run(url, _migrate(url, "0007"))
 

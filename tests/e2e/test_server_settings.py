@@ -1,6 +1,6 @@
 """`/bugtable`, a server's settings (issue #24), through the real bot process and the emulator:
 only members with Manage Server see or use it, every answer is private, bad values change
-nothing, a setting takes effect on the next game and never on one under way (P-60), and the
+nothing, a setting takes effect on the next game and never on one under way (P-64), and the
 settings and their audit trail survive a restart."""
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ async def test_the_moderator_role_moderates_like_manage_channels(world: World) -
     assert "Only the member who opened" in told(await click(emu, world.carol, lobby, "Cancel"))
 
     await bugtable(world, admin, "moderator", role=helpers)
-    # Who moderates changes at once, as Discord's own permissions do (P-61).
+    # Who moderates changes at once, as Discord's own permissions do (P-65).
     assert told(await click(emu, world.carol, lobby, "Cancel")) == ""
     await until_text(emu, lobby, "cancelled")
     await bugtable(world, admin, "moderator")  # none again
@@ -245,7 +245,7 @@ async def test_settings_and_their_audit_trail_survive_a_restart(world: World) ->
 @pytest.mark.parametrize("world", [{**FAST, "ping_after": 600}], indirect=True)
 async def test_a_servers_ping_default_and_delay_apply_to_its_games(world: World) -> None:
     """The bot's PING_AFTER (600 s) would ping nobody in this test: the server's 0 does, and
-    only the member who chose pings, since the server's default is off (P-62)."""
+    only the member who chose pings, since the server's default is off (P-66)."""
     emu, chan = world.emulator, world.channel
     admin = await admin_of(world)
     await bugtable(world, admin, "pings", default=False, after=0.0)
