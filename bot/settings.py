@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     # A member whose own clock runs out this many times in a row gets a bot stand-in (P-31);
     # 0 never replaces anyone.
     afk_limit: int = Field(default=3, ge=0)
+    # Seconds a process keeps a server's settings (`/bugtable`) before reading them again: a
+    # change made through another process sharing the database is seen within this (P-63).
+    server_settings_ttl: float = Field(default=10.0, ge=0)
     # Test only: multiplies every deadline the host schedules (and PING_AFTER), the rules' own
     # (Bugs & Co's 3 s start and 10 s countdown) included, so tests need not wait for them.
     timer_scale: float = Field(default=1.0, gt=0)

@@ -97,6 +97,14 @@ class PublisherBase:
             state = self._games[game_id] = GameMessages(pings=PingPolicy(after))
         return state
 
+    def ping_after(self, table: Table) -> float:
+        """Seconds a wait lasts before its ping: the server's PING_AFTER when the game opened,
+        else the bot's (P-66), times TIMER_SCALE."""
+        after = table.policy.ping_after
+        if after is None:
+            after = self.settings.ping_after
+        return after * self.settings.timer_scale
+
     def mark_dirty(self, table: Table) -> None:
         """Have the game's messages redrawn soon (the pump's, ``Publisher.mark_dirty``)."""
         raise NotImplementedError

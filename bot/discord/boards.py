@@ -110,7 +110,9 @@ class Boards(PublisherBase):
         waiting = frozenset() if engine.is_over else engine.waiting_for()
         members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
         specs = presenter.public_boards(view, self.log.lines(table.id)) if boards else []
-        if engine.is_over and specs:  # a finished game's board links to its replay
+        if engine.is_over and specs and table.policy.public_replays:
+            # A finished game's board links to its replay, unless its server keeps replays
+            # private (as it did when the game opened, P-67).
             url = game_url(self.settings, table.game.web_token)
             specs[0] = with_replay_link(specs[0], url)
         if members and specs:  # the board says whom the game waits on (P-28)

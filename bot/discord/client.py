@@ -16,6 +16,7 @@ from ..event_loop import loop_name
 from ..games import load_game_modules
 from ..host.bots import BotPlayers
 from ..host.host import Host
+from ..host.policies import StoredPolicies
 from ..host.table import Outcome, Table
 from ..host.timers import utcnow
 from ..ops.metrics import CommitCounter, Metrics
@@ -25,6 +26,7 @@ from ..store import Store
 from ..ui.presenter import presenter_for
 from ..ui.public_log import PublicLog
 from ..web.server import WebServer
+from .admin import AdminCog
 from .commands import BugsCog
 from .components import route
 from .declared import DeclaredOnlyTree
@@ -96,7 +98,8 @@ class BugtableBot(commands.Bot):
             snapshot_every=self.settings.snapshot_every,
             synchronous=self.settings.database_synchronous,
         )
-        self.host = Host(self.store, self.settings)
+        self.policies = StoredPolicies(self.store, ttl=self.settings.server_settings_ttl)
+        self.host = Host(self.store, self.settings, policies=self.policies)
         self.public_log = PublicLog()
         self.publisher = Publisher(
             self,
@@ -128,6 +131,7 @@ class BugtableBot(commands.Bot):
                 publisher=self.publisher,
             )
         )
+        await self.add_cog(AdminCog(policies=self.policies, settings=self.settings))
         self.tree.error(self.edge.command_error)
         if self.sync_commands:
             await self.sync_if_changed()

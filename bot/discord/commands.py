@@ -25,6 +25,7 @@ from ..host.table import Table
 from ..settings import Settings
 from ..standings import public_scores
 from ..store import Store
+from ..ui.admin import house_rules
 from ..ui.howto import rules_message
 from ..ui.member import settings_text
 from ..ui.options import words_for
@@ -32,7 +33,7 @@ from ..ui.presenter import playable, presenter_for
 from ..ui.specs import MessageSpec
 from ..ui.stats import history_message, last_game_text, leaderboard_message, stats_message
 from ..web.links import game_url
-from .edge import Edge, answer, display_name, is_privileged
+from .edge import Edge, answer, display_name
 from .publisher import Publisher
 from .render import send_kwargs
 
@@ -230,13 +231,17 @@ class BugsCog(
     @app_commands.command(name="start", description="Start the game in this channel.")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
-        await self.host.start(table.id, interaction.user.id, privileged=is_privileged(interaction))
+        await self.host.start(
+            table.id, interaction.user.id, privileged=await self.edge.privileged(interaction)
+        )
         await answer(interaction, f"{table.title} has started.")
 
     @app_commands.command(name="cancel", description="Cancel the game in this channel.")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
-        await self.host.cancel(table.id, interaction.user.id, privileged=is_privileged(interaction))
+        await self.host.cancel(
+            table.id, interaction.user.id, privileged=await self.edge.privileged(interaction)
+        )
         await answer(interaction, f"{table.title} was cancelled.")
 
     @app_commands.command(name="status", description="Where the game in this channel stands.")
@@ -283,7 +288,9 @@ class BugsCog(
             mine = (await self.store.member_settings([user_id]))[user_id]
         else:
             mine = await self.store.set_member_settings(user_id, pings=pings)
-        await answer(interaction, settings_text(mine, changed=pings is not None))
+        policy = await self.host.policies.for_guild(interaction.guild_id)
+        text = settings_text(mine, changed=pings is not None, server_default=policy.pings_default)
+        await answer(interaction, text)
 
     @app_commands.command(
         name="hand", description="See your hand (or anything only you may know), privately."
@@ -322,7 +329,12 @@ def status_text(settings: Settings, table: Table, board: int | None) -> str:
         )
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))
+    rules = house_rules(table.policy)
+    if rules:  # the server's settings this game opened with, where not the defaults (P-64)
+        lines.append("This server's settings: " + "; ".join(rules))
     page = game_url(settings, table.game.web_token)
+    if table.status != "playing" and not table.policy.public_replays:
+        page = None  # the server keeps finished games' replays private (P-67)
     if page is not None:
         lines.append(f"Watch: {page}" if table.status == "playing" else f"Page: {page}")
     if board is not None and table.game.guild_id:

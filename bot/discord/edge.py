@@ -15,8 +15,9 @@ import discord
 
 from rules.core import RuleError
 
-from ..host.errors import HostError, NotInGuild, StaleButton
+from ..host.errors import HostError, NotAnAdmin, NotInGuild, StaleButton
 from ..host.host import Host
+from ..host.policy import DEFAULT_POLICY, ServerPolicy
 from ..host.table import Table
 from ..store import Store
 from ..store.errors import NotSeated, StoreError
@@ -53,10 +54,16 @@ def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
-def is_privileged(interaction: discord.Interaction[Any]) -> bool:
-    """Members with Manage Channels may start or cancel any game in the channel."""
+def is_privileged(
+    interaction: discord.Interaction[Any], policy: ServerPolicy = DEFAULT_POLICY
+) -> bool:
+    """Members with Manage Channels, or with the server's moderator role (``/bugtable``), may
+    start, cancel and moderate any game in the channel (P-65)."""
     perms = interaction.permissions
-    return bool(perms and perms.manage_channels)
+    if perms and perms.manage_channels:
+        return True
+    role = policy.moderator_role
+    return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", ()))
 
 
 async def answer(interaction: discord.Interaction[Any], text: str) -> None:
@@ -117,6 +124,11 @@ class Edge:
         self.host, self.publisher, self.store = host, publisher, store
         self.lateness = Lateness()
 
+    async def privileged(self, interaction: discord.Interaction[Any]) -> bool:
+        """``is_privileged`` under the server's policy as it is now: who moderates is the
+        server's to change at once, as Discord's own permissions are (P-65)."""
+        return is_privileged(interaction, await self.host.policies.for_guild(interaction.guild_id))
+
     def _shed(self, interaction: discord.Interaction[Any]) -> float | None:
         """How late a click reached the bot; ``None`` when it is too late to be answered at
         all: it is then not acted on, since its player is told it failed (P-58)."""
@@ -139,6 +151,8 @@ class Edge:
             await self.invalid(interaction, INVALID_COMMAND)
         elif isinstance(error, discord.app_commands.NoPrivateMessage):
             await self.refuse(interaction, NotInGuild())
+        elif isinstance(error, discord.app_commands.MissingPermissions):  # only `/bugtable`
+            await self.refuse(interaction, NotAnAdmin())
         else:
             await self.refuse(interaction, getattr(error, "original", error))
 
@@ -361,11 +375,17 @@ class Edge:
             elif op == "leave":
                 table = await host.leave(game_id, user.id)
             elif op == "addbot":
-                table = await host.add_bot(game_id, user.id, privileged=is_privileged(interaction))
+                table = await host.add_bot(
+                    game_id, user.id, privileged=await self.privileged(interaction)
+                )
             elif op == "start":
-                table = await host.start(game_id, user.id, privileged=is_privileged(interaction))
+                table = await host.start(
+                    game_id, user.id, privileged=await self.privileged(interaction)
+                )
             elif op == "cancel":
-                table = await host.cancel(game_id, user.id, privileged=is_privileged(interaction))
+                table = await host.cancel(
+                    game_id, user.id, privileged=await self.privileged(interaction)
+                )
             else:  # the codec admits only HOST_OPS
                 await self.invalid(interaction)
                 return

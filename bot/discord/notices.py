@@ -37,7 +37,8 @@ class Notices(PublisherBase):
         pings, plan, wanted = state.pings, frame.ping_plan, []
         if frame.ping:  # members with pings off are skipped for this wait (P-28)
             settings = await self.store.member_settings(frame.ping)
-            wanted = [u for u in frame.ping if settings[u].pings]
+            default = table.policy.pings_default  # the server's when the game opened (P-66)
+            wanted = [u for u in frame.ping if settings[u].pings_on(default)]
             if wanted:
                 pings.sending(plan)
             else:

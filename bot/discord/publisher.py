@@ -59,6 +59,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
                     self.dms.learn(table.user_at(seat).user_id, record.channel_id)
             elif kind == "ping":
                 ping = record.message_id
+        state.pings.after = self.ping_after(table)
         if restarted:  # waits timed from the game's last change (P-46)
             restore_waits(state.pings, table, waiting_members(table), ping)
 
@@ -78,7 +79,9 @@ class Publisher(Boards, Hands, Notices, Tracking):
         acted = () if outcome is None or outcome.seat < 0 else (outcome.seat,)
         # After every committed change, so a wait that begins and ends between two pump
         # passes is still seen to end (P-46).
-        self._state(table.id).pings.observe(waiting_members(table), acted, self.clock())
+        pings = self._state(table.id).pings
+        pings.after = self.ping_after(table)
+        pings.observe(waiting_members(table), acted, self.clock())
         self.mark_dirty(table)
 
     def mark_dirty(self, table: Table) -> None:

@@ -326,7 +326,8 @@ class Gateway:
     def _route(self, event: str, data: JSON) -> GatewaySession | None:
         if not self.shards:
             return self.current
-        guild = data.get("id") if event.startswith("GUILD_") else data.get("guild_id")
+        # A guild's own events name it by ``id``; its roles' and members' by ``guild_id``.
+        guild = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
         return self.shards.get(shard_of(int(guild) if guild else None, self.shard_count))
 
     async def drop(self, *, code: int = 4000, forget_session: bool = False) -> None:

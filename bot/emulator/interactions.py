@@ -187,7 +187,8 @@ class Interactions:
                 "name": command["name"],
                 "description": command.get("description", ""),
                 "options": command.get("options") or [],
-                "default_member_permissions": command.get("default_member_permissions"),
+                # A permission bit set is a string in Discord's answers, whatever was sent.
+                "default_member_permissions": _opt_str(command.get("default_member_permissions")),
                 "dm_permission": command.get("dm_permission", True),
                 "nsfw": command.get("nsfw", False),
                 "integration_types": command.get("integration_types") or [0],
@@ -737,3 +738,7 @@ class Interactions:
         if record is None:
             raise EmulatorError("no interaction with that token")
         record.created -= seconds
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)

@@ -24,6 +24,7 @@ DISCORD_EPOCH_MS = 1420070400000
 CREATE_INSTANT_INVITE = 1 << 0
 ADMINISTRATOR = 1 << 3
 MANAGE_CHANNELS = 1 << 4
+MANAGE_GUILD = 1 << 5
 ADD_REACTIONS = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
@@ -113,6 +114,8 @@ class User:
     manage_channels: bool = False
     guild_ids: frozenset[int] | None = None
     """The guilds this user is a member of; ``None``: every guild."""
+    role_ids: set[int] = field(default_factory=set)
+    """Roles an admin gave them (``Emulator.give_role``), of whichever guild each belongs to."""
 
     def payload(self) -> JSON:
         return {
@@ -218,10 +221,12 @@ class Guild:
     bot_role: Role
     channels: list[Channel] = field(default_factory=list)
     created: float = field(default_factory=time.time)
+    custom_roles: list[Role] = field(default_factory=list)
+    """Roles an admin made (``Emulator.add_role``)."""
 
     @property
     def roles(self) -> list[Role]:
-        return [self.everyone, self.moderators, self.bot_role]
+        return [self.everyone, self.moderators, self.bot_role, *self.custom_roles]
 
     def __repr__(self) -> str:
         return f"<Guild {self.name} id={self.id}>"
@@ -569,6 +574,16 @@ class World:
         self.channels[channel.id] = channel
         return channel
 
+    def add_role(self, guild: Guild, name: str, permissions: int) -> Role:
+        role = Role(
+            id=self.snowflakes.next(),
+            name=name,
+            permissions=permissions,
+            position=len(guild.roles),
+        )
+        guild.custom_roles.append(role)
+        return role
+
     def add_user(
         self,
         name: str,
@@ -601,7 +616,8 @@ class World:
     def member_roles(self, guild: Guild, user: User) -> list[Role]:
         if user is self.bot:
             return [guild.bot_role]
-        return [guild.moderators] if user.manage_channels else []
+        given = [r for r in guild.custom_roles if r.id in user.role_ids]
+        return [guild.moderators, *given] if user.manage_channels else given
 
     def permissions(self, guild: Guild, user: User) -> int:
         if user.id == guild.owner_id:

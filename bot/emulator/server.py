@@ -19,7 +19,7 @@ from aiohttp import web
 from .errors import JSON, EmulatorError
 from .gateway import Gateway
 from .interactions import InteractionResult, Interactions
-from .models import Button, Channel, Guild, Message, User, World
+from .models import Button, Channel, Guild, Message, Role, User, World
 from .rest import ChannelLimit, FaultRule, GlobalLimit, RateLimitRule, RequestRecord, RestApi
 
 log = logging.getLogger(__name__)
@@ -312,6 +312,24 @@ class Emulator:
         return self.world.add_user(
             name, dms_open=dms_open, manage_channels=manage_channels, guild_ids=guild_ids
         )
+
+    async def settle(self) -> None:
+        """Wait until every event the emulator began sending (a new guild, channel or role)
+        has gone out, so the bot knows of it before the test's next interaction."""
+        await asyncio.gather(*list(self._tasks))
+
+    def add_role(self, guild: Guild, name: str, *, permissions: int = 0) -> Role:
+        """A role an admin made in ``guild`` (GUILD_ROLE_CREATE, as Discord sends it)."""
+        role = self.world.add_role(guild, name, permissions)
+        if self.gateway.connected:
+            payload = {"guild_id": str(guild.id), "role": role.payload()}
+            self._spawn(self.gateway.dispatch("GUILD_ROLE_CREATE", payload))
+        return role
+
+    def give_role(self, user: User, role: Role) -> None:
+        """An admin gives ``user`` the role: their interactions carry it from then on (a bot
+        without the members intent hears nothing else of it, as on Discord)."""
+        user.role_ids.add(role.id)
 
     def set_dms_open(self, user: User, open_: bool) -> None:
         user.dms_open = open_

@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..store import Store
 from .errors import GameGone
 from .gate import Gate
+from .policy import Policies
 from .table import Outcome, Table
 from .timers import TimerScheduler
 
@@ -68,6 +69,7 @@ class HostCore:
     _timers_running: bool
     gate: Gate
     scheduler: TimerScheduler
+    policies: Policies
 
     async def _notify(self, table: Table, outcome: Outcome | None) -> None:
         for listener in self.listeners:

@@ -30,7 +30,10 @@ class GameGone(HostError):
 
 
 class NotAllowed(HostError):
-    message = "Only the member who opened the game (or someone with Manage Channels) can do that."
+    message = (
+        "Only the member who opened the game (or someone with Manage Channels, or the server's "
+        "moderator role) can do that."
+    )
 
 
 class NotAPlayer(HostError):
@@ -72,3 +75,28 @@ class Restarting(HostError):
     """The bot is stopping (SIGTERM, a deploy): nothing new is begun (what was begun finishes)."""
 
     message = "I'm restarting: nothing changed. Try again in a moment."
+
+
+class ChannelNotAllowed(HostError):
+    """The server opens games only in some channels (``/bugtable channels``)."""
+
+    def __init__(self, channels: list[int]) -> None:
+        where = ", ".join(f"<#{c}>" for c in channels)
+        super().__init__(f"Games are played in {where} on this server: open one there.")
+        self.channels = channels
+
+
+class GameDisabled(HostError):
+    message = "This server's admins have turned that game off (`/bugtable game`)."
+
+
+class BotsNotAllowed(HostError):
+    message = "This server's admins do not allow bot players."
+
+
+class NotAnAdmin(HostError):
+    message = "Only members with **Manage Server** can see or change bugtable's settings here."
+
+
+class BadSetting(HostError):
+    """A server setting refused at ``/bugtable``; nothing was stored."""

@@ -10,8 +10,19 @@ from rules.core import GAMES
 
 from ..store.records import LobbySeat
 from .core import through_gate
-from .errors import AlreadyStarted, GameGone, HostError, NotAllowed, NotAPlayer, UnknownGame
+from .errors import (
+    AlreadyStarted,
+    BotsNotAllowed,
+    ChannelNotAllowed,
+    GameDisabled,
+    GameGone,
+    HostError,
+    NotAllowed,
+    NotAPlayer,
+    UnknownGame,
+)
 from .play import Play
+from .policy_values import policy_values
 from .table import Table
 
 
@@ -31,6 +42,11 @@ class Lobby(Play):
     ) -> Table:
         if slug not in GAMES:
             raise UnknownGame()  # not echoed: it came from the client, and may be anything
+        policy = await self.policies.for_guild(guild_id)
+        if not policy.allows_channel(channel_id):
+            raise ChannelNotAllowed(sorted(policy.channels))
+        if not policy.game(slug).enabled:
+            raise GameDisabled()
         cls = GAMES[slug]
         resolved = cls.resolve_options(options)
         record = await self.store.create_lobby(
@@ -42,6 +58,7 @@ class Lobby(Play):
             options=resolved,
             seed=secrets.randbits(62),
             seats=seats,
+            policy=policy_values(policy),  # the game keeps it as it opens (P-64)
         )
         table = Table(record, cls, await self.store.seats(record.id))
         self.tables[record.id] = table
@@ -111,6 +128,8 @@ class Lobby(Play):
             self._check_privileged(table, user_id, privileged)
             if table.status != "lobby":
                 raise AlreadyStarted()
+            if not table.policy.bot_levels:  # as the server allowed when the game opened
+                raise BotsNotAllowed()
             taken = {s.user_id for s in table.seats}
             number = next(n for n in range(1, 100) if -n not in taken)
             table.seats = await self.store.join(

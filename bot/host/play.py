@@ -137,7 +137,9 @@ class Play(Loading):
         if seat == acting or not 0 <= seat < len(table.names()) or table.bot_plays(seat):
             return
         strikes = table.clock_strikes[seat] = table.clock_strikes.get(seat, 0) + 1
-        limit = self.settings.afk_limit
+        limit = table.policy.afk_limit  # the server's when the game opened (P-64)
+        if limit is None:
+            limit = self.settings.afk_limit
         if not limit or strikes < limit or table.running().is_over:
             return
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Literal
 
 from rules.core import SYSTEM, Engine, Event
@@ -12,6 +13,8 @@ from rules.core import SYSTEM, Engine, Event
 from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
+from .policy import ServerPolicy
+from .policy_values import policy_from_values
 from .seating import Seating, names_by_seat
 from .view import Moment, TableView, frozen, rules_of
 
@@ -72,6 +75,13 @@ class Table(Seating):
     @property
     def title(self) -> str:
         return self.engine_cls.title
+
+    @cached_property
+    def policy(self) -> ServerPolicy:
+        """Its server's policy as it was when the game opened (P-64): a running game never
+        changes under its players (a game older than server settings has the defaults). Read
+        once: ``games.policy`` is written when the game opens and never again."""
+        return policy_from_values(self.game.policy or {})
 
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)

@@ -28,6 +28,7 @@ from .records import (
     ResultRecord,
     ResultSpec,
     SeatRecord,
+    SettingChangeRecord,
     TimerRecord,
     TimerSpec,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "ResultRecord",
     "ResultSpec",
     "SeatRecord",
+    "SettingChangeRecord",
     "Store",
     "StoreError",
     "TableFull",

@@ -41,9 +41,11 @@ class LobbyStore(StoreBase):
         options: dict[str, str],
         seed: int,
         seats: Sequence[LobbySeat] = (),
+        policy: dict[str, Any] | None = None,
     ) -> GameRecord:
         """Open a lobby with the creator in its first place, or with ``seats`` in that order
-        (a rematch: the previous table, the creator among them).
+        (a rematch: the previous table, the creator among them). ``policy``: the server's
+        policy as it opens, kept with the game (P-64).
 
         The partial unique index decides whether the channel is free; the lookup afterwards only
         names the game that holds it.
@@ -62,6 +64,7 @@ class LobbyStore(StoreBase):
                     status=GameStatus.LOBBY.value,
                     seed=seed,
                     options=dict(options),
+                    policy=policy,
                     version=0,
                     created_at=now,
                     updated_at=now,

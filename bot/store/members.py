@@ -25,7 +25,7 @@ class MemberSettingsStore(StoreBase):
                 select(MemberSettingsRow).where(MemberSettingsRow.user_id.in_(wanted))
             )
             for row in rows:
-                found[row.user_id] = MemberSettings(row.user_id, pings=row.pings)
+                found[row.user_id] = MemberSettings(row.user_id, pings=row.pings, chosen=True)
         return found
 
     async def set_member_settings(self, user_id: int, *, pings: bool) -> MemberSettings:
@@ -36,4 +36,4 @@ class MemberSettingsStore(StoreBase):
                 session.add(MemberSettingsRow(user_id=user_id, pings=pings, updated_at=utcnow()))
             else:
                 row.pings, row.updated_at = pings, utcnow()
-        return MemberSettings(user_id, pings=pings)
+        return MemberSettings(user_id, pings=pings, chosen=True)

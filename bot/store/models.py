@@ -123,6 +123,9 @@ class Game(Base):
     # the game is its snapshot plus the actions after ``snapshot_seq``.
     last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # The server's policy as it was when the game opened (migration 0008, P-64): a running game
+    # never changes under its players. NULL: a game older than server settings (the defaults).
+    policy: Mapped[dict[str, Any] | None] = mapped_column(JSON_DOC, nullable=True)
 
     __table_args__ = (
         CheckConstraint("status IN ('lobby', 'playing', 'finished', 'cancelled')", name="status"),
@@ -274,3 +277,34 @@ class MemberSettingsRow(Base):
     pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether the bot mentions this member in the channel when a game waits on them (P-28)."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class ServerSettingRow(Base):
+    """One setting a server's admins chose (``/bugtable``); a setting without a row is at the
+    bot's default. ``value`` is the setting's JSON value (``bot/host/policy_values.py``)."""
+
+    __tablename__ = "server_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSON_DOC, nullable=True)
+    updated_by: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class ServerSettingChangeRow(Base):
+    """The audit trail: every change of a server's settings, who made it and when, with the
+    value before and after (``NULL``: the default, no row)."""
+
+    __tablename__ = "server_setting_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    key: Mapped[str] = mapped_column(String(100))
+    old_value: Mapped[Any] = mapped_column(JSON_DOC, nullable=True)
+    new_value: Mapped[Any] = mapped_column(JSON_DOC, nullable=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    user_name: Mapped[str] = mapped_column(String(100))
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index("ix_server_setting_changes_guild_id_at", "guild_id", "at"),)

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 #: id). Arbitrary constants, chosen to be unlikely to clash with another application's locks.
 GAME_LOCK = 0x6274_0001
 IDENTIFY_LOCK = 0x6274_0002
+SETTINGS_LOCK = 0x6274_0003
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,9 @@ class GameRecord:
     """The seq of the newest action in the log (0: none yet)."""
     snapshot_seq: int = 0
     """The seq ``snapshot`` was taken after: the game is the snapshot plus the later actions."""
+    policy: dict[str, Any] | None = None
+    """Its server's policy when it opened, as stored values (``host/policy_values.py``); None:
+    a game older than server settings, played at the defaults."""
 
     @property
     def is_unfinished(self) -> bool:
@@ -80,6 +83,7 @@ def game_record(row: Mapping[str, Any], *, snapshot: dict[str, Any] | None) -> G
         web_token=row["web_token"],
         last_seq=row["last_seq"],
         snapshot_seq=row["snapshot_seq"],
+        policy=row["policy"],
     )
 
 
@@ -239,3 +243,24 @@ class MemberSettings:
 
     user_id: int
     pings: bool = True
+    chosen: bool = False
+    """Whether the member chose (``pings`` is theirs); if not, their server's default applies
+    (``/bugtable pings``, P-66)."""
+
+    def pings_on(self, server_default: bool) -> bool:
+        """Whether this member is pinged in a game of a server whose default is this."""
+        return self.pings if self.chosen else server_default
+
+
+@dataclass(frozen=True, slots=True)
+class SettingChangeRecord:
+    """One change of a server's settings (the audit trail): ``old`` and ``new`` are stored
+    values, ``None`` the bot's default (no row)."""
+
+    guild_id: int
+    key: str
+    old: Any
+    new: Any
+    user_id: int
+    user_name: str
+    at: datetime

@@ -20,11 +20,20 @@ from .meta import MetaStore
 from .migrate import upgrade_to_head
 from .pg_writer import PostgresWriter
 from .reads import GameReads
+from .server_settings import ServerSettingsStore
 from .stats import StatsStore
 from .writer import SQLiteWriter
 
 
-class Store(LobbyStore, CommitStore, GameReads, StatsStore, MemberSettingsStore, MetaStore):
+class Store(
+    LobbyStore,
+    CommitStore,
+    GameReads,
+    StatsStore,
+    MemberSettingsStore,
+    ServerSettingsStore,
+    MetaStore,
+):
     """Async persistence for games. Build it with :meth:`open`; close it with :meth:`close`."""
 
     @classmethod

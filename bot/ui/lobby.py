@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from ..host.policy_values import policy_from_values
 from ..host.view import TableView
+from .admin import house_rules
 from .howto import how_to_play_button
 from .options import chosen_in_words
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
@@ -24,6 +26,9 @@ def lobby_message(table: TableView) -> MessageSpec:
     chosen = chosen_in_words(table.slug, table.game.options)
     if chosen:
         fields.append(Field("Options", "\n".join(chosen)))
+    rules = house_rules(policy_from_values(table.game.policy or {}))
+    if rules:  # what this server set differently, as the game opened with it (P-64)
+        fields.append(Field("This server's settings", "\n".join(rules)))
     ready = table.min_players <= count <= table.max_players
     need = (
         "Ready to start."

@@ -24,6 +24,7 @@ from string import Template
 
 from aiohttp import web
 
+from ..host.policy_values import policy_from_values
 from ..host.table import Outcome, Table
 from ..picture_cache import ImageCache
 from ..store import Store
@@ -82,6 +83,10 @@ async def _watch(request: web.Request) -> Watched:
         raise _not_found()
     watched = await request.app[REPLAYS].get(token)
     if watched is None:
+        raise _not_found()
+    record = watched.replay.record
+    if not record.is_unfinished and not policy_from_values(record.policy or {}).public_replays:
+        # Its server keeps finished games' replays private (P-67): as if there were none.
         raise _not_found()
     return watched
 

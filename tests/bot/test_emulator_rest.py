@@ -21,6 +21,7 @@ from bot.emulator import (
     User,
 )
 from bot.emulator.errors import EmulatorError
+from bot.emulator.models import MANAGE_CHANNELS
 
 TOKEN = "test-token"
 
@@ -668,6 +669,26 @@ async def test_command_visibility_follows_default_member_permissions(
         await scene.emu.slash(scene.alice, scene.chan, "close")
     task, interaction = await start_slash(scene, raw, mod, "close")
     assert int(interaction["member"]["permissions"]) & 16
+    await raw.call("POST", callback_path(interaction), {"type": 4, "data": {"content": "ok"}})
+    assert (await task).acknowledged
+
+
+async def test_a_role_an_admin_makes_and_gives_carries_its_permissions(
+    scene: Scene, raw: RawBot
+) -> None:
+    """A new role is announced (GUILD_ROLE_CREATE); given to a member, it shows in their
+    interactions' roles and permissions, and the commands it lets them see."""
+    await connected(scene, raw)
+    admins = scene.emu.add_role(scene.guild, "helpers", permissions=MANAGE_CHANNELS)
+    created = await raw.next("GUILD_ROLE_CREATE")
+    assert created["d"]["guild_id"] == str(scene.guild.id)
+    assert created["d"]["role"]["id"] == str(admins.id)
+    with pytest.raises(Exception, match="lacks permissions"):
+        await scene.emu.slash(scene.bob, scene.chan, "close")
+    scene.emu.give_role(scene.bob, admins)
+    task, interaction = await start_slash(scene, raw, scene.bob, "close")
+    assert str(admins.id) in interaction["member"]["roles"]
+    assert int(interaction["member"]["permissions"]) & MANAGE_CHANNELS
     await raw.call("POST", callback_path(interaction), {"type": 4, "data": {"content": "ok"}})
     assert (await task).acknowledged
 

@@ -18,7 +18,7 @@ import tests.support.testgame  # noqa: F401
 from bot.discord.publisher import Publisher
 from bot.host.table import Table
 from bot.settings import Settings
-from bot.store.records import MessageRecord
+from bot.store.records import MemberSettings, MessageRecord
 from bot.ui.public_log import PublicLog
 from tests.bot.test_publisher import FakeDiscord
 from tests.support.clock import ManualClock
@@ -73,7 +73,7 @@ class Store:
 
     async def member_settings(self, user_ids: Iterable[int]) -> dict[int, Any]:
         self.asked.extend(user_ids)
-        return {u: SimpleNamespace(pings=u not in self.quiet) for u in user_ids}
+        return {u: MemberSettings(u, pings=u not in self.quiet, chosen=True) for u in user_ids}
 
 
 def make(clock: ManualClock, store: Store | None = None) -> tuple[Publisher, Channel]:

@@ -31,7 +31,11 @@ TABLES = {
     "meta",
     "ratings",
     "member_settings",
+    "server_settings",
+    "server_setting_changes",
 }
+SERVER_SETTINGS = {"server_settings", "server_setting_changes"}
+"""Tables from 0008 on."""
 
 
 def head() -> str:
@@ -250,7 +254,10 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(
     confirmed places, its results stay, and the next finished game is rated."""
     url = empty_db_url
     await _run(url, _migrate(url, "0001"))
-    assert await inspect_db(url, _state) == (TABLES - {"ratings", "member_settings"}, "0001")
+    assert await inspect_db(url, _state) == (
+        TABLES - {"ratings", "member_settings"} - SERVER_SETTINGS,
+        "0001",
+    )
     rows = [
         "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
         " players, version, created_at, updated_at, finished_at) VALUES"
@@ -306,7 +313,10 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(
 
     # And back down to 0001: the data is still there.
     await _run(url, _migrate(url, "0001", down=True))
-    assert await inspect_db(url, _state) == (TABLES - {"ratings", "member_settings"}, "0001")
+    assert await inspect_db(url, _state) == (
+        TABLES - {"ratings", "member_settings"} - SERVER_SETTINGS,
+        "0001",
+    )
 
 
 async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_url: str) -> None:
@@ -315,7 +325,7 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_ur
     table and the column again."""
     url = empty_db_url
     await _run(url, _migrate(url, "0003"))
-    assert await inspect_db(url, _state) == (TABLES - {"member_settings"}, "0003")
+    assert await inspect_db(url, _state) == (TABLES - {"member_settings"} - SERVER_SETTINGS, "0003")
 
     def fill(connection: sa.Connection) -> None:
         connection.exec_driver_sql(
@@ -330,7 +340,7 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_ur
 
     await _run(url, fill)
     await _run(url, _migrate(url, "0004"))
-    assert await inspect_db(url, _state) == (TABLES, "0004")
+    assert await inspect_db(url, _state) == (TABLES - SERVER_SETTINGS, "0004")
     await _run(url, _migrate(url, "head"))  # the models (and so the store) are at head
     store = await Store.open(url, migrate=False)
     try:
@@ -347,7 +357,7 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_ur
     finally:
         await store.close()
     await _run(url, _migrate(url, "0003", down=True))
-    assert await inspect_db(url, _state) == (TABLES - {"member_settings"}, "0003")
+    assert await inspect_db(url, _state) == (TABLES - {"member_settings"} - SERVER_SETTINGS, "0003")
 
 
 async def test_0005_marks_every_stored_snapshot_as_following_the_newest_action(
@@ -382,7 +392,7 @@ async def test_0005_marks_every_stored_snapshot_as_following_the_newest_action(
     finally:
         await store.close()
     await _run(url, _migrate(url, "0004", down=True))
-    assert await inspect_db(url, _state) == (TABLES, "0004")
+    assert await inspect_db(url, _state) == (TABLES - SERVER_SETTINGS, "0004")
 
 
 async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path: Path) -> None:
@@ -407,7 +417,7 @@ async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path:
 
     await _run(url, fill)
     assert "lobby_message_id" in await inspect_db(url, columns)
-    await _run(url, _migrate(url, "0007"))
+    await _run(url, _migrate(url, "head"))  # the Store's models are head's
     assert "lobby_message_id" not in await inspect_db(url, columns)
     store = await Store.open(url, migrate=False)
     try:
@@ -455,9 +465,54 @@ async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) 
         await store.close()
     await _run(url, _migrate(url, "0005", down=True))
     assert set((await inspect_db(url, types)).values()) == {"JSON"}
+
+    def options(connection: sa.Connection) -> Any:
+        # Read by hand: the Store's models are head's (0008 gave games a column).
+        games = sa.table("games", sa.column("id"), sa.column("options", sa.JSON()))
+        return connection.execute(
+            sa.select(games.c.options).where(games.c.id == lobby.id)
+        ).scalar_one()
+
+    assert await inspect_db(url, options) == {"a": "2", "b": "1"}
+
+
+async def test_0008_adds_server_settings_and_keeps_every_game_at_the_defaults(
+    empty_db_url: str,
+) -> None:
+    """The settings tables start empty, an existing game gets no policy (it plays at the
+    defaults, P-64) and keeps its seats; downgrading takes all three away again."""
+    url = empty_db_url
+    await _run(url, _migrate(url, "0007"))
+
+    def fill(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(
+            "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " players, version, created_at, updated_at, web_token) VALUES (1, 'ladybug-dash', 9,"
+            " 50, 1, 'lobby', 7, '{}', NULL, 0, '2030-01-01 00:00:00+00',"
+            " '2030-01-01 00:00:00+00', 'T')"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot, confirmed, away)"
+            " VALUES (1, NULL, 1, 1, 'alice', false, true, false)"
+        )
+
+    await _run(url, fill)
+    await _run(url, _migrate(url, "head"))
+    assert await inspect_db(url, _state) == (TABLES, head())
     store = await Store.open(url, migrate=False)
     try:
-        kept = await store.get_game(lobby.id)
-        assert kept is not None and kept.options == {"a": "2", "b": "1"}
+        game = await store.get_game(1)
+        assert game is not None and game.policy is None and game.web_token == "T"
+        assert [s.name for s in await store.seats(1)] == ["alice"]
+        assert await store.server_settings(9) == {}
     finally:
         await store.close()
+    await _run(url, _migrate(url, "0007", down=True))
+    assert await inspect_db(url, _state) == (TABLES - SERVER_SETTINGS, "0007")
+
+    def columns(connection: sa.Connection) -> list[str]:
+        return [c["name"] for c in sa.inspect(connection).get_columns("games")]
+
+    assert "policy" not in await inspect_db(url, columns)
+    seats = await inspect_db(url, lambda c: c.exec_driver_sql("SELECT name FROM seats").all())
+    assert [tuple(s) for s in seats] == [("alice",)]

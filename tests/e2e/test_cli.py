@@ -48,9 +48,10 @@ async def test_sync_registers_the_commands(tmp_path: Path, emulator: Emulator) -
         DISCORD_GATEWAY_URL=emulator.gateway_url,
     )
     assert code == 0, err
-    assert "Synced 1 command(s) globally." in out
+    assert "Synced 2 command(s) globally." in out  # /bugs and /bugtable
     assert emulator.sync_count == 1
-    (bugs,) = emulator.commands
+    bugs, bugtable = emulator.commands
+    assert bugtable["name"] == "bugtable"
     assert bugs["name"] == "bugs"
     assert {o["name"] for o in bugs["options"]} >= {"new", "join", "start", "hand", "rules"}
 
