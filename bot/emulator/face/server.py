@@ -15,7 +15,9 @@ does into what a member does on Discord, through the same calls the end-to-end t
 
 Every answer to an action says whether Discord would have shown it as failed ("This
 interaction failed": not acknowledged in time, or a click on a control the message no longer
-has). Bad input is a 400 with one line saying why; nothing in the world changes then.
+has), or what Discord's client would have refused (a command typed wrong). A request the page
+never sends (an unknown member, a message the member cannot see) is a 400. Either way one line
+says why, and nothing in the world changes.
 """
 
 from __future__ import annotations
@@ -72,8 +74,12 @@ class BadInput(Exception):
 async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         response = await handler(request)
-    except (BadInput, CommandError, EmulatorError) as exc:
+    except BadInput as exc:
         response = web.json_response({"ok": False, "error": str(exc)}, status=400)
+    except (CommandError, EmulatorError) as exc:
+        # What Discord's client itself refuses (a command typed wrong, a control no longer
+        # there): an answer the page shows, not a broken request.
+        response = web.json_response({"ok": False, "error": str(exc)})
     response.headers.update(HEADERS)
     return response
 

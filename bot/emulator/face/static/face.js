@@ -12,6 +12,9 @@ const state = {
   seenDm: {},        // member id -> the newest DM id they have looked at
   errors: {},        // message id -> "This interaction failed" shown under it
   completion: {seq: 0, items: [], active: -1, chosen: false},
+  // What is drawn, by what it was drawn from: a redraw keeps every node whose source is the
+  // same, so a click or an open menu is never lost to a change elsewhere on the page.
+  drawn: {messages: new Map(), controls: new Map(), members: "", channels: "", where: ""},
 };
 
 const $ = (id) => document.getElementById(id);
@@ -130,6 +133,9 @@ function tick() {
 // -- drawing ---------------------------------------------------------------------------------
 
 function drawMembers(view) {
+  const key = JSON.stringify([view.members, state.member, state.seenDm]);
+  if (key === state.drawn.members) return;
+  state.drawn.members = key;
   const nav = $("members");
   nav.replaceChildren(...view.members.map((m) => {
     const unseen = m.newest_dm !== "0" && newer(m.newest_dm, state.seenDm[m.id] || "0");
@@ -144,6 +150,9 @@ function drawMembers(view) {
 }
 
 function drawChannels(view) {
+  const key = JSON.stringify([view.channels, view.channel.id, view.members, state.member, state.seenDm]);
+  if (key === state.drawn.channels) return;
+  state.drawn.channels = key;
   const item = (c) => {
     const me = view.members.find((m) => m.id === state.member);
     const unseen = c.kind === "dm" && me && me.newest_dm !== "0" && newer(me.newest_dm, state.seenDm[me.id] || "0");
@@ -217,6 +226,35 @@ function drawControl(message, control) {
   return el("span", {class: "multi"}, menu, send);
 }
 
+function controlNode(message, source) {
+  // A control unchanged since the last draw is the same element, moved into the new message.
+  const key = `${message.id} ${JSON.stringify(source)}`;
+  const node = state.drawn.controls.get(key) || drawControl(message, source);
+  state.drawn.nextControls.set(key, node);
+  return node;
+}
+
+function messageNode(source) {
+  const key = JSON.stringify([source, state.errors[source.id] || ""]);
+  const old = state.drawn.messages.get(source.id);
+  const node = old && old.key === key ? old.node : drawMessage(source);
+  if (old && old.node === node) {
+    for (const [k, v] of state.drawn.controls) if (k.startsWith(`${source.id} `)) state.drawn.nextControls.set(k, v);
+  }
+  state.drawn.nextMessages.set(source.id, {key, node});
+  return node;
+}
+
+function place(list, nodes) {
+  // Only what changed moves: nodes already in place stay where they are.
+  let cursor = list.firstChild;
+  for (const node of nodes) {
+    if (node === cursor) { cursor = cursor.nextSibling; continue; }
+    list.insertBefore(node, cursor);
+  }
+  while (cursor) { const next = cursor.nextSibling; cursor.remove(); cursor = next; }
+}
+
 function drawMessage(message) {
   const item = el("li", {class: message.private ? "message private" : "message", dataset: {id: message.id}});
   if (message.used) item.append(el("div", {class: "used"}, `↪ ${message.used}`));
@@ -233,7 +271,7 @@ function drawMessage(message) {
     item.append(file.image ? picture(file) : el("a", {href: file.url, class: "file"}, `📎 ${file.filename}`));
   }
   for (const row of message.rows) {
-    item.append(el("div", {class: "row"}, ...row.map((c) => drawControl(message, c))));
+    item.append(el("div", {class: "row"}, ...row.map((c) => controlNode(message, c))));
   }
   if (state.errors[message.id]) item.append(el("div", {class: "failed", role: "alert"}, state.errors[message.id]));
   if (message.private) {
@@ -260,11 +298,18 @@ function draw(view) {
     ? `@ ${view.channel.name} — ${me ? me.name : ""}'s direct messages`
     : `# ${view.channel.name}`;
   const list = $("messages");
-  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
-  const open = document.activeElement && document.activeElement.closest && document.activeElement.closest("#messages");
-  list.replaceChildren(...view.messages.map(drawMessage));
-  if (!view.messages.length) list.append(el("li", {class: "empty muted"}, "Nothing here yet. Type /bugs new in the box below to open a game."));
-  if (atEnd || !open) list.scrollTop = list.scrollHeight;
+  // Follow the newest message unless the person scrolled up to read; a new view starts at it.
+  const where = `${view.member} ${view.channel.id}`;
+  const atEnd = where !== state.drawn.where || list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+  state.drawn.where = where;
+  state.drawn.nextMessages = new Map();
+  state.drawn.nextControls = new Map();
+  const nodes = view.messages.map(messageNode);
+  state.drawn.messages = state.drawn.nextMessages;
+  state.drawn.controls = state.drawn.nextControls;
+  if (!nodes.length) nodes.push(state.drawn.empty || (state.drawn.empty = el("li", {class: "empty muted"}, "Nothing here yet. Type /bugs new in the box below to open a game.")));
+  place(list, nodes);
+  if (atEnd) list.scrollTop = list.scrollHeight;
   $("command").disabled = false;
 }
 
@@ -300,6 +345,8 @@ function switchTo(member, channel) {
   state.channel = channel || (inDms ? "dm" : state.channel);
   state.digest = "";
   state.errors = {};
+  state.drawn.messages = new Map();
+  state.drawn.controls = new Map();
   hideSuggestions();
   $("error").textContent = "";
   if (state.poller) state.poller.abort();
