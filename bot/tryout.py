@@ -89,25 +89,28 @@ def run_try(options: TryOptions) -> int:
     """Run until Ctrl-C or SIGTERM; the exit code."""
     with contextlib.ExitStack() as stack:
         if options.database is None:
-            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bugtable-")))
-            path = folder / "try.db"
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="bugtable-"))
+            path = Path(folder) / "try.db"
         else:
             path = options.database.resolve()
-        url = f"sqlite+aiosqlite:///{path}"
-        try:
-            lock = lock_database(url)
-            check_database(url)
-        except (DatabaseInUse, DatabaseUnusable) as exc:
-            return refuse_database(exc)
+        return _run_on(f"sqlite+aiosqlite:///{path}", options, stack)
+
+
+def _run_on(url: str, options: TryOptions, stack: contextlib.ExitStack) -> int:
+    """The database checked and held as ``python -m bot`` holds it (P-22, P-40), then the rest."""
+    try:
+        lock = lock_database(url)
         if lock is not None:
             stack.callback(lock.release)
-        _quiet(options.verbose)
-        try:
-            return event_loop.run(_serve(options, url))
-        except StartFailed as exc:
-            print(f"bugtable: {exc}", file=sys.stderr)
-            return 2
-    raise AssertionError("unreachable")  # pragma: no cover - the with block returns
+        check_database(url)
+    except (DatabaseInUse, DatabaseUnusable) as exc:
+        return refuse_database(exc)
+    _quiet(options.verbose)
+    try:
+        return event_loop.run(_serve(options, url))
+    except StartFailed as exc:
+        print(f"bugtable: {exc}", file=sys.stderr)
+        return 2
 
 
 def _quiet(verbose: bool) -> None:

@@ -3,6 +3,8 @@ the settings it makes for itself (tests/e2e/test_try_browser.py runs it whole)."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.__main__ import main
@@ -57,3 +59,14 @@ def test_try_makes_loopback_settings_whatever_the_environment_says(
     assert settings.metrics_port is None and settings.shards() is None
     assert settings.web_port is not None and settings.web_host == "127.0.0.1"
     assert settings.timer_scale == 0.5
+
+
+def test_try_refuses_a_database_it_cannot_use_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As ``python -m bot`` does (P-40): exit code 3, one line, nothing started."""
+    missing = tmp_path / "no" / "such" / "try.db"
+    assert main(["try", "--database", str(missing), "--port", "0"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err
+    assert not missing.parent.exists()
