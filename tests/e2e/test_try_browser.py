@@ -217,6 +217,11 @@ async def test_a_newcomer_plays_a_whole_game_in_the_browser(tried: Tried, page: 
     final = board(page)
     await expect(final).to_contain_text(re.compile(r"\bwins? with"))
     await expect(final.locator("button[data-label='Rematch']")).to_be_visible()
+    # The bot's own game pages run too: the finished board links to the game's replay.
+    replay = final.locator("a.btn.link", has_text="Replay this game")
+    href = await replay.get_attribute("href")
+    assert href is not None and href.startswith("http://127.0.0.1:") and "/games/" in href
+    assert (await page.request.get(href)).status == 200
     await expect(page.locator("#messages")).not_to_contain_text("<t:")
 
 
