@@ -153,7 +153,8 @@ async def _serve(options: TryOptions, database_url: str) -> int:
         bot = BugtableBot(settings)
         runner = asyncio.create_task(bot.start(TOKEN), name="bot")
         stack.push_async_callback(_close, bot, runner)
-        await _ready(emulator, bot, runner)
+        if not await _ready(emulator, bot, runner, stop):
+            return 0  # stopped while starting
         names = ", ".join(m.name for m in members[:-1]) + f" and {members[-1].name}"
         print(
             "bugtable is running against a local Discord emulator: no Discord account needed.\n"
@@ -173,22 +174,27 @@ async def _serve(options: TryOptions, database_url: str) -> int:
     return 0
 
 
-async def _ready(emulator: Emulator, bot: BugtableBot, runner: asyncio.Task[None]) -> None:
-    """Until the bot is connected and its slash commands are with the emulator. A database
-    kept from an earlier run holds that the commands were synced (to that run's emulator):
-    they are synced again here."""
+async def _ready(
+    emulator: Emulator, bot: BugtableBot, runner: asyncio.Task[None], stop: asyncio.Event
+) -> bool:
+    """Until the bot is connected and its slash commands are with the emulator (False: Ctrl-C
+    came first). A database kept from an earlier run holds that the commands were synced (to
+    that run's emulator): they are synced again here."""
 
     def connected() -> bool:
         if runner.done():
             raise StartFailed(f"the bot stopped while starting: {runner.exception()!r}")
-        return emulator.identify_count >= 1
+        return stop.is_set() or emulator.identify_count >= 1
 
     try:
         await emulator.wait_for(connected, timeout=READY_TIMEOUT)
     except TimeoutError:
         raise StartFailed(f"the bot did not connect within {READY_TIMEOUT:.0f} s") from None
+    if stop.is_set():
+        return False
     if not emulator.commands:
         await bot.sync_now()
+    return True
 
 
 async def _close(bot: BugtableBot, runner: asyncio.Task[None]) -> None:
