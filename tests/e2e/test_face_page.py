@@ -122,6 +122,11 @@ async def test_bad_input_is_answered_in_one_line_and_changes_nothing(place: Plac
         response = await client.get("/api/view", params={"member": str(place.bram.id)})
         view = (await response.json())["view"]
         assert [m["content"] for m in view["messages"]] == ["board"]  # not Ada's secret
+        # A page open across a restart of the emulator asks for members it no longer has.
+        response = await client.get("/api/view", params={"member": "7", "channel": "8"})
+        assert response.status == 200
+        view = (await response.json())["view"]
+        assert (view["member"], view["channel"]["name"]) == (str(place.ada.id), "games")
         assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
     assert place.emulator.requests == []  # nothing reached the (absent) bot's side
     assert not secret.deleted

@@ -151,8 +151,14 @@ class Face:
         return web.Response(body=data, content_type=kind)
 
     async def _view(self, request: web.Request) -> web.StreamResponse:
-        member = self._member(request.query.get("member"))
-        channel = self._channel(member, request.query.get("channel"))
+        # A page left open across a restart names a member and channel this emulator never
+        # had: it gets the first member's view, and goes on from there.
+        try:
+            member = self._member(request.query.get("member"))
+            channel = self._channel(member, request.query.get("channel"))
+        except BadInput:
+            member = self._member(None)
+            channel = self._channel(member, None)
         after = request.query.get("after")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LONG_POLL
