@@ -37,8 +37,6 @@ class MemberView:
     name: str
     newest_dm: str
     """The id of the newest DM the bot sent them ("0": none), for the switcher's dot."""
-    newest_private: str
-    """The id of their newest ephemeral reply anywhere ("0": none)."""
 
 
 @dataclass(frozen=True)
@@ -294,10 +292,7 @@ def build_view(emulator: Emulator, member: User, channel: Channel) -> View:
     bot = emulator.bot_user
     guilds = [g for g in emulator.guilds if emulator.world.is_member(g, member)]
     texts = [c for g in guilds for c in g.channels]
-    members = [
-        MemberView(str(u.id), u.name, _newest(emulator.dms(u)), _newest(emulator.ephemerals(u)))
-        for u in emulator.users
-    ]
+    members = [MemberView(str(u.id), u.name, _newest(emulator.dms(u))) for u in emulator.users]
     names = {str(u.id): u.name for u in [bot, *emulator.users]}
     names.update({str(c.id): c.name for c in texts})
     return View(
