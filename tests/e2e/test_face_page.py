@@ -8,19 +8,24 @@ says exactly what is on the page.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.emulator import Channel, Emulator, User
 from bot.emulator.face import Face
+from tests.support.processes import spawned
 
+from .conftest import REPO
 from .helpers import CHROMIUM_ARGS
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -259,3 +264,28 @@ async def test_an_interaction_nobody_answers_fails_as_on_discord(place: Place, p
     await expect(page.locator("#error")).to_have_text(
         "This interaction failed: the bot did not answer within 3 seconds."
     )
+
+
+async def test_the_standalone_emulator_serves_the_face_when_asked(tmp_path: Path) -> None:
+    """`python -m bot.emulator --face PORT`: a bot run by hand against it gets a face too."""
+    argv = [sys.executable, "-m", "bot.emulator", "--face", "0", "--users", "Ann", "Bo"]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+    async with spawned(
+        argv,
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    ) as proc:
+        assert proc.stdout is not None
+        printed = ""
+        while "play as the members at" not in printed:
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert line, printed
+            printed += line.decode()
+        assert "DISCORD_TOKEN=" in printed and ".env" in printed
+        url = printed.rsplit("play as the members at ", 1)[1].split()[0]
+        async with aiohttp.ClientSession() as session, session.get(f"{url}api/view") as answer:
+            view = (await answer.json())["view"]
+        assert [m["name"] for m in view["members"]] == ["Ann", "Bo"]
+        assert view["channel"]["name"] == "games"
