@@ -159,3 +159,13 @@ def test_what_is_wrong_is_said_in_words(typed: str, said: str) -> None:
     with pytest.raises(CommandError) as raised:
         parse(COMMANDS, typed, MEMBERS)
     assert str(raised.value).startswith(said)
+
+
+def test_a_bot_that_registered_nothing_is_said_so() -> None:
+    """A bot whose database says its commands were synced (to an earlier emulator) registers
+    none with a new one: the box says what to do, not that the command does not exist."""
+    with pytest.raises(CommandError) as raised:
+        parse([], "/bugs new", MEMBERS)
+    assert "registered no commands with this emulator yet" in str(raised.value)
+    assert "python -m bot sync" in str(raised.value)
+    assert complete([], "/", MEMBERS) == []

@@ -30,6 +30,10 @@ SHOWN = 25
 """Suggestions at most, as Discord's client lists them."""
 
 Value = str | int | float | bool | User
+NO_COMMANDS = (
+    "The bot has registered no commands with this emulator yet: a bot registers them as it "
+    "starts (bugtable's, once per database: `python -m bot sync` registers them again)."
+)
 
 
 class CommandError(Exception):
@@ -199,7 +203,9 @@ def parse(commands: Sequence[JSON], text: str, members: Sequence[User]) -> Invoc
     if node is None:
         first = text.strip().removeprefix("/").split()[0] if text.strip("/ ") else ""
         known = ", ".join(f"/{c['name']}" for c in commands if c.get("type", 1) == 1)
-        raise CommandError(f"No command /{first}. The bot offers: {known or 'none yet'}.")
+        if not known:
+            raise CommandError(NO_COMMANDS)
+        raise CommandError(f"No command /{first}. The bot offers: {known}.")
     path = " ".join(reached.path)
     if _children(node):
         subs = ", ".join(c["name"] for c in _children(node))
