@@ -289,3 +289,39 @@ async def test_the_standalone_emulator_serves_the_face_when_asked(tmp_path: Path
             view = (await answer.json())["view"]
         assert [m["name"] for m in view["members"]] == ["Ann", "Bo"]
         assert view["channel"]["name"] == "games"
+
+
+@chromium
+async def test_a_menu_choice_is_sent_as_the_member_chose_it(place: Place, page: Any) -> None:
+    menu = {
+        "type": 3,
+        "custom_id": "pick",
+        "placeholder": "Take which?",
+        "options": [
+            {"label": "Two ants", "value": "ants", "description": "2 points"},
+            {"label": "A beetle", "value": "beetle"},
+        ],
+    }
+    send(
+        place,
+        place.channel,
+        {"content": "choose", "components": [{"type": 1, "components": [menu]}]},
+    )
+    await be(page, "Bram <b>")
+    select = page.locator("select[data-custom-id='pick']")
+    await expect(select.locator("option")).to_have_text(
+        ["Take which?", "Two ants — 2 points", "A beetle"]
+    )
+    sent: list[dict[str, Any]] = []
+
+    async def gateway(event: str, payload: dict[str, Any]) -> bool:  # what the bot would get
+        sent.append(payload)
+        return False
+
+    place.emulator.interactions.dispatch = gateway
+    await select.select_option("beetle")
+    # Nobody answers here: the choice went out as Bram's interaction, which then failed.
+    await expect(page.locator("#messages .failed")).to_contain_text("This interaction failed")
+    (interaction,) = sent
+    assert interaction["data"] == {"custom_id": "pick", "component_type": 3, "values": ["beetle"]}
+    assert interaction["member"]["user"]["id"] == str(place.bram.id)
