@@ -96,7 +96,10 @@ async def tried(tmp_path: Path) -> AsyncIterator[Tried]:
             assert await asyncio.wait_for(proc.wait(), WAIT) == 0, log.read_text()
             left = {p.pid for p in live_descendants()} & {p.pid for p in started}
             assert not left, started
-            assert "Traceback" not in log.read_text(), log.read_text()
+            logged = log.read_text()
+            assert "Traceback" not in logged, logged
+            # A newcomer's terminal: no voice warnings, no migration steps (issue #26 item 6).
+            assert "voice will NOT be supported" not in logged and "alembic" not in logged, logged
 
 
 @pytest.fixture
