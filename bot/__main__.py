@@ -1,5 +1,6 @@
 """`python -m bot [--shards 0-3 --shard-count 8]` runs the bot; `python -m bot sync [--guild ID]`;
-`python -m bot demo [game]`; `python -m bot tournament <game> --seats hard,easy,easy,easy`."""
+`python -m bot try` (in a browser, without Discord); `python -m bot demo [game]`;
+`python -m bot tournament <game> --seats hard,easy,easy,easy`."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ def _sharding(default: object) -> argparse.ArgumentParser:
     return options
 
 
+def members_count(text: str) -> int:
+    """``try --members``: 2 to 8 (the emulator's server has that many members to play as)."""
+    count = int(text) if text.strip().isdigit() else 0
+    if not 2 <= count <= 8:
+        raise argparse.ArgumentTypeError(f"give 2 to 8, not {text!r}")
+    return count
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot", description="bugtable, the bug games bot", parents=[_sharding(None)]
@@ -32,6 +41,41 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="run the bot (the default)", parents=[_sharding(argparse.SUPPRESS)])
     sync = sub.add_parser("sync", help="register the slash commands with Discord now")
     sync.add_argument("--guild", type=int, default=None, help="sync to one guild (instant)")
+    trying = sub.add_parser(
+        "try",
+        help="play in your browser as several members, against a local Discord emulator",
+        description=(
+            "Start a local Discord emulator, the bot and a web page where you play as each of "
+            "the emulator's members in turn: no Discord account or token needed. Ctrl-C stops "
+            "all of it."
+        ),
+    )
+    trying.add_argument(
+        "--port", type=int, default=8000, help="the page's port (default: 8000; 0: any free one)"
+    )
+    trying.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)"
+    )
+    trying.add_argument(
+        "--members",
+        type=members_count,
+        default=4,
+        metavar="N",
+        help="how many members to play as, 2 to 8 (default: 4)",
+    )
+    trying.add_argument(
+        "--open", action="store_true", help="open the page in your web browser at once"
+    )
+    trying.add_argument(
+        "--database",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="keep the games in this SQLite file (default: a temporary one, deleted at the end)",
+    )
+    trying.add_argument(
+        "--verbose", action="store_true", help="log what the bot does, not only warnings"
+    )
     demo = sub.add_parser("demo", help="play a game among simulated members on a local emulator")
     demo.add_argument("game", nargs="?", default=None, help="which game (default: the first one)")
     demo.add_argument("--players", type=int, default=None, help="how many players")
@@ -68,6 +112,19 @@ def main(argv: list[str] | None = None) -> int:
             from .tournament_cli import tournament_command
 
             return tournament_command(args)
+        if args.command == "try":
+            from .tryout import TryOptions, run_try
+
+            return run_try(
+                TryOptions(
+                    port=args.port,
+                    host=args.host,
+                    members=args.members,
+                    open_browser=args.open,
+                    database=args.database,
+                    verbose=args.verbose,
+                )
+            )
         if args.command == "demo":
             from .demo import run_demo
 

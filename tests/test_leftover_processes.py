@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.processes import RUN_MARK, end_all, live_descendants
+from tests.support.processes import RUN_MARK, WORKER_MARK, end_all, live_descendants
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,6 +29,49 @@ import os, subprocess
 def test_orphans_its_grandchild():
     # the shell ends at once: its sleep is handed to init, no longer below this process
     subprocess.run(["sh", "-c", "sleep 600 & echo $! > " + os.environ["CHILD_PID_FILE"]], check=True)
+"""
+STILL_RUNNING = """
+import os, pathlib, signal, subprocess, time
+
+def test_orphans_a_process_it_ends_itself_later():
+    # Its child goes to init, as a browser's crash handler does, and lives on while the other
+    # worker (test_quick.py) ends its session: that worker must leave it alone.
+    out = pathlib.Path(os.environ["CHILD_PID_FILE"])
+    subprocess.run(["sh", "-c", "sleep 600 & echo $! > " + str(out)], check=True)
+    pid = int(out.read_text())
+    checked = pathlib.Path(os.environ["QUICK_PID_FILE"] + ".checked")
+
+    def running(pid):  # a zombie (ended, not reaped yet) has ended
+        try:
+            stat = pathlib.Path("/proc", str(pid), "stat").read_text()
+        except OSError:
+            return False
+        return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+    deadline = time.monotonic() + 60
+    while not checked.exists():
+        assert time.monotonic() < deadline, "the other worker never checked"
+        time.sleep(0.05)
+    assert running(pid), "the other worker killed it"
+    os.kill(pid, signal.SIGKILL)
+"""
+QUICK = """
+import os, pathlib
+
+def test_quick():
+    pathlib.Path(os.environ["QUICK_PID_FILE"]).write_text(str(os.getpid()))
+"""
+SAYS_CHECKED = """
+import os, pathlib, pytest
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session):
+    # outermost: after the session-end check for leftovers has run in this worker
+    result = yield
+    quick = pathlib.Path(os.environ["QUICK_PID_FILE"])
+    if quick.exists() and quick.read_text() == str(os.getpid()):
+        pathlib.Path(str(quick) + ".checked").write_text("done")
+    return result
 """
 TIDY = """
 import subprocess
@@ -77,16 +120,32 @@ def test_a_child_and_its_child_are_listed_until_they_are_ended() -> None:
 
 
 def inner_pytest(
-    tmp_path: Path, source: str, workers: str
+    tmp_path: Path, source: str, workers: str, *more: str, **files: str
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
-    (tmp_path / "test_inner.py").write_text(source)  # the only test file there
+    (tmp_path / "test_inner.py").write_text(source)  # the only test file there, but ``files``
+    for name, text in files.items():
+        (tmp_path / f"{name}.py").write_text(text)
     pid_file = tmp_path / "child.pid"
     env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HYPOTHESIS", RUN_MARK))
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "HYPOTHESIS", RUN_MARK, WORKER_MARK))
     }
-    env.update(PYTHONPATH=str(REPO), CHILD_PID_FILE=str(pid_file))
+    env.update(
+        PYTHONPATH=str(REPO), CHILD_PID_FILE=str(pid_file), QUICK_PID_FILE=str(tmp_path / "q")
+    )
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "tests.support.leftovers", "-n", workers, "-q"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "tests.support.leftovers",
+            "-n",
+            workers,
+            "-q",
+            *more,
+        ],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -117,3 +176,14 @@ def test_a_run_that_ends_its_processes_passes(tmp_path: Path) -> None:
     done, _ = inner_pytest(tmp_path, TIDY, "2")
     assert done.returncode == pytest.ExitCode.OK, done.stdout + done.stderr
     assert "processes left running" not in done.stdout
+
+
+def test_a_worker_leaves_the_orphans_of_another_workers_test_alone(tmp_path: Path) -> None:
+    """A worker that ends its session while another worker's test still runs a process handed
+    to init (a browser's crash handler) neither kills it nor fails the run for it."""
+    done, pid_file = inner_pytest(
+        tmp_path, STILL_RUNNING, "2", "--dist", "loadfile", test_quick=QUICK, conftest=SAYS_CHECKED
+    )
+    assert done.returncode == pytest.ExitCode.OK, done.stdout + done.stderr
+    assert "2 passed" in done.stdout
+    assert gone(int(pid_file.read_text()))

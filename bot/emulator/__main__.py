@@ -21,6 +21,12 @@ async def _serve(args: argparse.Namespace) -> None:
     for name in args.users:
         emu.add_user(name)
     await emu.start()
+    face = None
+    if args.face is not None:
+        from .face import Face
+
+        face = Face(emu, host=args.host, port=args.face)
+        await face.start()
     print(
         "The emulator is running: a server 'Bug Club' with a #games channel and the members "
         f"{', '.join(args.users) or '(none)'}.\n"
@@ -30,9 +36,13 @@ async def _serve(args: argparse.Namespace) -> None:
     print(f"DISCORD_API_BASE={emu.api_base}")
     print(f"DISCORD_GATEWAY_URL={emu.gateway_url}")
     print(f"DISCORD_TOKEN={emu.token}", flush=True)
+    if face is not None:
+        print(f"\nOnce the bot is connected, play as the members at {face.url}", flush=True)
     try:
         await asyncio.Event().wait()
     finally:
+        if face is not None:
+            await face.stop()
         await emu.stop()
 
 
@@ -62,6 +72,17 @@ def main() -> None:
         default=["alice", "bob"],
         metavar="NAME",
         help="the members of its one server (default: alice bob)",
+    )
+    parser.add_argument(
+        "--face",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help=(
+            "also serve a web page on this port where you play as the members: their channel, "
+            "DMs and private replies, and a box for the bot's slash commands (0: any free port; "
+            "`python -m bot try` starts all of it in one command)"
+        ),
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO)

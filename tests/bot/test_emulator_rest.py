@@ -756,6 +756,7 @@ def test_the_standalone_emulator_explains_its_options() -> None:
         ("--host", "address to listen on"),
         ("--port", "any free one"),
         ("--users", "members of its one server"),
+        ("--face", "play as the members"),
     ]:
         line = next(line for line in done.stdout.splitlines() if line.strip().startswith(option))
         assert words in " ".join(done.stdout.split()), (option, line)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .processes import RUN_MARK, Running, end_all, live_descendants, orphans
+from .processes import RUN_MARK, WORKER_MARK, Running, end_all, live_descendants, orphans
 
 KEY = "bugtable_leftover_processes"
 GRACE = 3.0
@@ -91,5 +91,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def register(config: pytest.Config) -> None:
     # The first process of the run marks it; xdist workers and all they start inherit the mark.
     os.environ.setdefault(RUN_MARK, f"{os.getpid()}-{time.time_ns()}")
+    # A worker marks what it starts as its own too; the controller, which checks last, has none.
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker is not None:
+        os.environ[WORKER_MARK] = str(worker)
+    else:  # a run inside a test's worker is a run of its own
+        os.environ.pop(WORKER_MARK, None)
     if not config.pluginmanager.has_plugin("bugtable-leftovers"):
         config.pluginmanager.register(LeftoverProcesses(config), "bugtable-leftovers")

@@ -135,14 +135,22 @@ def _marked(pid: int, mark: bytes) -> bool:
     return mark in environ.split(b"\0")
 
 
+WORKER_MARK = "BUGTABLE_TEST_WORKER"
+"""Set in each pytest-xdist worker's environment: a worker looks only for its own orphans, not
+for those of a test another worker is running still (a browser's crash handlers, which Chromium
+hands to init while the browser runs)."""
+
+
 def orphans(run: str | None = None) -> list[Running]:
     """Live processes of this test run (its mark in their environment) whose parent is not of
     the run: children of a process that was killed, handed to init. The run's first process
-    (the mark names it) is not one."""
+    (the mark names it) is not one. In a worker, only those started from that worker."""
     run = os.environ.get(RUN_MARK) if run is None else run
     if not run:
         return []
     mark = f"{RUN_MARK}={run}".encode()
+    worker = os.environ.get(WORKER_MARK)
+    own = None if worker is None else f"{WORKER_MARK}={worker}".encode()
     first = int(run.split("-")[0])  # /proc shows its environment from before it set the mark
     found: list[Running] = []
     for entry in PROC.iterdir():
@@ -153,6 +161,7 @@ def orphans(run: str | None = None) -> list[Running]:
             running is not None
             and running.parent != first
             and _marked(running.pid, mark)
+            and (own is None or _marked(running.pid, own))
             and not _marked(running.parent, mark)
         ):
             found.append(running)
