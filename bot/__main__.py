@@ -8,6 +8,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from .host.policy import SPEEDS
 from .settings import SettingsError
 
 
@@ -41,6 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     demo.add_argument(
         "--pictures", type=Path, default=None, metavar="DIR", help="save the board pictures here"
+    )
+    demo.add_argument(
+        "--speed",
+        choices=SPEEDS,
+        default=None,
+        help="the game's time control, as `/bugs new <game> speed:` picks it (default: normal)",
     )
     tournament = sub.add_parser("tournament", help="play seeded games among bot players")
     tournament.add_argument("game", help="which game (a slug, e.g. bug-off)")
@@ -78,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                     seed=args.seed,
                     full=args.full,
                     pictures=args.pictures,
+                    speed=args.speed,
                 )
             )
         from .cli import run_bot

@@ -22,6 +22,7 @@ from ..host.table import Table
 from ..host.timers import Sleep, utcnow
 from ..picture_cache import ImageCache
 from ..settings import Settings
+from ..speeds import reminders
 from ..store import Store
 from ..ui.public_log import PublicLog
 from .dms import DirectMessages
@@ -65,6 +66,7 @@ class PublisherBase:
         log: PublicLog,
         *,
         refresh: Callable[[Table], Awaitable[object]] | None = None,
+        rest: Callable[[int, int, datetime | None], bool] | None = None,
         limiter: GlobalLimiter | None = None,
         clock: Callable[[], datetime] = utcnow,
         sleep: Sleep = asyncio.sleep,
@@ -75,6 +77,9 @@ class PublisherBase:
         # On a store shared by several processes, brings a table up to the newest commit
         # before it is drawn (the host's refresh, P-36).
         self.refresh = refresh
+        # Unloads a game that only waits on its members, waking it for its next ping (the
+        # host's rest, P-62).
+        self.rest = rest
         self._games: dict[int, GameMessages] = {}
         self.images = ImageCache(processes=settings.picture_processes)
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
@@ -92,6 +97,15 @@ class PublisherBase:
         if state is None:
             after = self.settings.ping_after * self.settings.timer_scale
             state = self._games[game_id] = GameMessages(pings=PingPolicy(after))
+        return state
+
+    def _state_of(self, table: Table) -> GameMessages:
+        """The game's state, its pings timed by the game's own control (P-59: a turn-based
+        game reminds at 1 h and 12 h into a wait, the others at ``PING_AFTER``)."""
+        state = self._state(table.id)
+        scale = self.settings.timer_scale
+        first, *later = reminders(self.settings, table.game.time_control)
+        state.pings.after, state.pings.again = first * scale, tuple(m * scale for m in later)
         return state
 
     def mark_dirty(self, table: Table) -> None:

@@ -16,11 +16,13 @@ from ..event_loop import loop_name
 from ..games import load_game_modules
 from ..host.bots import BotPlayers
 from ..host.host import Host
+from ..host.policy import DefaultPolicies, Policies
 from ..host.table import Outcome, Table
 from ..host.timers import utcnow
 from ..ops.metrics import CommitCounter, Metrics
 from ..ops.server import OpsServer
 from ..settings import Settings, SettingsError
+from ..speeds import reminders
 from ..store import Store
 from ..ui.presenter import presenter_for
 from ..ui.public_log import PublicLog
@@ -61,12 +63,15 @@ class BugtableBot(commands.Bot):
         *,
         sync_commands: bool = True,
         serve_web: bool = True,
+        policies: Policies | None = None,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # Every REST request passes the global limiter on its way out (P-47).
         self.limiter = GlobalLimiter(Budget.of(settings))
+        self.policies = policies or DefaultPolicies()
+        """Each server's policy (issue #24): the server settings' store, or the defaults."""
         self.refusals = RefusalCounter()
         shards = client_options.get("shard_ids")
         self.metrics = Metrics(shards=",".join(map(str, shards)) if shards else "0")
@@ -96,7 +101,7 @@ class BugtableBot(commands.Bot):
             snapshot_every=self.settings.snapshot_every,
             synchronous=self.settings.database_synchronous,
         )
-        self.host = Host(self.store, self.settings)
+        self.host = Host(self.store, self.settings, policies=self.policies)
         self.public_log = PublicLog()
         self.publisher = Publisher(
             self,
@@ -104,6 +109,7 @@ class BugtableBot(commands.Bot):
             self.settings,
             self.public_log,
             refresh=self.host.refresh,
+            rest=self.host.rest,
             limiter=self.limiter,
         )
         self.edge = Edge(self.host, self.publisher, self.store)
@@ -134,7 +140,9 @@ class BugtableBot(commands.Bot):
         self.host.loaders.append(self._table_loaded)
         self.host.reloaders.append(self._table_reloaded)
         # Games load at first use (P-32); only those a bot must move on are loaded now.
-        await self.host.restore(changed_since=self._pings_due_since())
+        await self.host.restore(
+            changed_since=self._pings_due_since(), resting_since=self._reminders_due_since()
+        )
         # Only now may overdue deadlines fire: a game they move is loaded (and adopted) first.
         self.host.resume_timers()
         log.info(
@@ -151,12 +159,22 @@ class BugtableBot(commands.Bot):
             return None
         return utcnow() - timedelta(seconds=after)
 
+    def _reminders_due_since(self) -> datetime | None:
+        """Turn-based games changed this recently may still owe a reminder (1 h and 12 h into
+        a wait, P-59): loaded at start-up, then left to rest until it is due (P-62)."""
+        if self.store.shared:
+            return None
+        longest = max(reminders(self.settings, "turn-based")) * self.settings.timer_scale
+        return utcnow() - timedelta(seconds=longest)
+
     async def _start_web(self) -> None:
         """The game pages, when WEB_PORT asks for them; they hear of every committed move."""
         port = self.settings.web_port
         if port is None or not self.serve_web:
             return
-        self.web = WebServer(self.store, host=self.settings.web_host, port=port)
+        self.web = WebServer(
+            self.store, host=self.settings.web_host, port=port, settings=self.settings
+        )
         try:
             await self.web.start()
         except OSError as exc:  # links to a page nobody serves would be worse than stopping

@@ -13,16 +13,17 @@ from typing import Any
 
 import discord
 
-from rules.core import RuleError
+from rules.core import GAMES, RuleError
 
-from ..host.errors import HostError, NotInGuild, StaleButton
+from ..host.errors import HostError, NotInGuild, SeatAway, StaleButton
 from ..host.host import Host
 from ..host.table import Table
 from ..store import Store
 from ..store.errors import NotSeated, StoreError
-from ..ui.lobby import lobby_message
+from ..ui.lobby import leave_answer, leave_question, lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
+from ..ui.speeds import speeds_words, table_clocks
 from .declared import UndeclaredInput
 from .howto import answer_rules_page
 from .lateness import EXPIRED, Lateness
@@ -57,6 +58,14 @@ def is_privileged(interaction: discord.Interaction[Any]) -> bool:
     """Members with Manage Channels may start or cancel any game in the channel."""
     perms = interaction.permissions
     return bool(perms and perms.manage_channels)
+
+
+def has_role(interaction: discord.Interaction[Any], role_id: int | None) -> bool:
+    """Whether the member who asked holds the role (the server's moderator role, issue #24)."""
+    if role_id is None:
+        return False
+    roles = getattr(interaction.user, "roles", ())
+    return any(role.id == role_id for role in roles)
 
 
 async def answer(interaction: discord.Interaction[Any], text: str) -> None:
@@ -331,8 +340,40 @@ class Edge:
         panel.reply = reply
         self.publisher.track_reply(table, reply)
 
+    async def is_moderator(self, interaction: discord.Interaction[Any]) -> bool:
+        """Manage Channels, or the server's moderator role (``ServerPolicy.moderator_role``):
+        who may start, cancel, end and kick in any game of the server (P-2, P-60)."""
+        if is_privileged(interaction):
+            return True
+        policy = await self.host.policies.for_guild(interaction.guild_id)
+        return has_role(interaction, policy.moderator_role)
+
+    async def ask_to_leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """`/bugs leave` during play (P-61): say what happens to the seat and ask, privately,
+        with a button that alone acts; nothing changes until it is pressed."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.user_at(seat).is_bot:
+            raise NotSeated(table.id, interaction.user.id, playing=True)
+        if table.user_at(seat).away:
+            raise SeatAway("A bot already plays your seat: `/bugs join` here takes it back.")
+        await interaction.response.send_message(
+            ephemeral=True, **send_kwargs(leave_question(table.title), table.id, 0)
+        )
+
+    async def _answer_leave(
+        self, interaction: discord.Interaction[Any], game_id: int, go: bool
+    ) -> None:
+        """The confirmation's buttons: **Leave** hands the seat to a bot (P-30), **Stay**
+        changes nothing; either way the question becomes its answer, without buttons."""
+        table = None
+        if go:
+            table = await self.host.leave(game_id, interaction.user.id)
+        spec = leave_answer(table.title if table else None)
+        await interaction.response.edit_message(**edit_kwargs(spec, game_id, 0))
+
     async def rules_page(self, interaction: discord.Interaction[Any], slug: str, page: int) -> None:
-        await answer_rules_page(interaction, slug, page)
+        speeds = speeds_words(self.host.settings, GAMES[slug]) if slug in GAMES else None
+        await answer_rules_page(interaction, slug, page, speeds)
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         if self._shed(interaction) is None:
@@ -356,16 +397,26 @@ class Edge:
                 table = await host.rematch(game_id, user.id, display_name(user))
                 await self.post_lobby(interaction, table)
                 return
+            if op in ("leavego", "stay"):
+                await self._answer_leave(interaction, game_id, op == "leavego")
+                return
             if op == "join":
                 table = await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
+                table = await host.table(game_id)
+                if table.status == "playing":  # asked first, as `/bugs leave` is (P-61)
+                    await self.ask_to_leave(interaction, table)
+                    return
                 table = await host.leave(game_id, user.id)
             elif op == "addbot":
-                table = await host.add_bot(game_id, user.id, privileged=is_privileged(interaction))
+                moderator = await self.is_moderator(interaction)
+                table = await host.add_bot(game_id, user.id, privileged=moderator)
             elif op == "start":
-                table = await host.start(game_id, user.id, privileged=is_privileged(interaction))
+                moderator = await self.is_moderator(interaction)
+                table = await host.start(game_id, user.id, privileged=moderator)
             elif op == "cancel":
-                table = await host.cancel(game_id, user.id, privileged=is_privileged(interaction))
+                moderator = await self.is_moderator(interaction)
+                table = await host.cancel(game_id, user.id, privileged=moderator)
             else:  # the codec admits only HOST_OPS
                 await self.invalid(interaction)
                 return
@@ -379,7 +430,7 @@ class Edge:
         # Hold the table until the lobby message is known, so a Join clicked the instant it
         # appears edits this message instead of posting another.
         async with table.lock:
-            spec = lobby_message(table.view())
+            spec = lobby_message(table.view(), table_clocks(self.host.settings, table))
             sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
             message_id = sent.message_id or (await interaction.original_response()).id
             channel_id = interaction.channel_id or 0

@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..store import Store
 from .errors import GameGone
 from .gate import Gate
+from .policy import Policies
 from .table import Outcome, Table
 from .timers import TimerScheduler
 
@@ -57,6 +58,7 @@ class HostCore:
 
     store: Store
     settings: Settings
+    policies: Policies
     clock: Callable[[], datetime]
     monotonic: Callable[[], float]
     tables: dict[int, Table]

@@ -21,6 +21,7 @@ from .core import Listener, Loader, Reloader
 from .core import through_gate as _through_gate
 from .gate import Gate
 from .lobby import Lobby
+from .policy import DefaultPolicies, Policies
 from .table import Table
 from .timers import Sleep, TimerScheduler, utcnow
 
@@ -38,9 +39,12 @@ class Host(Lobby):
         clock: Callable[[], datetime] = utcnow,
         monotonic: Callable[[], float] = time.monotonic,
         sleep: Sleep = asyncio.sleep,
+        policies: Policies | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
+        self.policies = policies or DefaultPolicies()
+        """Each server's policy (issue #24): the speeds a lobby may take, moderation."""
         self.clock = clock
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}

@@ -51,6 +51,13 @@ class GameRecord:
     """The seq of the newest action in the log (0: none yet)."""
     snapshot_seq: int = 0
     """The seq ``snapshot`` was taken after: the game is the snapshot plus the later actions."""
+    time_control: str | None = None
+    """The preset the game was opened with (``bot/speeds.py``, P-59); None (older games):
+    ``normal``."""
+    ended_by: int | None = None
+    """The member who ended the game with `/bugs end` (P-60), if one did."""
+    ended_by_name: str | None = None
+    end_reason: str | None = None
 
     @property
     def is_unfinished(self) -> bool:
@@ -80,6 +87,10 @@ def game_record(row: Mapping[str, Any], *, snapshot: dict[str, Any] | None) -> G
         web_token=row["web_token"],
         last_seq=row["last_seq"],
         snapshot_seq=row["snapshot_seq"],
+        time_control=row["time_control"],
+        ended_by=row["ended_by"],
+        ended_by_name=row["ended_by_name"],
+        end_reason=row["end_reason"],
     )
 
 

@@ -24,10 +24,15 @@ from string import Template
 
 from aiohttp import web
 
+from rules.core import get_game
+
 from ..host.table import Outcome, Table
 from ..picture_cache import ImageCache
+from ..settings import Settings
 from ..store import Store
 from ..ui.specs import ImageSpec
+from ..ui.speeds import clock_words
+from .html import markdown
 from .pictures import picture_for
 from .replays import Replays, Watched
 from .rules_page import rules_html
@@ -59,6 +64,8 @@ KEEP = {"Cache-Control": "private, max-age=3600"}
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 REPLAYS = web.AppKey("replays", Replays)
 IMAGES = web.AppKey("images", ImageCache)
+SETTINGS: web.AppKey[Settings | None] = web.AppKey("settings")
+"""The bot's settings: a page shows its game's time control with their numbers (P-59)."""
 
 
 @web.middleware
@@ -101,7 +108,14 @@ async def index(request: web.Request) -> web.Response:
 
 async def page(request: web.Request) -> web.Response:
     watched = await _watch(request)
-    body = PAGE.substitute(title=html.escape(watched.replay.title))
+    settings = request.app[SETTINGS]
+    record = watched.replay.record
+    speed = (
+        ""
+        if settings is None
+        else markdown(clock_words(settings, get_game(record.slug), record.time_control))
+    )
+    body = PAGE.substitute(title=html.escape(watched.replay.title), speed=speed)
     return web.Response(text=body, content_type="text/html", headers=NO_STORE)
 
 
@@ -164,9 +178,12 @@ async def slash(request: web.Request) -> web.Response:
     raise web.HTTPPermanentRedirect(f"../{request.match_info['token']}")
 
 
-def build_app(replays: Replays, images: ImageCache | None = None) -> web.Application:
+def build_app(
+    replays: Replays, images: ImageCache | None = None, settings: Settings | None = None
+) -> web.Application:
     app = web.Application(middlewares=[_headers])
     app[REPLAYS] = replays
+    app[SETTINGS] = settings
     app[IMAGES] = images or ImageCache()
     app.router.add_get("/", index)
     app.router.add_get("/games/{token}", page)
@@ -182,9 +199,11 @@ def build_app(replays: Replays, images: ImageCache | None = None) -> web.Applica
 class WebServer:
     """The pages of one bot process, and the host listener that tells them a game moved on."""
 
-    def __init__(self, store: Store, *, host: str, port: int) -> None:
+    def __init__(
+        self, store: Store, *, host: str, port: int, settings: Settings | None = None
+    ) -> None:
         self.replays = Replays(store)
-        self.app = build_app(self.replays)
+        self.app = build_app(self.replays, settings=settings)
         self.host = host
         self.port = port
         self._runner: web.AppRunner | None = None
