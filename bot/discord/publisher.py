@@ -101,8 +101,9 @@ class Publisher(Boards, Hands, Notices, Tracking):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
         for state in self._games.values():  # a ping still due goes after the restart (P-46)
-            if state.ping_wake is not None:
-                state.ping_wake.cancel()
+            for task in (state.ping_wake, state.resting):
+                if task is not None:
+                    task.cancel()
         self.images.close()
 
     # -- the pump ------------------------------------------------------------------------

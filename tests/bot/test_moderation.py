@@ -6,16 +6,25 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
+from bot.discord.edge import Edge
 from bot.host.errors import NotModerator, NotPlaying, SpeedNotAllowed
 from bot.host.host import Host
 from bot.host.loading import WAKE
 from bot.host.policy import GamePolicy, ServerPolicy
 from bot.settings import Settings
 from bot.store import Store
+from bot.ui.howto import rules_message
+from bot.ui.speeds import speeds_words
 from bot.ui.stats import history_message, last_game_text
+from bot.web.replays import Replays
+from bot.web.server import build_app
+from rules.core import GAMES
 from tests.support.wait import until
 
 from .conftest import FakeClock
@@ -198,3 +207,45 @@ async def test_a_resting_game_is_unloaded_and_loads_again_at_its_next_use(
         assert not host.rest(game_id, reloaded.game.version, None)
     finally:
         await host.close()
+
+
+async def test_the_game_page_and_the_rules_show_the_time_control(
+    host: Host, store: Store, settings: Settings
+) -> None:
+    game_id = await started(host, "turn-based")
+    token = host.tables[game_id].game.web_token
+    replays = Replays(store)
+    async with TestClient(TestServer(build_app(replays, settings=settings))) as client:
+        page = await (await client.get(f"/games/{token}")).text()
+    assert "<strong>Turn-based</strong>" in page and "1 day — turn clock, per step" in page
+    assert "1 h and 12 h" in page
+    # How to play's first page lists every preset with its numbers (P-59).
+    shown = rules_message(GAME, 0, speeds_words(settings, GAMES[GAME])).embed
+    assert shown is not None
+    (field,) = shown.fields
+    assert "speed:" in field.name and "**Slow**: 3 min" in field.value
+    assert "**Turn-based**: 1 day" in field.value
+    later = rules_message(GAME, 1, speeds_words(settings, GAMES[GAME])).embed
+    assert later is not None and later.fields == ()
+
+
+async def test_the_servers_moderator_role_counts_as_manage_channels() -> None:
+    """Who may end, kick, start and cancel (P-2, P-60): Manage Channels, or the role the
+    server's policy names; a role of that id is all it takes, any other is not enough."""
+    role = 555
+    host = SimpleNamespace(policies=Policies(ServerPolicy(moderator_role=role)))
+    edge = Edge(cast(Any, host), cast(Any, None), cast(Any, None))
+
+    def asking(*roles: int, manage: bool = False) -> Any:
+        return SimpleNamespace(
+            guild_id=GUILD,
+            permissions=SimpleNamespace(manage_channels=manage),
+            user=SimpleNamespace(roles=[SimpleNamespace(id=r) for r in roles]),
+        )
+
+    assert await edge.is_moderator(asking(role))
+    assert await edge.is_moderator(asking(manage=True))
+    assert not await edge.is_moderator(asking(role + 1))
+    assert not await edge.is_moderator(asking())
+    host.policies = Policies(ServerPolicy())  # no role set: Manage Channels alone
+    assert not await edge.is_moderator(asking(role))
