@@ -21,6 +21,7 @@ from .errors import (
     NotModerator,
     NotPlaying,
     NotStarted,
+    SeatAway,
     SpeedNotAllowed,
     UnknownGame,
 )
@@ -246,6 +247,8 @@ class Lobby(Play):
             held = table.seat_of(member_id)
             if held is None or table.user_at(held).is_bot:
                 raise NotPlaying()
+            if table.user_at(held).away:
+                raise SeatAway("A bot already plays that member's seat.")
             await self._set_away_locked(table, member_id, away=True, why="kicked")
         await self._notify(table, None)
         return table

@@ -13,7 +13,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.discord.edge import Edge
-from bot.host.errors import NotModerator, NotPlaying, SpeedNotAllowed
+from bot.host.errors import NotModerator, NotPlaying, SeatAway, SpeedNotAllowed
 from bot.host.host import Host
 from bot.host.loading import WAKE
 from bot.host.policy import GamePolicy, ServerPolicy
@@ -174,6 +174,8 @@ async def test_kick_hands_the_seat_to_a_stand_in_and_join_takes_it_back(
     table = host.tables[game_id]
     assert table.names() == ["alice", "🤖 bob"] and heard.changes == [(1, "kicked", 0)]
     assert [s.away for s in await store.seats(game_id)] == [False, True]
+    with pytest.raises(SeatAway, match="that member's seat"):
+        await host.kick(game_id, BOB, moderator=True)
     await host.join(game_id, BOB, "bob")
     assert table.names() == ["alice", "bob"]
 
