@@ -3,13 +3,24 @@ page show the preset's name and its numbers, read from ``bot/speeds.py`` and the
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from rules.core import Engine, get_game
 
 from ..host.policy import SPEEDS
-from ..host.table import Table
-from ..host.view import TableView
 from ..settings import Settings
 from ..speeds import control_of, numbers, reminders
+from ..store.records import GameRecord
+
+
+class Opened(Protocol):
+    """A table or its view: what was opened, and with which control."""
+
+    @property
+    def slug(self) -> str: ...
+
+    @property
+    def game(self) -> GameRecord: ...
 
 
 def duration(seconds: float) -> str:
@@ -35,14 +46,19 @@ def clock_words(settings: Settings, engine_cls: type[Engine], speed: str | None)
     lines += [f"• {line}" for line in clocks] or ["• no decision clock: a real-time game"]
     if kept:
         lines.append("• as the rules say, whatever the speed: " + "; ".join(kept))
-    said = " and ".join(duration(s) for s in reminders(settings, speed))
-    lines.append(f"• a reminder ping after {said} of waiting")
+    moments = reminders(settings, speed)
+    said = " and ".join(duration(s) for s in moments)
+    lines.append(
+        f"• a reminder ping after {said} of waiting"
+        if any(moments)
+        else "• a ping as soon as the game waits on you"
+    )
     if not control.strikes:
         lines.append("• a clock running out plays a default move; nobody is replaced by a bot")
     return "\n".join(lines)
 
 
-def table_clocks(settings: Settings, table: Table | TableView) -> str:
+def table_clocks(settings: Settings, table: Opened) -> str:
     """A table's own control in words (what it was opened with)."""
     return clock_words(settings, get_game(table.slug), table.game.time_control)
 
