@@ -120,9 +120,12 @@ class OnePolicy:
 
 
 @contextlib.asynccontextmanager
-async def bot_with(policy: ServerPolicy) -> AsyncIterator[Emulator]:
-    """A bot in this process, with ``policy`` for every server, on its own emulator (as
-    ``python -m bot demo`` runs one); stopped however the block ends."""
+async def bot_with(
+    policy: ServerPolicy, policies: OnePolicy | None = None
+) -> AsyncIterator[Emulator]:
+    """A bot in this process, with ``policy`` for every server (or ``policies``, which the
+    test changes), on its own emulator (as ``python -m bot demo`` runs one); stopped however
+    the block ends."""
     emulator = Emulator(token=TOKEN)
     await emulator.start()
     try:
@@ -137,7 +140,7 @@ async def bot_with(policy: ServerPolicy) -> AsyncIterator[Emulator]:
                 picture_processes=0,
             )
             point_at(settings)
-            bot = BugtableBot(settings, serve_web=False, policies=OnePolicy(policy))
+            bot = BugtableBot(settings, serve_web=False, policies=policies or OnePolicy(policy))
             runner = asyncio.create_task(bot.start(TOKEN))
             try:
                 await emulator.wait_identified(timeout=60)
@@ -175,3 +178,19 @@ async def test_a_speed_the_server_does_not_allow_is_refused_privately() -> None:
         normal = await emu.slash(alice, channel, f"bugs new {GAME}", speed="normal")
         lobby = await normal.wait_message(timeout=WAIT)
         assert "Normal" in lobby.text() and "60 s" in lobby.text(), lobby.text()
+
+
+async def test_a_running_game_keeps_its_control_when_the_server_changes_its_default() -> None:
+    policies = OnePolicy(ServerPolicy(games={GAME: GamePolicy(speed="slow")}))
+    async with bot_with(policies.policy, policies) as emu:
+        guild = emu.add_guild("Bug Club")
+        channel = emu.add_text_channel(guild, "games")
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        await start_game(emu, alice, [bob], channel, GAME)
+        # The admin makes the game fast from now on: the running game stays slow.
+        policies.policy = ServerPolicy(games={GAME: GamePolicy(speed="fast")})
+        status = told(await emu.slash(bob, channel, "bugs status"))
+        assert "Slow" in status and "3 min — turn clock" in status, status
+        other = emu.add_text_channel(guild, "more-games")
+        lobby = await (await emu.slash(alice, other, f"bugs new {GAME}")).wait_message(timeout=WAIT)
+        assert "Fast" in lobby.text() and "30 s — turn clock" in lobby.text(), lobby.text()
