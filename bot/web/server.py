@@ -24,14 +24,14 @@ from string import Template
 
 from aiohttp import web
 
-from rules.core import get_game
+from rules.core import GAMES, get_game
 
 from ..host.table import Outcome, Table
 from ..picture_cache import ImageCache
 from ..settings import Settings
 from ..store import Store
 from ..ui.specs import ImageSpec
-from ..ui.speeds import clock_words
+from ..ui.speeds import clock_words, speeds_words
 from .html import markdown
 from .pictures import picture_for
 from .replays import Replays, Watched
@@ -168,7 +168,9 @@ async def asset(request: web.Request) -> web.Response:
 
 
 async def rules(request: web.Request) -> web.Response:
-    body = rules_html(request.match_info["slug"])
+    slug, settings = request.match_info["slug"], request.app[SETTINGS]
+    speeds = speeds_words(settings, GAMES[slug]) if settings and slug in GAMES else None
+    body = rules_html(slug, speeds)
     if body is None:
         raise _not_found("No such game.")
     return web.Response(text=body, content_type="text/html", headers=KEEP)

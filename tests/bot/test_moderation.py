@@ -219,6 +219,8 @@ async def test_the_game_page_and_the_rules_show_the_time_control(
     replays = Replays(store)
     async with TestClient(TestServer(build_app(replays, settings=settings))) as client:
         page = await (await client.get(f"/games/{token}")).text()
+        rules = await (await client.get(f"/rules/{GAME}")).text()
+    assert "Speeds</h2>" in rules and "<strong>Turn-based</strong>: 1 day" in rules
     assert "<strong>Turn-based</strong>" in page and "1 day — turn clock, per step" in page
     assert "1 h and 12 h" in page
     # How to play's first page lists every preset with its numbers (P-59).
