@@ -189,7 +189,7 @@ async def run_demo(
     (``full``); board pictures saved to ``pictures``. ``pace`` multiplies the per-channel
     window (of the emulator and the bot alike) and the board edit interval: tests shorten
     them, nobody reads along. The game's own timers stay as they are. ``speed``: the time
-    control the lobby is opened with (P-59; the lobby shows it)."""
+    control the lobby is opened with (P-71; the lobby shows it)."""
     window = WINDOW * pace
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     load_game_modules(settings.extra_modules())

@@ -1,4 +1,4 @@
-"""Time controls (issue #24 item 2, P-59): what each preset does to a game's clocks.
+"""Time controls (issue #24 item 2, P-71): what each preset does to a game's clocks.
 
 A game's control is chosen when its lobby opens and stored with it (``games.time_control``),
 so a running game never changes under its players. Only *decision clocks* scale (a timer its
@@ -39,7 +39,7 @@ class TimeControl:
     strikes: bool = True
     """Whether a member's clock running out counts towards ``AFK_LIMIT`` (P-31)."""
     rests: bool = False
-    """Whether a game waiting on its members is unloaded from memory between moves (P-62)."""
+    """Whether a game waiting on its members is unloaded from memory between moves (P-74)."""
 
     def scales(self, timer: Timer) -> bool:
         return timer.kind == "decision"

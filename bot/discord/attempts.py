@@ -78,7 +78,7 @@ class PublisherBase:
         # before it is drawn (the host's refresh, P-36).
         self.refresh = refresh
         # Unloads a game that only waits on its members, waking it for its next ping (the
-        # host's rest, P-62).
+        # host's rest, P-74).
         self.rest = rest
         self._games: dict[int, GameMessages] = {}
         self.images = ImageCache(processes=settings.picture_processes)
@@ -100,7 +100,7 @@ class PublisherBase:
         return state
 
     def _state_of(self, table: Table) -> GameMessages:
-        """The game's state, its pings timed by the game's own control (P-59: a turn-based
+        """The game's state, its pings timed by the game's own control (P-71: a turn-based
         game reminds at 1 h and 12 h into a wait, the others at ``PING_AFTER``)."""
         state = self._state(table.id)
         scale = self.settings.timer_scale

@@ -161,7 +161,7 @@ class BugtableBot(commands.Bot):
 
     def _reminders_due_since(self) -> datetime | None:
         """Turn-based games changed this recently may still owe a reminder (1 h and 12 h into
-        a wait, P-59): loaded at start-up, then left to rest until it is due (P-62)."""
+        a wait, P-71): loaded at start-up, then left to rest until it is due (P-74)."""
         if self.store.shared:
             return None
         longest = max(reminders(self.settings, "turn-based")) * self.settings.timer_scale

@@ -27,7 +27,7 @@ HOST_OPS = (
     "leavego",
     "stay",
 )
-"""``leavego`` / ``stay``: the two answers to `/bugs leave` during play (P-61)."""
+"""``leavego`` / ``stay``: the two answers to `/bugs leave` during play (P-73)."""
 MAX_SLUG = 40
 """A game's slug in a rules button's id: lowercase letters, digits and hyphens."""
 MAX_PAGE_DIGITS = 2

@@ -60,7 +60,7 @@ ORDER = (
 )
 """The subcommands in the order Discord lists them."""
 SPEED = "speed"
-"""`/bugs new <game> speed:` (P-59): a parameter of every game's subcommand."""
+"""`/bugs new <game> speed:` (P-71): a parameter of every game's subcommand."""
 SPEED_DESCRIPTION = "How long each decision may take (the server's default if left out)"
 
 
@@ -166,7 +166,7 @@ class BugsCog(
             for name, w in words.items()
         }
         # Every preset is offered; the server's policy is checked when the lobby opens (a
-        # preset it does not allow is refused privately, P-59).
+        # preset it does not allow is refused privately, P-71).
         choices[SPEED] = [app_commands.Choice(name=CONTROLS[s].title, value=s) for s in CONTROLS]
         callback = app_commands.choices(**choices)(callback)
         return app_commands.Command(
@@ -227,7 +227,7 @@ class BugsCog(
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         if table.status == "playing":
-            # Asked first, with a button that alone acts (P-61): nothing changes yet.
+            # Asked first, with a button that alone acts (P-73): nothing changes yet.
             await self.edge.ask_to_leave(interaction, table)
             return
         await self.host.leave(table.id, interaction.user.id)

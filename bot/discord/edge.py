@@ -342,14 +342,14 @@ class Edge:
 
     async def is_moderator(self, interaction: discord.Interaction[Any]) -> bool:
         """Manage Channels, or the server's moderator role (``ServerPolicy.moderator_role``):
-        who may start, cancel, end and kick in any game of the server (P-2, P-60)."""
+        who may start, cancel, end and kick in any game of the server (P-2, P-72)."""
         if is_privileged(interaction):
             return True
         policy = await self.host.policies.for_guild(interaction.guild_id)
         return has_role(interaction, policy.moderator_role)
 
     async def ask_to_leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """`/bugs leave` during play (P-61): say what happens to the seat and ask, privately,
+        """`/bugs leave` during play (P-73): say what happens to the seat and ask, privately,
         with a button that alone acts; nothing changes until it is pressed."""
         seat = table.seat_of(interaction.user.id)
         if seat is None or table.user_at(seat).is_bot:
@@ -404,7 +404,7 @@ class Edge:
                 table = await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
                 table = await host.table(game_id)
-                if table.status == "playing":  # asked first, as `/bugs leave` is (P-61)
+                if table.status == "playing":  # asked first, as `/bugs leave` is (P-73)
                     await self.ask_to_leave(interaction, table)
                     return
                 table = await host.leave(game_id, user.id)

@@ -23,7 +23,7 @@ class Wait:
     since: datetime
     pinged: bool = False
     sent: int = 0
-    """Reminders of this wait done (a turn-based game has two, P-59; others one)."""
+    """Reminders of this wait done (a turn-based game has two, P-71; others one)."""
 
     def done(self) -> int:
         return max(self.sent, 1 if self.pinged else 0)
@@ -52,7 +52,7 @@ class PingPolicy:
     after: float
     again: tuple[float, ...] = ()
     """Later reminders in the same wait, in seconds from its start (turn-based: 12 h after
-    the 1 h one, P-59), each times ``TIMER_SCALE`` like ``after``."""
+    the 1 h one, P-71), each times ``TIMER_SCALE`` like ``after``."""
     waits: dict[int, Wait] = field(default_factory=dict)
     message: int | None = None
     """The game's one live ping message."""

@@ -145,7 +145,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
             self._arm_rest(table, state)
 
     def _forget(self, table: Table) -> None:
-        """Drop what this process keeps of a game's messages: it ended, or rests (P-62)."""
+        """Drop what this process keeps of a game's messages: it ended, or rests (P-74)."""
         self.log.forget(table.id)
         self.panels.forget(table.id)
         done = self._games.pop(table.id, None)
@@ -158,7 +158,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
             done.refresh.cancel()
 
     def _arm_rest(self, table: Table, state: GameMessages) -> None:
-        """Once the game has waited ``REST_AFTER`` with nothing to send, unload it (P-62)."""
+        """Once the game has waited ``REST_AFTER`` with nothing to send, unload it (P-74)."""
         if self.rest is None:
             return
         if state.resting is not None:

@@ -75,7 +75,7 @@ class Restarting(HostError):
 
 
 class SpeedNotAllowed(HostError):
-    """`/bugs new … speed:` with a preset this server does not allow (P-59)."""
+    """`/bugs new … speed:` with a preset this server does not allow (P-71)."""
 
     def __init__(self, speed: str, allowed: list[str]) -> None:
         shown = ", ".join(f"`{s}`" for s in allowed) or "none"

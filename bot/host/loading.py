@@ -20,7 +20,7 @@ from .view import TableView
 
 T = TypeVar("T")
 WAKE = "~wake"
-"""The alarm of a resting game's next reminder (P-62): firing it loads the game, whose
+"""The alarm of a resting game's next reminder (P-74): firing it loads the game, whose
 publisher then pings on time. No engine's deadline key starts with ``~``."""
 
 
@@ -36,7 +36,7 @@ class Loading(HostCore):
         of games (P-32); so are those changed at ``changed_since`` or later, whose turn pings
         may still be due (P-46). The deadlines start with ``resume_timers()``, once the caller is
         ready for what they do (overdue ones fire at once). ``resting_since``: turn-based
-        games changed since then are loaded too, their reminders may be due (P-62; they rest
+        games changed since then are loaded too, their reminders may be due (P-74; they rest
         again once idle). Returns the games loaded now."""
         self._timers_running = False
         self._dormant = {}
@@ -226,7 +226,7 @@ class Loading(HostCore):
             return reloaded
 
     def rest(self, game_id: int, version: int, wake_at: datetime | None) -> bool:
-        """Unload a game that only waits on its members (P-62: turn-based games wait days and
+        """Unload a game that only waits on its members (P-74: turn-based games wait days and
         hold nothing meanwhile): it is loaded again at its first use, as after a restart
         (P-32), or at ``wake_at`` (its next reminder ping), whichever comes first. Refused
         (False) if it is in use, moved on since ``version``, or has a bot to move. Nothing is

@@ -65,7 +65,7 @@ class Lobby(Play):
         return table
 
     async def _time_control(self, slug: str, guild_id: int | None, speed: str | None) -> Speed:
-        """The control a new game gets (P-59): the opener's pick if the server allows it, else
+        """The control a new game gets (P-71): the opener's pick if the server allows it, else
         the server's default for the game (always allowed: an admin chose it)."""
         policy = await self.policies.for_guild(guild_id)
         default = policy.game(slug).speed
@@ -218,7 +218,7 @@ class Lobby(Play):
     async def end(
         self, game_id: int, user_id: int, name: str, reason: str, *, moderator: bool
     ) -> Table:
-        """A moderator ends the game at once (P-60): cancelled with who and why, no winner,
+        """A moderator ends the game at once (P-72): cancelled with who and why, no winner,
         no results, no rating; the board and the history say who ended it."""
         if not moderator:
             raise NotModerator()
@@ -236,7 +236,7 @@ class Lobby(Play):
 
     @through_gate
     async def kick(self, game_id: int, member_id: int, *, moderator: bool) -> Table:
-        """A moderator hands a member's seat to a stand-in, as if they had left (P-61); the
+        """A moderator hands a member's seat to a stand-in, as if they had left (P-73); the
         member may take it back with `/bugs join`, as after leaving (P-30)."""
         if not moderator:
             raise NotModerator()

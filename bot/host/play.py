@@ -135,7 +135,7 @@ class Play(Loading):
         if deadline.setting is None or len(deadline.seats) != 1:
             return  # a rule's own time (a countdown), or one that waits on everyone
         if not control_of(table.game.time_control).strikes:
-            return  # turn-based: a clock running out is a default, never a strike (P-59)
+            return  # turn-based: a clock running out is a default, never a strike (P-71)
         (seat,) = deadline.seats
         if seat == acting or not 0 <= seat < len(table.names()) or table.bot_plays(seat):
             return
@@ -222,7 +222,7 @@ class Play(Loading):
         *,
         fired_key: str | None = None,
     ) -> list[TimerSpec]:
-        """The deadlines the engine wants now, timed by the game's own control (P-59); a key
+        """The deadlines the engine wants now, timed by the game's own control (P-71); a key
         already running keeps its due time."""
         specs: list[TimerSpec] = []
         if engine.is_over:

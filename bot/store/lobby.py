@@ -45,7 +45,7 @@ class LobbyStore(StoreBase):
     ) -> GameRecord:
         """Open a lobby with the creator in its first place, or with ``seats`` in that order
         (a rematch: the previous table, the creator among them). ``time_control`` is stored
-        with the game for its whole life (P-59).
+        with the game for its whole life (P-71).
 
         The partial unique index decides whether the channel is free; the lookup afterwards only
         names the game that holds it.
@@ -191,7 +191,7 @@ class LobbyStore(StoreBase):
         self, game_id: int, *, ended_by: int | None = None, name: str = "", reason: str = ""
     ) -> GameRecord:
         """Lobby or playing -> cancelled: frees the channel and drops the game's timers.
-        ``ended_by``: a moderator ended it (`/bugs end`, P-60), kept with their name and
+        ``ended_by``: a moderator ended it (`/bugs end`, P-72), kept with their name and
         reason so the history can say so; nobody wins and no rating moves."""
         async with self._writing() as session:
             game = await lock_game(session, game_id)

@@ -123,10 +123,10 @@ class Game(Base):
     # the game is its snapshot plus the actions after ``snapshot_seq``.
     last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
-    # The time control the game was opened with (migration 0008, P-59); NULL, for games stored
+    # The time control the game was opened with (migration 0008, P-71); NULL, for games stored
     # before, is ``normal``.
     time_control: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    # Who ended the game with `/bugs end`, and why (migration 0008, P-60); the status is then
+    # Who ended the game with `/bugs end`, and why (migration 0008, P-72); the status is then
     # ``cancelled``: no results, no rating.
     ended_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     ended_by_name: Mapped[str | None] = mapped_column(String(100), nullable=True)

@@ -61,7 +61,7 @@ class GameReads(StoreBase):
     ) -> list[GameRecord]:
         """Games being played that changed at ``since`` or later: a restarted bot loads these,
         whose turn pings may still be due (P-46); only those of one ``time_control`` if given
-        (turn-based games remind up to 12 h into a wait, P-59)."""
+        (turn-based games remind up to 12 h into a wait, P-71)."""
         query = select(Game).where(
             Game.status == GameStatus.PLAYING.value, Game.updated_at >= since
         )

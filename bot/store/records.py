@@ -52,10 +52,10 @@ class GameRecord:
     snapshot_seq: int = 0
     """The seq ``snapshot`` was taken after: the game is the snapshot plus the later actions."""
     time_control: str | None = None
-    """The preset the game was opened with (``bot/speeds.py``, P-59); None (older games):
+    """The preset the game was opened with (``bot/speeds.py``, P-71); None (older games):
     ``normal``."""
     ended_by: int | None = None
-    """The member who ended the game with `/bugs end` (P-60), if one did."""
+    """The member who ended the game with `/bugs end` (P-72), if one did."""
     ended_by_name: str | None = None
     end_reason: str | None = None
 

@@ -109,7 +109,7 @@ class StatsStore(StoreBase):
         self, *, guild_id: int | None = None, channel_id: int | None = None, limit: int = 10
     ) -> list[GameSummary]:
         """The newest finished games (of a server or a channel) with their results, and the
-        games a moderator ended (P-60: their players, no scores, ``game.ended_by`` set)."""
+        games a moderator ended (P-72: their players, no scores, ``game.ended_by`` set)."""
         ended = (Game.status == GameStatus.CANCELLED.value) & Game.ended_by.is_not(None)
         query = select(Game).where((Game.status == GameStatus.FINISHED.value) | ended)
         if guild_id is not None:

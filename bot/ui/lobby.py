@@ -12,7 +12,7 @@ LOBBY_COLOUR = 0x3A7BD5
 
 
 def lobby_message(table: TableView, clocks: str | None = None) -> MessageSpec:
-    """The lobby; ``clocks``: its time control in words (``bot/ui/speeds.py``, P-59)."""
+    """The lobby; ``clocks``: its time control in words (``bot/ui/speeds.py``, P-71)."""
     count = len(table.confirmed())
     held = [s for s in table.seats if not s.confirmed]  # a rematch's invited players
     players = (
@@ -70,7 +70,7 @@ def lobby_message(table: TableView, clocks: str | None = None) -> MessageSpec:
 
 
 def cancelled_message(table: TableView) -> MessageSpec:
-    """A cancelled game's board; one a moderator ended says who and why (P-60)."""
+    """A cancelled game's board; one a moderator ended says who and why (P-72)."""
     game = table.game
     if game.ended_by is not None:
         why = f": {esc(game.end_reason)}" if game.end_reason else "."
@@ -94,7 +94,7 @@ def cancelled_message(table: TableView) -> MessageSpec:
 
 
 def leave_question(title: str) -> MessageSpec:
-    """`/bugs leave` during play (P-61): what happens to the seat, and a button that alone
+    """`/bugs leave` during play (P-73): what happens to the seat, and a button that alone
     acts."""
     return MessageSpec(
         content=(

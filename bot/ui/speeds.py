@@ -1,4 +1,4 @@
-"""A game's time control in words (P-59): the lobby, `/bugs status`, How to play and the web
+"""A game's time control in words (P-71): the lobby, `/bugs status`, How to play and the web
 page show the preset's name and its numbers, read from ``bot/speeds.py`` and the settings."""
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def rating_text(rating: float | None) -> str:
 
 
 def ended_line(summary: GameSummary) -> str:
-    """A game a moderator ended (P-60): who ended it and why, and who played; no scores."""
+    """A game a moderator ended (P-72): who ended it and why, and who played; no scores."""
     game = summary.game
     why = f" ({esc(game.end_reason)})" if game.end_reason else ""
     names = ", ".join(esc(p.name) for p in summary.players) or "nobody"

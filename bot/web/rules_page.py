@@ -19,7 +19,7 @@ PAGE = Template(
 
 def rules_html(slug: str, speeds: str | None = None) -> str | None:
     """The game's page, or ``None`` for a slug that is no game; ``speeds``: its time controls
-    in words, a last section (P-59), as How to play's first page shows them."""
+    in words, a last section (P-71), as How to play's first page shows them."""
     pages = pages_of(slug)
     if not pages:
         return None

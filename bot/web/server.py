@@ -65,7 +65,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 REPLAYS = web.AppKey("replays", Replays)
 IMAGES = web.AppKey("images", ImageCache)
 SETTINGS: web.AppKey[Settings | None] = web.AppKey("settings")
-"""The bot's settings: a page shows its game's time control with their numbers (P-59)."""
+"""The bot's settings: a page shows its game's time control with their numbers (P-71)."""
 
 
 @web.middleware

@@ -5,10 +5,10 @@ Revises: 0007
 Create Date: 2026-12-04
 
 ``games.time_control`` is the preset the game was opened with (``fast``, ``normal``, ``slow``,
-``turn-based``; P-59), stored so a running game never changes under its players. Games stored
+``turn-based``; P-71), stored so a running game never changes under its players. Games stored
 before have none (NULL), which reads as ``normal``: the timers they always ran with.
 ``games.ended_by`` / ``ended_by_name`` / ``end_reason`` record a game a moderator ended with
-`/bugs end` (P-60): its status is ``cancelled`` (no results, no rating), and history shows it as
+`/bugs end` (P-72): its status is ``cancelled`` (no results, no rating), and history shows it as
 ended by that member. All four are plain nullable ADD COLUMNs: no table is rebuilt on SQLite
 (a rebuild of ``games`` would cascade-delete every game's seats and log).
 """

@@ -7,7 +7,7 @@ from typing import Final, Literal, get_args
 
 TimerKind = Literal["decision", "rule"]
 """``decision``: a player's own clock for one choice, which a time control (fast, slow,
-turn-based) scales (P-59); ``rule``: a real-time rule or a platform cap, kept as declared
+turn-based) scales (P-71); ``rule``: a real-time rule or a platform cap, kept as declared
 whatever the time control."""
 TIMER_KINDS: Final[tuple[TimerKind, ...]] = get_args(TimerKind)
 
@@ -25,7 +25,7 @@ class Timer:
     about: str
     """What it times, for the settings' documentation and error messages."""
     kind: TimerKind = "rule"
-    """Whether a time control scales it (P-59); a timer not said to be a decision clock keeps
+    """Whether a time control scales it (P-71); a timer not said to be a decision clock keeps
     its declared time, as a rulebook's own time would."""
 
     def __post_init__(self) -> None:

@@ -255,7 +255,7 @@ def test_slash_commands_offer_every_game_and_its_options() -> None:
     for game in registered_games():
         offered = options[game.slug]
         assert set(offered) == {o.name for o in game.engine.options} | {"speed"}
-        # Every game offers every time control (P-59); the server's policy refuses at use.
+        # Every game offers every time control (P-71); the server's policy refuses at use.
         assert offered["speed"]["required"] is False
         assert [c["value"] for c in offered["speed"]["choices"]] == list(SPEEDS)
         for option in game.engine.options:

@@ -1,6 +1,6 @@
 """The host's side of issue #24 on both databases: a game keeps the time control it was opened
-with (P-59), a speed the server does not allow is refused, `/bugs end` and `/bugs kick` by a
-moderator (P-60, P-61), and a turn-based game resting out of memory (P-62)."""
+with (P-71), a speed the server does not allow is refused, `/bugs end` and `/bugs kick` by a
+moderator (P-72, P-73), and a turn-based game resting out of memory (P-74)."""
 
 from __future__ import annotations
 
@@ -223,7 +223,7 @@ async def test_the_game_page_and_the_rules_show_the_time_control(
     assert "Speeds</h2>" in rules and "<strong>Turn-based</strong>: 1 day" in rules
     assert "<strong>Turn-based</strong>" in page and "1 day — turn clock, per step" in page
     assert "1 h and 12 h" in page
-    # How to play's first page lists every preset with its numbers (P-59).
+    # How to play's first page lists every preset with its numbers (P-71).
     shown = rules_message(GAME, 0, speeds_words(settings, GAMES[GAME])).embed
     assert shown is not None
     (field,) = shown.fields
@@ -234,7 +234,7 @@ async def test_the_game_page_and_the_rules_show_the_time_control(
 
 
 async def test_the_servers_moderator_role_counts_as_manage_channels() -> None:
-    """Who may end, kick, start and cancel (P-2, P-60): Manage Channels, or the role the
+    """Who may end, kick, start and cancel (P-2, P-72): Manage Channels, or the role the
     server's policy names; a role of that id is all it takes, any other is not enough."""
     role = 555
     host = SimpleNamespace(policies=Policies(ServerPolicy(moderator_role=role)))

@@ -1,4 +1,4 @@
-"""Time controls (docs/rulings.md P-59, P-62): each preset's numbers per game, what scales and
+"""Time controls (docs/rulings.md P-71, P-74): each preset's numbers per game, what scales and
 what stays as the rules say, and the reminders of a turn-based wait, on a moved clock."""
 
 from __future__ import annotations

@@ -426,7 +426,7 @@ async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path:
 
 async def test_0008_old_games_read_as_normal_and_keep_their_seats(empty_db_url: str) -> None:
     """0008 adds the time control and who ended a game, empty: a game stored before reads as
-    ``normal`` (P-59) and not ended, with its seats (no table rebuilt), on both databases;
+    ``normal`` (P-71) and not ended, with its seats (no table rebuilt), on both databases;
     downgrading drops the four columns again."""
     url = empty_db_url
     await _run(url, _migrate(url, "0007"))

@@ -1,4 +1,4 @@
-"""Moderation through the emulator and the real bot process (docs/rulings.md P-60, P-61):
+"""Moderation through the emulator and the real bot process (docs/rulings.md P-72, P-73):
 `/bugs end` by a moderator and refused for a player, `/bugs kick`, and `/bugs leave` during
 play asking first with a button (and **Stay** changing nothing)."""
 

@@ -1,4 +1,4 @@
-"""Time controls through the emulator (docs/rulings.md P-59, P-62): a turn-based Bug Off! game
+"""Time controls through the emulator (docs/rulings.md P-71, P-74): a turn-based Bug Off! game
 reminds its sleeper at 1 h and 12 h, rests out of memory in between, waits past its day while
 the bot is down, and plays on after the restart with its control unchanged; a speed the server
 does not allow is refused privately (an in-process bot with that server's policy).

@@ -99,7 +99,7 @@ async def test_a_leaver_is_played_by_a_bot_until_they_join_again(world: World) -
     await emu.wait_for(lambda: pings(emu, channel), timeout=WAIT)  # the first turn's ping
 
     earlier = {m.id for m in pings(emu, channel, deleted=True)}
-    asked = await emu.slash(bob, channel, "bugs leave")  # asked first (P-61)
+    asked = await emu.slash(bob, channel, "bugs leave")  # asked first (P-73)
     assert asked.ephemeral and asked.message is not None, told(asked)
     await click(emu, bob, asked.message, "Leave: a bot plays my seat")
     left = asked.message.text()

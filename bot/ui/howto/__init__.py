@@ -51,7 +51,7 @@ def how_to_play_button(slug: str) -> ButtonSpec:
 def rules_message(slug: str, page: int = 0, speeds: str | None = None) -> MessageSpec:
     """Page ``page`` of the game's rules, with Previous and Next buttons (none for a game of
     one page). An unknown game or page says so. ``speeds``: the game's time controls in words
-    (``bot/ui/speeds.py``), shown on its first page (P-59)."""
+    (``bot/ui/speeds.py``), shown on its first page (P-71)."""
     pages = pages_of(slug)
     if not pages:
         return MessageSpec(embed=EmbedSpec(title="Unknown game", description="No such game."))
