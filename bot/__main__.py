@@ -9,6 +9,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from .host.policy import SPEEDS
 from .settings import SettingsError
 
 
@@ -86,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument(
         "--pictures", type=Path, default=None, metavar="DIR", help="save the board pictures here"
     )
+    demo.add_argument(
+        "--speed",
+        choices=SPEEDS,
+        default=None,
+        help="the game's time control, as `/bugs new <game> speed:` picks it (default: normal)",
+    )
     tournament = sub.add_parser("tournament", help="play seeded games among bot players")
     tournament.add_argument("game", help="which game (a slug, e.g. bug-off)")
     tournament.add_argument("--players", type=int, default=4, help="players per game")
@@ -135,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                     seed=args.seed,
                     full=args.full,
                     pictures=args.pictures,
+                    speed=args.speed,
                 )
             )
         from .cli import run_bot

@@ -36,6 +36,7 @@ from .discord.codec import encode_action, game_button_id
 from .emulator import ChannelLimit, Emulator
 from .emulator.traffic import measure
 from .games import games, load_game_modules
+from .host.policy import Speed
 from .settings import Settings
 
 NAMES = ["Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana"]
@@ -182,11 +183,13 @@ async def run_demo(
     pace: float = 1.0,
     full: bool = False,
     pictures: Path | None = None,
+    speed: Speed | None = None,
 ) -> int:
     """Play one game among simulated members and print it: one screen, or every message
     (``full``); board pictures saved to ``pictures``. ``pace`` multiplies the per-channel
     window (of the emulator and the bot alike) and the board edit interval: tests shorten
-    them, nobody reads along. The game's own timers stay as they are."""
+    them, nobody reads along. The game's own timers stay as they are. ``speed``: the time
+    control the lobby is opened with (P-71; the lobby shows it)."""
     window = WINDOW * pace
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     load_game_modules(settings.extra_modules())
@@ -227,7 +230,7 @@ async def run_demo(
         transcript = Transcript(full=full, pictures=pictures)
         try:
             await emulator.wait_identified(timeout=60)
-            code = await _play(emulator, bot, channel, members, slug, rng, transcript)
+            code = await _play(emulator, bot, channel, members, slug, rng, transcript, speed)
             if not full:
                 transcript.summary(emulator, channel, members)
             traffic = measure(emulator, channel, members, window=window)
@@ -251,9 +254,11 @@ async def _play(
     slug: str,
     rng: random.Random,
     transcript: Transcript,
+    speed: Speed | None = None,
 ) -> int:
     creator = members[0]
-    result = await emulator.slash(creator, channel, f"bugs new {slug}")
+    chosen = {} if speed is None else {"speed": speed}
+    result = await emulator.slash(creator, channel, f"bugs new {slug}", **chosen)
     lobby = await result.wait_message()
     transcript.show_all(emulator, channel, members)
     for member in members[1:]:

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # A member is pinged once the game has waited this long on them (P-46), times TIMER_SCALE;
     # 0 pings at once.
     ping_after: float = Field(default=20.0, ge=0)
+    # A turn-based game left this long with nothing happening is unloaded from memory, and
+    # loaded again at its next use or reminder (P-74), times TIMER_SCALE.
+    rest_after: float = Field(default=600.0, ge=0)
     # Discord's per-channel limits (P-26): sends, edits and deletes of one channel's messages.
     channel_edit_limit: int = Field(default=5, ge=1)
     channel_edit_window: float = Field(default=5.0, gt=0)

@@ -22,6 +22,7 @@ from ..host.table import Table
 from ..host.timers import Sleep, utcnow
 from ..picture_cache import ImageCache
 from ..settings import Settings
+from ..speeds import reminders
 from ..store import Store
 from ..ui.public_log import PublicLog
 from .dms import DirectMessages
@@ -66,6 +67,7 @@ class PublisherBase:
         log: PublicLog,
         *,
         refresh: Callable[[Table], Awaitable[object]] | None = None,
+        rest: Callable[[int, int, datetime | None], bool] | None = None,
         limiter: GlobalLimiter | None = None,
         clock: Callable[[], datetime] = utcnow,
         sleep: Sleep = asyncio.sleep,
@@ -76,6 +78,9 @@ class PublisherBase:
         # On a store shared by several processes, brings a table up to the newest commit
         # before it is drawn (the host's refresh, P-36).
         self.refresh = refresh
+        # Unloads a game that only waits on its members, waking it for its next ping (the
+        # host's rest, P-74).
+        self.rest = rest
         self._games: dict[int, GameMessages] = {}
         self.images = ImageCache(processes=settings.picture_processes)
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
@@ -97,13 +102,18 @@ class PublisherBase:
             state = self._games[game_id] = GameMessages(pings=PingPolicy(after))
         return state
 
-    def ping_after(self, table: Table) -> float:
-        """Seconds a wait lasts before its ping: the server's PING_AFTER when the game opened,
-        else the bot's (P-66), times TIMER_SCALE."""
+    def _state_of(self, table: Table) -> GameMessages:
+        """The game's state, its pings timed by the game's own control (P-71: a turn-based
+        game reminds at 1 h and 12 h into a wait, the others once, after the server's
+        PING_AFTER when the game opened, else the bot's, P-66), times TIMER_SCALE."""
+        state = self._state(table.id)
+        scale = self.settings.timer_scale
         after = table.policy.ping_after
-        if after is None:
-            after = self.settings.ping_after
-        return after * self.settings.timer_scale
+        first, *later = reminders(
+            self.settings.ping_after if after is None else after, table.game.time_control
+        )
+        state.pings.after, state.pings.again = first * scale, tuple(m * scale for m in later)
+        return state
 
     def mark_dirty(self, table: Table) -> None:
         """Have the game's messages redrawn soon (the pump's, ``Publisher.mark_dirty``)."""

@@ -20,6 +20,7 @@ from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.marks import lettered_spec
 from ..ui.presenter import presenter_for
 from ..ui.specs import ImageSpec, MessageSpec
+from ..ui.speeds import table_clocks
 from ..web.links import game_url, with_replay_link
 from .attempts import PublisherBase
 from .game_messages import (
@@ -60,7 +61,9 @@ class Boards(PublisherBase):
             presenter = presenter_for(table.slug)
             view = table.view()  # what the presenter reads: this committed state, immutable
             if table.status == "lobby":
-                return Frame([lobby_message(view)], seq=next(self._seq))
+                return Frame(
+                    [lobby_message(view, table_clocks(self.settings, table))], seq=next(self._seq)
+                )
             settled = [
                 (reply, presenter.answered(view, reply.seat, reply.spec, reply.fate))
                 for reply in self.replies.used_up(table)
@@ -354,7 +357,13 @@ class Boards(PublisherBase):
         """What the clicked message ``key`` should show now, and nothing else."""
         view = table.view()
         if table.status == "lobby":
-            return Drawing([lobby_message(view)], {}, 0, [], next(self._seq))
+            return Drawing(
+                [lobby_message(view, table_clocks(self.settings, table))],
+                {},
+                0,
+                [],
+                next(self._seq),
+            )
         if table.status == "cancelled" or table.engine is None:
             return Drawing([cancelled_message(view)], {}, 0, [], next(self._seq))
         if key.startswith("dm:"):

@@ -17,11 +17,13 @@ from ..games import load_game_modules
 from ..host.bots import BotPlayers
 from ..host.host import Host
 from ..host.policies import StoredPolicies
+from ..host.policy import DefaultPolicies, Policies
 from ..host.table import Outcome, Table
 from ..host.timers import utcnow
 from ..ops.metrics import CommitCounter, Metrics
 from ..ops.server import OpsServer
 from ..settings import Settings, SettingsError
+from ..speeds import reminders
 from ..store import Store
 from ..ui.presenter import presenter_for
 from ..ui.public_log import PublicLog
@@ -53,6 +55,7 @@ class BugtableBot(commands.Bot):
     """Wires the layers together once the store is open; each part gets only what it uses."""
 
     store: Store
+    stored_policies: StoredPolicies
     host: Host
     publisher: Publisher
     edge: Edge
@@ -63,12 +66,17 @@ class BugtableBot(commands.Bot):
         *,
         sync_commands: bool = True,
         serve_web: bool = True,
+        policies: Policies | None = None,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # Every REST request passes the global limiter on its way out (P-47).
         self.limiter = GlobalLimiter(Budget.of(settings))
+        self._given_policies = policies
+        self.policies: Policies = policies or DefaultPolicies()
+        """Each server's policy (issue #24): the server settings' store once set up (P-63), or
+        the one a test gave."""
         self.refusals = RefusalCounter()
         shards = client_options.get("shard_ids")
         self.metrics = Metrics(shards=",".join(map(str, shards)) if shards else "0")
@@ -98,7 +106,9 @@ class BugtableBot(commands.Bot):
             snapshot_every=self.settings.snapshot_every,
             synchronous=self.settings.database_synchronous,
         )
-        self.policies = StoredPolicies(self.store, ttl=self.settings.server_settings_ttl)
+        self.stored_policies = StoredPolicies(self.store, ttl=self.settings.server_settings_ttl)
+        # The server settings' store, unless a test gave a policy of its own.
+        self.policies = self._given_policies or self.stored_policies
         self.host = Host(self.store, self.settings, policies=self.policies)
         self.public_log = PublicLog()
         self.publisher = Publisher(
@@ -107,6 +117,7 @@ class BugtableBot(commands.Bot):
             self.settings,
             self.public_log,
             refresh=self.host.refresh,
+            rest=self.host.rest,
             limiter=self.limiter,
         )
         self.edge = Edge(self.host, self.publisher, self.store)
@@ -131,14 +142,16 @@ class BugtableBot(commands.Bot):
                 publisher=self.publisher,
             )
         )
-        await self.add_cog(AdminCog(policies=self.policies, settings=self.settings))
+        await self.add_cog(AdminCog(policies=self.stored_policies, settings=self.settings))
         self.tree.error(self.edge.command_error)
         if self.sync_commands:
             await self.sync_if_changed()
         self.host.loaders.append(self._table_loaded)
         self.host.reloaders.append(self._table_reloaded)
         # Games load at first use (P-32); only those a bot must move on are loaded now.
-        await self.host.restore(changed_since=self._pings_due_since())
+        await self.host.restore(
+            changed_since=self._pings_due_since(), resting_since=self._reminders_due_since()
+        )
         # Only now may overdue deadlines fire: a game they move is loaded (and adopted) first.
         self.host.resume_timers()
         log.info(
@@ -155,12 +168,22 @@ class BugtableBot(commands.Bot):
             return None
         return utcnow() - timedelta(seconds=after)
 
+    def _reminders_due_since(self) -> datetime | None:
+        """Turn-based games changed this recently may still owe a reminder (1 h and 12 h into
+        a wait, P-71): loaded at start-up, then left to rest until it is due (P-74)."""
+        if self.store.shared:
+            return None
+        longest = max(reminders(self.settings.ping_after, "turn-based")) * self.settings.timer_scale
+        return utcnow() - timedelta(seconds=longest)
+
     async def _start_web(self) -> None:
         """The game pages, when WEB_PORT asks for them; they hear of every committed move."""
         port = self.settings.web_port
         if port is None or not self.serve_web:
             return
-        self.web = WebServer(self.store, host=self.settings.web_host, port=port)
+        self.web = WebServer(
+            self.store, host=self.settings.web_host, port=port, settings=self.settings
+        )
         try:
             await self.web.start()
         except OSError as exc:  # links to a page nobody serves would be worse than stopping

@@ -24,7 +24,10 @@ HOST_OPS = (
     "rematch",
     "details",
     "fullboard",
+    "leavego",
+    "stay",
 )
+"""``leavego`` / ``stay``: the two answers to `/bugs leave` during play (P-73)."""
 MAX_SLUG = 40
 """A game's slug in a rules button's id: lowercase letters, digits and hyphens."""
 MAX_PAGE_DIGITS = 2

@@ -23,6 +23,7 @@ from ..host.errors import NoGameHere
 from ..host.host import Host
 from ..host.table import Table
 from ..settings import Settings
+from ..speeds import CONTROLS
 from ..standings import public_scores
 from ..store import Store
 from ..ui.admin import house_rules
@@ -31,6 +32,7 @@ from ..ui.member import settings_text
 from ..ui.options import words_for
 from ..ui.presenter import playable, presenter_for
 from ..ui.specs import MessageSpec
+from ..ui.speeds import speeds_words, table_clocks
 from ..ui.stats import history_message, last_game_text, leaderboard_message, stats_message
 from ..web.links import game_url
 from .edge import Edge, answer, display_name
@@ -47,6 +49,8 @@ ORDER = (
     "leave",
     "start",
     "cancel",
+    "end",
+    "kick",
     "status",
     "leaderboard",
     "stats",
@@ -56,6 +60,9 @@ ORDER = (
     "rules",
 )
 """The subcommands in the order Discord lists them."""
+SPEED = "speed"
+"""`/bugs new <game> speed:` (P-71): a parameter of every game's subcommand."""
+SPEED_DESCRIPTION = "How long each decision may take (the server's default if left out)"
 
 
 def _game_choices(*, playable_only: bool = False) -> list[app_commands.Choice[str]]:
@@ -119,6 +126,7 @@ class BugsCog(
         words = {option.name: words_for(slug, option) for option in cls.options}
 
         async def new(interaction: discord.Interaction[Any], **options: str | None) -> None:
+            speed = options.pop(SPEED, None)
             table = await self.host.open(
                 slug,
                 guild_id=interaction.guild_id,
@@ -126,6 +134,7 @@ class BugsCog(
                 user_id=interaction.user.id,
                 name=display_name(interaction.user),
                 options={k: v for k, v in options.items() if v is not None},
+                speed=speed,
             )
             await self.edge.post_lobby(interaction, table)
 
@@ -145,24 +154,22 @@ class BugsCog(
                         default=None,
                         annotation=Optional[str],  # noqa: UP045 - discord.py reads this form
                     )
-                    for name in words
+                    for name in (*words, SPEED)
                 ),
             ]
         )
         callback = app_commands.check(in_guild)(new)
-        if words:
-            callback = app_commands.describe(**{n: w.description for n, w in words.items()})(
-                callback
-            )
-            callback = app_commands.choices(
-                **{
-                    name: [
-                        app_commands.Choice(name=text, value=value)
-                        for value, text in w.choices.items()
-                    ]
-                    for name, w in words.items()
-                }
-            )(callback)
+        described = {n: w.description for n, w in words.items()}
+        described[SPEED] = SPEED_DESCRIPTION
+        callback = app_commands.describe(**described)(callback)
+        choices = {
+            name: [app_commands.Choice(name=text, value=value) for value, text in w.choices.items()]
+            for name, w in words.items()
+        }
+        # Every preset is offered; the server's policy is checked when the lobby opens (a
+        # preset it does not allow is refused privately, P-71).
+        choices[SPEED] = [app_commands.Choice(name=CONTROLS[s].title, value=s) for s in CONTROLS]
+        callback = app_commands.choices(**choices)(callback)
         return app_commands.Command(
             name=slug,
             description=f"Open a {cls.title} lobby ({cls.min_players}–{cls.max_players} players).",
@@ -192,7 +199,10 @@ class BugsCog(
         @app_commands.check(in_guild)
         async def rules(interaction: discord.Interaction[Any], game: str) -> None:
             await interaction.response.send_message(
-                ephemeral=True, **send_kwargs(rules_message(game), 0, 0)
+                ephemeral=True,
+                **send_kwargs(
+                    rules_message(game, 0, speeds_words(self.settings, GAMES[game])), 0, 0
+                ),
             )
 
         return app_commands.Command(
@@ -217,16 +227,12 @@ class BugsCog(
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
-        playing = table.status == "playing"
+        if table.status == "playing":
+            # Asked first, with a button that alone acts (P-73): nothing changes yet.
+            await self.edge.ask_to_leave(interaction, table)
+            return
         await self.host.leave(table.id, interaction.user.id)
-        if playing:
-            await answer(
-                interaction,
-                f"You left {table.title}: a bot plays your seat now. `/bugs join` here "
-                "takes it back before the game ends.",
-            )
-        else:
-            await answer(interaction, f"You left {table.title}.")
+        await answer(interaction, f"You left {table.title}.")
 
     @app_commands.command(name="start", description="Start the game in this channel.")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
@@ -243,6 +249,33 @@ class BugsCog(
             table.id, interaction.user.id, privileged=await self.edge.privileged(interaction)
         )
         await answer(interaction, f"{table.title} was cancelled.")
+
+    @app_commands.command(name="end", description="Moderators: end the game in this channel now.")
+    @app_commands.describe(reason="Why (shown on the board and in the history)")
+    async def end(
+        self,
+        interaction: discord.Interaction[Any],
+        reason: app_commands.Range[str, 0, 200] = "",
+    ) -> None:
+        table = await self._channel_table(interaction)
+        moderator = await self.edge.privileged(interaction)
+        name = display_name(interaction.user)
+        await self.host.end(table.id, interaction.user.id, name, reason, moderator=moderator)
+        await answer(interaction, f"You ended {table.title}: nobody wins, no rating changes.")
+
+    @app_commands.command(
+        name="kick", description="Moderators: hand a player's seat in this game to a bot."
+    )
+    @app_commands.describe(member="Whose seat a bot plays from now on")
+    async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        table = await self._channel_table(interaction)
+        moderator = await self.edge.privileged(interaction)
+        await self.host.kick(table.id, member.id, moderator=moderator)
+        await answer(
+            interaction,
+            f"A bot plays {display_name(member)}'s seat in {table.title} now; "
+            "`/bugs join` lets them take it back.",
+        )
 
     @app_commands.command(name="status", description="Where the game in this channel stands.")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
@@ -310,7 +343,7 @@ async def show(
 def status_text(settings: Settings, table: Table, board: int | None) -> str:
     """`/bugs status` for a loaded game; ``board`` is its board message's id, if known."""
     names = table.names()
-    lines = [f"**{table.title}** — {table.status}"]
+    lines = [f"**{table.title}** — {table.status}", table_clocks(settings, table)]
     if table.engine is None:
         cls = table.engine_cls
         seated = ", ".join(s.name + ("" if s.confirmed else " (invited)") for s in table.seats)

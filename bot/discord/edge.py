@@ -13,17 +13,18 @@ from typing import Any
 
 import discord
 
-from rules.core import RuleError
+from rules.core import GAMES, RuleError
 
-from ..host.errors import HostError, NotAnAdmin, NotInGuild, StaleButton
+from ..host.errors import HostError, NotAnAdmin, NotInGuild, SeatAway, StaleButton
 from ..host.host import Host
 from ..host.policy import DEFAULT_POLICY, ServerPolicy
 from ..host.table import Table
 from ..store import Store
 from ..store.errors import NotSeated, StoreError
-from ..ui.lobby import lobby_message
+from ..ui.lobby import leave_answer, leave_question, lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
+from ..ui.speeds import speeds_words, table_clocks
 from .declared import UndeclaredInput
 from .howto import answer_rules_page
 from .lateness import EXPIRED, Lateness
@@ -345,8 +346,32 @@ class Edge:
         panel.reply = reply
         self.publisher.track_reply(table, reply)
 
+    async def ask_to_leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """`/bugs leave` during play (P-73): say what happens to the seat and ask, privately,
+        with a button that alone acts; nothing changes until it is pressed."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.user_at(seat).is_bot:
+            raise NotSeated(table.id, interaction.user.id, playing=True)
+        if table.user_at(seat).away:
+            raise SeatAway("A bot already plays your seat: `/bugs join` here takes it back.")
+        await interaction.response.send_message(
+            ephemeral=True, **send_kwargs(leave_question(table.title), table.id, 0)
+        )
+
+    async def _answer_leave(
+        self, interaction: discord.Interaction[Any], game_id: int, go: bool
+    ) -> None:
+        """The confirmation's buttons: **Leave** hands the seat to a bot (P-30), **Stay**
+        changes nothing; either way the question becomes its answer, without buttons."""
+        table = None
+        if go:
+            table = await self.host.leave(game_id, interaction.user.id)
+        spec = leave_answer(table.title if table else None)
+        await interaction.response.edit_message(**edit_kwargs(spec, game_id, 0))
+
     async def rules_page(self, interaction: discord.Interaction[Any], slug: str, page: int) -> None:
-        await answer_rules_page(interaction, slug, page)
+        speeds = speeds_words(self.host.settings, GAMES[slug]) if slug in GAMES else None
+        await answer_rules_page(interaction, slug, page, speeds)
 
     async def host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         if self._shed(interaction) is None:
@@ -370,9 +395,16 @@ class Edge:
                 table = await host.rematch(game_id, user.id, display_name(user))
                 await self.post_lobby(interaction, table)
                 return
+            if op in ("leavego", "stay"):
+                await self._answer_leave(interaction, game_id, op == "leavego")
+                return
             if op == "join":
                 table = await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
+                table = await host.table(game_id)
+                if table.status == "playing":  # asked first, as `/bugs leave` is (P-73)
+                    await self.ask_to_leave(interaction, table)
+                    return
                 table = await host.leave(game_id, user.id)
             elif op == "addbot":
                 table = await host.add_bot(
@@ -399,7 +431,7 @@ class Edge:
         # Hold the table until the lobby message is known, so a Join clicked the instant it
         # appears edits this message instead of posting another.
         async with table.lock:
-            spec = lobby_message(table.view())
+            spec = lobby_message(table.view(), table_clocks(self.host.settings, table))
             sent = await interaction.response.send_message(**send_kwargs(spec, table.id, 0))
             message_id = sent.message_id or (await interaction.original_response()).id
             channel_id = interaction.channel_id or 0

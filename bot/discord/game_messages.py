@@ -110,6 +110,8 @@ class GameMessages:
     pings: PingPolicy = field(default_factory=lambda: PingPolicy(0.0))
     """Whom the game waits on since when, and its one ping message (P-46)."""
     ping_wake: asyncio.Task[None] | None = None
+    resting: asyncio.Task[None] | None = None
+    """Unloads the game once it has waited ``REST_AFTER`` unchanged (turn-based, P-74)."""
     """Wakes the pump when the next ping falls due, even if nothing else happens."""
     notices: list[str] = field(default_factory=list)
     """Channel messages to send (DMs closed, a seat handed to a bot), each without a secret."""

@@ -16,8 +16,10 @@ from ..ui.howto import rules_message
 from .render import edit_kwargs, send_kwargs
 
 
-async def answer_rules_page(interaction: discord.Interaction[Any], slug: str, page: int) -> None:
-    spec = rules_message(slug, page)
+async def answer_rules_page(
+    interaction: discord.Interaction[Any], slug: str, page: int, speeds: str | None = None
+) -> None:
+    spec = rules_message(slug, page, speeds)
     message = interaction.message
     if message is not None and message.flags.ephemeral:
         await interaction.response.edit_message(**edit_kwargs(spec, 0, 0))

@@ -30,8 +30,9 @@ def restore_waits(
     """After a restart, each wait began when the game last changed (``games.updated_at``);
     a ping message sent since then (a Discord id tells when it was made) already pinged them."""
     since = table.game.updated_at
-    pinged = ping_message is not None and discord.utils.snowflake_time(ping_message) >= since
-    pings.restore(members, since, pinged=pinged, message=ping_message)
+    sent = None if ping_message is None else discord.utils.snowflake_time(ping_message)
+    pinged = sent is not None and sent >= since
+    pings.restore(members, since, pinged=pinged, message=ping_message, pinged_at=sent)
 
 
 def pingable(table: Table, seat: int) -> bool:

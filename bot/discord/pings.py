@@ -17,10 +17,16 @@ from datetime import datetime, timedelta
 
 @dataclass(frozen=True, slots=True)
 class Wait:
-    """One wait of one seat: since when, and whether its ping was sent (or skipped)."""
+    """One wait of one seat: since when, and how many of its reminders were sent (or
+    skipped); ``pinged`` once the first was."""
 
     since: datetime
     pinged: bool = False
+    sent: int = 0
+    """Reminders of this wait done (a turn-based game has two, P-71; others one)."""
+
+    def done(self) -> int:
+        return max(self.sent, 1 if self.pinged else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +40,8 @@ class PingPlan:
     ping: tuple[int, ...] = ()
     waits: tuple[Wait, ...] = ()
     replaces: int | None = None
+    at: datetime | None = None
+    """When the plan was made: every reminder due by then is done with its ping."""
 
 
 @dataclass
@@ -42,6 +50,9 @@ class PingPolicy:
     it is pinged (``PING_AFTER`` times ``TIMER_SCALE``; 0 pings at once)."""
 
     after: float
+    again: tuple[float, ...] = ()
+    """Later reminders in the same wait, in seconds from its start (turn-based: 12 h after
+    the 1 h one, P-71), each times ``TIMER_SCALE`` like ``after``."""
     waits: dict[int, Wait] = field(default_factory=dict)
     message: int | None = None
     """The game's one live ping message."""
@@ -61,22 +72,34 @@ class PingPolicy:
             self.waits.setdefault(seat, Wait(now))
 
     def restore(
-        self, waiting: Iterable[int], since: datetime, *, pinged: bool, message: int | None
+        self,
+        waiting: Iterable[int],
+        since: datetime,
+        *,
+        pinged: bool,
+        message: int | None,
+        pinged_at: datetime | None = None,
     ) -> None:
         """After a restart: every wait is timed from ``since`` (when the game last changed), and
-        ``pinged`` says its ping already went (a ping message newer than that change exists),
-        so a restart neither pings again at once nor forgets a ping still due."""
-        self.waits = {seat: Wait(since, pinged) for seat in waiting}
+        ``pinged`` says its ping already went (a ping message newer than that change exists,
+        sent at ``pinged_at``: the reminders due by then are done), so a restart neither pings
+        again at once nor forgets a ping still due."""
+        sent = 0
+        if pinged:
+            moments = self._moments()
+            sent = max(1, sum(1 for m in moments if pinged_at and since + _s(m) <= pinged_at))
+        self.waits = {seat: Wait(since, pinged, sent) for seat in waiting}
         self.message = message
         self.named = frozenset(self.waits) if pinged and message is not None else frozenset()
 
     def due(self, now: datetime) -> list[int]:
-        """Seats whose wait has lasted ``after`` seconds and that were not pinged in it."""
-        return sorted(s for s, w in self.waits.items() if not w.pinged and self._at(w) <= now)
+        """Seats whose wait has lasted to its next reminder (``after``, then each of
+        ``again``) that has not gone yet."""
+        return sorted(s for s, w in self.waits.items() if (at := self._at(w)) and at <= now)
 
     def next_due(self) -> datetime | None:
         """When the next seat falls due (``None``: nobody will without a change)."""
-        return min((self._at(w) for w in self.waits.values() if not w.pinged), default=None)
+        return min((at for w in self.waits.values() if (at := self._at(w))), default=None)
 
     def plan(self, now: datetime) -> PingPlan:
         """The ping due now, and the messages to delete: the live one once the game waits on
@@ -87,7 +110,7 @@ class PingPolicy:
             self.message, self.named = None, frozenset()
         waits = tuple(self.waits[s] for s in due)
         replaces = self.message if due else None
-        return PingPlan(tuple(self.doomed), tuple(due), waits, replaces)
+        return PingPlan(tuple(self.doomed), tuple(due), waits, replaces, now)
 
     def sending(self, plan: PingPlan) -> None:
         """The plan's ping is about to be sent (someone due wants it): the live ping it
@@ -105,9 +128,12 @@ class PingPolicy:
         """The plan's ping went out as ``message`` naming ``named`` (``None``: nobody wanted
         it, pings off, and the live ping stays): each planned seat still in the same wait is
         done for that wait."""
+        now = plan.at
         for seat, wait in zip(plan.ping, plan.waits, strict=True):
             if self.waits.get(seat) == wait:
-                self.waits[seat] = Wait(wait.since, pinged=True)
+                # Every reminder already due is done with this one (a restart may find two).
+                passed = sum(1 for m in self._moments() if now and wait.since + _s(m) <= now)
+                self.waits[seat] = Wait(wait.since, True, max(wait.done() + 1, passed))
         if message is not None:
             if self.message is not None:
                 self.doomed.append(self.message)
@@ -120,5 +146,15 @@ class PingPolicy:
             self.doomed.append(self.message)
             self.message, self.named = None, frozenset()
 
-    def _at(self, wait: Wait) -> datetime:
-        return wait.since + timedelta(seconds=self.after)
+    def _moments(self) -> tuple[float, ...]:
+        return (self.after, *self.again)
+
+    def _at(self, wait: Wait) -> datetime | None:
+        """When the wait's next reminder falls due; None once all went."""
+        moments = self._moments()
+        done = wait.done()
+        return wait.since + _s(moments[done]) if done < len(moments) else None
+
+
+def _s(seconds: float) -> timedelta:
+    return timedelta(seconds=seconds)

@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 
 from ..backoff import one_line
 from ..host.table import Outcome, Table
+from ..speeds import control_of
 from ..ui.presenter import presenter_for
 from .boards import Boards
 from .game_messages import CHANNEL, GIVE_UP, Frame, GameMessages, Round
@@ -46,7 +47,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
     async def adopt(self, table: Table, *, restarted: bool = True) -> None:
         """Learn which messages show this game (after a restart, or when another process
         showed them: ``restarted`` False, P-36)."""
-        state = self._state(table.id)
+        state = self._state_of(table)
         state.known = True
         ping: int | None = None
         for kind, record in (await self.store.messages(table.id)).items():
@@ -59,7 +60,6 @@ class Publisher(Boards, Hands, Notices, Tracking):
                     self.dms.learn(table.user_at(seat).user_id, record.channel_id)
             elif kind == "ping":
                 ping = record.message_id
-        state.pings.after = self.ping_after(table)
         if restarted:  # waits timed from the game's last change (P-46)
             restore_waits(state.pings, table, waiting_members(table), ping)
 
@@ -79,9 +79,7 @@ class Publisher(Boards, Hands, Notices, Tracking):
         acted = () if outcome is None or outcome.seat < 0 else (outcome.seat,)
         # After every committed change, so a wait that begins and ends between two pump
         # passes is still seen to end (P-46).
-        pings = self._state(table.id).pings
-        pings.after = self.ping_after(table)
-        pings.observe(waiting_members(table), acted, self.clock())
+        self._state_of(table).pings.observe(waiting_members(table), acted, self.clock())
         self.mark_dirty(table)
 
     def mark_dirty(self, table: Table) -> None:
@@ -107,8 +105,9 @@ class Publisher(Boards, Hands, Notices, Tracking):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
         for state in self._games.values():  # a ping still due goes after the restart (P-46)
-            if state.ping_wake is not None:
-                state.ping_wake.cancel()
+            for task in (state.ping_wake, state.resting):
+                if task is not None:
+                    task.cancel()
         self.images.close()
 
     # -- the pump ------------------------------------------------------------------------
@@ -145,14 +144,45 @@ class Publisher(Boards, Hands, Notices, Tracking):
             elif rounds.sent and state.dirty:
                 await asyncio.sleep(interval)
         if table.status not in ("lobby", "playing"):
-            self.log.forget(table.id)
-            self.panels.forget(table.id)
-            self.looks.forget(table.id)
-            done = self._games.pop(table.id, None)
-            if done is not None and done.refresh is not None:
-                done.refresh.cancel()
-            if done is not None and done.ping_wake is not None:
-                done.ping_wake.cancel()
+            self._forget(table)
+        elif table.status == "playing" and control_of(table.game.time_control).rests:
+            self._arm_rest(table, state)
+
+    def _forget(self, table: Table) -> None:
+        """Drop what this process keeps of a game's messages: it ended, or rests (P-74)."""
+        self.log.forget(table.id)
+        self.panels.forget(table.id)
+        done = self._games.pop(table.id, None)
+        if done is None:
+            return
+        for task in (done.ping_wake, done.resting):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        if done.refresh is not None:
+            done.refresh.cancel()
+
+    def _arm_rest(self, table: Table, state: GameMessages) -> None:
+        """Once the game has waited ``REST_AFTER`` with nothing to send, unload it (P-74)."""
+        if self.rest is None:
+            return
+        if state.resting is not None:
+            state.resting.cancel()
+        version = table.game.version
+        state.resting = asyncio.create_task(
+            self._rest_later(table, state, version), name=f"rest:{table.id}"
+        )
+
+    async def _rest_later(self, table: Table, state: GameMessages, version: int) -> None:
+        await self.sleep(self.settings.rest_after * self.settings.timer_scale)
+        if self._games.get(table.id) is not state or state.dirty or state.waits:
+            return  # changed, or something still to send: the next pass arms it again
+        if state.pump is not None and not state.pump.done():
+            return
+        if state.answering or any(not p.task.done() for p in state.pictures.values()):
+            return
+        assert self.rest is not None
+        if self.rest(table.id, version, state.pings.next_due()):
+            self._forget(table)
 
     async def _send_frame(
         self, table: Table, state: GameMessages, frame: Frame, rounds: Round

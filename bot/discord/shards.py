@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -25,7 +26,7 @@ class ShardedBugtableBot(BugtableBot, commands.AutoShardedBot):
     """bugtable on the shards ``shard_ids`` of ``shard_count``."""
 
     def __init__(
-        self, settings: Settings, shard_ids: list[int], shard_count: int, **options: bool
+        self, settings: Settings, shard_ids: list[int], shard_count: int, **options: Any
     ) -> None:
         super().__init__(settings, shard_ids=shard_ids, shard_count=shard_count, **options)
         self.max_concurrency = 1
@@ -56,7 +57,7 @@ class ShardedBugtableBot(BugtableBot, commands.AutoShardedBot):
             log.info("shard %s may IDENTIFY (bucket %s)", shard_id, bucket)
 
 
-def make_bot(settings: Settings, **options: bool) -> BugtableBot:
+def make_bot(settings: Settings, **options: Any) -> BugtableBot:
     """The bot ``settings`` ask for: sharded when SHARD_COUNT is set, else one plain client."""
     shards = settings.shards()
     if shards is None or settings.shard_count is None:

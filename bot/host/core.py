@@ -58,6 +58,7 @@ class HostCore:
 
     store: Store
     settings: Settings
+    policies: Policies
     clock: Callable[[], datetime]
     monotonic: Callable[[], float]
     tables: dict[int, Table]
@@ -69,7 +70,6 @@ class HostCore:
     _timers_running: bool
     gate: Gate
     scheduler: TimerScheduler
-    policies: Policies
 
     async def _notify(self, table: Table, outcome: Outcome | None) -> None:
         for listener in self.listeners:

@@ -100,3 +100,22 @@ class NotAnAdmin(HostError):
 
 class BadSetting(HostError):
     """A server setting refused at ``/bugtable``; nothing was stored."""
+
+
+class SpeedNotAllowed(HostError):
+    """`/bugs new … speed:` with a preset this server does not allow (P-71)."""
+
+    def __init__(self, speed: str, allowed: list[str]) -> None:
+        shown = ", ".join(f"`{s}`" for s in allowed) or "none"
+        super().__init__(f"This server does not allow `{speed}` games. Allowed here: {shown}.")
+
+
+class NotModerator(HostError):
+    message = (
+        "Only a moderator (Manage Channels, or the server's moderator role) can end a game "
+        "or hand a player's seat to a bot."
+    )
+
+
+class NotPlaying(HostError):
+    message = "That member has no seat in the game being played here."

@@ -44,7 +44,8 @@ class Host(Lobby):
         self.store = store
         self.settings = settings
         self.policies = policies or DefaultPolicies()
-        """Each server's admins' settings (``/bugtable``), read when a game opens (P-64)."""
+        """Each server's admins' settings (``/bugtable``): a game keeps a copy from when it
+        opens (P-64); the speeds a lobby may take (P-71) and moderation (P-72) read them."""
         self.clock = clock
         self.monotonic = monotonic
         self.tables: dict[int, Table] = {}

@@ -19,18 +19,25 @@ from .table import Outcome, Table
 from .view import TableView
 
 T = TypeVar("T")
+WAKE = "~wake"
+"""The alarm of a resting game's next reminder (P-74): firing it loads the game, whose
+publisher then pings on time. No engine's deadline key starts with ``~``."""
 
 
 class Loading(HostCore):
     """Brings tables from the store into memory, and keeps them in step with it."""
 
-    async def restore(self, *, changed_since: datetime | None = None) -> list[Table]:
+    async def restore(
+        self, *, changed_since: datetime | None = None, resting_since: datetime | None = None
+    ) -> list[Table]:
         """After a restart: note every persisted deadline and load only the games a bot must
         move in (a bot seat, or a member's seat a bot plays). Every other game is loaded when
         first used (a click, a command, its deadline), so start-up does not grow with the number
         of games (P-32); so are those changed at ``changed_since`` or later, whose turn pings
         may still be due (P-46). The deadlines start with ``resume_timers()``, once the caller is
-        ready for what they do (overdue ones fire at once). Returns the games loaded now."""
+        ready for what they do (overdue ones fire at once). ``resting_since``: turn-based
+        games changed since then are loaded too, their reminders may be due (P-74; they rest
+        again once idle). Returns the games loaded now."""
         self._timers_running = False
         self._dormant = {}
         for timer in await self.store.all_timers():
@@ -39,6 +46,10 @@ class Loading(HostCore):
         records = await self.store.games_played_by_bots()
         if changed_since is not None:
             records += await self.store.games_changed_since(changed_since)
+        if resting_since is not None:
+            records += await self.store.games_changed_since(
+                resting_since, time_control="turn-based"
+            )
         for record in records:
             if record.id in self.tables:
                 continue
@@ -213,6 +224,30 @@ class Loading(HostCore):
             return False
         async with self._guarded(table) as reloaded:
             return reloaded
+
+    def rest(self, game_id: int, version: int, wake_at: datetime | None) -> bool:
+        """Unload a game that only waits on its members (P-74: turn-based games wait days and
+        hold nothing meanwhile): it is loaded again at its first use, as after a restart
+        (P-32), or at ``wake_at`` (its next reminder ping), whichever comes first. Refused
+        (False) if it is in use, moved on since ``version``, or has a bot to move. Nothing is
+        awaited between the checks and the unloading."""
+        table = self.tables.get(game_id)
+        if (
+            table is None
+            or table.status != "playing"
+            or table.lock.locked()
+            or table.game.version != version
+            or game_id in self._loading
+            or any(table.bot_plays(seat) for seat in range(len(table.seats)))
+        ):
+            return False
+        del self.tables[game_id]
+        alarms = dict(table.timers)
+        if wake_at is not None:
+            alarms[WAKE] = wake_at
+        self.scheduler.set_game(game_id, alarms.items())
+        log.info("game %s rests until it is next used", game_id)
+        return True
 
     def resume_timers(self) -> None:
         """Start the alarms of every game after a restart: loaded or not (a dormant game is

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from rules.core import GAMES
 
+from ..host.policy import ServerPolicy, Speed
+from ..speeds import allowed, control_of, speed_of
 from ..store.records import LobbySeat
 from .core import through_gate
 from .errors import (
@@ -19,6 +21,11 @@ from .errors import (
     HostError,
     NotAllowed,
     NotAPlayer,
+    NotModerator,
+    NotPlaying,
+    NotStarted,
+    SeatAway,
+    SpeedNotAllowed,
     UnknownGame,
 )
 from .play import Play
@@ -39,6 +46,7 @@ class Lobby(Play):
         name: str,
         options: Mapping[str, str] | None = None,
         seats: Sequence[LobbySeat] = (),
+        speed: str | None = None,
     ) -> Table:
         if slug not in GAMES:
             raise UnknownGame()  # not echoed: it came from the client, and may be anything
@@ -49,6 +57,7 @@ class Lobby(Play):
             raise GameDisabled()
         cls = GAMES[slug]
         resolved = cls.resolve_options(options)
+        control = self._time_control(slug, policy, speed)
         record = await self.store.create_lobby(
             slug=slug,
             guild_id=guild_id,
@@ -59,10 +68,24 @@ class Lobby(Play):
             seed=secrets.randbits(62),
             seats=seats,
             policy=policy_values(policy),  # the game keeps it as it opens (P-64)
+            time_control=control,
         )
         table = Table(record, cls, await self.store.seats(record.id))
         self.tables[record.id] = table
         return table
+
+    @staticmethod
+    def _time_control(slug: str, policy: ServerPolicy, speed: str | None) -> Speed:
+        """The control a new game gets (P-71): the opener's pick if the server allows it, else
+        the server's default for the game (always allowed: an admin chose it)."""
+        default = policy.game(slug).speed
+        if speed is None or speed == default:
+            return default
+        picked = speed_of(speed)
+        allowed_here = allowed(policy.speeds | {default})
+        if picked is None or picked not in allowed_here:
+            raise SpeedNotAllowed(speed if picked is not None else "that", list(allowed_here))
+        return picked
 
     open = through_gate(_open)
     """A new lobby (``_open`` within a change already begun, as a rematch)."""
@@ -81,6 +104,8 @@ class Lobby(Play):
         seats = await self.store.seats(game_id)
         if not any(s.user_id == user_id and not s.is_bot for s in seats):
             raise NotAPlayer()
+        policy = await self.policies.for_guild(record.guild_id)
+        speed = control_of(record.time_control).speed
         return await self._open(
             record.slug,
             guild_id=record.guild_id,
@@ -88,6 +113,8 @@ class Lobby(Play):
             user_id=user_id,
             name=name,
             options=record.options,
+            # The same control, unless the server no longer allows it (then its default).
+            speed=speed if speed in policy.speeds else None,
             seats=[
                 LobbySeat(
                     s.user_id,
@@ -186,7 +213,7 @@ class Lobby(Play):
             )
         engine = cls.new(count, table.game.seed, table.game.options)
         snapshot = engine.to_dict()
-        timers = self._timer_specs(engine, {}, self.clock())
+        timers = self._timer_specs(table, engine, {}, self.clock())
         record = await self.store.start(
             game_id,
             expected_version=table.game.version,
@@ -198,6 +225,45 @@ class Lobby(Play):
         table.seats = await self.store.seats(game_id)
         table.engine, table.committed, table.tail = engine, snapshot, []
         table.timers = {t.key: t.due_at for t in timers}
+
+    @through_gate
+    async def end(
+        self, game_id: int, user_id: int, name: str, reason: str, *, moderator: bool
+    ) -> Table:
+        """A moderator ends the game at once (P-72): cancelled with who and why, no winner,
+        no results, no rating; the board and the history say who ended it."""
+        if not moderator:
+            raise NotModerator()
+        table = await self.table(game_id)
+        async with self._guarded(table):
+            if table.status not in ("lobby", "playing"):
+                raise GameGone()
+            table.game = await self.store.cancel(
+                game_id, ended_by=user_id, name=name, reason=reason.strip()
+            )
+        self.scheduler.drop_game(game_id)
+        self.tables.pop(game_id, None)
+        await self._notify(table, None)
+        return table
+
+    @through_gate
+    async def kick(self, game_id: int, member_id: int, *, moderator: bool) -> Table:
+        """A moderator hands a member's seat to a stand-in, as if they had left (P-73); the
+        member may take it back with `/bugs join`, as after leaving (P-30)."""
+        if not moderator:
+            raise NotModerator()
+        table = await self.table(game_id)
+        async with self._guarded(table):
+            if table.status != "playing":
+                raise NotStarted() if table.status == "lobby" else GameGone()
+            held = table.seat_of(member_id)
+            if held is None or table.user_at(held).is_bot:
+                raise NotPlaying()
+            if table.user_at(held).away:
+                raise SeatAway("A bot already plays that member's seat.")
+            await self._set_away_locked(table, member_id, away=True, why="kicked")
+        await self._notify(table, None)
+        return table
 
     @through_gate
     async def cancel(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:

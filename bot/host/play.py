@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.core import SYSTEM, Deadline, Engine, RuleError
 
+from ..speeds import control_of, deadline_seconds
 from ..store.errors import NotSeated
 from ..store.records import TimerSpec
 from .core import gone, log, through_gate
@@ -133,6 +134,8 @@ class Play(Loading):
         in a row; at ``afk_limit`` a bot takes the seat over until they come back (P-31)."""
         if deadline.setting is None or len(deadline.seats) != 1:
             return  # a rule's own time (a countdown), or one that waits on everyone
+        if not control_of(table.game.time_control).strikes:
+            return  # turn-based: a clock running out is a default, never a strike (P-71)
         (seat,) = deadline.seats
         if seat == acting or not 0 <= seat < len(table.names()) or table.bot_plays(seat):
             return
@@ -162,7 +165,7 @@ class Play(Loading):
             self._rollback(table)
             raise
         now = self.clock()
-        timers = self._timer_specs(engine, table.timers, now, fired_key=fired_key)
+        timers = self._timer_specs(table, engine, table.timers, now, fired_key=fired_key)
         # A snapshot costs more than most moves: made only when the store will write it (every
         # SNAPSHOT_EVERY actions and at the end, P-33); the table keeps the moves since.
         due = self.store.snapshot_due(table.game, ending=engine.is_over)
@@ -214,13 +217,15 @@ class Play(Loading):
 
     def _timer_specs(
         self,
+        table: Table,
         engine: Engine,
         current: Mapping[str, datetime],
         now: datetime,
         *,
         fired_key: str | None = None,
     ) -> list[TimerSpec]:
-        """The deadlines the engine wants now; a key already running keeps its due time."""
+        """The deadlines the engine wants now, timed by the game's own control (P-71); a key
+        already running keeps its due time."""
         specs: list[TimerSpec] = []
         if engine.is_over:
             return specs
@@ -230,7 +235,13 @@ class Play(Loading):
                 continue
             due = current.get(deadline.key)
             if due is None:
-                seconds = self.settings.deadline_seconds(deadline.setting, deadline.seconds)
+                seconds = deadline_seconds(
+                    self.settings,
+                    table.engine_cls,
+                    table.game.time_control,
+                    deadline.setting,
+                    deadline.seconds,
+                )
                 due = now + timedelta(seconds=seconds)
             specs.append(TimerSpec(key=deadline.key, due_at=due, action=deadline.action))
         return specs

@@ -18,13 +18,14 @@ from .policy_values import policy_from_values
 from .seating import Seating, names_by_seat
 from .view import Moment, TableView, frozen, rules_of
 
-SeatChangeWhy = Literal["left", "clock", "back"]
+SeatChangeWhy = Literal["left", "clock", "back", "kicked"]
 
 
 @dataclass(frozen=True)
 class SeatChange:
     """A member's seat handed to a bot (``left``: `/bugs leave`; ``clock``: their clock ran out
-    ``strikes`` times in a row) or taken back (``back``: `/bugs join`)."""
+    ``strikes`` times in a row; ``kicked``: a moderator's `/bugs kick`) or taken back (``back``:
+    `/bugs join`)."""
 
     seat: int
     why: SeatChangeWhy

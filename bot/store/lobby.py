@@ -42,10 +42,12 @@ class LobbyStore(StoreBase):
         seed: int,
         seats: Sequence[LobbySeat] = (),
         policy: dict[str, Any] | None = None,
+        time_control: str | None = None,
     ) -> GameRecord:
         """Open a lobby with the creator in its first place, or with ``seats`` in that order
         (a rematch: the previous table, the creator among them). ``policy``: the server's
-        policy as it opens, kept with the game (P-64).
+        policy as it opens, kept with the game (P-64); ``time_control`` is stored with the game
+        for its whole life (P-71).
 
         The partial unique index decides whether the channel is free; the lookup afterwards only
         names the game that holds it.
@@ -65,6 +67,7 @@ class LobbyStore(StoreBase):
                     seed=seed,
                     options=dict(options),
                     policy=policy,
+                    time_control=time_control,
                     version=0,
                     created_at=now,
                     updated_at=now,
@@ -187,14 +190,21 @@ class LobbyStore(StoreBase):
             await session.flush()
             return game_from_orm(game)
 
-    async def cancel(self, game_id: int) -> GameRecord:
-        """Lobby or playing -> cancelled: frees the channel and drops the game's timers."""
+    async def cancel(
+        self, game_id: int, *, ended_by: int | None = None, name: str = "", reason: str = ""
+    ) -> GameRecord:
+        """Lobby or playing -> cancelled: frees the channel and drops the game's timers.
+        ``ended_by``: a moderator ended it (`/bugs end`, P-72), kept with their name and
+        reason so the history can say so; nobody wins and no rating moves."""
         async with self._writing() as session:
             game = await lock_game(session, game_id)
             require_status(game, *UNFINISHED)
             now = utcnow()
             game.status = GameStatus.CANCELLED.value
             game.finished_at = now
+            if ended_by is not None:
+                game.ended_by, game.ended_by_name = ended_by, name[:100]
+                game.end_reason = reason[:200] or None
             touch(game, now)
             await replace_timers(session, game_id, [])
             await session.flush()

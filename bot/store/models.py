@@ -126,6 +126,14 @@ class Game(Base):
     # The server's policy as it was when the game opened (migration 0008, P-64): a running game
     # never changes under its players. NULL: a game older than server settings (the defaults).
     policy: Mapped[dict[str, Any] | None] = mapped_column(JSON_DOC, nullable=True)
+    # The time control the game was opened with (migration 0009, P-71); NULL, for games stored
+    # before, is ``normal``.
+    time_control: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # Who ended the game with `/bugs end`, and why (migration 0009, P-72); the status is then
+    # ``cancelled``: no results, no rating.
+    ended_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    ended_by_name: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    end_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
     __table_args__ = (
         CheckConstraint("status IN ('lobby', 'playing', 'finished', 'cancelled')", name="status"),

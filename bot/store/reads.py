@@ -56,15 +56,19 @@ class GameReads(StoreBase):
             )
             return [game_from_orm(g) for g in rows]
 
-    async def games_changed_since(self, since: datetime) -> list[GameRecord]:
+    async def games_changed_since(
+        self, since: datetime, *, time_control: str | None = None
+    ) -> list[GameRecord]:
         """Games being played that changed at ``since`` or later: a restarted bot loads these,
-        whose turn pings may still be due (P-46)."""
+        whose turn pings may still be due (P-46); only those of one ``time_control`` if given
+        (turn-based games remind up to 12 h into a wait, P-71)."""
+        query = select(Game).where(
+            Game.status == GameStatus.PLAYING.value, Game.updated_at >= since
+        )
+        if time_control is not None:
+            query = query.where(Game.time_control == time_control)
         async with self._reading() as session:
-            rows = await session.scalars(
-                select(Game)
-                .where(Game.status == GameStatus.PLAYING.value, Game.updated_at >= since)
-                .order_by(Game.id)
-            )
+            rows = await session.scalars(query.order_by(Game.id))
             return [game_from_orm(g) for g in rows]
 
     async def _games_with_status(self, status: GameStatus) -> list[GameRecord]:

@@ -54,6 +54,13 @@ class GameRecord:
     policy: dict[str, Any] | None = None
     """Its server's policy when it opened, as stored values (``host/policy_values.py``); None:
     a game older than server settings, played at the defaults."""
+    time_control: str | None = None
+    """The preset the game was opened with (``bot/speeds.py``, P-71); None (older games):
+    ``normal``."""
+    ended_by: int | None = None
+    """The member who ended the game with `/bugs end` (P-72), if one did."""
+    ended_by_name: str | None = None
+    end_reason: str | None = None
 
     @property
     def is_unfinished(self) -> bool:
@@ -84,6 +91,10 @@ def game_record(row: Mapping[str, Any], *, snapshot: dict[str, Any] | None) -> G
         last_seq=row["last_seq"],
         snapshot_seq=row["snapshot_seq"],
         policy=row["policy"],
+        time_control=row["time_control"],
+        ended_by=row["ended_by"],
+        ended_by_name=row["ended_by_name"],
+        end_reason=row["end_reason"],
     )
 
 

@@ -108,12 +108,40 @@ class StatsStore(StoreBase):
     async def recent_games(
         self, *, guild_id: int | None = None, channel_id: int | None = None, limit: int = 10
     ) -> list[GameSummary]:
-        """The newest finished games (of a server or a channel) with their results."""
-        games = await self.finished_games(limit, guild_id=guild_id, channel_id=channel_id)
+        """The newest finished games (of a server or a channel) with their results, and the
+        games a moderator ended (P-72: their players, no scores, ``game.ended_by`` set)."""
+        ended = (Game.status == GameStatus.CANCELLED.value) & Game.ended_by.is_not(None)
+        query = select(Game).where((Game.status == GameStatus.FINISHED.value) | ended)
+        if guild_id is not None:
+            query = query.where(Game.guild_id == guild_id)
+        if channel_id is not None:
+            query = query.where(Game.channel_id == channel_id)
+        async with self._reading() as session:
+            found = await session.scalars(
+                query.order_by(Game.finished_at.desc(), Game.id.desc()).limit(limit)
+            )
+            games = [game_from_orm(g) for g in found]
         if not games:
             return []
         players: dict[int, list[PlayerResult]] = {g.id: [] for g in games}
         async with self._reading() as session:
+            stopped = [g.id for g in games if g.ended_by is not None]
+            for seat in await session.scalars(
+                select(Seat)
+                .where(Seat.game_id.in_(stopped), Seat.seat.is_not(None))
+                .order_by(Seat.game_id, Seat.seat)
+            ):
+                players[seat.game_id].append(
+                    PlayerResult(
+                        user_id=seat.user_id,
+                        name=seat.name,
+                        is_bot=seat.is_bot,
+                        seat=seat.seat or 0,
+                        score=0,
+                        rank=0,
+                        winner=False,
+                    )
+                )
             rows = await session.execute(
                 select(ResultRow, Seat.name, Seat.is_bot)
                 .join(

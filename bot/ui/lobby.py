@@ -8,11 +8,13 @@ from .admin import house_rules
 from .howto import how_to_play_button
 from .options import chosen_in_words
 from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
+from .text import esc
 
 LOBBY_COLOUR = 0x3A7BD5
 
 
-def lobby_message(table: TableView) -> MessageSpec:
+def lobby_message(table: TableView, clocks: str | None = None) -> MessageSpec:
+    """The lobby; ``clocks``: its time control in words (``bot/ui/speeds.py``, P-71)."""
     count = len(table.confirmed())
     held = [s for s in table.seats if not s.confirmed]  # a rematch's invited players
     players = (
@@ -26,6 +28,8 @@ def lobby_message(table: TableView) -> MessageSpec:
     chosen = chosen_in_words(table.slug, table.game.options)
     if chosen:
         fields.append(Field("Options", "\n".join(chosen)))
+    if clocks:
+        fields.append(Field("Speed", clocks))
     rules = house_rules(policy_from_values(table.game.policy or {}))
     if rules:  # what this server set differently, as the game opened with it (P-64)
         fields.append(Field("This server's settings", "\n".join(rules)))
@@ -71,10 +75,54 @@ def lobby_message(table: TableView) -> MessageSpec:
 
 
 def cancelled_message(table: TableView) -> MessageSpec:
+    """A cancelled game's board; one a moderator ended says who and why (P-72)."""
+    game = table.game
+    if game.ended_by is not None:
+        why = f": {esc(game.end_reason)}" if game.end_reason else "."
+        return MessageSpec(
+            embed=EmbedSpec(
+                title=f"{table.title} — ended by a moderator",
+                description=(
+                    f"⛔ **{esc(game.ended_by_name or 'A moderator')}** ended this game{why}\n"
+                    "Nobody wins and no rating changes. Start a new one with `/bugs new`."
+                ),
+                colour=0x888888,
+            )
+        )
     return MessageSpec(
         embed=EmbedSpec(
             title=f"{table.title} — cancelled",
             description="This game was cancelled. Start a new one with `/bugs new`.",
             colour=0x888888,
+        )
+    )
+
+
+def leave_question(title: str) -> MessageSpec:
+    """`/bugs leave` during play (P-73): what happens to the seat, and a button that alone
+    acts."""
+    return MessageSpec(
+        content=(
+            f"Leave **{esc(title)}**? 🤖 A bot will play your seat from your next turn to the "
+            "end. The seat stays yours: `/bugs join` here takes it back before the game ends, "
+            "and its result and rating are yours whoever finishes it."
+        ),
+        rows=(
+            (
+                ButtonSpec("Leave: a bot plays my seat", host="leavego", style=Style.DANGER),
+                ButtonSpec("Stay", host="stay", style=Style.SECONDARY),
+            ),
+        ),
+    )
+
+
+def leave_answer(left: str | None) -> MessageSpec:
+    """The question once answered: ``left`` is the game's title if the member left."""
+    if left is None:
+        return MessageSpec(content="You stay in the game: nothing changed.")
+    return MessageSpec(
+        content=(
+            f"You left **{esc(left)}**: a bot plays your seat now. `/bugs join` here takes it "
+            "back before the game ends."
         )
     )

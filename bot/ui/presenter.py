@@ -186,6 +186,10 @@ class Presenter:
         name = esc(table.user_at(change.seat).name)
         if change.why == "left":
             return f"🚪 **{name}** left: 🤖 a bot plays their seat (`/bugs join` takes it back)"
+        if change.why == "kicked":
+            return (
+                f"🛡️ A moderator handed **{name}**'s seat to 🤖 a bot (`/bugs join` takes it back)"
+            )
         if change.why == "clock":
             return (
                 f"💤 **{name}**'s clock ran out {change.strikes} times in a row: 🤖 a bot plays "
@@ -196,7 +200,12 @@ class Presenter:
     def seat_notice(self, table: TableView, change: SeatChange) -> str | None:
         """What the member is told in the channel (after a mention; no secret), or ``None``:
         only a member replaced for their clock learns it this way (one who left was answered
-        privately)."""
+        privately; one a moderator replaced is told here, as they may not be looking)."""
+        if change.why == "kicked":
+            return (
+                f"a moderator handed your seat in **{table.title}** to a bot. `/bugs join` here "
+                "takes it back before the game ends."
+            )
         if change.why != "clock":
             return None
         return (

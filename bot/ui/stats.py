@@ -38,8 +38,18 @@ def rating_text(rating: float | None) -> str:
     return "—" if rating is None else f"{round(rating, 1) or 0.0:.1f}"
 
 
+def ended_line(summary: GameSummary) -> str:
+    """A game a moderator ended (P-72): who ended it and why, and who played; no scores."""
+    game = summary.game
+    why = f" ({esc(game.end_reason)})" if game.end_reason else ""
+    names = ", ".join(esc(p.name) for p in summary.players) or "nobody"
+    return f"⛔ ended by {esc(game.ended_by_name or 'a moderator')}{why} · {names}"
+
+
 def scores_line(summary: GameSummary) -> str:
-    """``🏆 alice 20 · bob 15``: best first, winners crowned."""
+    """``🏆 alice 20 · bob 15``: best first, winners crowned (an ended game: who ended it)."""
+    if summary.game.ended_by is not None:
+        return ended_line(summary)
     return " · ".join(
         f"{'🏆 ' if p.winner else ''}{esc(p.name)} {p.score}" for p in summary.players
     )
@@ -111,6 +121,13 @@ def history_message(
 
 def last_game_text(summary: GameSummary) -> str:
     """`/bugs status` with no game running: how the channel's last game ended."""
+    if summary.game.ended_by is not None:
+        return (
+            "No game is running in this channel. "
+            f"The last one, **{title_of(summary.game.slug)}**, stopped "
+            f"{_when(summary.game.finished_at, 'R')}: {ended_line(summary)}.\n"
+            "Start another with `/bugs new`."
+        )
     winners = [f"**{esc(p.name)}**" for p in summary.winners]
     if len(winners) > 1:
         verdict = f"{', '.join(winners[:-1])} and {winners[-1]} shared the win"

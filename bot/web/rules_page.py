@@ -17,8 +17,9 @@ PAGE = Template(
 )
 
 
-def rules_html(slug: str) -> str | None:
-    """The game's page, or ``None`` for a slug that is no game."""
+def rules_html(slug: str, speeds: str | None = None) -> str | None:
+    """The game's page, or ``None`` for a slug that is no game; ``speeds``: its time controls
+    in words, a last section (P-71), as How to play's first page shows them."""
     pages = pages_of(slug)
     if not pages:
         return None
@@ -30,4 +31,9 @@ def rules_html(slug: str) -> str | None:
         f'<div class="description">{markdown(p.body)}</div></section>'
         for i, p in enumerate(pages)
     )
+    if speeds:
+        sections += (
+            f'\n<section class="embed" id="speeds"><h2>{len(pages) + 1}. Speeds</h2>'
+            f'<div class="description">{markdown(speeds)}</div></section>'
+        )
     return PAGE.substitute(title=html.escape(GAMES[slug].title), contents=contents, pages=sections)

@@ -24,11 +24,16 @@ from string import Template
 
 from aiohttp import web
 
+from rules.core import GAMES, get_game
+
 from ..host.policy_values import policy_from_values
 from ..host.table import Outcome, Table
 from ..picture_cache import ImageCache
+from ..settings import Settings
 from ..store import Store
 from ..ui.specs import ImageSpec
+from ..ui.speeds import clock_words, speeds_words
+from .html import markdown
 from .pictures import picture_for
 from .replays import Replays, Watched
 from .rules_page import rules_html
@@ -60,6 +65,8 @@ KEEP = {"Cache-Control": "private, max-age=3600"}
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 REPLAYS = web.AppKey("replays", Replays)
 IMAGES = web.AppKey("images", ImageCache)
+SETTINGS: web.AppKey[Settings | None] = web.AppKey("settings")
+"""The bot's settings: a page shows its game's time control with their numbers (P-71)."""
 
 
 @web.middleware
@@ -106,7 +113,14 @@ async def index(request: web.Request) -> web.Response:
 
 async def page(request: web.Request) -> web.Response:
     watched = await _watch(request)
-    body = PAGE.substitute(title=html.escape(watched.replay.title))
+    settings = request.app[SETTINGS]
+    record = watched.replay.record
+    speed = (
+        ""
+        if settings is None
+        else markdown(clock_words(settings, get_game(record.slug), record.time_control))
+    )
+    body = PAGE.substitute(title=html.escape(watched.replay.title), speed=speed)
     return web.Response(text=body, content_type="text/html", headers=NO_STORE)
 
 
@@ -159,7 +173,9 @@ async def asset(request: web.Request) -> web.Response:
 
 
 async def rules(request: web.Request) -> web.Response:
-    body = rules_html(request.match_info["slug"])
+    slug, settings = request.match_info["slug"], request.app[SETTINGS]
+    speeds = speeds_words(settings, GAMES[slug]) if settings and slug in GAMES else None
+    body = rules_html(slug, speeds)
     if body is None:
         raise _not_found("No such game.")
     return web.Response(text=body, content_type="text/html", headers=KEEP)
@@ -169,9 +185,12 @@ async def slash(request: web.Request) -> web.Response:
     raise web.HTTPPermanentRedirect(f"../{request.match_info['token']}")
 
 
-def build_app(replays: Replays, images: ImageCache | None = None) -> web.Application:
+def build_app(
+    replays: Replays, images: ImageCache | None = None, settings: Settings | None = None
+) -> web.Application:
     app = web.Application(middlewares=[_headers])
     app[REPLAYS] = replays
+    app[SETTINGS] = settings
     app[IMAGES] = images or ImageCache()
     app.router.add_get("/", index)
     app.router.add_get("/games/{token}", page)
@@ -187,9 +206,11 @@ def build_app(replays: Replays, images: ImageCache | None = None) -> web.Applica
 class WebServer:
     """The pages of one bot process, and the host listener that tells them a game moved on."""
 
-    def __init__(self, store: Store, *, host: str, port: int) -> None:
+    def __init__(
+        self, store: Store, *, host: str, port: int, settings: Settings | None = None
+    ) -> None:
         self.replays = Replays(store)
-        self.app = build_app(self.replays)
+        self.app = build_app(self.replays, settings=settings)
         self.host = host
         self.port = port
         self._runner: web.AppRunner | None = None

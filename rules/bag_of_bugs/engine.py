@@ -73,7 +73,12 @@ class BagOfBugs(Engine):
     """BB-22: the host keeps a minimum gap between two reveals, so Grabbers can react."""
     timers = (
         Timer(IDLE_DRAW_SETTING, 8.0, "Bag of Bugs: automatic reveal for an idle Drawer (BB-X4)"),
-        Timer(CHOICE_SETTING, 30.0, "Bag of Bugs: time for a grab, Wind or leftovers choice"),
+        Timer(
+            CHOICE_SETTING,
+            30.0,
+            "Bag of Bugs: time for a grab, Wind or leftovers choice",
+            kind="decision",
+        ),
         Timer(PACING_SETTING, 1.5, "Bag of Bugs: least time between two reveals (BB-X10)"),
     )
 

@@ -56,7 +56,7 @@ class BugOff(Engine):
     title = "Bug Off!"
     min_players = 2
     max_players = 6
-    timers = (Timer(TURN_SETTING, 60.0, "Bug Off!: turn clock, per step (BO-X3)"),)
+    timers = (Timer(TURN_SETTING, 60.0, "Bug Off!: turn clock, per step (BO-X3)", kind="decision"),)
     options = (
         GameOption(
             FIRST_OPTION,

@@ -71,7 +71,9 @@ class BugRun(Engine):
     title = "Bug Run"
     min_players = 2
     max_players = 6
-    timers = (Timer(TURN_SETTING, 90.0, "Bug Run: clock for each decision (BR-X19)"),)
+    timers = (
+        Timer(TURN_SETTING, 90.0, "Bug Run: clock for each decision (BR-X19)", kind="decision"),
+    )
     options = (
         GameOption("mode", "Play with hero powers or without.", ("normal", "powers"), "normal"),
     )

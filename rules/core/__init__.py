@@ -16,11 +16,12 @@ from .policy import Playout, random_action, random_playout
 from .registry import GAMES, get_game, register
 from .replay import replay
 from .rng import Rng
-from .timers import Timer
+from .timers import TIMER_KINDS, Timer, TimerKind
 
 __all__ = [
     "GAMES",
     "SYSTEM",
+    "TIMER_KINDS",
     "Action",
     "Deadline",
     "Engine",
@@ -30,6 +31,7 @@ __all__ = [
     "Rng",
     "RuleError",
     "Timer",
+    "TimerKind",
     "action_type",
     "explain",
     "get_game",

@@ -23,6 +23,7 @@ from bot.discord.components import GAME_BUTTON, HOST_BUTTON, route
 from bot.discord.render import edit_kwargs, send_kwargs, view_of
 from bot.games import Game
 from bot.games import games as registered_games
+from bot.host.policy import SPEEDS
 from bot.settings import OLD_TIMER_NAMES, Settings, SettingsError, declared_timers
 from bot.ui.lobby import lobby_message
 from bot.ui.options import RULE_CODE, chosen_in_words, words_for
@@ -253,7 +254,10 @@ def test_slash_commands_offer_every_game_and_its_options() -> None:
     options = {slug: {o["name"]: o for o in g["options"]} for slug, g in games.items()}
     for game in registered_games():
         offered = options[game.slug]
-        assert set(offered) == {o.name for o in game.engine.options}
+        assert set(offered) == {o.name for o in game.engine.options} | {"speed"}
+        # Every game offers every time control (P-71); the server's policy refuses at use.
+        assert offered["speed"]["required"] is False
+        assert [c["value"] for c in offered["speed"]["choices"]] == list(SPEEDS)
         for option in game.engine.options:
             assert offered[option.name]["required"] is False  # each has a default
             assert [c["value"] for c in offered[option.name]["choices"]] == list(option.choices)

@@ -14,6 +14,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from bot.speeds import control_of
 from bot.store import ResultSpec, Store, upgrade_to_head
 from bot.store.database import create_engine
 from bot.store.migrate import MIGRATION_FILE, MIGRATIONS_DIR, alembic_config, newest_revision
@@ -419,6 +420,7 @@ async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path:
     assert "lobby_message_id" in await inspect_db(url, columns)
     await _run(url, _migrate(url, "head"))  # the Store's models are head's
     assert "lobby_message_id" not in await inspect_db(url, columns)
+    await _run(url, _migrate(url, "head"))  # the models (and so the store) are at head
     store = await Store.open(url, migrate=False)
     try:
         game = await store.get_game(1)
@@ -430,6 +432,43 @@ async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path:
         await store.close()
     await _run(url, _migrate(url, "0004", down=True))
     assert "lobby_message_id" in await inspect_db(url, columns)
+
+
+async def test_0009_old_games_read_as_normal_and_keep_their_seats(empty_db_url: str) -> None:
+    """0009 adds the time control and who ended a game, empty: a game stored before reads as
+    ``normal`` (P-71) and not ended, with its seats (no table rebuilt), on both databases;
+    downgrading drops the four columns again."""
+    url = empty_db_url
+    await _run(url, _migrate(url, "0008"))
+
+    def columns(connection: sa.Connection) -> list[str]:
+        return [c["name"] for c in sa.inspect(connection).get_columns("games")]
+
+    def fill(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(
+            "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " players, version, created_at, updated_at, web_token) VALUES (1, 'ladybug-dash', 9,"
+            " 50, 1, 'playing', 7, '{}', 2, 3, '2030-01-01 00:00:00', '2030-01-01 00:00:00', 'T')"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot, confirmed)"
+            " VALUES (1, 0, 1, 1, 'alice', false, true), (1, 1, 2, 2, 'bob', false, true)"
+        )
+
+    await _run(url, fill)
+    await _run(url, _migrate(url, "0009"))
+    added = {"time_control", "ended_by", "ended_by_name", "end_reason"}
+    assert added <= set(await inspect_db(url, columns))
+    store = await Store.open(url, migrate=False)
+    try:
+        game = await store.get_game(1)
+        assert game is not None and (game.time_control, game.ended_by) == (None, None)
+        assert control_of(game.time_control).speed == "normal"
+        assert [s.name for s in await store.seats(1)] == ["alice", "bob"]
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0008", down=True))
+    assert not added & set(await inspect_db(url, columns))
 
 
 async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) -> None:

@@ -53,8 +53,10 @@ def test_discord_timestamps_read_as_text() -> None:
 async def test_the_demo_shows_each_members_private_messages_and_what_the_game_sent(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
-    assert await run_demo("bug-off", players=2, seed=3, pace=PACE, full=True) == 0
+    assert await run_demo("bug-off", players=2, seed=3, pace=PACE, full=True, speed="slow") == 0
     out = capfd.readouterr().out
+    # `--speed`: the lobby opened at that time control shows it with its numbers (P-71).
+    assert "Speed: ⏱️ **Slow**" in out and "turn clock, per step" in out
     # Each member's one DM and private replies, next to the channel, marked as theirs alone.
     assert "▶ 🔒 DM to Ada:" in out and "▶ 🔒 DM to Bram:" in out
     assert "🔒 private reply, only Ada sees it:" in out

@@ -90,7 +90,11 @@ async def test_new_offers_each_game_only_its_own_options_in_words(world: World) 
     (new,) = [o for o in bugs["options"] if o["name"] == "new"]
     games = {g["name"]: {o["name"] for o in g.get("options") or []} for g in new["options"]}
     # the bot loads the test game from EXTRA_GAME_MODULES, as this process did (tests/conftest.py)
-    assert games == {game.slug: {o.name for o in game.engine.options} for game in registered()}
+    # … and the time control every game offers (P-71)
+    expected = {
+        game.slug: {o.name for o in game.engine.options} | {"speed"} for game in registered()
+    }
+    assert games == expected
 
     lobby = await open_game(emu, world.alice, world.channel, "bug-off", first_player="2")
     text = lobby.text()

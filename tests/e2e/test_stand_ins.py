@@ -99,9 +99,11 @@ async def test_a_leaver_is_played_by_a_bot_until_they_join_again(world: World) -
     await emu.wait_for(lambda: pings(emu, channel), timeout=WAIT)  # the first turn's ping
 
     earlier = {m.id for m in pings(emu, channel, deleted=True)}
-    left = await emu.slash(bob, channel, "bugs leave")
-    assert left.ephemeral and "a bot plays your seat now" in told(left), told(left)
-    assert "/bugs join" in told(left)
+    asked = await emu.slash(bob, channel, "bugs leave")  # asked first (P-73)
+    assert asked.ephemeral and asked.message is not None, told(asked)
+    await click(emu, bob, asked.message, "Leave: a bot plays my seat")
+    left = asked.message.text()
+    assert "a bot plays your seat now" in left and "/bugs join" in left, left
     await until_text(emu, board, "🚪 **bob** left: 🤖 a bot plays their seat")
     await until_text(emu, board, "🤖 bob")
     # While away, bob's clicks are refused privately, and he is never pinged.

@@ -15,7 +15,7 @@ from typing import Final
 from rules.core import GAMES
 
 from ...games import game_for
-from ..specs import ButtonSpec, EmbedSpec, MessageSpec, RulesLink, Style
+from ..specs import ButtonSpec, EmbedSpec, Field, MessageSpec, RulesLink, Style
 
 MAX_PAGES: Final = 20
 """More pages than any game has; page numbers in a custom id are bounded by it."""
@@ -48,9 +48,10 @@ def how_to_play_button(slug: str) -> ButtonSpec:
     return ButtonSpec("How to play", rules=RulesLink(slug, 0), emoji="📖")
 
 
-def rules_message(slug: str, page: int = 0) -> MessageSpec:
+def rules_message(slug: str, page: int = 0, speeds: str | None = None) -> MessageSpec:
     """Page ``page`` of the game's rules, with Previous and Next buttons (none for a game of
-    one page). An unknown game or page says so."""
+    one page). An unknown game or page says so. ``speeds``: the game's time controls in words
+    (``bot/ui/speeds.py``), shown on its first page (P-71)."""
     pages = pages_of(slug)
     if not pages:
         return MessageSpec(embed=EmbedSpec(title="Unknown game", description="No such game."))
@@ -65,6 +66,7 @@ def rules_message(slug: str, page: int = 0) -> MessageSpec:
         footer=f"Page {page + 1} of {len(pages)}: {contents}"
         if len(pages) > 1
         else "Open a game with /bugs new; friends join with the Join button.",
+        fields=(Field("Speeds (`/bugs new … speed:`)", speeds),) if speeds and page == 0 else (),
         colour=RULES_COLOUR,
     )
     if len(pages) == 1:
