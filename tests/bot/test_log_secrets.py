@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.cli import keep_secrets_out_of_logs
+from bot.cli import keep_secrets_out_of_logs, quiet_start
 from bot.games import game_for, games
 from bot.host.host import Host
 from bot.settings import Settings
@@ -33,6 +33,7 @@ def debug_logging(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptur
     before = {name: logging.getLogger(name).level for name in list(manager.loggerDict)}
     caplog.set_level(logging.DEBUG)
     keep_secrets_out_of_logs(logging.DEBUG)
+    quiet_start(logging.DEBUG)  # Alembic's steps at DEBUG, whatever an earlier test left
     yield caplog
     for name, level in before.items():
         logging.getLogger(name).setLevel(level)
