@@ -20,7 +20,7 @@ from ..host.host import Host
 from ..host.table import Table
 from ..store import Store
 from ..store.errors import NotSeated, StoreError
-from ..ui.lobby import lobby_message
+from ..ui.lobby import bot_level_of, lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from .declared import UndeclaredInput
@@ -360,8 +360,10 @@ class Edge:
                 table = await host.join(game_id, user.id, display_name(user))
             elif op == "leave":
                 table = await host.leave(game_id, user.id)
-            elif op == "addbot":
-                table = await host.add_bot(game_id, user.id, privileged=is_privileged(interaction))
+            elif (level := bot_level_of(op)) is not None:
+                table = await host.add_bot(
+                    game_id, user.id, level, privileged=is_privileged(interaction)
+                )
             elif op == "start":
                 table = await host.start(game_id, user.id, privileged=is_privileged(interaction))
             elif op == "cancel":

@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..store import Store
 from .errors import GameGone
 from .gate import Gate
+from .policy import BOT_LEVELS, BotLevel, Policies
 from .table import Outcome, Table
 from .timers import TimerScheduler
 
@@ -68,6 +69,18 @@ class HostCore:
     _timers_running: bool
     gate: Gate
     scheduler: TimerScheduler
+    policies: Policies
+    """Each server's policy (issue #24): the levels Add bot offers, the stand-ins' level."""
+
+    async def stand_in_level(self, table: Table) -> BotLevel:
+        """The level of a stand-in seated now: the server's choice, else ``STAND_IN_LEVEL``."""
+        policy = await self.policies.for_guild(table.game.guild_id)
+        return policy.stand_in_level or self.settings.stand_in_level
+
+    async def offered_levels(self, table: Table) -> tuple[BotLevel, ...]:
+        """The levels Add bot offers at ``table`` now, in their order (easy first)."""
+        policy = await self.policies.for_guild(table.game.guild_id)
+        return tuple(level for level in BOT_LEVELS if level in policy.bot_levels)
 
     async def _notify(self, table: Table, outcome: Outcome | None) -> None:
         for listener in self.listeners:

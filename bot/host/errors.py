@@ -72,3 +72,14 @@ class Restarting(HostError):
     """The bot is stopping (SIGTERM, a deploy): nothing new is begun (what was begun finishes)."""
 
     message = "I'm restarting: nothing changed. Try again in a moment."
+
+
+class LevelNotOffered(HostError):
+    """Add bot at a level this server's admins do not offer (issue #24's ``bot_levels``)."""
+
+    def __init__(self, level: str, offered: tuple[str, ...]) -> None:
+        if not offered:
+            super().__init__("This server does not allow bot players.")
+        else:
+            words = " and ".join(offered)
+            super().__init__(f"This server does not offer {level} bots, only {words} ones.")

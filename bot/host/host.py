@@ -21,6 +21,7 @@ from .core import Listener, Loader, Reloader
 from .core import through_gate as _through_gate
 from .gate import Gate
 from .lobby import Lobby
+from .policy import DefaultPolicies, Policies
 from .table import Table
 from .timers import Sleep, TimerScheduler, utcnow
 
@@ -38,6 +39,7 @@ class Host(Lobby):
         clock: Callable[[], datetime] = utcnow,
         monotonic: Callable[[], float] = time.monotonic,
         sleep: Sleep = asyncio.sleep,
+        policies: Policies | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -54,6 +56,7 @@ class Host(Lobby):
         self._dormant: dict[int, dict[str, datetime]] = {}
         # Alarms run from the start, or after a restart from ``resume_timers()``.
         self._timers_running = True
+        self.policies = policies or DefaultPolicies()
         self.gate = Gate()
         """Closed by a graceful stop: nothing new begins, what began finishes."""
         self.scheduler = TimerScheduler(

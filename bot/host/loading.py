@@ -54,6 +54,8 @@ class Loading(HostCore):
         table = Table(record, get_game(record.slug), [])
         actions = await self._fill(table, record, verify=True)
         outcomes = self._replay_check(table, record, actions)
+        if record.status == "lobby":
+            table.bot_levels = await self.offered_levels(table)
         self.tables[record.id] = table
         for loader in self.loaders:
             try:

@@ -10,8 +10,18 @@ from rules.core import GAMES
 
 from ..store.records import LobbySeat
 from .core import through_gate
-from .errors import AlreadyStarted, GameGone, HostError, NotAllowed, NotAPlayer, UnknownGame
+from .errors import (
+    AlreadyStarted,
+    GameGone,
+    HostError,
+    LevelNotOffered,
+    NotAllowed,
+    NotAPlayer,
+    UnknownGame,
+)
 from .play import Play
+from .policy import BotLevel
+from .seating import bot_name
 from .table import Table
 
 
@@ -44,6 +54,7 @@ class Lobby(Play):
             seats=seats,
         )
         table = Table(record, cls, await self.store.seats(record.id))
+        table.bot_levels = await self.offered_levels(table)
         self.tables[record.id] = table
         return table
 
@@ -77,6 +88,7 @@ class Lobby(Play):
                     name if s.user_id == user_id else s.name,
                     is_bot=s.is_bot,
                     confirmed=s.is_bot or s.user_id == user_id,
+                    bot_level=s.bot_level if s.is_bot else "easy",
                 )
                 for s in seats
             ],
@@ -104,21 +116,34 @@ class Lobby(Play):
         return table
 
     @through_gate
-    async def add_bot(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
-        """Seat a bot player (random legal play). Bots take negative user ids: -1, -2, ..."""
+    async def add_bot(
+        self,
+        game_id: int,
+        user_id: int,
+        level: BotLevel = "easy",
+        *,
+        privileged: bool = False,
+    ) -> Table:
+        """Seat a bot player of ``level``, if the server's policy offers it (P-61). Bots take
+        negative user ids: -1, -2, ..."""
         table = await self.table(game_id)
+        offered = await self.offered_levels(table)
         async with self._guarded(table):
             self._check_privileged(table, user_id, privileged)
             if table.status != "lobby":
                 raise AlreadyStarted()
+            table.bot_levels = offered  # the lobby, redrawn below, offers what the server does
+            if level not in offered:
+                raise LevelNotOffered(level, offered)
             taken = {s.user_id for s in table.seats}
             number = next(n for n in range(1, 100) if -n not in taken)
             table.seats = await self.store.join(
                 game_id,
                 user_id=-number,
-                name=f"🤖 Bot {number}",
+                name=bot_name(level, [s.name for s in table.seats]),
                 max_players=table.engine_cls.max_players,
                 is_bot=True,
+                bot_level=level,
             )
             table.game = await self._record(game_id)
         await self._notify(table, None)

@@ -12,6 +12,7 @@ from rules.core import SYSTEM, Engine, Event
 from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
+from .policy import BOT_LEVELS, BotLevel
 from .seating import Seating, names_by_seat
 from .view import Moment, TableView, frozen, rules_of
 
@@ -53,6 +54,9 @@ class Table(Seating):
     """When each pacing gap ends, in wall time: boards show a cooldown until then (P-29)."""
     clock_strikes: dict[int, int] = field(default_factory=dict)
     """By seat: how many of its clocks in a row ran out with nobody acting (P-31)."""
+    bot_levels: tuple[BotLevel, ...] = BOT_LEVELS
+    """The levels **Add bot** offers in this lobby: its server's policy, read when the lobby
+    opens or loads and again at each bot added (P-61)."""
     seat_changes: list[SeatChange] = field(default_factory=list)
     """Seats handed to a bot or taken back since the listeners were last told (they say so);
     cleared once every listener has been told."""
@@ -103,6 +107,7 @@ class Table(Seating):
             timers=frozen(self.timers),
             paced_until=frozen(self.paced_until),
             moment=moment,
+            bot_levels=self.bot_levels,
         )
 
 

@@ -4,12 +4,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from .bots import Budget, Decision, GameBots, Level, Memory
+from .bots import Budget, Clock, Decision, GameBots, Level, Memory, bots_for
 from .engine import Engine
 from .events import Event
+from .registry import get_game
 from .rng import Rng
 from .search import search
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """A hard bot's search, as data that may cross to another process (``run_search``): the
+    position as the engine's own snapshot, and what the seat remembers. The search itself only
+    reads the position through ``GameBots.imagine``, as it does in this process."""
+
+    slug: str
+    snapshot: dict[str, Any]
+    seat: int
+    memory: Memory
+    seed: int
+    simulations: int
+    seconds: float | None
+
+
+def run_search(request: SearchRequest, clock: Clock | None = None) -> Decision:
+    """Run a hard bot's search (in a worker process, or here): ``clock`` bounds it by
+    ``request.seconds`` (none: by its simulations only, which replays exactly)."""
+    engine = get_game(request.slug).from_dict(request.snapshot)
+    budget = Budget(request.simulations, request.seconds, clock)
+    game = bots_for(request.slug)
+    return search(game, engine, request.seat, request.memory, Rng(request.seed), budget)
 
 
 @dataclass
@@ -36,16 +62,52 @@ class Bot:
 
     def decide(self, engine: Engine) -> Decision:
         """The action to take now (``None``: wait, in a real-time window)."""
+        quick = self.quick(engine)
+        if quick is not None:
+            return quick
+        decision = search(self.game, engine, self.seat, self.memory, self.rng, self.budget)
+        return self.settle(engine, decision)
+
+    def plan(self, engine: Engine) -> Decision | SearchRequest:
+        """The decision, when it needs no search; else the search to run elsewhere (a worker
+        process), whose decision is handed back to ``settle``."""
+        quick = self.quick(engine)
+        if quick is not None:
+            return quick
+        return SearchRequest(
+            slug=engine.slug,
+            snapshot=engine.to_dict(),
+            seat=self.seat,
+            memory=self.memory,
+            seed=self.rng.next_u64(),
+            simulations=self.budget.simulations,
+            seconds=self.budget.seconds,
+        )
+
+    def quick(self, engine: Engine) -> Decision | None:
+        """The decision when it needs no search (``None``: a hard bot must search)."""
         actions = engine.legal_actions(self.seat)
         if not actions:
             return Decision(None)
         if self.level == "easy":
             return Decision(self.rng.choice(actions))
         if self.level == "normal" or (len(actions) == 1 and not self.game.may_wait):
-            return Decision(self.game.normal(engine, self.seat, self.memory, self.rng))
-        view = engine.view(self.seat) if self.game.may_wait else None
-        if view is not None and view == self.waited_on:
+            return self.fallback(engine)
+        if self.game.may_wait and engine.view(self.seat) == self.waited_on:
             return Decision(None)
-        decision = search(self.game, engine, self.seat, self.memory, self.rng, self.budget)
+        return None
+
+    def fallback(self, engine: Engine) -> Decision:
+        """The normal player's decision (a hard bot's when no search can run in time)."""
+        return Decision(self.game.normal(engine, self.seat, self.memory, self.rng))
+
+    def settle(self, engine: Engine, decision: Decision) -> Decision:
+        """Note a search's decision: a bot that chose to wait waits until its view changes."""
+        view = engine.view(self.seat) if self.game.may_wait else None
         self.waited_on = view if decision.action is None else None
         return decision
+
+
+def bot_for(slug: str, seat: int, level: Level, rng: Rng, budget: Budget | None = None) -> Bot:
+    """A seat's bot player for the game ``slug`` (``KeyError``: the game has no bot players)."""
+    return Bot(bots_for(slug), seat, level, rng, budget or Budget())

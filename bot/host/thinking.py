@@ -1,0 +1,143 @@
+"""Hard bots think in worker processes, never on the event loop (issue #23 item 4).
+
+A search takes up to ``BOT_THINK`` seconds of CPU; on the event loop it would stall every click
+of every game, and a thread would hold the interpreter lock as long. ``Thinking`` sends each
+search to a process pool of ``BOT_PROCESSES`` workers (one per core by default) and counts the
+searches running. When every worker is busy, the bot decides as the ``normal`` player does for
+that decision (about a millisecond, here) rather than queue behind other bots' searches and act
+late (P-60). A worker that died, or a search that does not come back in time, gets the same
+fallback; the pool is made again for the next search.
+
+The workers end with the bot: the pool is shut down with it, and each worker is also killed by
+the kernel when the bot dies (``bot.child.end_with``), so no search outlives its process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.core.bots import Decision
+from rules.core.engine import Engine
+from rules.core.player import Bot, SearchRequest, run_search
+
+from ..child import end_with
+from ..games import load_game_modules
+
+log = logging.getLogger(__name__)
+
+GRACE = 2.0
+"""Seconds past the budget a search may take to come back (a worker starting, a busy machine)
+before the bot gives up on it and plays its normal decision."""
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its affinity where the system says, else all)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
+    end_with(parent)
+    load_game_modules(modules)
+
+
+def _search(request: SearchRequest) -> Decision:
+    """In a worker: the search, bounded by the request's seconds on this process's clock."""
+    return run_search(request, time.perf_counter)
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A bot's decision and how it was reached (for the metrics and the tests)."""
+
+    decision: Decision
+    how: str
+    """``quick`` (no search needed), ``searched``, or ``fallback`` (no worker free in time)."""
+
+
+class Thinking:
+    """The bot players' search workers: at most ``processes`` searches at once."""
+
+    def __init__(
+        self, processes: int, *, modules: Sequence[str] = (), grace: float = GRACE
+    ) -> None:
+        self.processes = processes
+        self.modules = tuple(modules)
+        self.grace = grace
+        self._futures: set[concurrent.futures.Future[Decision]] = set()
+        self.fallbacks = 0
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    @property
+    def running(self) -> int:
+        """Searches handed to a worker and not yet back (a search given up on still counts
+        until its worker is free again)."""
+        self._futures = {f for f in self._futures if not f.done()}
+        return len(self._futures)
+
+    @property
+    def saturated(self) -> bool:
+        return self.running >= self.processes
+
+    async def decide(self, bot: Bot, engine: Engine) -> Thought:
+        """``bot``'s decision now; the engine is read here, before the first ``await``."""
+        plan = bot.plan(engine)
+        if isinstance(plan, Decision):
+            return Thought(plan, "quick")
+        if self.saturated:
+            return self._fallback(bot, engine, "every worker is busy")
+        future = self._submit(plan)
+        if future is None:
+            return self._fallback(bot, engine, "the workers could not start")
+        wait = (plan.seconds or 0.0) + self.grace
+        try:
+            decision = await asyncio.wait_for(asyncio.wrap_future(future), wait)
+        except TimeoutError:
+            return self._fallback(bot, engine, f"no answer within {wait:g} s")
+        except concurrent.futures.process.BrokenProcessPool:
+            self.close()
+            return self._fallback(bot, engine, "a worker died")
+        except Exception as exc:  # a search failing is a bug: logged, and the game goes on
+            log.exception("a bot's search failed")
+            return self._fallback(bot, engine, type(exc).__name__)
+        return Thought(bot.settle(engine, decision), "searched")
+
+    def _fallback(self, bot: Bot, engine: Engine, why: str) -> Thought:
+        """The normal decision for this once (the engine may have moved: it is read again)."""
+        self.fallbacks += 1
+        log.debug("a hard bot plays its normal decision: %s", why)
+        return Thought(bot.settle(engine, bot.fallback(engine)), "fallback")
+
+    def _submit(self, request: SearchRequest) -> concurrent.futures.Future[Decision] | None:
+        try:
+            if self._pool is None:
+                # spawn, not fork: this process runs threads and an event loop, which a forked
+                # child must not inherit half-way
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=(os.getpid(), self.modules),
+                )
+            future = self._pool.submit(_search, request)
+        except (RuntimeError, concurrent.futures.process.BrokenProcessPool) as exc:
+            log.warning("the bot players' workers could not take a search (%s)", exc)
+            self.close()
+            return None
+        self._futures.add(future)
+        return future
+
+    def close(self) -> None:
+        """End the workers (searches running are dropped: their bots are gone too)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
