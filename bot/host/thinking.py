@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import importlib
 import logging
 import multiprocessing
 import os
@@ -28,7 +29,6 @@ from rules.core.engine import Engine
 from rules.core.player import Bot, SearchRequest, run_search
 
 from ..child import end_with
-from ..games import load_game_modules
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,11 @@ def machine_cores() -> int:
 
 
 def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
+    """A worker needs the games' rules and bot players only (``EXTRA_GAME_MODULES`` too)."""
     end_with(parent)
-    load_game_modules(modules)
+    importlib.import_module("rules")
+    for module in modules:
+        importlib.import_module(module)
 
 
 def _search(request: SearchRequest) -> Decision:
@@ -90,11 +93,12 @@ class Thinking:
 
     async def decide(self, bot: Bot, engine: Engine) -> Thought:
         """``bot``'s decision now; the engine is read here, before the first ``await``."""
-        plan = bot.plan(engine)
-        if isinstance(plan, Decision):
-            return Thought(plan, "quick")
+        quick = bot.quick(engine)
+        if quick is not None:
+            return Thought(quick, "quick")
         if self.saturated:
             return self._fallback(bot, engine, "every worker is busy")
+        plan = bot.request(engine)
         future = self._submit(plan)
         if future is None:
             return self._fallback(bot, engine, "the workers could not start")
@@ -137,7 +141,12 @@ class Thinking:
         return future
 
     def close(self) -> None:
-        """End the workers (searches running are dropped: their bots are gone too)."""
+        """End the workers now (searches running are dropped: their bots are gone too)."""
         pool, self._pool = self._pool, None
         if pool is not None:
+            # The pool's own shutdown lets a worker finish its search first; nobody waits for
+            # it, so it is ended here (the executor keeps its processes in ``_processes``).
+            processes = list((pool._processes or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()

@@ -72,8 +72,10 @@ class Bot:
         """The decision, when it needs no search; else the search to run elsewhere (a worker
         process), whose decision is handed back to ``settle``."""
         quick = self.quick(engine)
-        if quick is not None:
-            return quick
+        return self.request(engine) if quick is None else quick
+
+    def request(self, engine: Engine) -> SearchRequest:
+        """The search a hard bot would run now, as data (``quick`` said one is needed)."""
         return SearchRequest(
             slug=engine.slug,
             snapshot=engine.to_dict(),

@@ -1,0 +1,124 @@
+"""Hard bots think in worker processes (issue #23 item 4, P-60): a search's decision comes
+back from a worker as the same search here would make it; when every worker is busy a bot plays
+its normal decision at once instead of queueing; the workers end with the pool."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from multiprocessing import resource_tracker
+
+import pytest
+
+from bot.host.thinking import Thinking
+from rules.core import Engine, get_game
+from rules.core.bots import Budget
+from rules.core.player import Bot, SearchRequest, bot_for, run_search
+from rules.core.rng import Rng
+from tests.support.processes import live_descendants
+from tests.support.wait import until
+
+GAME = "bug-off"
+"""Turn-based, with several options from its first move: any game with bot players would do;
+the pool is what is tested."""
+
+
+def position() -> tuple[Engine, int]:
+    """A game at a seat's first decision with several options (the draws before it made)."""
+    engine = get_game(GAME).new(3, 11)
+    while True:
+        seat = next(s for s in sorted(engine.waiting_for()) if s >= 0)
+        actions = engine.legal_actions(seat)
+        if len(actions) > 1:
+            return engine, seat
+        engine.apply(seat, actions[0])
+
+
+def hard(seat: int, budget: Budget, seed: int = 5) -> Bot:
+    return bot_for(GAME, seat, "hard", Rng(seed), budget)
+
+
+GRACE = 60.0
+"""A worker's start may take seconds on a loaded machine: the tests wait (the bot does not)."""
+
+
+def workers() -> set[int]:
+    """This process's search workers (not multiprocessing's resource tracker)."""
+    return {p.pid for p in live_descendants() if "spawn_main" in p.command}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_resource_tracker() -> Iterator[None]:
+    """multiprocessing's resource tracker, which a spawned pool starts, lives as long as the
+    process that started it; a bot's ends with the bot, this test process's is ended once the
+    workers are gone, so the session's leftover check sees only what these tests should end."""
+    yield
+    deadline = time.monotonic() + 30
+    while workers():  # a poll with a bound: each test waited for its own workers already
+        assert time.monotonic() < deadline, f"workers still running: {workers()}"
+        time.sleep(0.05)
+    resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+async def thinking() -> AsyncIterator[Thinking]:
+    pool = Thinking(1, grace=GRACE)
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+async def test_a_search_in_a_worker_decides_as_the_same_search_here(thinking: Thinking) -> None:
+    engine, seat = position()
+    budget = Budget(simulations=24)  # no seconds: the count alone bounds it, so it replays
+    request = hard(seat, budget).plan(engine)
+    assert isinstance(request, SearchRequest)
+    here = run_search(request)
+    thought = await thinking.decide(hard(seat, budget), engine)
+    assert thought.how == "searched"
+    assert thought.decision == here and here.simulations >= 24
+    assert workers(), "the search ran in this process, not a worker"
+
+
+async def test_a_saturated_pool_makes_a_bot_play_normal_at_once(thinking: Thinking) -> None:
+    engine, seat = position()
+    long = Budget(simulations=10**9, seconds=3.0)  # holds the only worker for about 3 s
+    first = asyncio.create_task(thinking.decide(hard(seat, long), engine))
+    await until(lambda: thinking.running == 1, timeout=30, what="the first search running")
+    assert thinking.saturated
+
+    second = hard(seat, Budget(simulations=24), seed=9)
+    twin = hard(seat, Budget(simulations=24), seed=9)
+    fallback = await thinking.decide(second, engine)
+    assert fallback.how == "fallback" and thinking.fallbacks == 1
+    # The normal player's decision, from the same generator state.
+    assert fallback.decision.action == twin.fallback(engine).action
+    assert not first.done(), "the fallback waited for the running search"
+
+    searched = await first
+    assert searched.how == "searched" and searched.decision.simulations > 0
+    await until(lambda: not thinking.saturated, timeout=30, what="the worker free again")
+    assert (await thinking.decide(hard(seat, Budget(simulations=8)), engine)).how == "searched"
+
+
+async def test_a_bot_that_needs_no_search_never_reaches_the_pool(thinking: Thinking) -> None:
+    engine, seat = position()
+    for level in ("easy", "normal"):
+        thought = await thinking.decide(bot_for(GAME, seat, level, Rng(1)), engine)
+        assert thought.how == "quick" and thought.decision.action is not None
+    assert thinking.running == 0 and thinking._pool is None  # no worker was started
+
+
+async def test_the_workers_end_with_the_pool() -> None:
+    engine, seat = position()
+    before = workers()
+    thinking = Thinking(2, grace=GRACE)
+    try:
+        assert (await thinking.decide(hard(seat, Budget(simulations=8)), engine)).how == "searched"
+        started = workers() - before
+        assert started, "no worker process was started"
+    finally:
+        thinking.close()
+    await until(lambda: not started & workers(), timeout=30, what="the workers to end")
