@@ -16,6 +16,7 @@ from ..event_loop import loop_name
 from ..games import load_game_modules
 from ..host.bots import BotPlayers
 from ..host.host import Host
+from ..host.policy import DefaultPolicies, Policies
 from ..host.table import Outcome, Table
 from ..host.thinking import Thinking, machine_cores
 from ..host.timers import utcnow
@@ -84,6 +85,9 @@ class BugtableBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self.serve_web = serve_web
+        self.policies: Policies = DefaultPolicies()
+        """Each server's policy (issue #24), read by the host from ``setup_hook`` on: the
+        settings store's once it is wired in (a test sets its own before starting)."""
         self.web: WebServer | None = None
         self.ops: OpsServer | None = None
         self.stopping = False
@@ -97,7 +101,7 @@ class BugtableBot(commands.Bot):
             snapshot_every=self.settings.snapshot_every,
             synchronous=self.settings.database_synchronous,
         )
-        self.host = Host(self.store, self.settings)
+        self.host = Host(self.store, self.settings, policies=self.policies)
         self.public_log = PublicLog()
         self.publisher = Publisher(
             self,

@@ -128,25 +128,30 @@ class Lobby(Play):
         negative user ids: -1, -2, ..."""
         table = await self.table(game_id)
         offered = await self.offered_levels(table)
-        async with self._guarded(table):
-            self._check_privileged(table, user_id, privileged)
-            if table.status != "lobby":
-                raise AlreadyStarted()
-            table.bot_levels = offered  # the lobby, redrawn below, offers what the server does
-            if level not in offered:
-                raise LevelNotOffered(level, offered)
-            taken = {s.user_id for s in table.seats}
-            number = next(n for n in range(1, 100) if -n not in taken)
-            table.seats = await self.store.join(
-                game_id,
-                user_id=-number,
-                name=bot_name(level, [s.name for s in table.seats]),
-                max_players=table.engine_cls.max_players,
-                is_bot=True,
-                bot_level=level,
-            )
-            table.game = await self._record(game_id)
-        await self._notify(table, None)
+        redraw = offered != table.bot_levels
+        try:
+            async with self._guarded(table):
+                self._check_privileged(table, user_id, privileged)
+                if table.status != "lobby":
+                    raise AlreadyStarted()
+                table.bot_levels = offered  # the lobby, redrawn, offers what the server does
+                if level not in offered:
+                    raise LevelNotOffered(level, offered)
+                taken = {s.user_id for s in table.seats}
+                number = next(n for n in range(1, 100) if -n not in taken)
+                table.seats = await self.store.join(
+                    game_id,
+                    user_id=-number,
+                    name=bot_name(level, [s.name for s in table.seats]),
+                    max_players=table.engine_cls.max_players,
+                    is_bot=True,
+                    bot_level=level,
+                )
+                table.game = await self._record(game_id)
+                redraw = True
+        finally:
+            if redraw:  # a bot seated, or the server's offer changed since the lobby was drawn
+                await self._notify(table, None)
         return table
 
     @through_gate
