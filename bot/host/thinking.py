@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import copy
 import importlib
 import logging
 import multiprocessing
@@ -37,6 +39,10 @@ GRACE = 2.0
 before the bot gives up on it and plays its normal decision."""
 
 
+WORKER_NICENESS = 10
+"""How much lower a worker's priority is than the bot's (``nice``)."""
+
+
 def machine_cores() -> int:
     """The cores this process may run on (its affinity where the system says, else all)."""
     try:
@@ -46,8 +52,12 @@ def machine_cores() -> int:
 
 
 def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
-    """A worker needs the games' rules and bot players only (``EXTRA_GAME_MODULES`` too)."""
+    """A worker needs the games' rules and bot players only (``EXTRA_GAME_MODULES`` too). It
+    runs at a lower priority: where the cores are all busy searching, the kernel still gives
+    the event loop the CPU it asks for first, and a search merely takes a little longer."""
     end_with(parent)
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     importlib.import_module("rules")
     for module in modules:
         importlib.import_module(module)
@@ -64,7 +74,9 @@ class Thought:
 
     decision: Decision
     how: str
-    """``quick`` (no search needed), ``searched``, or ``fallback`` (no worker free in time)."""
+    """``quick`` (no thinking: a random move, nothing to do, still waiting), ``normal`` (the
+    heuristic), ``searched``, or ``fallback`` (a hard bot's normal decision: no worker free in
+    time)."""
 
 
 class Thinking:
@@ -92,34 +104,48 @@ class Thinking:
         return self.running >= self.processes
 
     async def decide(self, bot: Bot, engine: Engine) -> Thought:
-        """``bot``'s decision now; the engine is read here, before the first ``await``."""
-        quick = bot.quick(engine)
-        if quick is not None:
+        """``bot``'s decision now. The engine is read (and copied where needed) before the
+        first ``await``: it may move on meanwhile, the decision is for this moment."""
+        step = bot.step(engine)
+        if step == "normal":
+            return Thought(await self._normal(bot, engine), "normal")
+        if step != "search":
+            quick = bot.quick(engine)
+            assert quick is not None  # every step but a search is decided at once
             return Thought(quick, "quick")
         if self.saturated:
-            return self._fallback(bot, engine, "every worker is busy")
-        plan = bot.request(engine)
+            return await self._fallback(bot, engine, "every worker is busy")
+        view, plan = bot.looks_at(engine), bot.request(engine)
         future = self._submit(plan)
         if future is None:
-            return self._fallback(bot, engine, "the workers could not start")
+            return await self._fallback(bot, engine, "the workers could not start")
         wait = (plan.seconds or 0.0) + self.grace
         try:
             decision = await asyncio.wait_for(asyncio.wrap_future(future), wait)
         except TimeoutError:
-            return self._fallback(bot, engine, f"no answer within {wait:g} s")
+            return await self._fallback(bot, engine, f"no answer within {wait:g} s")
         except concurrent.futures.process.BrokenProcessPool:
             self.close()
-            return self._fallback(bot, engine, "a worker died")
+            return await self._fallback(bot, engine, "a worker died")
         except Exception as exc:  # a search failing is a bug: logged, and the game goes on
             log.exception("a bot's search failed")
-            return self._fallback(bot, engine, type(exc).__name__)
-        return Thought(bot.settle(engine, decision), "searched")
+            return await self._fallback(bot, engine, type(exc).__name__)
+        return Thought(bot.settle(view, decision), "searched")
 
-    def _fallback(self, bot: Bot, engine: Engine, why: str) -> Thought:
+    async def _fallback(self, bot: Bot, engine: Engine, why: str) -> Thought:
         """The normal decision for this once (the engine may have moved: it is read again)."""
         self.fallbacks += 1
         log.debug("a hard bot plays its normal decision: %s", why)
-        return Thought(bot.settle(engine, bot.fallback(engine)), "fallback")
+        view = bot.looks_at(engine)
+        return Thought(bot.settle(view, await self._normal(bot, engine)), "fallback")
+
+    async def _normal(self, bot: Bot, engine: Engine) -> Decision:
+        """The normal heuristic, in a thread on copies of the position and the memory: it is
+        cheap in most games, but Bug Run's tries each option in an imagined game (up to tens
+        of milliseconds), and a thread lets the event loop run every switch interval."""
+        world, memory = engine.copy(), copy.deepcopy(bot.memory)
+        action = await asyncio.to_thread(bot.game.normal, world, bot.seat, memory, bot.rng)
+        return Decision(action)
 
     def _submit(self, request: SearchRequest) -> concurrent.futures.Future[Decision] | None:
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .bots import Budget, Clock, Decision, GameBots, Level, Memory, bots_for
 from .engine import Engine
@@ -12,6 +12,8 @@ from .events import Event
 from .registry import get_game
 from .rng import Rng
 from .search import search
+
+Step = Literal["pass", "random", "normal", "wait", "search"]
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,32 @@ class Bot:
         quick = self.quick(engine)
         if quick is not None:
             return quick
+        view = self.looks_at(engine)
         decision = search(self.game, engine, self.seat, self.memory, self.rng, self.budget)
-        return self.settle(engine, decision)
+        return self.settle(view, decision)
+
+    def step(self, engine: Engine) -> Step:
+        """What deciding now takes: nothing to do (``pass``), a random move, the normal
+        heuristic, waiting on (a view this bot already chose to wait in), or a search."""
+        actions = engine.legal_actions(self.seat)
+        if not actions:
+            return "pass"
+        if self.level == "easy":
+            return "random"
+        if self.level == "normal" or (len(actions) == 1 and not self.game.may_wait):
+            return "normal"
+        if self.game.may_wait and engine.view(self.seat) == self.waited_on:
+            return "wait"
+        return "search"
+
+    def quick(self, engine: Engine) -> Decision | None:
+        """The decision when it needs no search (``None``: a hard bot must search)."""
+        step = self.step(engine)
+        if step == "random":
+            return Decision(self.rng.choice(engine.legal_actions(self.seat)))
+        if step == "normal":
+            return self.fallback(engine)
+        return None if step == "search" else Decision(None)
 
     def plan(self, engine: Engine) -> Decision | SearchRequest:
         """The decision, when it needs no search; else the search to run elsewhere (a worker
@@ -75,7 +101,7 @@ class Bot:
         return self.request(engine) if quick is None else quick
 
     def request(self, engine: Engine) -> SearchRequest:
-        """The search a hard bot would run now, as data (``quick`` said one is needed)."""
+        """The search a hard bot would run now, as data (``step`` said one is needed)."""
         return SearchRequest(
             slug=engine.slug,
             snapshot=engine.to_dict(),
@@ -86,26 +112,17 @@ class Bot:
             seconds=self.budget.seconds,
         )
 
-    def quick(self, engine: Engine) -> Decision | None:
-        """The decision when it needs no search (``None``: a hard bot must search)."""
-        actions = engine.legal_actions(self.seat)
-        if not actions:
-            return Decision(None)
-        if self.level == "easy":
-            return Decision(self.rng.choice(actions))
-        if self.level == "normal" or (len(actions) == 1 and not self.game.may_wait):
-            return self.fallback(engine)
-        if self.game.may_wait and engine.view(self.seat) == self.waited_on:
-            return Decision(None)
-        return None
-
     def fallback(self, engine: Engine) -> Decision:
         """The normal player's decision (a hard bot's when no search can run in time)."""
         return Decision(self.game.normal(engine, self.seat, self.memory, self.rng))
 
-    def settle(self, engine: Engine, decision: Decision) -> Decision:
-        """Note a search's decision: a bot that chose to wait waits until its view changes."""
-        view = engine.view(self.seat) if self.game.may_wait else None
+    def looks_at(self, engine: Engine) -> object:
+        """What ``settle`` compares later: the seat's view where waiting is a choice."""
+        return engine.view(self.seat) if self.game.may_wait else None
+
+    def settle(self, view: object, decision: Decision) -> Decision:
+        """Note a decision made on ``view`` (``looks_at``): a bot that chose to wait waits
+        until its view changes."""
         self.waited_on = view if decision.action is None else None
         return decision
 

@@ -105,9 +105,10 @@ async def test_a_saturated_pool_makes_a_bot_play_normal_at_once(thinking: Thinki
 
 async def test_a_bot_that_needs_no_search_never_reaches_the_pool(thinking: Thinking) -> None:
     engine, seat = position()
-    for level in ("easy", "normal"):
+    for level, how in (("easy", "quick"), ("normal", "normal")):
         thought = await thinking.decide(bot_for(GAME, seat, level, Rng(1)), engine)
-        assert thought.how == "quick" and thought.decision.action is not None
+        assert thought.how == how and thought.decision.action is not None
+        assert thought.decision == bot_for(GAME, seat, level, Rng(1)).decide(engine)
     assert thinking.running == 0 and thinking._pool is None  # no worker was started
 
 
