@@ -74,8 +74,12 @@ class Minds:
             bot = Bot(bots_for(table.slug), seat, level, Rng(self.rng.getrandbits(64)), self.budget)
         except KeyError:
             return None
-        mind = self._minds[key] = Mind(bot, 0)
+        # Heard outcomes do not reach it while it is rebuilt (each would skip an action of the
+        # replay): it joins the others once in step, with no ``await`` in between.
+        self._minds.pop(key, None)
+        mind = Mind(bot, 0)
         await self._rebuild(table, mind)
+        self._minds[key] = mind
         return bot
 
     async def _rebuild(self, table: Table, mind: Mind) -> None:

@@ -5,9 +5,14 @@ its normal decision at once instead of queueing; the workers end with the pool."
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from multiprocessing import resource_tracker
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +24,7 @@ from rules.core.rng import Rng
 from tests.support.processes import live_descendants
 from tests.support.wait import until
 
+ROOT = Path(__file__).resolve().parents[2]
 GAME = "bug-off"
 """Turn-based, with several options from its first move: any game with bot players would do;
 the pool is what is tested."""
@@ -123,3 +129,48 @@ async def test_the_workers_end_with_the_pool() -> None:
     finally:
         thinking.close()
     await until(lambda: not started & workers(), timeout=30, what="the workers to end")
+
+
+ORPHANING_BOT = """
+import asyncio, os, signal
+from bot.host.thinking import Thinking
+from rules.core.bots import Budget
+from tests.bot.test_thinking import hard, position
+
+async def main():
+    engine, seat = position()
+    thinking = Thinking(1, grace=60)
+    search = asyncio.create_task(thinking.decide(hard(seat, Budget(10**9, 60.0)), engine))
+    while thinking.running == 0:
+        await asyncio.sleep(0.01)
+    print(*thinking._pool._processes, flush=True)  # the worker's pid, busy searching
+    os.kill(os.getpid(), signal.SIGKILL)  # no shutdown, as kill -9
+
+asyncio.run(main())
+"""
+
+
+def test_a_searching_worker_ends_when_the_bot_is_killed() -> None:
+    """kill -9 of the bot leaves nobody to shut its pool down: a worker in the middle of a 60 s
+    search ends at once (PR_SET_PDEATHSIG) instead of living on as an orphan of init."""
+    bot = subprocess.Popen(
+        [sys.executable, "-c", ORPHANING_BOT], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert bot.stdout is not None
+    with bot.stdout:  # only the first line: an orphan would hold the pipe open for ever
+        worker = int(bot.stdout.readline())
+    assert bot.wait(timeout=60) == -signal.SIGKILL
+    deadline = time.monotonic() + 10
+    while alive(worker):  # a poll with a bound: the kernel's kill is not an event we can await
+        if time.monotonic() > deadline:
+            os.kill(worker, signal.SIGKILL)
+            raise AssertionError(f"search worker {worker} outlived its bot")
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
