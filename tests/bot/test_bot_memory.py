@@ -9,16 +9,22 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from bot.host.bots import BotPlayers
 from bot.host.host import Host
 from bot.host.minds import Minds
 from bot.host.table import Outcome, Table
+from bot.host.thinking import Thinking
 from bot.settings import Settings
 from bot.store import Store
 from rules.bugs_and_co.memory import TileMemory
 from rules.core import Event, RuleError
 from rules.core.bots import Memory
+from tests.support.wait import until
+from tests.support.workers import no_resource_tracker
 
 from .conftest import FakeClock
+
+__all__ = ["no_resource_tracker"]  # the module's fixture: its workers end, then the tracker
 
 GAME = "bugs-and-co"
 """The game whose memory matters: a peeked tile is put back face down."""
@@ -117,3 +123,43 @@ async def test_memory_heard_live_equals_memory_rebuilt_from_the_log_after_a_rest
         "holding": {},
         "kept": {},
     }
+
+
+async def test_a_hard_bot_resumes_its_game_after_a_restart(
+    host: Host, store: Store, settings: Settings, clock: FakeClock
+) -> None:
+    """Another process loads the game, its bot players rebuild the hard bot's memory from the
+    log and the bot moves on: searched in a worker, or as normal if none is free in time."""
+    table = await host.open(GAME, guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice")
+    await host.add_bot(table.id, ALICE, "hard")
+    await host.start(table.id, ALICE)
+    await play_a_while(host, table, 40, random.Random(5))
+    assert not table.running().is_over
+    before = len(await store.actions(table.id))
+
+    other = Host(store, settings, clock=clock)
+    players = BotPlayers(
+        other, delay=0.01, rng=random.Random(7), thinking=Thinking(1, grace=60.0), think=0.05
+    )
+    other.listeners.append(players)
+    alice = random.Random(8)
+    try:
+        restored = {t.id: t for t in await other.restore()}[table.id]
+        players.table_changed(restored, None)  # as the Discord layer's loader does
+
+        async def the_bot_moved() -> bool:
+            moves = (await store.actions(table.id))[before:]
+            if any(move.seat == BOT for move in moves) or restored.running().is_over:
+                return True
+            if BOT not in restored.running().waiting_for():  # Alice's move, or a deadline
+                await play_a_while(other, restored, 1, alice)
+            return False
+
+        await until(the_bot_moved, timeout=120, what="the bot's first move after the restart")
+        assert players.minds.rebuilds >= 1
+        assert {
+            how for _, seat, thought in players.decisions if seat == BOT for how in [thought.how]
+        }
+    finally:
+        await players.close()
+        await other.close()

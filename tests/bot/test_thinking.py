@@ -10,8 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
-from multiprocessing import resource_tracker
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,8 @@ from rules.core import Engine, get_game
 from rules.core.bots import Budget
 from rules.core.player import Bot, SearchRequest, bot_for, run_search
 from rules.core.rng import Rng
-from tests.support.processes import live_descendants
 from tests.support.wait import until
+from tests.support.workers import no_resource_tracker, workers
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "bug-off"
@@ -45,26 +44,10 @@ def hard(seat: int, budget: Budget, seed: int = 5) -> Bot:
     return bot_for(GAME, seat, "hard", Rng(seed), budget)
 
 
+__all__ = ["no_resource_tracker"]  # the module's fixture: its workers end, then the tracker
+
 GRACE = 60.0
 """A worker's start may take seconds on a loaded machine: the tests wait (the bot does not)."""
-
-
-def workers() -> set[int]:
-    """This process's search workers (not multiprocessing's resource tracker)."""
-    return {p.pid for p in live_descendants() if "spawn_main" in p.command}
-
-
-@pytest.fixture(autouse=True, scope="module")
-def no_resource_tracker() -> Iterator[None]:
-    """multiprocessing's resource tracker, which a spawned pool starts, lives as long as the
-    process that started it; a bot's ends with the bot, this test process's is ended once the
-    workers are gone, so the session's leftover check sees only what these tests should end."""
-    yield
-    deadline = time.monotonic() + 30
-    while workers():  # a poll with a bound: each test waited for its own workers already
-        assert time.monotonic() < deadline, f"workers still running: {workers()}"
-        time.sleep(0.05)
-    resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]
 
 
 @pytest.fixture
