@@ -45,13 +45,13 @@ class BotPlayers:
         rng: random.Random | None = None,
         *,
         max_retry_delay: float = 60.0,
-        thought: Callable[[str, float], None] | None = None,
+        thought: Callable[[str, str, float], None] | None = None,
         thinking: Thinking | None = None,
         think: float = 1.0,
     ) -> None:
         self.host = host
         self.thought = thought
-        """Told how long each decision took, by game kind (the metrics)."""
+        """Told how long each decision took, by game kind and how it was made (the metrics)."""
         self.delay = delay
         self.rng = rng or random.Random()
         self.max_retry_delay = max_retry_delay
@@ -102,14 +102,15 @@ class BotPlayers:
             seq, turn = table.game.last_seq, engine.turn
             started = time.perf_counter()
             action: Action | None
+            how = "quick"
             if bot is None:  # a game without bot players: a random legal move
                 action = self.rng.choice(engine.legal_actions(seat))
             else:
                 thought = await self.thinking.decide(bot, engine)
                 self._note(table.id, seat, thought)
-                action = thought.decision.action
+                action, how = thought.decision.action, thought.how
             if self.thought is not None:
-                self.thought(table.slug, time.perf_counter() - started)
+                self.thought(table.slug, how, time.perf_counter() - started)
             if table.game.last_seq != seq:
                 continue  # the game moved while it thought: look again at what it is now
             if action is None:  # it waits (a real-time window): looks again after a moment
