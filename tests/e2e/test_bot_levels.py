@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import pytest
 from pydantic import SecretStr
 
@@ -23,12 +24,16 @@ from tests.conftest import TEST_GAME_MODULES
 from tests.support.echo_bot import point_discord_at, restore_discord
 
 from .conftest import TOKEN, World
-from .helpers import WAIT, click, open_game, told, until_text
+from .helpers import WAIT, click, free_port, open_game, told, until_text
+from .test_operations import sample
 
 GAME = "bug-off"
 """Turn-based and two players may play it: a hard bot and a stand-in finish it alone."""
-QUICK = {"bot_player_delay": 0.05, "bot_think": 0.05, "bot_processes": 1}
-"""Bots react in 12-100 ms and think 50 ms a decision (the levels keep their order)."""
+PORT = free_port()
+METRICS = f"http://127.0.0.1:{PORT}"
+QUICK = {"bot_player_delay": 0.05, "bot_think": 0.05, "bot_processes": 1, "metrics_port": PORT}
+"""Bots react in 12-100 ms and think 50 ms a decision (the levels keep their order); the
+bot's metrics say how each decision was made."""
 
 
 @pytest.mark.parametrize("world", [QUICK], indirect=True)
@@ -67,6 +72,11 @@ async def test_a_hard_bot_and_a_normal_stand_in_play_a_whole_game(world: World) 
         assert set(results) == {alice.id, seats[1].user_id}
     finally:
         await store.close()
+    # The hard bot searched in its worker process; the stand-in played normal decisions.
+    async with aiohttp.ClientSession() as http, http.get(f"{METRICS}/metrics") as response:
+        metrics = await response.text()
+    assert sample(metrics, "bugtable_bot_think_seconds_count", game=GAME, how="searched") > 0
+    assert sample(metrics, "bugtable_bot_think_seconds_count", game=GAME, how="normal") > 0
 
 
 # -- a server's policy ------------------------------------------------------------------------
