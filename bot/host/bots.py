@@ -88,37 +88,12 @@ class BotPlayers:
     async def _play(self, table: Table, seat: int, failures: int = 0) -> None:
         retry = backoff(failures, self.max_retry_delay) if failures else 0.0
         await asyncio.sleep(self.reaction(table.bot_level(seat)) + retry)
-        while True:
-            engine = table.engine
-            if engine is None or table.status != "playing" or engine.is_over:
-                return
-            if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-30)
-                return
-            level = table.bot_level(seat)
-            bot = await self.minds.of(table, seat)
-            engine = table.running()
-            if engine.is_over or not engine.legal_actions(seat):
-                return
-            seq, turn = table.game.last_seq, engine.turn
-            started = time.perf_counter()
-            action: Action | None
-            how = "quick"
-            if bot is None:  # a game without bot players: a random legal move
-                action = self.rng.choice(engine.legal_actions(seat))
-            else:
-                thought = await self.thinking.decide(bot, engine)
-                self._note(table.id, seat, thought)
-                action, how = thought.decision.action, thought.how
-            if self.thought is not None:
-                self.thought(table.slug, how, time.perf_counter() - started)
-            if table.game.last_seq != seq:
-                continue  # the game moved while it thought: look again at what it is now
-            if action is None:  # it waits (a real-time window): looks again after a moment
-                await asyncio.sleep(self.reaction(level))
-                continue
-            break
-        user_id = table.user_at(seat).user_id
         try:
+            decided = await self._decide(table, seat)
+            if decided is None:
+                return
+            action, turn = decided
+            user_id = table.user_at(seat).user_id
             await self.host.act(table.id, user_id, action, turn=turn, by_bot=True)
         except (RuleError, HostError) as exc:
             # Lost a race or came too soon: try again with what the game offers then.
@@ -134,6 +109,45 @@ class BotPlayers:
                 self._pending[key] = asyncio.create_task(
                     self._play(table, seat, failures + 1), name=f"bot:{table.id}:{seat}"
                 )
+
+    async def _decide(self, table: Table, seat: int) -> tuple[Action, int] | None:
+        """The bot's move and the turn it is for; ``None`` when it has none to make (the game
+        ended, its member is back, or the seat has nothing to do)."""
+        while True:
+            engine = table.engine
+            if engine is None or table.status != "playing" or engine.is_over:
+                return None
+            if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-30)
+                return None
+            level = table.bot_level(seat)
+            bot = await self.minds.of(table, seat)  # its memory rebuilt if not in step
+            engine = table.running()
+            options = [] if engine.is_over else engine.legal_actions(seat)
+            if not options:
+                return None
+            seq, turn = table.game.last_seq, engine.turn
+            started = time.perf_counter()
+            action: Action | None
+            how = "quick"
+            if bot is None:  # a game without bot players: a random legal move
+                action = self.rng.choice(options)
+            else:
+                try:
+                    thought = await self.thinking.decide(bot, engine)
+                except Exception:  # a heuristic's bug must not stall the game on this seat
+                    log.exception("bot %s of game %s could not decide", seat, table.id)
+                    action, how = self.rng.choice(options), "quick"
+                else:
+                    self._note(table.id, seat, thought)
+                    action, how = thought.decision.action, thought.how
+            if self.thought is not None:
+                self.thought(table.slug, how, time.perf_counter() - started)
+            if table.game.last_seq != seq:
+                continue  # the game moved while it thought: look again at what it is now
+            if action is None:  # it waits (a real-time window): looks again after a moment
+                await asyncio.sleep(self.reaction(level))
+                continue
+            return action, turn
 
     def _note(self, game_id: int, seat: int, thought: Thought) -> None:
         self.decisions.append((game_id, seat, thought))

@@ -10,15 +10,18 @@ replay's events are filtered by ``Event.visible_to`` as live ones are.
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.core import Event
+from rules.core import Engine
 from rules.core.bots import Budget, bots_for
 from rules.core.player import Bot
 from rules.core.rng import Rng
 
 from ..store import Store
+from ..store.records import ActionRecord
 from .table import Outcome, Table
 
 SIMULATIONS = 100_000
@@ -90,16 +93,20 @@ class Minds:
         replay = table.engine_cls.new(table.running().players, record.seed, record.options)
         entries = await self.store.actions(table.id)
         for _ in range(5):
-            for entry in entries:
-                if entry.seq == mind.seen + 1:
-                    mind.bot.observe(_visible(replay.apply(entry.seat, entry.action), mind))
-                    mind.seen = entry.seq
+            # A whole game's replay takes tens of milliseconds (Bug Run): in a thread, so the
+            # event loop runs meanwhile. Only this task holds ``replay`` and ``mind``.
+            await asyncio.to_thread(_replay, replay, entries, mind)
             if mind.seen >= table.game.last_seq:
                 return
             entries = await self.store.actions_after(table.id, mind.seen)
 
 
-def _visible(events: list[Event], mind: Mind) -> list[Event]:
-    # ``Bot.observe`` filters too; filtering here as well keeps the replay's unseen events out
-    # of this module's hands entirely.
-    return [e for e in events if e.visible_to(mind.bot.seat)]
+def _replay(replay: Engine, entries: Sequence[ActionRecord], mind: Mind) -> None:
+    """Apply the log entries after ``mind.seen`` and show the seat what each showed it."""
+    for entry in entries:
+        if entry.seq == mind.seen + 1:
+            events = replay.apply(entry.seat, entry.action)
+            # ``Bot.observe`` filters too; filtering here as well keeps the replay's unseen
+            # events out of this module's hands entirely.
+            mind.bot.observe([e for e in events if e.visible_to(mind.bot.seat)])
+            mind.seen = entry.seq

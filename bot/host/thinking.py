@@ -22,6 +22,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import pickle
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,9 +64,9 @@ def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
         importlib.import_module(module)
 
 
-def _search(request: SearchRequest) -> Decision:
+def _search(request: bytes) -> Decision:
     """In a worker: the search, bounded by the request's seconds on this process's clock."""
-    return run_search(request, time.perf_counter)
+    return run_search(pickle.loads(request), time.perf_counter)
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,13 @@ class Thinking:
         return Decision(action)
 
     def _submit(self, request: SearchRequest) -> concurrent.futures.Future[Decision] | None:
+        # Pickled here, at once: the pool pickles in a thread of its own, by when the seat's
+        # memory (or a list the snapshot shares with the live game) may have moved on.
+        try:
+            blob = pickle.dumps(request)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a game's bug
+            log.error("a bot's search could not go to a worker (%s)", exc)
+            return None
         try:
             if self._pool is None:
                 # spawn, not fork: this process runs threads and an event loop, which a forked
@@ -158,7 +166,7 @@ class Thinking:
                     initializer=_start_worker,
                     initargs=(os.getpid(), self.modules),
                 )
-            future = self._pool.submit(_search, request)
+            future = self._pool.submit(_search, blob)
         except (RuntimeError, concurrent.futures.process.BrokenProcessPool) as exc:
             log.warning("the bot players' workers could not take a search (%s)", exc)
             self.close()

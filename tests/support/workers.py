@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from multiprocessing import resource_tracker
@@ -15,8 +16,10 @@ WORKERS_END = 30.0
 
 
 def workers() -> set[int]:
-    """This process's search workers (not multiprocessing's resource tracker)."""
-    return {p.pid for p in live_descendants() if "spawn_main" in p.command}
+    """This process's own search workers (not multiprocessing's resource tracker, nor the
+    workers of a bot process a test started, which end with that bot)."""
+    me = os.getpid()
+    return {p.pid for p in live_descendants() if p.parent == me and "spawn_main" in p.command}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -28,6 +31,7 @@ def no_resource_tracker() -> Iterator[None]:
     yield
     deadline = time.monotonic() + WORKERS_END
     while workers():  # a poll with a bound: each test waited for its own workers already
-        assert time.monotonic() < deadline, f"workers still running: {workers()}"
+        left = [p for p in live_descendants() if p.pid in workers()]
+        assert time.monotonic() < deadline, f"workers still running: {', '.join(map(str, left))}"
         time.sleep(0.05)
     resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]
