@@ -1,7 +1,7 @@
 """The event loop's lag while hard bots think (issue #23 item 4): p50/p99/max with no bots, then
 with ``--bots`` hard bots (20 by default), each deciding again a hard bot's reaction time
 (P-51: 0.5-1.2 s) after its last decision, as if every one of them moved each turn, each through ``bot.host.thinking.Thinking`` (searches in worker processes, one per core; a saturated
-pool makes a bot play that decision as normal, P-60). For scale, a third phase runs the same
+pool makes a bot play that decision as normal, P-76). For scale, a third phase runs the same
 searches on the event loop itself, as they would run without the pool.
 
 The lag is sampled as the bot's metrics do (``bugtable_event_loop_lag_seconds``): a 10 ms sleep,

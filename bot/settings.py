@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     picture_processes: int = Field(default=1, ge=0)
     """Worker processes that draw board pictures (0: a thread of the bot's own process)."""
     bot_player_delay: float = 2.0
-    # Bot players (issue #23): BOT_PLAYER_DELAY scales each level's reaction times (P-59; the
+    # Bot players (issue #23): BOT_PLAYER_DELAY scales each level's reaction times (P-75; the
     # default 2 gives them as written), a hard bot thinks at most BOT_THINK seconds a decision
     # in one of BOT_PROCESSES worker processes (unset: one per core), and stand-ins for
     # members who left or went quiet play at STAND_IN_LEVEL unless their server chose.

@@ -31,7 +31,7 @@ from .thinking import Thinking, Thought
 log = logging.getLogger(__name__)
 
 REFERENCE_DELAY = 2.0
-"""``BOT_PLAYER_DELAY`` at which the levels react in P-51's times; others scale them (P-59)."""
+"""``BOT_PLAYER_DELAY`` at which the levels react in P-51's times; others scale them (P-75)."""
 
 
 class BotPlayers:
@@ -62,7 +62,7 @@ class BotPlayers:
         self._pending: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def reaction(self, level: Level) -> float:
-        """Seconds a bot of ``level`` takes to react (P-59): P-51's times, scaled."""
+        """Seconds a bot of ``level`` takes to react (P-75): P-51's times, scaled."""
         span = REACTIONS[level]
         return (span.low + (span.high - span.low) * self.rng.random()) * (
             self.delay / REFERENCE_DELAY

@@ -124,7 +124,7 @@ class Lobby(Play):
         *,
         privileged: bool = False,
     ) -> Table:
-        """Seat a bot player of ``level``, if the server's policy offers it (P-61). Bots take
+        """Seat a bot player of ``level``, if the server's policy offers it (P-77). Bots take
         negative user ids: -1, -2, ..."""
         table = await self.table(game_id)
         offered = await self.offered_levels(table)

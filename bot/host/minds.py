@@ -4,7 +4,7 @@ A bot's memory (``rules.core.bots.Memory``: Bugs & Co's remembered peeks, say) i
 from what its seat saw: the events of each committed action addressed to it or to everyone.
 It lives in this process; after a restart, a reload, an outcome heard out of order or a seat
 handed to a stand-in of another level it is rebuilt by replaying the game's log from its seed
-and feeding the seat what each action showed it then (P-63). Nothing hidden reaches it: a
+and feeding the seat what each action showed it then (P-79). Nothing hidden reaches it: a
 replay's events are filtered by ``Event.visible_to`` as live ones are.
 """
 

@@ -56,7 +56,7 @@ class Table(Seating):
     """By seat: how many of its clocks in a row ran out with nobody acting (P-31)."""
     bot_levels: tuple[BotLevel, ...] = BOT_LEVELS
     """The levels **Add bot** offers in this lobby: its server's policy, read when the lobby
-    opens or loads and again at each bot added (P-61)."""
+    opens or loads and again at each bot added (P-77)."""
     seat_changes: list[SeatChange] = field(default_factory=list)
     """Seats handed to a bot or taken back since the listeners were last told (they say so);
     cleared once every listener has been told."""

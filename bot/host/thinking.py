@@ -5,7 +5,7 @@ of every game, and a thread would hold the interpreter lock as long. ``Thinking`
 search to a process pool of ``BOT_PROCESSES`` workers (one per core by default) and counts the
 searches running. When every worker is busy, the bot decides as the ``normal`` player does for
 that decision (about a millisecond, here) rather than queue behind other bots' searches and act
-late (P-60). A worker that died, or a search that does not come back in time, gets the same
+late (P-76). A worker that died, or a search that does not come back in time, gets the same
 fallback; the pool is made again for the next search.
 
 The workers end with the bot: the pool is shut down with it, and each worker is also killed by

@@ -168,7 +168,7 @@ class TableView(Seating):
     moment: Moment[Engine] | None
     """The running game, or ``None`` in the lobby (and for a game cancelled there)."""
     bot_levels: tuple[BotLevel, ...] = BOT_LEVELS
-    """The levels the lobby's **Add bot** offers (its server's policy, P-61)."""
+    """The levels the lobby's **Add bot** offers (its server's policy, P-77)."""
     _names: list[str] | None = field(default=None, init=False, repr=False)
 
     @property

@@ -89,7 +89,7 @@ class Metrics:
             "bugtable_bot_think_seconds",
             "How long a bot player took to choose its move, by how: quick (random, nothing to "
             "do), normal, searched (a hard bot's search in a worker) or fallback (a hard bot "
-            "played as normal: every worker busy, P-60).",
+            "played as normal: every worker busy, P-76).",
             ["game", "how", "shards"],
             buckets=THINK_BUCKETS,
             registry=self.registry,

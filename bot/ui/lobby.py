@@ -13,7 +13,7 @@ LOBBY_COLOUR = 0x3A7BD5
 
 ADD_BOT = "addbot"
 """Add bot as lobbies before bot levels had it; such a button, still on an old lobby, adds an
-easy bot (the only level there was, P-61)."""
+easy bot (the only level there was, P-77)."""
 
 LEVEL_WORDS: dict[BotLevel, str] = {
     "easy": "easy plays random legal moves",

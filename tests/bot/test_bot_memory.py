@@ -1,4 +1,4 @@
-"""A bot seat's memory is what its seat saw, kept in step with the log (issue #23 item 5, P-63):
+"""A bot seat's memory is what its seat saw, kept in step with the log (issue #23 item 5, P-79):
 heard live, it equals the memory rebuilt from the stored log by another process after a
 restart; a rebuild never sees what the seat did not (a hard Bugs & Co bot remembers the tiles
 it peeked and where they went, and nothing of tiles only others peeked)."""

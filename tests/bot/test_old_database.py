@@ -141,7 +141,7 @@ async def differences(host: Host, before: dict[str, Any]) -> AsyncIterator[str]:
 def before_levels(text: str) -> str:
     """What the old code said for a seat a stand-in plays: since bot levels (issue #23) its
     name also says the stand-in's level (``🤖 bob (Easy bot)``), and an old stand-in reads as
-    the random player it was, easy (P-62). Only that suffix is taken out; all else compares."""
+    the random player it was, easy (P-78). Only that suffix is taken out; all else compares."""
     return text.replace(" (Easy bot)", "")
 
 

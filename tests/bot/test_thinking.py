@@ -1,4 +1,4 @@
-"""Hard bots think in worker processes (issue #23 item 4, P-60): a search's decision comes
+"""Hard bots think in worker processes (issue #23 item 4, P-76): a search's decision comes
 back from a worker as the same search here would make it; when every worker is busy a bot plays
 its normal decision at once instead of queueing; the workers end with the pool."""
 

@@ -1,6 +1,6 @@
 """Bot levels in the game (issue #23 item 5), through the emulator: a lobby with a hard bot plays
 a whole game to its end, its member's seat handed to a normal stand-in that the board names;
-Add bot offers only the levels the server allows (P-61), and refuses others privately."""
+Add bot offers only the levels the server allows (P-77), and refuses others privately."""
 
 from __future__ import annotations
 
