@@ -1,9 +1,9 @@
 """`python -m bot demo [game]`: a whole game among simulated members, through the emulator.
 
 The real bot (in this process) talks to the local Discord emulator exactly as it would talk to
-Discord. Simulated members only click what Discord shows them: each picks one of its legal
-actions (the engine says which, as a bot player would know) and must find the button or menu
-for it on the board, in its DMs or in its ephemeral replies. Several members may click at the
+Discord. Simulated members only click what Discord shows them: each picks its move as a
+``normal`` bot player would (issue #23; seeing only its own seat's view and events) and must
+find the button or menu for it on the board, in its DMs or in its ephemeral replies. Several members may click at the
 same moment, so Bag of Bugs grabs are real races.
 
 By default it prints one screen: the game, the final board, and what the game sent (messages,
@@ -28,7 +28,9 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from rules.core import Engine
+from rules.core import Action, Engine
+from rules.core.player import Bot, bot_for
+from rules.core.rng import Rng
 
 from .cli import quiet_start
 from .discord.client import BugtableBot, point_at
@@ -37,6 +39,7 @@ from .emulator import ChannelLimit, Emulator
 from .emulator.traffic import measure
 from .games import games, load_game_modules
 from .host.policy import Speed
+from .host.table import Outcome, Table
 from .settings import Settings
 
 NAMES = ["Ada", "Bram", "Cleo", "Dov", "Esme", "Finn", "Gus", "Hana"]
@@ -246,6 +249,30 @@ async def run_demo(
     return code
 
 
+class NormalMembers:
+    """The simulated members' minds: a normal bot per seat, told what its seat sees of every
+    committed change (a host listener); a game without bot players is played at random."""
+
+    def __init__(self, slug: str, players: int, rng: random.Random) -> None:
+        self.rng = rng
+        self.bots: list[Bot] = []
+        with contextlib.suppress(KeyError):  # no bot players for this game
+            self.bots = [
+                bot_for(slug, seat, "normal", Rng(rng.getrandbits(64))) for seat in range(players)
+            ]
+
+    def table_changed(self, table: Table, outcome: Outcome | None) -> None:
+        if outcome is not None:
+            for bot in self.bots:
+                bot.observe(outcome.events)
+
+    def choose(self, engine: Engine, seat: int) -> Action | None:
+        """The member's move now (``None``: it waits, in a real-time window)."""
+        if not self.bots:
+            return self.rng.choice(engine.legal_actions(seat))
+        return self.bots[seat].decide(engine).action
+
+
 async def _play(
     emulator: Emulator,
     bot: BugtableBot,
@@ -265,6 +292,8 @@ async def _play(
         await emulator.click(member, lobby, lobby.find_button(label="Join"))
     await bot.publisher.flush()
     transcript.show_all(emulator, channel, members)
+    minds = NormalMembers(slug, len(members), rng)
+    bot.host.listeners.append(minds)
     await emulator.click(creator, lobby, lobby.find_button(label="Start"))
     await bot.publisher.flush()
     table = bot.host.tables[next(iter(bot.host.tables))]
@@ -277,7 +306,9 @@ async def _play(
         movers = [s for s in sorted(engine.waiting_for()) if s >= 0 and engine.legal_actions(s)]
         rng.shuffle(movers)
         for seat in movers[: max(1, rng.randint(1, len(movers)))] if movers else []:
-            action = rng.choice(engine.legal_actions(seat))
+            action = minds.choose(engine, seat)
+            if action is None:
+                continue
             member = members[seat]
             control = _find_control(emulator, member, table.id, engine.turn, action)
             if control is None:

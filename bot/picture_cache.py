@@ -18,45 +18,16 @@ import logging
 import multiprocessing
 import os
 import pickle
-import sys
-import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 
+from .child import end_with
 from .ui.specs import ImageSpec
 
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 64
 """Pictures kept: a few per live game is plenty (only the newest one is ever sent)."""
-
-
-PARENT_CHECK_SECONDS = 1.0
-"""How often a picture process looks whether the bot that started it still runs."""
-
-
-def _end_with(parent: int) -> None:
-    """A picture process's initializer: it ends when the bot that started it ends, however that
-    ends (a kill -9 leaves no one to shut the pool down, and the orphan would live on). On Linux
-    the kernel kills it at once (PR_SET_PDEATHSIG); elsewhere, and as a fallback, a thread looks
-    every second whether it has been handed to another parent."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
-
-        pr_set_pdeathsig = 1
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the bot ended before the line above took effect
-        os._exit(0)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class PictureWorkers:
@@ -73,7 +44,7 @@ class PictureWorkers:
             # event loop, which a forked child must not inherit half-way
             context = multiprocessing.get_context("spawn")
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_end_with, initargs=(os.getpid(),)
+                self.processes, mp_context=context, initializer=end_with, initargs=(os.getpid(),)
             )
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, render)

@@ -10,6 +10,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rules.core import GAMES, Timer
+from rules.core.bots import Level
 
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-.]{20,}$")
 
@@ -53,6 +54,13 @@ class Settings(BaseSettings):
     picture_processes: int = Field(default=1, ge=0)
     """Worker processes that draw board pictures (0: a thread of the bot's own process)."""
     bot_player_delay: float = 2.0
+    # Bot players (issue #23): BOT_PLAYER_DELAY scales each level's reaction times (P-75; the
+    # default 2 gives them as written), a hard bot thinks at most BOT_THINK seconds a decision
+    # in one of BOT_PROCESSES worker processes (unset: one per core), and stand-ins for
+    # members who left or went quiet play at STAND_IN_LEVEL unless their server chose.
+    bot_think: float = Field(default=1.0, gt=0)
+    bot_processes: int | None = Field(default=None, ge=1)
+    stand_in_level: Level = "normal"
     # A member is pinged once the game has waited this long on them (P-46), times TIMER_SCALE;
     # 0 pings at once.
     ping_after: float = Field(default=20.0, ge=0)

@@ -19,6 +19,7 @@ from ..host.host import Host
 from ..host.policies import StoredPolicies
 from ..host.policy import DefaultPolicies, Policies
 from ..host.table import Outcome, Table
+from ..host.thinking import Thinking, machine_cores
 from ..host.timers import utcnow
 from ..ops.metrics import CommitCounter, Metrics
 from ..ops.server import OpsServer
@@ -128,6 +129,11 @@ class BugtableBot(commands.Bot):
             self.settings.bot_player_delay,
             max_retry_delay=self.settings.retry_max_delay,
             thought=self.metrics.note_think,
+            thinking=Thinking(
+                self.settings.bot_processes or machine_cores(),
+                modules=self.settings.extra_modules(),
+            ),
+            think=self.settings.bot_think,
         )
         self.host.listeners.append(self.bot_players)
         self.host.listeners.append(CommitCounter(self.metrics))

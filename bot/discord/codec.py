@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..host.policy import BOT_LEVELS
+from ..ui.lobby import ADD_BOT
+
 MAX_CUSTOM_ID = 100
 MAX_DIGITS = 18
 """Game ids and turns fit a 64-bit integer (the database's); longer numbers are not ours."""
@@ -17,7 +20,8 @@ MAX_DEPTH = 4
 HOST_OPS = (
     "join",
     "leave",
-    "addbot",
+    ADD_BOT,
+    *(f"{ADD_BOT}-{level}" for level in BOT_LEVELS),
     "start",
     "cancel",
     "hand",

@@ -21,7 +21,7 @@ from ..host.policy import DEFAULT_POLICY, ServerPolicy
 from ..host.table import Table
 from ..store import Store
 from ..store.errors import NotSeated, StoreError
-from ..ui.lobby import leave_answer, leave_question, lobby_message
+from ..ui.lobby import bot_level_of, leave_answer, leave_question, lobby_message
 from ..ui.presenter import presenter_for
 from ..ui.specs import MessageSpec
 from ..ui.speeds import speeds_words, table_clocks
@@ -406,9 +406,9 @@ class Edge:
                     await self.ask_to_leave(interaction, table)
                     return
                 table = await host.leave(game_id, user.id)
-            elif op == "addbot":
+            elif (level := bot_level_of(op)) is not None:
                 table = await host.add_bot(
-                    game_id, user.id, privileged=await self.privileged(interaction)
+                    game_id, user.id, level, privileged=await self.privileged(interaction)
                 )
             elif op == "start":
                 table = await host.start(

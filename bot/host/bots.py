@@ -1,9 +1,12 @@
-"""Bot players: seats added from the lobby that play random legal moves, and stand-ins that
-play a member's seat while the member is away (P-30, P-31).
+"""Bot players: seats added from the lobby at a level, and stand-ins that play a member's seat
+while the member is away (P-30, P-31), each played by ``rules.core.player.Bot`` at its seat's
+level (issue #23).
 
-A bot sees what any player may see: it picks from ``legal_actions(seat)`` only, never from hidden
-state. It acts through ``Host.act`` like a member, so its moves are checked, logged, committed and
-shown exactly like everyone's, and it loses races like anyone else.
+A bot sees what its seat may see: its decision reads the seat's view and legal actions, its
+memory only the events addressed to its seat or to all (``bot.host.minds``), and a hard bot's
+look ahead happens in imagined games (``rules.core.search``), in a worker process
+(``bot.host.thinking``). It acts through ``Host.act`` like a member, so its moves are checked,
+logged, committed and shown exactly like everyone's, and it loses races like anyone else.
 """
 
 from __future__ import annotations
@@ -15,19 +18,25 @@ import random
 import time
 from collections.abc import Callable
 
-from rules.core import RuleError
+from rules.core import Action, RuleError
+from rules.core.bots import REACTIONS, Level
 
 from ..backoff import backoff, one_line
 from .errors import HostError
 from .host import Host
+from .minds import Minds
 from .table import Outcome, Table
+from .thinking import Thinking, Thought
 
 log = logging.getLogger(__name__)
 
+REFERENCE_DELAY = 2.0
+"""``BOT_PLAYER_DELAY`` at which the levels react in P-51's times; others scale them (P-75)."""
+
 
 class BotPlayers:
-    """A host listener that gives every bot seat the game is waiting on its move, after a
-    short delay (so people can follow, and so bots do not win every race)."""
+    """A host listener that gives every bot seat the game is waiting on its move, after its
+    level's reaction time (so people can follow, and so bots do not win every race)."""
 
     def __init__(
         self,
@@ -36,17 +45,31 @@ class BotPlayers:
         rng: random.Random | None = None,
         *,
         max_retry_delay: float = 60.0,
-        thought: Callable[[str, float], None] | None = None,
+        thought: Callable[[str, str, float], None] | None = None,
+        thinking: Thinking | None = None,
+        think: float = 1.0,
     ) -> None:
         self.host = host
         self.thought = thought
-        """Told how long each decision took, by game kind (the metrics)."""
+        """Told how long each decision took, by game kind and how it was made (the metrics)."""
         self.delay = delay
         self.rng = rng or random.Random()
         self.max_retry_delay = max_retry_delay
+        self.thinking = thinking or Thinking(1)
+        self.minds = Minds(host.store, think, self.rng)
+        self.decisions: list[tuple[int, int, Thought]] = []
+        """The last decisions (game, seat, how): what the tests read, kept short."""
         self._pending: dict[tuple[int, int], asyncio.Task[None]] = {}
 
+    def reaction(self, level: Level) -> float:
+        """Seconds a bot of ``level`` takes to react (P-75): P-51's times, scaled."""
+        span = REACTIONS[level]
+        return (span.low + (span.high - span.low) * self.rng.random()) * (
+            self.delay / REFERENCE_DELAY
+        )
+
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
+        self.minds.heard(table, outcome)
         engine = table.engine
         if engine is None or table.status != "playing" or engine.is_over:
             return
@@ -64,22 +87,14 @@ class BotPlayers:
 
     async def _play(self, table: Table, seat: int, failures: int = 0) -> None:
         retry = backoff(failures, self.max_retry_delay) if failures else 0.0
-        await asyncio.sleep(self.delay * (0.5 + self.rng.random()) + retry)
-        engine = table.engine
-        if engine is None or table.status != "playing" or engine.is_over:
-            return
-        if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-30)
-            return
-        started = time.perf_counter()
-        actions = engine.legal_actions(seat)
-        if not actions:
-            return
-        action = self.rng.choice(actions)
-        if self.thought is not None:
-            self.thought(table.slug, time.perf_counter() - started)
-        user_id = table.user_at(seat).user_id
+        await asyncio.sleep(self.reaction(table.bot_level(seat)) + retry)
         try:
-            await self.host.act(table.id, user_id, action, turn=engine.turn, by_bot=True)
+            decided = await self._decide(table, seat)
+            if decided is None:
+                return
+            action, turn = decided
+            user_id = table.user_at(seat).user_id
+            await self.host.act(table.id, user_id, action, turn=turn, by_bot=True)
         except (RuleError, HostError) as exc:
             # Lost a race or came too soon: try again with what the game offers then.
             log.debug("bot %s of game %s: %s", seat, table.id, exc)
@@ -95,6 +110,49 @@ class BotPlayers:
                     self._play(table, seat, failures + 1), name=f"bot:{table.id}:{seat}"
                 )
 
+    async def _decide(self, table: Table, seat: int) -> tuple[Action, int] | None:
+        """The bot's move and the turn it is for; ``None`` when it has none to make (the game
+        ended, its member is back, or the seat has nothing to do)."""
+        while True:
+            engine = table.engine
+            if engine is None or table.status != "playing" or engine.is_over:
+                return None
+            if not table.bot_plays(seat):  # its member took the seat back meanwhile (P-30)
+                return None
+            level = table.bot_level(seat)
+            bot = await self.minds.of(table, seat)  # its memory rebuilt if not in step
+            engine = table.running()
+            options = [] if engine.is_over else engine.legal_actions(seat)
+            if not options:
+                return None
+            seq, turn = table.game.last_seq, engine.turn
+            started = time.perf_counter()
+            action: Action | None
+            how = "quick"
+            if bot is None:  # a game without bot players: a random legal move
+                action = self.rng.choice(options)
+            else:
+                try:
+                    thought = await self.thinking.decide(bot, engine)
+                except Exception:  # a heuristic's bug must not stall the game on this seat
+                    log.exception("bot %s of game %s could not decide", seat, table.id)
+                    action, how = self.rng.choice(options), "quick"
+                else:
+                    self._note(table.id, seat, thought)
+                    action, how = thought.decision.action, thought.how
+            if self.thought is not None:
+                self.thought(table.slug, how, time.perf_counter() - started)
+            if table.game.last_seq != seq:
+                continue  # the game moved while it thought: look again at what it is now
+            if action is None:  # it waits (a real-time window): looks again after a moment
+                await asyncio.sleep(self.reaction(level))
+                continue
+            return action, turn
+
+    def _note(self, game_id: int, seat: int, thought: Thought) -> None:
+        self.decisions.append((game_id, seat, thought))
+        del self.decisions[:-1000]
+
     async def close(self) -> None:
         tasks = list(self._pending.values())
         self._pending.clear()
@@ -103,3 +161,4 @@ class BotPlayers:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.thinking.close()

@@ -17,7 +17,7 @@ from ..settings import Settings
 from ..store import Store
 from .errors import GameGone
 from .gate import Gate
-from .policy import Policies
+from .policy import BotLevel, Policies
 from .table import Outcome, Table
 from .timers import TimerScheduler
 
@@ -70,6 +70,11 @@ class HostCore:
     _timers_running: bool
     gate: Gate
     scheduler: TimerScheduler
+
+    def stand_in_level(self, table: Table) -> BotLevel:
+        """The level of a stand-in seated now: its server's choice when the game opened
+        (P-64), else ``STAND_IN_LEVEL``."""
+        return table.policy.stand_in_level or self.settings.stand_in_level
 
     async def _notify(self, table: Table, outcome: Outcome | None) -> None:
         for listener in self.listeners:

@@ -119,3 +119,14 @@ class NotModerator(HostError):
 
 class NotPlaying(HostError):
     message = "That member has no seat in the game being played here."
+
+
+class LevelNotOffered(HostError):
+    """Add bot at a level this server's admins do not offer (issue #24's ``bot_levels``)."""
+
+    def __init__(self, level: str, offered: tuple[str, ...]) -> None:
+        if not offered:
+            super().__init__("This server does not allow bot players.")
+        else:
+            words = " and ".join(offered)
+            super().__init__(f"This server does not offer {level} bots, only {words} ones.")

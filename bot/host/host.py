@@ -59,6 +59,7 @@ class Host(Lobby):
         self._dormant: dict[int, dict[str, datetime]] = {}
         # Alarms run from the start, or after a restart from ``resume_timers()``.
         self._timers_running = True
+        self.policies = policies or DefaultPolicies()
         self.gate = Gate()
         """Closed by a graceful stop: nothing new begins, what began finishes."""
         self.scheduler = TimerScheduler(

@@ -19,6 +19,7 @@ from .errors import (
     GameDisabled,
     GameGone,
     HostError,
+    LevelNotOffered,
     NotAllowed,
     NotAPlayer,
     NotModerator,
@@ -29,7 +30,9 @@ from .errors import (
     UnknownGame,
 )
 from .play import Play
+from .policy import BotLevel
 from .policy_values import policy_values
+from .seating import bot_name
 from .table import Table
 
 
@@ -121,6 +124,7 @@ class Lobby(Play):
                     name if s.user_id == user_id else s.name,
                     is_bot=s.is_bot,
                     confirmed=s.is_bot or s.user_id == user_id,
+                    bot_level=s.bot_level if s.is_bot else "easy",
                 )
                 for s in seats
             ],
@@ -148,23 +152,35 @@ class Lobby(Play):
         return table
 
     @through_gate
-    async def add_bot(self, game_id: int, user_id: int, *, privileged: bool = False) -> Table:
-        """Seat a bot player (random legal play). Bots take negative user ids: -1, -2, ..."""
+    async def add_bot(
+        self,
+        game_id: int,
+        user_id: int,
+        level: BotLevel = "easy",
+        *,
+        privileged: bool = False,
+    ) -> Table:
+        """Seat a bot player of ``level``, if the server's policy offers it (P-77). Bots take
+        negative user ids: -1, -2, ..."""
         table = await self.table(game_id)
         async with self._guarded(table):
             self._check_privileged(table, user_id, privileged)
             if table.status != "lobby":
                 raise AlreadyStarted()
-            if not table.policy.bot_levels:  # as the server allowed when the game opened
+            offered = table.bot_levels  # as the server allowed when the game opened (P-64)
+            if not offered:
                 raise BotsNotAllowed()
+            if level not in offered:
+                raise LevelNotOffered(level, offered)
             taken = {s.user_id for s in table.seats}
             number = next(n for n in range(1, 100) if -n not in taken)
             table.seats = await self.store.join(
                 game_id,
                 user_id=-number,
-                name=f"🤖 Bot {number}",
+                name=bot_name(level, [s.name for s in table.seats]),
                 max_players=table.engine_cls.max_players,
                 is_bot=True,
+                bot_level=level,
             )
             table.game = await self._record(game_id)
         await self._notify(table, None)

@@ -257,7 +257,8 @@ class Play(Loading):
             raise NotSeated(table.id, user_id, playing=True)
         if held.away == away:
             raise (SeatAway("A bot already plays your seat.") if away else NotAway())
-        table.seats = await self.store.set_away(table.id, user_id, away=away)
+        level = self.stand_in_level(table) if away else None
+        table.seats = await self.store.set_away(table.id, user_id, away=away, level=level)
         table.game = await self._record(table.id)
         table.clock_strikes.pop(seat, None)
         table.seat_changes.append(SeatChange(seat, why, strikes, view=table.view()))

@@ -13,7 +13,7 @@ from rules.core import SYSTEM, Engine, Event
 from ..store.errors import NotSeated
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
-from .policy import ServerPolicy
+from .policy import BOT_LEVELS, BotLevel, ServerPolicy
 from .policy_values import policy_from_values
 from .seating import Seating, names_by_seat
 from .view import Moment, TableView, frozen, rules_of
@@ -84,6 +84,13 @@ class Table(Seating):
         once: ``games.policy`` is written when the game opens and never again."""
         return policy_from_values(self.game.policy or {})
 
+    @property
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        """The levels **Add bot** offers in this lobby, in their order: its server's policy
+        when the game opened (P-64, P-77)."""
+        offered = self.policy.bot_levels
+        return tuple(level for level in BOT_LEVELS if level in offered)
+
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
         if seat is None:
@@ -114,6 +121,7 @@ class Table(Seating):
             timers=frozen(self.timers),
             paced_until=frozen(self.paced_until),
             moment=moment,
+            bot_levels=self.bot_levels,
         )
 
 

@@ -25,6 +25,7 @@ from rules.core import Action, Engine
 from ..standings import FinalResult, final_result
 from ..store.records import GameRecord, SeatRecord
 from .errors import NotStarted
+from .policy import BOT_LEVELS, BotLevel
 from .seating import Seating, names_by_seat
 
 E_co = TypeVar("E_co", covariant=True)
@@ -166,6 +167,8 @@ class TableView(Seating):
     """When each running pacing gap ends (P-29)."""
     moment: Moment[Engine] | None
     """The running game, or ``None`` in the lobby (and for a game cancelled there)."""
+    bot_levels: tuple[BotLevel, ...] = BOT_LEVELS
+    """The levels the lobby's **Add bot** offers (its server's policy, P-77)."""
     _names: list[str] | None = field(default=None, init=False, repr=False)
 
     @property

@@ -87,8 +87,10 @@ class Metrics:
         )
         self.think = prometheus_client.Histogram(
             "bugtable_bot_think_seconds",
-            "How long a bot player took to choose its move.",
-            ["game", "shards"],
+            "How long a bot player took to choose its move, by how: quick (random, nothing to "
+            "do), normal, searched (a hard bot's search in a worker) or fallback (a hard bot "
+            "played as normal: every worker busy, P-76).",
+            ["game", "how", "shards"],
             buckets=THINK_BUCKETS,
             registry=self.registry,
         )
@@ -127,8 +129,8 @@ class Metrics:
     def note_commit(self, game: str) -> None:
         self.committed.labels(game=game, shards=self.shards).inc()
 
-    def note_think(self, game: str, seconds: float) -> None:
-        self.think.labels(game=game, shards=self.shards).observe(seconds)
+    def note_think(self, game: str, how: str, seconds: float) -> None:
+        self.think.labels(game=game, how=how, shards=self.shards).observe(seconds)
 
     def read(self, readings: Readings) -> None:
         self._readings = readings

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from .base import StoreBase
 from .errors import AlreadySeated, ChannelBusy, NotSeated, TableFull, VersionConflict
 from .models import Game, Seat, utcnow
-from .records import UNFINISHED, GameRecord, GameStatus, LobbySeat, SeatRecord, TimerSpec
+from .records import UNFINISHED, BotLevel, GameRecord, GameStatus, LobbySeat, SeatRecord, TimerSpec
 from .rows import (
     UNFINISHED_VALUES,
     check_timer_keys,
@@ -82,6 +82,7 @@ class LobbyStore(StoreBase):
                         name=place.name,
                         is_bot=place.is_bot,
                         confirmed=place.confirmed,
+                        bot_level=place.bot_level,
                     )
                     for seq, place in enumerate(places, start=1)
                 )
@@ -95,10 +96,17 @@ class LobbyStore(StoreBase):
         return record
 
     async def join(
-        self, game_id: int, *, user_id: int, name: str, max_players: int, is_bot: bool = False
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        name: str,
+        max_players: int,
+        is_bot: bool = False,
+        bot_level: BotLevel = "easy",
     ) -> list[SeatRecord]:
-        """Take the next lobby place, or confirm the place a rematch holds for this user.
-        Raises AlreadySeated, TableFull or WrongStatus."""
+        """Take the next lobby place, or confirm the place a rematch holds for this user
+        (``bot_level``: a bot player's level). Raises AlreadySeated, TableFull or WrongStatus."""
         async with self._writing() as session:
             game = await lock_game(session, game_id)
             require_status(game, GameStatus.LOBBY)
@@ -115,7 +123,14 @@ class LobbyStore(StoreBase):
                 raise TableFull(game_id, max_players)
             next_seq = max((s.join_seq for s in seats), default=0) + 1
             session.add(
-                Seat(game_id=game_id, join_seq=next_seq, user_id=user_id, name=name, is_bot=is_bot)
+                Seat(
+                    game_id=game_id,
+                    join_seq=next_seq,
+                    user_id=user_id,
+                    name=name,
+                    is_bot=is_bot,
+                    bot_level=bot_level,
+                )
             )
             touch(game)
             await session.flush()
@@ -135,9 +150,12 @@ class LobbyStore(StoreBase):
             await session.flush()
             return seat_records(await seat_rows(session, game_id))
 
-    async def set_away(self, game_id: int, user_id: int, *, away: bool) -> list[SeatRecord]:
-        """Hand a member's seat in a game being played to a bot (``away``), or give it back.
-        Raises NotSeated (no such member's seat) or WrongStatus (the game is not playing)."""
+    async def set_away(
+        self, game_id: int, user_id: int, *, away: bool, level: BotLevel | None = None
+    ) -> list[SeatRecord]:
+        """Hand a member's seat in a game being played to a bot (``away``) of ``level``, or
+        give it back. Raises NotSeated (no such member's seat) or WrongStatus (the game is not
+        playing)."""
         async with self._writing() as session:
             game = await lock_game(session, game_id)
             require_status(game, GameStatus.PLAYING)
@@ -146,6 +164,8 @@ class LobbyStore(StoreBase):
             if seat is None:
                 raise NotSeated(game_id, user_id)
             seat.away = away
+            if level is not None:
+                seat.bot_level = level
             touch(game)
             await session.flush()
             return seat_records(seats)

@@ -169,6 +169,9 @@ class Seat(Base):
     confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """A bot plays this member's seat: they left, or let their clock run out (P-30, P-31)."""
+    bot_level: Mapped[str] = mapped_column(String(8), default="easy", server_default="easy")
+    """The level of the bot that plays this seat: a bot player's own, or its member's stand-in
+    while ``away`` (set when the seat is handed over). Rows older than levels read ``easy``."""
 
     __table_args__ = (
         UniqueConstraint("game_id", "user_id"),

@@ -9,6 +9,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from rules.core.bots import Level as BotLevel
+
 
 class GameStatus(StrEnum):
     """The life of a game. ``LOBBY`` and ``PLAYING`` are "unfinished": they hold the channel."""
@@ -112,6 +114,8 @@ class SeatRecord:
     """False for a place a rematch holds for a previous player who has not pressed Join yet."""
     away: bool = False
     """During play: a bot plays this member's seat until they come back (P-30, P-31)."""
+    bot_level: BotLevel = "easy"
+    """The level of the bot playing this seat (a bot's, or an away member's stand-in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +196,7 @@ class LobbySeat:
     name: str
     is_bot: bool = False
     confirmed: bool = True
+    bot_level: BotLevel = "easy"
 
 
 @dataclass(frozen=True, slots=True)

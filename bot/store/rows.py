@@ -10,6 +10,8 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from rules.core.bots import LEVELS, Level
+
 from .errors import GameNotFound, WrongStatus
 from .models import ActionRow, Game, Seat, TimerRow, utcnow
 from .records import (
@@ -106,6 +108,14 @@ def game_from_orm(game: Game) -> GameRecord:
 _GAME_COLUMNS = list(cast(Table, Game.__table__).c)
 
 
+def bot_level(stored: str) -> Level:
+    """A stored level; anything else (a row from a newer bot, say) plays as ``easy``."""
+    for level in LEVELS:
+        if level == stored:
+            return level
+    return "easy"
+
+
 def seat_records(rows: Sequence[Seat]) -> list[SeatRecord]:
     return [
         SeatRecord(
@@ -117,6 +127,7 @@ def seat_records(rows: Sequence[Seat]) -> list[SeatRecord]:
             join_seq=s.join_seq,
             confirmed=s.confirmed,
             away=s.away,
+            bot_level=bot_level(s.bot_level),
         )
         for s in rows
     ]

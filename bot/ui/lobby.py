@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from ..host.policy import BOT_LEVELS, BotLevel
 from ..host.policy_values import policy_from_values
+from ..host.seating import bot_label
 from ..host.view import TableView
 from .admin import house_rules
 from .howto import how_to_play_button
@@ -11,6 +13,31 @@ from .specs import ButtonSpec, EmbedSpec, Field, MessageSpec, Style
 from .text import esc
 
 LOBBY_COLOUR = 0x3A7BD5
+
+ADD_BOT = "addbot"
+"""Add bot as lobbies before bot levels had it; such a button, still on an old lobby, adds an
+easy bot (the only level there was, P-77)."""
+
+LEVEL_WORDS: dict[BotLevel, str] = {
+    "easy": "easy plays random legal moves",
+    "normal": "normal plays by the rulebook's strategy",
+    "hard": "hard looks ahead through imagined games",
+}
+
+
+def add_bot_op(level: BotLevel) -> str:
+    """The host operation of a lobby's Add bot button for ``level``: ``addbot-hard``."""
+    return f"{ADD_BOT}-{level}"
+
+
+def bot_level_of(op: str) -> BotLevel | None:
+    """The level an Add bot operation asks for (``None``: not an Add bot operation)."""
+    if op == ADD_BOT:
+        return "easy"
+    for level in BOT_LEVELS:
+        if op == add_bot_op(level):
+            return level
+    return None
 
 
 def lobby_message(table: TableView, clocks: str | None = None) -> MessageSpec:
@@ -44,12 +71,17 @@ def lobby_message(table: TableView, clocks: str | None = None) -> MessageSpec:
         need += f" Waiting for {waiting} to confirm; the opener may start without them."
     creator = next((s.name for s in table.seats if s.user_id == table.game.creator_id), None)
     opener = f"Opened by **{creator}**. " if creator else ""
+    offered = table.bot_levels
+    bots = (
+        f" The opener may add bot players: {'; '.join(LEVEL_WORDS[lvl] for lvl in offered)}."
+        if offered
+        else ""
+    )
     embed = EmbedSpec(
         title=f"{table.title} — lobby",
         description=(
             f"{opener}{table.min_players}–{table.max_players} players. {need}\n"
-            "Press **Join** to take a seat; seats go clockwise in join order. The opener may "
-            "**Add bot** players, which play random legal moves."
+            f"Press **Join** to take a seat; seats go clockwise in join order.{bots}"
         ),
         fields=tuple(fields),
         colour=LOBBY_COLOUR,
@@ -59,11 +91,21 @@ def lobby_message(table: TableView, clocks: str | None = None) -> MessageSpec:
         (
             ButtonSpec("Join", host="join", style=Style.SUCCESS, disabled=full and not held),
             ButtonSpec("Leave", host="leave"),
-            ButtonSpec("Add bot", host="addbot", emoji="🤖", disabled=full),
             ButtonSpec("Start", host="start", style=Style.PRIMARY, disabled=not ready),
             ButtonSpec("Cancel", host="cancel", style=Style.DANGER),
         ),
-        (how_to_play_button(table.slug),),
+        (
+            *(
+                ButtonSpec(
+                    f"Add {bot_label(level).lower()}",
+                    host=add_bot_op(level),
+                    emoji="🤖",
+                    disabled=full,
+                )
+                for level in offered
+            ),
+            how_to_play_button(table.slug),
+        ),
     )
     content = (
         "🔁 Rematch! " + " ".join(f"<@{s.user_id}>" for s in held) + ": press **Join** to "

@@ -183,16 +183,17 @@ class Presenter:
 
     def seat_line(self, table: TableView, change: SeatChange) -> str:
         """The log line for a seat handed to a bot or taken back (P-30, P-31)."""
-        name = esc(table.user_at(change.seat).name)
+        held = table.user_at(change.seat)
+        name, bot = esc(held.name), f"a {held.bot_level} bot"
         if change.why == "left":
-            return f"🚪 **{name}** left: 🤖 a bot plays their seat (`/bugs join` takes it back)"
+            return f"🚪 **{name}** left: 🤖 {bot} plays their seat (`/bugs join` takes it back)"
         if change.why == "kicked":
             return (
-                f"🛡️ A moderator handed **{name}**'s seat to 🤖 a bot (`/bugs join` takes it back)"
+                f"🛡️ A moderator handed **{name}**'s seat to 🤖 {bot} (`/bugs join` takes it back)"
             )
         if change.why == "clock":
             return (
-                f"💤 **{name}**'s clock ran out {change.strikes} times in a row: 🤖 a bot plays "
+                f"💤 **{name}**'s clock ran out {change.strikes} times in a row: 🤖 {bot} plays "
                 "their seat (`/bugs join` takes it back)"
             )
         return f"↩️ **{name}** is back and plays their own seat again"

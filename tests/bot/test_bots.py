@@ -28,8 +28,8 @@ async def test_bots_take_seats_from_the_lobby(host: Host) -> None:
     assert [(s.user_id, s.name, s.is_bot) for s in table.seats] == [
         (ALICE, "alice", False),
         (BOB, "bob", False),
-        (-1, "🤖 Bot 1", True),
-        (-2, "🤖 Bot 2", True),
+        (-1, "🤖 Easy bot", True),
+        (-2, "🤖 Easy bot 2", True),
     ]
     with pytest.raises(TableFull):
         await host.add_bot(table.id, ALICE)

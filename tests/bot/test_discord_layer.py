@@ -207,9 +207,11 @@ def test_lobby_and_generic_presenter_fit_discord_limits() -> None:
     assert [b.label for b in lobby.buttons()] == [
         "Join",
         "Leave",
-        "Add bot",
         "Start",
         "Cancel",
+        "Add easy bot",
+        "Add normal bot",
+        "Add hard bot",
         "How to play",
     ]
     presenter = presenter_for("ladybug-dash")

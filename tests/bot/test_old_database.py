@@ -126,8 +126,8 @@ async def differences(host: Host, before: dict[str, Any]) -> AsyncIterator[str]:
         if digest(record.snapshot) != before["snapshot"]:
             yield "the stored snapshot changed in the migration"
         now["log_lines"] = len(lines)
-        now["log"] = digest(lines)
-        now["names"] = table.names()
+        now["log"] = digest([before_levels(line) for line in lines])
+        now["names"] = [before_levels(name) for name in table.names()]
         now.update(await game_facts(store, record, engine))
         if record.status == "playing":
             stored = {t.key: t.due_at for t in await store.timers(record.id)}
@@ -136,6 +136,13 @@ async def differences(host: Host, before: dict[str, Any]) -> AsyncIterator[str]:
     for key in sorted(before.keys() - {"id"} | now.keys()):
         if before.get(key) != now.get(key):
             yield f"{key}: was {before.get(key)!r}, now {now.get(key)!r}"
+
+
+def before_levels(text: str) -> str:
+    """What the old code said for a seat a stand-in plays: since bot levels (issue #23) its
+    name also says the stand-in's level (``🤖 bob (Easy bot)``), and an old stand-in reads as
+    the random player it was, easy (P-78). Only that suffix is taken out; all else compares."""
+    return text.replace(" (Easy bot)", "")
 
 
 async def all_differences(host: Host) -> list[str]:

@@ -60,12 +60,12 @@ async def test_a_rematch_holds_the_seats_until_each_player_confirms(
         (ALICE, "alice", False),
         (BOB, "user2", False),
         (CAROL, "Carol", True),
-        (-1, "🤖 Bot 1", True),
+        (-1, "🤖 Easy bot", True),
     ]
     lobby = lobby_message(table.view())
     assert lobby.content is not None and f"<@{ALICE}> <@{BOB}>" in lobby.content
     assert "Waiting for alice, user2 to confirm" in str(lobby.embed)
-    assert "Players (2/4): alice (invited), user2 (invited), Carol, 🤖 Bot 1" in status_text(
+    assert "Players (2/4): alice (invited), user2 (invited), Carol, 🤖 Easy bot" in status_text(
         Settings(_env_file=None),  # type: ignore[call-arg]
         table,
         None,

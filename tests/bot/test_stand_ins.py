@@ -50,9 +50,10 @@ async def test_a_member_who_leaves_mid_game_gets_a_stand_in_and_can_take_it_back
     heard = Heard(host)
     await host.leave(table.id, BOB)
     assert table.user_at(1).away and table.bot_plays(1) and not table.bot_plays(0)
-    assert table.names() == ["alice", "🤖 bob"]
+    assert table.names() == ["alice", "🤖 bob (Normal bot)"]
     assert heard.changes == [(1, "left", 0)] and table.seat_changes == []
-    assert heard.views[0].view.names() == ["alice", "🤖 bob"]  # the table as the change left it
+    # the table as the change left it
+    assert heard.views[0].view.names() == ["alice", "🤖 bob (Normal bot)"]
     assert [s.away for s in await store.seats(table.id)] == [False, True]
     # The member's own clicks are refused while the bot plays; the bot's go through.
     with pytest.raises(SeatAway):
@@ -67,7 +68,7 @@ async def test_a_member_who_leaves_mid_game_gets_a_stand_in_and_can_take_it_back
     other = Host(store, settings, clock=clock)
     try:
         (restored,) = await other.restore()
-        assert restored.names() == ["alice", "🤖 bob"]
+        assert restored.names() == ["alice", "🤖 bob (Normal bot)"]
     finally:
         await other.close()
     await host.join(table.id, BOB, "bob")
@@ -153,7 +154,7 @@ async def test_a_member_whose_clock_runs_out_three_times_in_a_row_gets_a_stand_i
     assert table.clock_strikes == {sleeper: 2}
     await expire(host, table, clock)
     name = "alice" if sleeper == 0 else "bob"
-    assert table.user_at(sleeper).away and table.names()[sleeper] == f"🤖 {name}"
+    assert table.user_at(sleeper).away and table.names()[sleeper] == f"🤖 {name} (Normal bot)"
     assert heard.changes[-1] == (sleeper, "clock", 3)
     assert table.clock_strikes == {}
     # The other player's clock running out now counts for them alone.

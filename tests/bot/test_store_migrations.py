@@ -425,11 +425,17 @@ async def test_0007_drops_the_lobby_message_column_and_keeps_the_games(tmp_path:
     try:
         game = await store.get_game(1)
         assert game is not None and (game.seed, game.version, game.web_token) == (7, 3, "T")
-        # Its seats too: the games table is altered in place, never rebuilt (which would
-        # cascade to every row that refers to a game).
-        assert [s.name for s in await store.seats(1)] == ["alice", "bob"]
     finally:
         await store.close()
+
+    def seat_names(connection: sa.Connection) -> list[str]:
+        return list(
+            connection.exec_driver_sql("SELECT name FROM seats ORDER BY join_seq").scalars()
+        )
+
+    # Its seats too: the games table is altered in place, never rebuilt (which would cascade to
+    # every row that refers to a game). Read as rows: today's store reads later columns too.
+    assert await inspect_db(url, seat_names) == ["alice", "bob"]
     await _run(url, _migrate(url, "0004", down=True))
     assert "lobby_message_id" in await inspect_db(url, columns)
 
@@ -513,6 +519,44 @@ async def test_0006_makes_documents_jsonb_on_postgresql_only(empty_db_url: str) 
         ).scalar_one()
 
     assert await inspect_db(url, options) == {"a": "2", "b": "1"}
+
+
+async def test_0010_reads_every_older_bot_seat_as_easy(empty_db_url: str) -> None:
+    """Bots and stand-ins seated before levels played at random: after 0010 each reads as an
+    easy bot (and a downgrade drops the column, the seats kept), on SQLite and PostgreSQL."""
+    url = empty_db_url
+    await _run(url, _migrate(url, "0009"))
+
+    def fill(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(
+            "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " players, version, created_at, updated_at, web_token) VALUES (1, 'ladybug-dash', 9,"
+            " 50, 1, 'playing', 7, '{}', 2, 3, '2030-01-01 00:00:00', '2030-01-01 00:00:00', 'T')"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO seats (game_id, seat, join_seq, user_id, name, is_bot, confirmed, away)"
+            " VALUES (1, 0, 1, 1, 'alice', false, true, true),"
+            " (1, 1, 2, -1, 'Bot 1', true, true, false)"
+        )
+
+    def seat_names(connection: sa.Connection) -> list[str]:
+        return list(
+            connection.exec_driver_sql("SELECT name FROM seats ORDER BY join_seq").scalars()
+        )
+
+    await _run(url, fill)
+    await _run(url, _migrate(url, "0010"))
+    store = await Store.open(url, migrate=False)
+    try:
+        seats = await store.seats(1)
+        assert [(s.name, s.away, s.is_bot, s.bot_level) for s in seats] == [
+            ("alice", True, False, "easy"),
+            ("Bot 1", False, True, "easy"),
+        ]
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0009", down=True))
+    assert await inspect_db(url, seat_names) == ["alice", "Bot 1"]
 
 
 async def test_0008_adds_server_settings_and_keeps_every_game_at_the_defaults(

@@ -48,8 +48,8 @@ async def test_every_game_finishes_through_a_locked_database_a_429_storm_and_a_s
         (world.alice, world.channel, "ladybug-dash", {"clock": "1"}),
     ):
         board = await open_game(emu, user, channel, game, **opts)
-        await click(emu, user, board, "Add bot")
-        await until_text(emu, board, "2. 🤖 Bot 1")
+        await click(emu, user, board, "Add easy bot")
+        await until_text(emu, board, "2. 🤖 Easy bot")
         await emu.wait_for(lambda b=board: not b.find_button(label="Start").disabled, timeout=WAIT)
         # A 429 storm on each board, longer than discord.py's 5 tries and the old 5 retries:
         # the game's first edits after the start meet it.

@@ -21,9 +21,11 @@ async def test_open_join_leave_start(world: World) -> None:
     assert [b.label for b in lobby.buttons()] == [
         "Join",
         "Leave",
-        "Add bot",
         "Start",
         "Cancel",
+        "Add easy bot",
+        "Add normal bot",
+        "Add hard bot",
         "How to play",
     ]
     assert lobby.find_button(label="Start").disabled  # one player is not enough
@@ -129,9 +131,9 @@ async def test_status_and_rules(world: World) -> None:
 async def test_a_bot_player_fills_a_seat_and_plays_its_turns(world: World) -> None:
     emu, chan = world.emulator, world.channel
     lobby = await open_game(emu, world.alice, chan)
-    assert "Only the member who opened" in told(await click(emu, world.bob, lobby, "Add bot"))
-    assert told(await click(emu, world.alice, lobby, "Add bot")) == ""
-    await until_text(emu, lobby, "2. 🤖 Bot 1")
+    assert "Only the member who opened" in told(await click(emu, world.bob, lobby, "Add easy bot"))
+    assert told(await click(emu, world.alice, lobby, "Add easy bot")) == ""
+    await until_text(emu, lobby, "2. 🤖 Easy bot")
     await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=WAIT)
     await click(emu, world.alice, lobby, "Start")
     # Alice plays her picks; the bot claims, cheers and picks on its own, to the end.
@@ -143,5 +145,5 @@ async def test_a_bot_player_fills_a_seat_and_plays_its_turns(world: World) -> No
             await emu.click(world.alice, lobby, lobby.find_button(label="pick 2"))
         await asyncio.sleep(0.05)  # a poll: the loop ends on the state, not on time
     text = await until_text(emu, lobby, "game over", timeout=WAIT)
-    assert "🤖 Bot 1" in text
+    assert "🤖 Easy bot" in text
     assert emu.dms(world.alice)  # the human got her hand; the bot needs no DMs

@@ -104,8 +104,8 @@ async def test_a_leaver_is_played_by_a_bot_until_they_join_again(world: World) -
     await click(emu, bob, asked.message, "Leave: a bot plays my seat")
     left = asked.message.text()
     assert "a bot plays your seat now" in left and "/bugs join" in left, left
-    await until_text(emu, board, "🚪 **bob** left: 🤖 a bot plays their seat")
-    await until_text(emu, board, "🤖 bob")
+    await until_text(emu, board, "🚪 **bob** left: 🤖 a normal bot plays their seat")
+    await until_text(emu, board, "🤖 bob (Normal bot)")  # a normal stand-in (STAND_IN_LEVEL)
     # While away, bob's clicks are refused privately, and he is never pinged.
     refused = await click_when_enabled(world, board, bob, "Draw")
     assert "A bot plays your seat" in told(refused), told(refused)
@@ -145,7 +145,7 @@ async def test_a_member_whose_clock_keeps_running_out_is_replaced_and_told(
     stand-in, she is told in the channel, and `/bugs join` gives it back."""
     emu, channel, alice = world.emulator, world.channel, world.alice
     lobby = await open_game(emu, alice, channel, GAME)
-    assert told(await click(emu, alice, lobby, "Add bot")) == ""
+    assert told(await click(emu, alice, lobby, "Add easy bot")) == ""
     await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=WAIT)
     assert told(await click(emu, alice, lobby, "Start")) == ""
     board = lobby
@@ -163,7 +163,9 @@ async def test_a_member_whose_clock_keeps_running_out_is_replaced_and_told(
     moves = await stored_actions(world)
     assert [m for m in moves if m[0] == SYSTEM] == [(SYSTEM, "timeout")] * 2
     # The stand-in now plays her turns, long before her clock would run out.
-    await emu.wait_for(lambda: f"🃏 🤖 {alice.name} drew a card" in board.all_text(), timeout=WAIT)
+    await emu.wait_for(
+        lambda: f"🃏 🤖 {alice.name} (Normal bot) drew a card" in board.all_text(), timeout=WAIT
+    )
 
     back = await emu.slash(alice, channel, "bugs join")
     assert "You are back" in told(back)

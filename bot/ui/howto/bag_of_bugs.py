@@ -67,8 +67,8 @@ PAGES: Final = (
         "• **Give …** (after you took a 💨 Wind): the token you give to your left.\n"
         "• **Take all** / **Return all** (the Drawer): the leftovers.\n"
         "• 📖 **How to play**: these pages, only for you.\n\n"
-        "**In the lobby**: **Join**, **Leave**, 🤖 **Add bot** (a bot that plays random "
-        "legal moves), **Start** and **Cancel** (the opener).\n"
+        "**In the lobby**: **Join**, **Leave**, 🤖 **Add easy / normal / hard bot** (the "
+        "levels the server allows), **Start** and **Cancel** (the opener).\n"
         "After the game, 🔁 **Rematch** opens a new lobby for the same players.",
     ),
 )

@@ -56,7 +56,8 @@ PAGES: Final = (
         "• 📖 **How to play**: these pages, only for you.\n\n"
         "**After you drew** (privately, and in your DM): **Place** 🟥 … and **Score** 🟥 … "
         "buttons, one per colour in your hand, with what a score would move.\n\n"
-        "**In the lobby**: **Join**, **Leave**, 🤖 **Add bot**, **Start** and **Cancel**. "
+        "**In the lobby**: **Join**, **Leave**, 🤖 **Add easy / normal / hard bot**, **Start** "
+        "and **Cancel**. "
         "After the game, 🔁 **Rematch**.",
     ),
 )

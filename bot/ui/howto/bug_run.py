@@ -79,7 +79,8 @@ PAGES: Final = (
         "🖼️ **Full board**: the whole dungeon picture. Both only for you.\n"
         "• 📖 **How to play**: these pages, only for you.\n\n"
         "**In your DM**: your secrets, kept up to date.\n"
-        "**In the lobby**: **Join**, **Leave**, 🤖 **Add bot**, **Start** and **Cancel**. "
+        "**In the lobby**: **Join**, **Leave**, 🤖 **Add easy / normal / hard bot**, **Start** "
+        "and **Cancel**. "
         "After the game, 🔁 **Rematch**.",
     ),
 )

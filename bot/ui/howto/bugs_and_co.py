@@ -55,7 +55,8 @@ PAGES: Final = (
         "• 🃏 **My hand**: the tile you hold (with Keep and Put back) and how many you kept.\n"
         "• 📖 **How to play**: these pages, only for you.\n\n"
         "**After a pick-up** (only you see it): ✋ **Keep** or ↩ **Put back**.\n\n"
-        "**In the lobby**: **Join**, **Leave**, 🤖 **Add bot**, **Start** and **Cancel**. "
+        "**In the lobby**: **Join**, **Leave**, 🤖 **Add easy / normal / hard bot**, **Start** "
+        "and **Cancel**. "
         "After the game, 🔁 **Rematch**.",
     ),
 )

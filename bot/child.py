@@ -1,0 +1,34 @@
+"""Worker processes end with the bot that started them (pictures, bot players' searches)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker process looks whether the bot that started it still runs."""
+
+
+def end_with(parent: int) -> None:
+    """A worker process's initializer: it ends when the bot that started it ends, however that
+    ends (a kill -9 leaves no one to shut the pool down, and the orphan would live on). On Linux
+    the kernel kills it at once (PR_SET_PDEATHSIG); elsewhere, and as a fallback, a thread looks
+    every second whether it has been handed to another parent."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the bot ended before the line above took effect
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
