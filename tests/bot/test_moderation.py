@@ -172,7 +172,7 @@ async def test_kick_hands_the_seat_to_a_stand_in_and_join_takes_it_back(
     assert heard.changes == []
     await host.kick(game_id, BOB, moderator=True)
     table = host.tables[game_id]
-    assert table.names() == ["alice", "🤖 bob"] and heard.changes == [(1, "kicked", 0)]
+    assert table.names() == ["alice", "🤖 bob (Normal bot)"] and heard.changes == [(1, "kicked", 0)]
     assert [s.away for s in await store.seats(game_id)] == [False, True]
     with pytest.raises(SeatAway, match="that member's seat"):
         await host.kick(game_id, BOB, moderator=True)

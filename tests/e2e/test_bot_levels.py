@@ -51,8 +51,10 @@ async def test_a_hard_bot_and_a_normal_stand_in_play_a_whole_game(world: World) 
     await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=WAIT)
     assert told(await click(emu, alice, lobby, "Start")) == ""
     board = lobby
-    left = await emu.slash(alice, channel, "bugs leave")
-    assert "a bot plays your seat now" in told(left)
+    asked = await emu.slash(alice, channel, "bugs leave")  # asked first (P-73)
+    assert asked.ephemeral and asked.message is not None, told(asked)
+    await click(emu, alice, asked.message, "Leave: a bot plays my seat")
+    assert "a bot plays your seat now" in asked.message.text()
     await until_text(emu, board, "🚪 **alice** left: 🤖 a normal bot plays their seat")
     await until_text(emu, board, f"🤖 {alice.name} (Normal bot)")
     # Nobody clicks from here: the two bots play the game to its end.

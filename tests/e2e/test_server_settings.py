@@ -109,8 +109,8 @@ async def test_a_setting_takes_effect_on_the_next_game_not_the_running_one(world
     await bugtable(world, admin, "bots", easy=False, normal=False, hard=False)
     await bugtable(world, admin, "game", game="ladybug-dash", enabled=False)
     # The lobby under way keeps the policy it opened with: bots may still sit in.
-    assert told(await click(emu, world.alice, lobby, "Add bot")) == ""
-    await until_text(emu, lobby, "Bot 1")
+    assert told(await click(emu, world.alice, lobby, "Add easy bot")) == ""
+    await until_text(emu, lobby, "Easy bot")
     assert "This server's settings" not in lobby.text()
     await click(emu, world.alice, lobby, "Start")
     await emu.wait_for(lambda: lobby.has_button(label="claim"), timeout=WAIT)
@@ -122,8 +122,8 @@ async def test_a_setting_takes_effect_on_the_next_game_not_the_running_one(world
     await bugtable(world, admin, "game", game="ladybug-dash", enabled=True)
     lobby = await open_game(emu, world.alice, chan)
     assert "This server's settings" in lobby.text() and "Bots: not allowed" in lobby.text()
-    assert "do not allow bot players" in told(await click(emu, world.alice, lobby, "Add bot"))
-    assert "Bot 1" not in lobby.text()
+    assert not [b for b in lobby.buttons() if "bot" in b.label]  # no Add bot at all
+    assert "Easy bot" not in lobby.text()
     status = told(await emu.slash(world.bob, chan, "bugs status"))
     assert "This server's settings: Bots: not allowed" in status
 
