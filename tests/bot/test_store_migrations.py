@@ -465,6 +465,7 @@ async def test_0009_old_games_read_as_normal_and_keep_their_seats(empty_db_url: 
     await _run(url, _migrate(url, "0009"))
     added = {"time_control", "ended_by", "ended_by_name", "end_reason"}
     assert added <= set(await inspect_db(url, columns))
+    await _run(url, _migrate(url, "head"))  # the Store's models are head's
     store = await Store.open(url, migrate=False)
     try:
         game = await store.get_game(1)
