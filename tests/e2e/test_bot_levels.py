@@ -4,27 +4,20 @@ Add bot offers only the levels the server allows (P-77), and refuses others priv
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
 import pytest
-from pydantic import SecretStr
 
-from bot.discord.client import BugtableBot
-from bot.emulator import Emulator
 from bot.emulator.models import Message
 from bot.host.errors import LevelNotOffered
 from bot.host.policy import ServerPolicy
-from bot.settings import Settings
 from bot.store import Store
 from tests.conftest import TEST_GAME_MODULES
-from tests.support.echo_bot import point_discord_at, restore_discord
+from tests.support.in_process import FakePolicies, InProcess, bot_in_process
 
-from .conftest import TOKEN, World
+from .conftest import World
 from .helpers import WAIT, click, free_port, open_game, told, until_text
 from .test_operations import sample
 
@@ -85,53 +78,13 @@ async def test_a_hard_bot_and_a_normal_stand_in_play_a_whole_game(world: World) 
 # -- a server's policy ------------------------------------------------------------------------
 
 
-@dataclass
-class FakePolicies:
-    """Policies as a settings store would answer them, set by the test per server."""
-
-    by_guild: dict[int, ServerPolicy] = field(default_factory=dict)
-
-    async def for_guild(self, guild_id: int | None) -> ServerPolicy:
-        return self.by_guild.get(guild_id or 0, ServerPolicy())
-
-
-@dataclass
-class InProcess:
-    emu: Emulator
-    bot: BugtableBot
-    policies: FakePolicies
-
-
 @pytest.fixture
 async def in_process(tmp_path: Path) -> AsyncIterator[InProcess]:
     """The bot in this process (so the test hands it a fake ``Policies``), on the emulator."""
-    emu = Emulator(token=TOKEN)
-    await emu.start()
-    old = point_discord_at(emu.api_base, emu.gateway_url)
-    policies = FakePolicies()
-    settings = Settings(  # type: ignore[call-arg]
-        _env_file=None,
-        discord_token=SecretStr(TOKEN),
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
-        discord_api_base=emu.api_base,
-        discord_gateway_url=emu.gateway_url,
-        extra_game_modules=TEST_GAME_MODULES,
-        board_edit_interval=0.01,
-        picture_processes=0,
-        bot_processes=1,
-    )
-    bot = BugtableBot(settings, serve_web=False, policies=policies)
-    runner = asyncio.create_task(bot.start(TOKEN))
-    try:
-        await emu.wait_identified(timeout=60)
-        yield InProcess(emu, bot, policies)
-    finally:
-        await bot.close()
-        runner.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await runner
-        restore_discord(old)
-        await emu.stop()
+    async with bot_in_process(
+        tmp_path, FakePolicies(), extra_game_modules=TEST_GAME_MODULES, bot_processes=1
+    ) as running:
+        yield running
 
 
 def bot_buttons(message: Message) -> list[str]:

@@ -10,25 +10,19 @@ within seconds; the day itself passes while the bot is down (its stored deadline
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
-import tempfile
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
 import discord
 import pytest
-from pydantic import SecretStr
 
-from bot.discord.client import BugtableBot, point_at
-from bot.emulator import Emulator
 from bot.emulator.models import Message
 from bot.host.policy import GamePolicy, ServerPolicy
-from bot.settings import Settings
 from bot.store import Store
+from tests.support.in_process import FakePolicies, bot_in_process
 
-from .conftest import TOKEN, World
+from .conftest import World
 from .helpers import WAIT, deadlines, move_deadlines, start_game, told, until_text
 from .test_bug_off import Game
 from .test_pings import pings
@@ -109,56 +103,12 @@ async def test_a_turn_based_bug_off_game_waits_a_day_with_its_reminders_then_pla
         await store.close()
 
 
-class OnePolicy:
-    """The server's settings as the admin store would hand them (issue #24 item 1)."""
-
-    def __init__(self, policy: ServerPolicy) -> None:
-        self.policy = policy
-
-    async def for_guild(self, guild_id: int | None) -> ServerPolicy:
-        return self.policy
-
-
-@contextlib.asynccontextmanager
-async def bot_with(
-    policy: ServerPolicy, policies: OnePolicy | None = None
-) -> AsyncIterator[Emulator]:
-    """A bot in this process, with ``policy`` for every server (or ``policies``, which the
-    test changes), on its own emulator (as ``python -m bot demo`` runs one); stopped however
-    the block ends."""
-    emulator = Emulator(token=TOKEN)
-    await emulator.start()
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            settings = Settings(  # type: ignore[call-arg]
-                _env_file=None,
-                discord_token=SecretStr(TOKEN),
-                database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'speeds.db'}",
-                discord_api_base=emulator.api_base,
-                discord_gateway_url=emulator.gateway_url,
-                board_edit_interval=0.01,
-                picture_processes=0,
-            )
-            point_at(settings)
-            bot = BugtableBot(settings, serve_web=False, policies=policies or OnePolicy(policy))
-            runner = asyncio.create_task(bot.start(TOKEN))
-            try:
-                await emulator.wait_identified(timeout=60)
-                yield emulator
-            finally:
-                await bot.close()
-                runner.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await runner
-    finally:
-        await emulator.stop()
-
-
-async def test_a_speed_the_server_does_not_allow_is_refused_privately() -> None:
+async def test_a_speed_the_server_does_not_allow_is_refused_privately(tmp_path: Path) -> None:
     policy = ServerPolicy(
         games={GAME: GamePolicy(speed="slow")}, speeds=frozenset({"normal", "slow"})
     )
-    async with bot_with(policy) as emu:
+    async with bot_in_process(tmp_path, FakePolicies(policy)) as running:
+        emu = running.emu
         guild = emu.add_guild("Bug Club")
         channel = emu.add_text_channel(guild, "games")
         alice = emu.add_user("alice")
@@ -180,15 +130,18 @@ async def test_a_speed_the_server_does_not_allow_is_refused_privately() -> None:
         assert "Normal" in lobby.text() and "60 s" in lobby.text(), lobby.text()
 
 
-async def test_a_running_game_keeps_its_control_when_the_server_changes_its_default() -> None:
-    policies = OnePolicy(ServerPolicy(games={GAME: GamePolicy(speed="slow")}))
-    async with bot_with(policies.policy, policies) as emu:
+async def test_a_running_game_keeps_its_control_when_the_server_changes_its_default(
+    tmp_path: Path,
+) -> None:
+    policies = FakePolicies(ServerPolicy(games={GAME: GamePolicy(speed="slow")}))
+    async with bot_in_process(tmp_path, policies) as running:
+        emu = running.emu
         guild = emu.add_guild("Bug Club")
         channel = emu.add_text_channel(guild, "games")
         alice, bob = emu.add_user("alice"), emu.add_user("bob")
         await start_game(emu, alice, [bob], channel, GAME)
         # The admin makes the game fast from now on: the running game stays slow.
-        policies.policy = ServerPolicy(games={GAME: GamePolicy(speed="fast")})
+        policies.default = ServerPolicy(games={GAME: GamePolicy(speed="fast")})
         status = told(await emu.slash(bob, channel, "bugs status"))
         assert "Slow" in status and "3 min — turn clock" in status, status
         other = emu.add_text_channel(guild, "more-games")
