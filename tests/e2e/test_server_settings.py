@@ -128,6 +128,24 @@ async def test_a_setting_takes_effect_on_the_next_game_not_the_running_one(world
     assert "This server's settings: Bots: not allowed" in status
 
 
+async def test_the_speeds_the_admins_allow_are_what_bugs_new_offers(world: World) -> None:
+    """The stored settings reach `/bugs new <game> speed:` (P-71): a game's default speed,
+    and a speed the server forbids refused privately with the allowed ones, nothing opened."""
+    emu, chan = world.emulator, world.channel
+    admin = await admin_of(world)
+    await bugtable(world, admin, "game", game="bug-off", speed="slow")
+    await bugtable(world, admin, "speeds", fast=False, **{"turn-based": False})
+    refused = await emu.slash(world.alice, chan, "bugs new bug-off", speed="turn-based")
+    assert refused.ephemeral, told(refused)
+    assert "does not allow `turn-based`" in told(refused), told(refused)
+    assert "`normal`, `slow`" in told(refused), told(refused)
+    # Nothing was opened (a lobby here would refuse the next one), and left out, the speed is
+    # the game's default.
+    opened = await emu.slash(world.alice, chan, "bugs new bug-off")
+    lobby = await opened.wait_message(timeout=WAIT)
+    assert "Slow" in lobby.text(), lobby.text()
+
+
 async def test_the_moderator_role_moderates_like_manage_channels(world: World) -> None:
     emu, chan = world.emulator, world.channel
     admin = await admin_of(world)
