@@ -29,7 +29,7 @@ def search(
     options = candidates(game, engine, seat, memory, rng)
     if len(options) == 1:
         return Decision(options[0])
-    totals = [0.0] * len(options)
+    outcomes: list[list[float]] = [[] for _ in options]
     clock, started = budget.clock, 0.0
     if clock is not None:
         started = clock()
@@ -39,10 +39,31 @@ def search(
             break
         seed = rng.next_u64()
         for index, option in enumerate(options):
-            totals[index] += simulate(game, engine, seat, memory, option, Rng(seed))
+            outcomes[index].append(simulate(game, engine, seat, memory, option, Rng(seed)))
         done += len(options)
-    best = max(range(len(options)), key=lambda i: (totals[i], -i))
+    best = max(range(len(options)), key=lambda i: (sum(outcomes[i]), -i))
+    if best != 0 and not clearly_better(outcomes[best], outcomes[0]):
+        best = 0  # the normal pick stands unless the search clearly beats it
     return Decision(options[best], simulations=done)
+
+
+ANCHOR_Z = 1.0
+"""How many standard errors the best option's mean must beat the normal pick's by, on the
+same imagined worlds, for the search to overrule the heuristic."""
+
+
+def clearly_better(best: list[float], pick: list[float]) -> bool:
+    """Whether ``best`` beats ``pick`` by more than noise: the mean of their paired
+    differences (one per imagined world) above ``ANCHOR_Z`` standard errors. The best of
+    several noisy options beats the pick by chance alone (the winner's curse); with few
+    playouts a search that always followed it played worse than its own heuristic."""
+    diffs = [b - p for b, p in zip(best, pick, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean > 0
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > ANCHOR_Z * (variance / n) ** 0.5
 
 
 def candidates(
