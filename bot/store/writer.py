@@ -9,13 +9,14 @@ one ``COMMIT``. Every caller is answered only after that COMMIT returned, so an 
 action is in the database (WAL with ``DATABASE_SYNCHRONOUS=FULL``, the default: it survives a
 power loss, at one fsync per group; ``NORMAL``: it survives the process being killed, P-37).
 
-With ``DATABASE_SYNCHRONOUS=NORMAL`` a commit syncs nothing, so it costs tens of
-microseconds of CPU, less than the two thread hops around it: an action that finds the writer
-idle (nothing queued, nothing being written, none of the store's other writes under way) is
-committed right on the event loop, on a connection of the loop's own that never waits for
-SQLite's lock (another process holding it sends the action the ordinary way). Under ``FULL``
-every commit holds an fsync, which must not stall the loop, so every group takes the hop
-(P-59).
+A lone commit costs less than the two thread hops and event-loop wake-ups around it when
+SQLite's sync is quick (``DATABASE_SYNCHRONOUS=NORMAL`` syncs nothing; ``FULL`` one fsync, a
+fraction of a millisecond on a local SSD, milliseconds on a slow disk). So an action that finds
+the writer idle (nothing queued, nothing being written, none of the store's other writes under
+way) is committed right on the event loop while a lone commit has lately cost less than
+``INLINE_BUDGET`` (measured on both paths), on a connection of the loop's own that never waits
+for SQLite's lock (another process holding it sends the action the ordinary way). On a slow
+disk every commit takes the hop, and the loop never stalls on an fsync (P-59).
 
 The statements run on the writer's own ``sqlite3`` connection in one worker thread, as plain
 cached SQL (the module's statement cache keeps them compiled). They are SQLAlchemy Core
@@ -32,6 +33,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
@@ -45,6 +47,12 @@ from .group import ActionWrite, Answer, GroupWriter, Pending, answer, snapshot_d
 from .models import ActionRow, Game, TimerRow
 from .records import GameRecord, GameStatus, game_record
 from .sqlite_sql import Statement, stored_form
+
+#: The most a lone commit may have cost lately (seconds, a moving average over both paths) for
+#: the next lone action to be committed on the event loop: the loop may stall that long.
+INLINE_BUDGET = 0.001
+#: Weight of the newest lone commit in that average.
+INLINE_WEIGHT = 0.2
 
 #: Groups between two WAL checkpoints. The writer's own connection never checkpoints (a
 #: checkpoint copies pages into the database file and syncs it: milliseconds that would land on
@@ -101,8 +109,10 @@ class SQLiteWriter(GroupWriter):
         self._busy_ms = round(busy_timeout * 1000)
         self._serial = serial
         self._serial_free = serial_free
-        self._inline = synchronous == "NORMAL"
-        """Whether a lone action may be committed on the event loop (see the module's doc)."""
+        self._inline_turn = False
+        """A lone action was committed on the loop in this turn of it (see ``record``)."""
+        self._lone_cost = 0.0
+        """What a lone commit has cost lately (seconds; see the module's doc)."""
         self._inline_conn: sqlite3.Connection | None = None
         self._writing = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
@@ -112,24 +122,35 @@ class SQLiteWriter(GroupWriter):
         self._local = threading.local()
 
     async def record(self, write: ActionWrite) -> GameRecord:
-        idle = not (self._pending or self._writing or self._closed) and self._serial_free()
-        if self._inline and idle:
+        busy = self._pending or self._writing or self._closed or self._inline_turn
+        if not busy and self._serial_free() and self._lone_cost < INLINE_BUDGET:
             answered = self._commit_inline(write)
-            if isinstance(answered, Exception):
-                raise answered
             if answered is not None:
+                # Actions arriving in the same turn of the loop (a burst) queue for one group,
+                # and the caller yields once, as the ordinary way would: a task committing in
+                # a loop never starves the others.
+                self._inline_turn = True
+                asyncio.get_running_loop().call_soon(self._end_inline_turn)
+                await asyncio.sleep(0)
+                if isinstance(answered, Exception):
+                    raise answered
                 return answered
         return await super().record(write)
+
+    def _end_inline_turn(self) -> None:
+        self._inline_turn = False
 
     def _commit_inline(self, write: ActionWrite) -> Answer | None:
         """Commit a lone action on the event loop; None when SQLite's lock is taken (by
         another process) and the action must take the ordinary way."""
+        started = time.perf_counter()
         try:
             conn = self._loop_connection()
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:
             return None  # busy (it never waits), or the connection broke: the writer will say
         answered = self._in_transaction(conn, [write])[0]
+        self._cost(time.perf_counter() - started)
         self.groups += 1
         self.inline_commits += 1
         self._maybe_checkpoint()
@@ -155,10 +176,13 @@ class SQLiteWriter(GroupWriter):
     ) -> None:
         """In the writer thread: commit the group, then answer its callers straight from here
         (one wake-up of the event loop, not one for the writer and one for the callers)."""
+        started = time.perf_counter()
         try:
             answers = self._commit([w for w, _ in group])
         except Exception as exc:  # a bug, not a refusal: every caller hears of it
             answers = [exc] * len(group)
+        if len(group) == 1:  # what the loop would have paid: measured here too, so a disk
+            self._cost(time.perf_counter() - started)  # that got quick again is seen to
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(_answer_then_go_on, group, answers, done)
 
@@ -185,6 +209,11 @@ class SQLiteWriter(GroupWriter):
             self._inline_conn = None
         self._checkpointer.shutdown(wait=True)
         self._executor.shutdown(wait=True)
+
+    def _cost(self, seconds: float) -> None:
+        """Fold a lone commit's cost into the moving average (a float store: no lock needed
+        between the loop and the writer's thread)."""
+        self._lone_cost += INLINE_WEIGHT * (seconds - self._lone_cost)
 
     def _loop_connection(self) -> sqlite3.Connection:
         """The event loop's own connection: it never waits for the lock (busy_timeout 0)."""

@@ -22,13 +22,20 @@ import tests.support.testgame  # noqa: F401  (registers Ladybug Dash)
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.settings import Settings
-from bot.store import GameRecord, Store, TimerSpec, VersionConflict
+from bot.store import GameRecord, Store, TimerSpec, VersionConflict, writer
 from rules.core import GAMES, RuleError
 from tests.support.playout import open_and_start
 
 from .conftest import FakeClock
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def grouped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Actions arriving together go through the writer's groups here, never one by one on the
+    event loop as a lone action on a quick disk does (that path is test_inline_commit.py's)."""
+    monkeypatch.setattr(writer, "INLINE_BUDGET", 0.0)
 
 
 async def playing(store: Store, channel: int) -> GameRecord:
