@@ -23,12 +23,11 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.emulator import Channel, Emulator, User
 from bot.emulator.face import Face
+from tests.support.browser import NEEDS_CHROMIUM, browser_page
 from tests.support.processes import spawned
 
 from .conftest import REPO
-from .helpers import CHROMIUM_ARGS
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 EPHEMERAL = 64
 ROW = {
     "type": 1,
@@ -139,28 +138,15 @@ async def test_bad_input_is_answered_in_one_line_and_changes_nothing(place: Plac
 
 async_api = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 expect = async_api.expect
-chromium = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(),
-    reason=f"no Chromium at {CHROMIUM}: apt-get install chromium, or set CHROMIUM",
-)
+chromium = NEEDS_CHROMIUM
 
 
 @pytest.fixture
 async def page(place: Place) -> AsyncIterator[Any]:
-    async with async_api.async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        page = await browser.new_page(viewport={"width": 1000, "height": 800})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.set_default_timeout(30_000)
+    async with browser_page({"width": 1000, "height": 800}) as page:
         await page.goto(place.face.url)
         await expect(page.locator("body[data-ready]")).to_have_count(1)
         yield page
-        await browser.close()
-        assert errors == []
 
 
 async def be(page: Any, name: str) -> None:

@@ -26,18 +26,15 @@ import pytest
 from bot.discord.codec import encode_action, game_button_id
 from bot.store import Store
 from rules.bag_of_bugs import BagOfBugs
+from tests.support.browser import DESKTOP, NEEDS_CHROMIUM, browser_page
 from tests.support.processes import live_descendants, spawned
 from tests.support.wait import until
 
 from .conftest import REPO
-from .helpers import CHROMIUM_ARGS, free_port
+from .helpers import free_port
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 async_api = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(),
-    reason=f"no Chromium at {CHROMIUM}: apt-get install chromium, or set CHROMIUM",
-)
+pytestmark = NEEDS_CHROMIUM
 expect = async_api.expect
 
 QUICK = {
@@ -104,20 +101,10 @@ async def tried(tmp_path: Path) -> AsyncIterator[Tried]:
 
 @pytest.fixture
 async def page(tried: Tried) -> AsyncIterator[Any]:
-    async with async_api.async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        page = await browser.new_page(viewport={"width": 1280, "height": 900})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.set_default_timeout(30_000)  # a bound on waiting (a loaded machine), not a measure
+    async with browser_page(DESKTOP) as page:
         await page.goto(tried.url)
         await expect(page.locator("body[data-ready]")).to_have_count(1)
         yield page
-        await browser.close()
-        assert errors == []  # no script error, nothing the page's CSP refused
 
 
 async def be(page: Any, name: str) -> None:
