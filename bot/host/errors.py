@@ -125,8 +125,6 @@ class LevelNotOffered(HostError):
     """Add bot at a level this server's admins do not offer (issue #24's ``bot_levels``)."""
 
     def __init__(self, level: str, offered: tuple[str, ...]) -> None:
-        if not offered:
-            super().__init__("This server does not allow bot players.")
-        else:
-            words = " and ".join(offered)
-            super().__init__(f"This server does not offer {level} bots, only {words} ones.")
+        # A lobby that offers none refuses with BotsNotAllowed first.
+        words = " and ".join(offered)
+        super().__init__(f"This server does not offer {level} bots, only {words} ones.")
