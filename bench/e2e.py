@@ -716,6 +716,8 @@ class Options:
     seed: int
     drain: float
     databases: SqliteDatabases
+    profile: Path | None = None
+    """Where py-spy writes the bot's samples in each window (collapsed stacks, GIL holders)."""
 
 
 async def run_bot(spec: RunSpec, opts: Options) -> Figures:
@@ -759,12 +761,15 @@ async def measure_bot(
         await quiet(emu)
         assert bot.proc is not None
         cpu = Cpu(bot.proc.pid)
+        spy = await spying(bot.proc.pid, seconds, opts.profile, spec)
         cpu.start()
         start, wall, first = time.perf_counter(), time.time(), len(emu.requests)
         bench.window = (start, start + seconds)
         await asyncio.gather(*(play(bench, g) for g in games))
         last, spanned = len(emu.requests), time.perf_counter() - start
         cpu.stop()
+        if spy is not None:
+            await spy.wait()
         database = log.member_actions(wall, wall + seconds)
         await drained(bench.clicks, opts.drain)
     finally:
@@ -793,6 +798,35 @@ async def measure_bot(
         spanned=spanned,
         cpu=cpu.busy,
         loop_cpu=cpu.loop,
+    )
+
+
+async def spying(
+    pid: int, seconds: float, profile: Path | None, spec: RunSpec
+) -> asyncio.subprocess.Process | None:
+    """py-spy sampling the bot's process over the window, where ``--profile`` asks for it:
+    what its CPU per move is spent on (``py-spy`` must be installed; it is not a dependency)."""
+    if profile is None:
+        return None
+    label = f"{spec.games}" if spec.rate is None else f"{spec.games}at{spec.rate:g}"
+    out = profile.with_name(f"{profile.stem}-{label}{profile.suffix}")
+    return await asyncio.create_subprocess_exec(
+        "py-spy",
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(max(1, int(seconds))),
+        "--rate",
+        "250",
+        "--gil",
+        "--format",
+        "raw",
+        "--output",
+        str(out),
+        "--nonblocking",
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
     )
 
 
@@ -1035,6 +1069,9 @@ def main() -> int:
     parser.add_argument(
         "--quick", action="store_true", help="runs 1 and 8, 3 s windows (under a minute)"
     )
+    parser.add_argument(
+        "--profile", type=Path, help="py-spy the bot in each window into PROFILE-<run>.txt"
+    )
     args = parser.parse_args()
     runs = [RunSpec.parse(r) for r in ("1,8" if args.quick else args.runs).split(",")]
     seconds = 3.0 if args.quick else args.seconds
@@ -1046,7 +1083,9 @@ def main() -> int:
     )
     results = []
     with tempfile.TemporaryDirectory() as template:
-        opts = Options(kinds, seconds, args.seed, args.drain, SqliteDatabases(Path(template)))
+        opts = Options(
+            kinds, seconds, args.seed, args.drain, SqliteDatabases(Path(template)), args.profile
+        )
         for spec in runs:
             bot, floor = asyncio.run(one_run(spec, opts))
             print_run(spec, bot, floor)

@@ -60,6 +60,8 @@ class Table(Seating):
     seat_changes: list[SeatChange] = field(default_factory=list)
     """Seats handed to a bot or taken back since the listeners were last told (they say so);
     cleared once every listener has been told."""
+    _moment: Moment[Engine] | None = field(default=None, repr=False, compare=False)
+    """The engine's answers at its current position, shared by every view made there."""
 
     @property
     def id(self) -> int:
@@ -111,9 +113,13 @@ class Table(Seating):
         """What presenters are handed: this table now, immutable (``bot.host.view``). Made
         holding the lock, at a committed point (the engine is what the database holds)."""
         engine = self.engine
-        moment: Moment[Engine] | None = (
-            None if engine is None else Moment(engine, self.committed, self.tail)
-        )
+        moment = self._moment
+        if engine is None:
+            moment = None
+        elif moment is None or not moment.shows(engine):
+            # One moment per position: the log line, the click's answer and the pump's pass
+            # of one move ask the engine for a view once between them (issue #21).
+            moment = self._moment = Moment(engine, self.committed, self.tail)
         return TableView(
             game=self.game,
             rules=rules_of(self.engine_cls),

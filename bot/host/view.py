@@ -74,6 +74,12 @@ class Moment(Generic[E_co]):
             raise TypeError(f"{type(self._engine).__name__} is not a {cls.__name__}")
         return cast("Moment[E]", self)
 
+    def shows(self, engine: Engine) -> bool:
+        """Whether this moment is ``engine`` where it stands now: the same object, which has
+        applied nothing since (``applied`` counts even a move that failed half-way, and a
+        rolled-back table gets a new engine), so every answer kept here is still its answer."""
+        return self._engine is engine and self._applied == engine.applied
+
     def _live(self) -> Engine:
         """The engine at this moment: the table's own while it has not moved since, else one
         rebuilt from the committed position (kept, as nobody else moves it)."""

@@ -197,7 +197,15 @@ class Space:
     extra: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return cast(dict[str, Any], _plain(self))
+        # Written out (the fields in declaration order, as ``_plain`` gives them): every view
+        # has every space of the board, four views a move (issue #21).
+        return {
+            "weapon": self.weapon,
+            "lock": self.lock,
+            "hero": self.hero,
+            "reserved": self.reserved,
+            "extra": self.extra,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Space:

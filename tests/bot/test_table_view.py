@@ -180,3 +180,29 @@ def test_kept_answers_are_asked_once() -> None:
     assert moment.view(None) is moment.view(None)
     assert moment.legal_actions(0) is moment.legal_actions(0)
     assert moment.view(0) is not moment.view(1)
+
+
+def test_views_made_at_one_position_share_its_moment() -> None:
+    """The log line, the click's answer and the pump's pass of one move ask the engine once
+    between them; a move, or an engine put back after a failed commit, starts a new moment."""
+    table = make_table("ladybug-dash", 2)
+    first = table.view().running()
+    assert table.view().running() is first
+    assert table.view().running().view(None) is first.view(None)
+    table.running().apply(0, {"type": "claim"})
+    table.tail.append((0, {"type": "claim"}))
+    moved = table.view().running()
+    assert moved is not first
+    assert moved.view(None) != first.view(None)
+    # A rollback hands the table a new engine object at the committed position.
+    table.engine = type(table.running()).from_dict(table.running().to_dict())
+    assert table.view().running() is not moved
+
+
+def test_a_move_that_fails_half_way_starts_a_new_moment() -> None:
+    """``applied`` counts a move that raised after changing the game: its old answers go."""
+    table = make_table("ladybug-dash", 2)
+    moment = table.view().running()
+    engine = table.running()
+    engine.applied += 1  # as Engine.apply does before a move that then fails
+    assert table.view().running() is not moment

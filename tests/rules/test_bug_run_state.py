@@ -25,6 +25,7 @@ from rules.bug_run.frames import (
     result_json,
     result_of,
 )
+from rules.bug_run.state import Space, _plain
 from rules.core import Rng
 
 STATE_KEYS = [
@@ -134,3 +135,18 @@ def test_a_child_hands_back_a_typed_result_in_its_old_json_form() -> None:
             (seat,) = game.waiting_for()
             game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert Roll in seen  # a kept roll waits below a following choice (a toss is read at once)
+
+
+@pytest.mark.parametrize(
+    "space",
+    [
+        Space("sword", False),
+        Space("bow", True, hero=2, reserved=None, extra=False),
+        Space("shield", False, hero=None, reserved=1, extra=True),
+    ],
+)
+def test_a_space_written_out_is_what_the_generic_writer_gives(space: Space) -> None:
+    """``Space.to_dict`` is written out by hand (every view has every space): the same keys,
+    order and values as ``_plain``, which the snapshot uses."""
+    assert json.dumps(space.to_dict()) == json.dumps(_plain(space))
+    assert [f.name for f in fields(Space)] == list(space.to_dict())
