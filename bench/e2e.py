@@ -5,7 +5,8 @@ The bot runs as its own process (``python -m bot``, production pacing: board edi
 runs. Games of Bug Off!, Bag of Bugs, Bugs & Co and Bug Run (three members each, in turn)
 are opened, joined and started through ``/bugs new``, ``/bugs join`` and ``/bugs start``, then
 played by their members with the buttons and menus Discord shows them (the board, their DM,
-their private replies). A member picks one of their legal moves, as the demo's members do:
+their private replies). The member whose move has been on screen longest picks one of their
+legal moves, as the demo's members do (so a Bag of Bugs Drawer is not starved by the grabs):
 this process follows each game's committed action log in the bot's database (read only) and
 keeps the game's engine, so it knows what is legal; it clicks only what is on screen (waiting
 for the board to show it, and out the pause after a Bag of Bugs reveal; pressing My hand when
@@ -236,6 +237,19 @@ class Game:
     """Why the rebuilt engine stopped following the log (a bench bug, never seen so far)."""
     paced: dict[str, float] = field(default_factory=dict)
     """``perf_counter()`` when the log last showed each paced action type (``Engine.pacing``)."""
+    waiting: dict[int, float] = field(default_factory=dict)
+    """By seat: ``perf_counter()`` since when a move of theirs has been on their screen."""
+
+    def next_mover(self, found: list[Control], now: float) -> int:
+        """The seat whose move has been on screen longest: members act on their moves in
+        turn, as people do, so a Bag of Bugs Drawer is not starved by the grabs around them
+        (their idle-draw clock hands the seat to a stand-in after three misses, P-31)."""
+        seats = {c.seat for c in found}
+        for seat in [s for s in self.waiting if s not in seats]:
+            del self.waiting[seat]
+        for seat in seats:
+            self.waiting.setdefault(seat, now)
+        return min(seats, key=lambda s: (self.waiting[s], s))
 
     def too_soon(self, action: dict[str, Any]) -> bool:
         """Whether the host would refuse ``action`` as "not so fast": a member who sees the
@@ -482,7 +496,10 @@ async def play(bench: Bench, game: Game) -> None:
         await bench.pacer.slot()
         if time.perf_counter() >= bench.window[1]:
             return
-        await keep(bench, await press(bench, game, bench.rng.choice(found)))
+        seat = game.next_mover(found, time.perf_counter())
+        game.waiting.pop(seat, None)  # this click is their answer; the next move waits anew
+        mine = [c for c in found if c.seat == seat]
+        await keep(bench, await press(bench, game, bench.rng.choice(mine)))
 
 
 async def keep(bench: Bench, click: Click | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -60,8 +61,10 @@ class Table(Seating):
     seat_changes: list[SeatChange] = field(default_factory=list)
     """Seats handed to a bot or taken back since the listeners were last told (they say so);
     cleared once every listener has been told."""
-    _moment: Moment[Engine] | None = field(default=None, repr=False, compare=False)
-    """The engine's answers at its current position, shared by every view made there."""
+    _moment: weakref.ref[Moment[Engine]] | None = field(default=None, repr=False, compare=False)
+    """The engine's answers at its current position, shared by every view made there while
+    one is held (weakly: a moment nobody holds is freed at once, never kept for a later view,
+    so a move's views do not outlive its answers and crowd the collector's old generations)."""
 
     @property
     def id(self) -> int:
@@ -113,13 +116,14 @@ class Table(Seating):
         """What presenters are handed: this table now, immutable (``bot.host.view``). Made
         holding the lock, at a committed point (the engine is what the database holds)."""
         engine = self.engine
-        moment = self._moment
+        moment = None if self._moment is None else self._moment()
         if engine is None:
             moment = None
         elif moment is None or not moment.shows(engine):
             # One moment per position: the log line, the click's answer and the pump's pass
             # of one move ask the engine for a view once between them (issue #21).
-            moment = self._moment = Moment(engine, self.committed, self.tail)
+            moment = Moment(engine, self.committed, self.tail)
+            self._moment = weakref.ref(moment)
         return TableView(
             game=self.game,
             rules=rules_of(self.engine_cls),

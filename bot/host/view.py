@@ -53,7 +53,7 @@ class Moment(Generic[E_co]):
     each answered once and kept. ``of(BugRun)`` types it as one game's, so its views read by
     that game's contract."""
 
-    __slots__ = ("_applied", "_engine", "_kept", "_moves", "_snapshot", "_tail")
+    __slots__ = ("__weakref__", "_applied", "_engine", "_kept", "_moves", "_snapshot", "_tail")
 
     def __init__(
         self,

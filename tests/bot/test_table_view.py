@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -197,6 +198,16 @@ def test_views_made_at_one_position_share_its_moment() -> None:
     # A rollback hands the table a new engine object at the committed position.
     table.engine = type(table.running()).from_dict(table.running().to_dict())
     assert table.view().running() is not moved
+
+
+def test_a_moment_nobody_holds_is_not_kept() -> None:
+    """Shared while held, freed once no view holds it: a move's views do not outlive its
+    answers (the collector would carry them into its old generations)."""
+    table = make_table("ladybug-dash", 2)
+    held = weakref.ref(table.view().running())
+    assert held() is None
+    view = table.view()
+    assert table.view().running() is view.running()
 
 
 def test_a_move_that_fails_half_way_starts_a_new_moment() -> None:
