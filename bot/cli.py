@@ -17,7 +17,7 @@ import discord
 
 from rules.core import GAMES
 
-from . import event_loop
+from . import collector, event_loop
 from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
 from .discord.shards import make_bot
@@ -122,6 +122,7 @@ DATABASE_REFUSED = 3
 
 
 def _run_bot(settings: Settings, token: str) -> int:
+    collector.tune()
     _setup_logging()
     warn_old_names(settings)
     point_at(settings)
@@ -153,7 +154,13 @@ async def _start(settings: Settings, token: str) -> None:
     first start) is said at once, whether Discord answers or not; the store's own upgrade in
     ``setup_hook`` then finds it at head."""
     await upgrade_to_head(settings.database_url)
-    await _serve(lambda: make_bot(settings), token, settings.retry_max_delay)
+    await _serve(lambda: own_bot(settings), token, settings.retry_max_delay)
+
+
+def own_bot(settings: Settings) -> BugtableBot:
+    """The bot of ``python -m bot``: its process is its own, so it freezes its heap once up
+    (``bot.collector``); bots made elsewhere (tests, the demo) leave their process as it is."""
+    return make_bot(settings, settle_heap=True)
 
 
 async def _serve(new_bot: Callable[[], BugtableBot], token: str, max_delay: float) -> None:

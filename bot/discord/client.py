@@ -12,6 +12,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from .. import collector
 from ..event_loop import loop_name
 from ..games import load_game_modules
 from ..host.bots import BotPlayers
@@ -68,6 +69,7 @@ class BugtableBot(commands.Bot):
         sync_commands: bool = True,
         serve_web: bool = True,
         policies: Policies | None = None,
+        settle_heap: bool = False,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -94,6 +96,9 @@ class BugtableBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self.serve_web = serve_web
+        self.settle_heap = settle_heap
+        """Freeze the heap once set up (``bot.collector``): the bot's own process only, never
+        a test's that hosts it."""
         self.web: WebServer | None = None
         self.ops: OpsServer | None = None
         self.stopping = False
@@ -160,6 +165,8 @@ class BugtableBot(commands.Bot):
         )
         # Only now may overdue deadlines fire: a game they move is loaded (and adopted) first.
         self.host.resume_timers()
+        if self.settle_heap:
+            collector.settle()
         log.info(
             "bugtable ready: %d game(s) loaded, the rest at first use (event loop: %s)",
             len(self.host.tables),

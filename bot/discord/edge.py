@@ -100,22 +100,23 @@ class AckGuard:
             late = ((now or discord.utils.utcnow()) - made).total_seconds()
         self.after = max(0.0, wait - min(max(late, 0.0), wait))
         self.deferring = False
-        self.task = asyncio.create_task(self._run())
+        self.deferral: asyncio.Task[Any] | None = None
+        # A timer, not a task: nearly every click is answered in time, and a timer handle
+        # costs a fraction of a task made and cancelled on every click (issue #21).
+        self.timer = asyncio.get_running_loop().call_later(self.after, self._fire)
 
-    async def _run(self) -> None:
-        await asyncio.sleep(self.after)
+    def _fire(self) -> None:
         if not self.interaction.response.is_done():
             self.deferring = True
-            await self.interaction.response.defer()
+            self.deferral = asyncio.create_task(self.interaction.response.defer())
 
     async def settle(self) -> None:
-        if self.deferring:
+        self.timer.cancel()
+        if self.deferral is not None:
             try:
-                await self.task
+                await self.deferral
             except discord.HTTPException:
                 log.warning("could not defer interaction %s", self.interaction.id)
-        else:
-            self.task.cancel()
 
 
 class Edge:
