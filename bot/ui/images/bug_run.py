@@ -9,12 +9,12 @@ fingerprint. Pure and thread-safe: the caller runs ``render_board`` in a worker 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, TypedDict
 
+import orjson
 from PIL import Image
 
 from rules.bug_run import content as C
@@ -254,8 +254,11 @@ _MARKED_KINDS: Final = ("archery", "vault", "trapped_vault")
 
 
 def _fingerprint(scene: Scene) -> str:
-    blob = json.dumps(scene, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha1(blob.encode("ascii")).hexdigest()[:20]
+    # orjson: every board's click answer and pass asks for it (a fifth of a Bug Run board's
+    # drawing with the standard library's encoder, issue #21); a key of the picture cache
+    # only, never stored with a game, so its bytes may differ from json's.
+    blob = orjson.dumps(scene, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.sha1(blob).hexdigest()[:20]
 
 
 def _player(names: Sequence[str], seat: int) -> str:
