@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from .specs import EmbedSpec, MessageSpec, Row, SelectOption, SelectSpec
+from .specs import ButtonSpec, EmbedSpec, MessageSpec, Row, SelectOption, SelectSpec
 
 LETTERS: Final[Mapping[str, str]] = {
     # Bag of Bugs' coloured Bugs.
@@ -72,7 +72,13 @@ def _row(row: Row) -> Row:
         )
         return SelectSpec(lettered(row.placeholder), options)
     # A button's emoji stays the bare glyph (Discord draws it alone); its label gets letters.
-    return tuple(dataclasses.replace(b, label=lettered(b.label)) for b in row)
+    # Most labels have no glyph: those buttons are kept as they are, not copied.
+    return tuple(_button(b) for b in row)
+
+
+def _button(button: ButtonSpec) -> ButtonSpec:
+    label = lettered(button.label)
+    return button if label == button.label else dataclasses.replace(button, label=label)
 
 
 def lettered_spec(spec: MessageSpec) -> MessageSpec:

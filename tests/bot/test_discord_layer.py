@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -9,12 +10,15 @@ from typing import Any
 import discord
 import pytest
 from discord import app_commands
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.discord.client import BugtableBot
 from bot.discord.codec import (
     CodecError,
     decode_action,
     decode_number,
+    encode_action,
     game_button_id,
     host_button_id,
 )
@@ -62,6 +66,27 @@ def test_game_button_ids_round_trip_and_respect_the_limit() -> None:
 def test_decoding_is_bounded_and_refuses_what_bugtable_did_not_make(payload: str) -> None:
     with pytest.raises(CodecError):
         decode_action(payload)
+
+
+_SCALARS = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=8)
+_ACTIONS = st.dictionaries(
+    st.text(max_size=6),
+    st.recursive(
+        _SCALARS,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+        max_leaves=6,
+    ),
+    max_size=4,
+)
+
+
+@given(_ACTIONS)
+def test_an_action_is_encoded_as_sorted_compact_json(action: dict[str, Any]) -> None:
+    """orjson writes the custom ids (issue #21): the very text the standard library's sorted,
+    compact, unescaped dump gives, so ids old and new name an action alike."""
+    expected = json.dumps(action, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    assert encode_action(action) == expected
+    assert json.loads(encode_action(action)) == action
 
 
 def test_numbers_fit_the_database() -> None:
