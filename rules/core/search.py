@@ -33,10 +33,15 @@ def search(
     clock, started = budget.clock, 0.0
     if clock is not None:
         started = clock()
-    done = 0
+    done = rounds = 0
     while done + len(options) <= max(budget.simulations, len(options)):
-        if clock is not None and budget.seconds is not None and clock() - started >= budget.seconds:
-            break
+        if clock is not None and budget.seconds is not None:
+            spent = clock() - started
+            if spent >= budget.seconds or (
+                rounds and spent * (rounds + 1) / rounds > budget.seconds
+            ):
+                break  # the next round, as long as the mean round so far, would overrun
+        rounds += 1
         seed = rng.next_u64()
         for index, option in enumerate(options):
             outcomes[index].append(simulate(game, engine, seat, memory, option, Rng(seed)))
@@ -69,12 +74,12 @@ def clearly_better(best: list[float], pick: list[float]) -> bool:
 def candidates(
     game: GameBots, engine: Engine, seat: int, memory: Memory, rng: Rng
 ) -> list[Action | None]:
-    """The options worth searching, the normal player's pick first (it wins ties)."""
+    """The options worth searching, the hard player's heuristic pick first (it wins ties)."""
     listed = engine.legal_actions(seat) if game.options is None else game.options(engine, seat)
     options: list[Action | None] = list(listed)
     if game.may_wait:
         options.append(WAIT)
-    pick = game.normal(engine, seat, memory, rng)
+    pick = game.heuristic("hard")(engine, seat, memory, rng)
     others = [o for o in options if o != pick]
     if len(others) >= WIDTH:
         others = _sample(others, WIDTH - 1, rng)
@@ -120,7 +125,8 @@ def playout(game: GameBots, world: Engine, seat: int, rng: Rng, skip: int | None
         skip = None
         rng.shuffle(movers)
         for mover in movers:
-            action = game.rollout(world, mover, rng)
+            policy = game.own_rollout if mover == seat and game.own_rollout else game.rollout
+            action = policy(world, mover, rng)
             if action is not None:
                 world.apply(mover, action)
                 break
