@@ -9,7 +9,6 @@ started, goes back to slots it remembers, and takes a trophy once its kept tiles
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 from rules.core import Action, Engine, Rng
 from rules.core.bots import GameBots, Memory, best_of, fork, register_bots
@@ -238,29 +237,10 @@ def finishable(have: int, on_table: int, lost: int, opened: int) -> bool:
     return on_table >= box.COPIES - 1 or (on_table >= 1 and opened < OPEN_TRIOS)
 
 
-Stops = Callable[[GameState, int, int, int], bool]
-"""Whether a seat takes the next trophy: (state, seat, whole trios, other kept tiles)."""
-
-
-def normal_stops(state: GameState, seat: int, trios: int, incomplete: int) -> bool:
-    return state.phase == LIVE and incomplete == 0 and trophy_now(state.trophies, trios)
-
-
 def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
     """Inside an imagined game, the normal player's habits with a fair memory: keep a tile that
     matches a kept one, stop with a trophy by the same rule, go back to a matching tile half the
     time."""
-    return play_on(world, seat, rng, normal_stops)
-
-
-def own_rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
-    """The searching hard seat inside its imagined games: the same habits, but it stops with a
-    trophy by its own rule (``worth_stopping``), so playing on is judged as it would play on."""
-    return play_on(world, seat, rng, worth_stopping)
-
-
-def play_on(world: Engine, seat: int, rng: Rng, stops: Stops) -> Action | None:
-    """A seat's move inside an imagined game, which it may read freely."""
     assert isinstance(world, BugsAndCo)
     state = world.state
     player = state.seats[seat]
@@ -274,7 +254,7 @@ def play_on(world: Engine, seat: int, rng: Rng, stops: Stops) -> Action | None:
         return act.put_back(player.held.pickup)
     incomplete = sum(n for n in kept.values() if n < box.COPIES)
     trios = sum(1 for n in kept.values() if n == box.COPIES)
-    if stops(state, seat, trios, incomplete):
+    if state.phase == LIVE and incomplete == 0 and trophy_now(state.trophies, trios):
         return act.take_trophy()
     occupied = [s for s, t in enumerate(state.slots) if t is not None]
     matching = [s for s in occupied if kept[box.symbol_of(state.slots[s] or 0)]]
@@ -295,14 +275,14 @@ def estimate(world: Engine) -> list[float]:
 
 
 def options(engine: Engine, seat: int) -> list[Action]:
-    """What the search weighs against the normal player's pick: keep or put back a held tile,
-    or stop with a trophy now rather than peek on. Which slot to peek is the normal player's
-    call (every unknown slot looks alike over imagined deals), so one peek stands for playing
-    on."""
-    listed = engine.legal_actions(seat)
-    peeks = [a for a in listed if a["type"] == act.PEEK][:1]
-    kept = [a for a in listed if a["type"] in (act.KEEP, act.TAKE_TROPHY)]
-    return kept + [a for a in listed if set(a) == {"type", "pickup"}] + peeks
+    """What the search weighs against the hard player's pick: nothing, so its pick stands.
+    Searched, the playouts misjudged both questions the search could ask: whether to keep a
+    held tile (their rougher habits kept stray tiles the heuristic would not) and whether to
+    stop with a trophy now (a playout cut off after ``playout_steps`` counts unfinished trios
+    as stray tiles, and plays the seat neither as fast nor with as much memory as it has), so
+    it stopped early. Hard vs 3 normal, 24 simulations a decision: 22 % of 100 games with both
+    searched, 51 % of 40 with only the trophy, 80 % of 200 with neither (P-80)."""
+    return []
 
 
 def final_count_runs_out(world: Engine) -> float:
@@ -319,7 +299,6 @@ BOTS = register_bots(
         rollout=rollout,
         memory=tile_memory,
         anchor=hard,
-        own_rollout=own_rollout,
         options=options,
         deadline_chance=final_count_runs_out,
         estimate=estimate,

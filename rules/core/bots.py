@@ -85,9 +85,6 @@ class GameBots:
     rollout: Rollout
     memory: Callable[[int, Level], Memory] = Memory
     anchor: Policy | None = None
-    own_rollout: Rollout | None = None
-    """How the searching seat itself plays inside its imagined games (default: ``rollout``):
-    as its ``anchor`` would, where that differs from the others' habits."""
     may_wait: bool = False
     options: Callable[[Engine, int], list[Action]] | None = None
     playout_steps: int = 600

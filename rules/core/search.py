@@ -125,8 +125,7 @@ def playout(game: GameBots, world: Engine, seat: int, rng: Rng, skip: int | None
         skip = None
         rng.shuffle(movers)
         for mover in movers:
-            policy = game.own_rollout if mover == seat and game.own_rollout else game.rollout
-            action = policy(world, mover, rng)
+            action = game.rollout(world, mover, rng)
             if action is not None:
                 world.apply(mover, action)
                 break

@@ -32,7 +32,8 @@ def test_a_match_replays_exactly_from_its_seed(slug: str) -> None:
     assert [(r.score, r.win) for r in first.seats] == [(r.score, r.win) for r in again.seats]
     assert first.actions == again.actions
     assert sum(r.win for r in first.seats) == pytest.approx(1.0)
-    assert first.seats[0].simulations > 0
+    # Bugs & Co's hard bot plays its own heuristic: its search weighs no option (P-80)
+    assert (first.seats[0].simulations > 0) == (slug != "bugs-and-co")
 
 
 @pytest.mark.parametrize("slug", SHIPPED)

@@ -101,3 +101,15 @@ def test_hard_keeps_a_tile_only_where_its_trio_can_be_finished() -> None:
     assert finishable(have=0, on_table=1, lost=0, opened=OPEN_TRIOS - 1)
     assert not finishable(have=0, on_table=1, lost=0, opened=OPEN_TRIOS)  # too many open
     assert not finishable(have=0, on_table=0, lost=0, opened=0)  # nothing known of it
+
+
+def test_the_hard_bots_search_leaves_its_pick_standing() -> None:
+    """Searched, the playouts misjudged keeping and stopping (P-80), so nothing is weighed."""
+    game = started(4, 3)
+    bot = Bot(bots_for("bugs-and-co"), 0, "hard", Rng(4))
+    for _ in range(6):
+        expected = hard(game, 0, bot.memory, Rng.from_state(bot.rng.state()))
+        decision = bot.decide(game)
+        assert decision.action == expected and decision.simulations == 0
+        assert decision.action is not None
+        bot.observe(game.apply(0, decision.action))
