@@ -18,8 +18,8 @@ from .events import Action
 from .rng import Rng
 
 WIDTH = 8
-"""At most this many options are searched: the normal player's pick and a random sample of the
-others (Bugs & Co may offer thirty slots to peek)."""
+"""At most this many options are searched: the hard player's heuristic pick and a random sample
+of the others (a game's ``options`` may narrow them first)."""
 
 
 def search(
@@ -48,12 +48,12 @@ def search(
         done += len(options)
     best = max(range(len(options)), key=lambda i: (sum(outcomes[i]), -i))
     if best != 0 and not clearly_better(outcomes[best], outcomes[0]):
-        best = 0  # the normal pick stands unless the search clearly beats it
+        best = 0  # the heuristic's pick stands unless the search clearly beats it
     return Decision(options[best], simulations=done)
 
 
 ANCHOR_Z = 1.0
-"""How many standard errors the best option's mean must beat the normal pick's by, on the
+"""How many standard errors the best option's mean must beat the heuristic pick's by, on the
 same imagined worlds, for the search to overrule the heuristic."""
 
 
