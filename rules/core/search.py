@@ -25,23 +25,24 @@ of the others (a game's ``options`` may narrow them first)."""
 def search(
     game: GameBots, engine: Engine, seat: int, memory: Memory, rng: Rng, budget: Budget
 ) -> Decision:
-    """The option with the best mean outcome after the budget (``None``: wait)."""
+    """The option with the best mean outcome after the budget (``None``: wait). The seconds
+    count from the start, the heuristic's pick included, and no round starts that would end
+    past them were it as long as the longest so far."""
+    clock = budget.clock
+    started = clock() if clock is not None else 0.0
     options = candidates(game, engine, seat, memory, rng)
     if len(options) == 1:
         return Decision(options[0])
     outcomes: list[list[float]] = [[] for _ in options]
-    clock, started = budget.clock, 0.0
-    if clock is not None:
-        started = clock()
-    done = rounds = 0
+    done, last, longest = 0, started, 0.0
     while done + len(options) <= max(budget.simulations, len(options)):
         if clock is not None and budget.seconds is not None:
-            spent = clock() - started
-            if spent >= budget.seconds or (
-                rounds and spent * (rounds + 1) / rounds > budget.seconds
-            ):
-                break  # the next round, as long as the mean round so far, would overrun
-        rounds += 1
+            now = clock()
+            if done:
+                longest = max(longest, now - last)
+            last = now
+            if now - started + longest > budget.seconds:
+                break
         seed = rng.next_u64()
         for index, option in enumerate(options):
             outcomes[index].append(simulate(game, engine, seat, memory, option, Rng(seed)))
