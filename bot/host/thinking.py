@@ -145,7 +145,8 @@ class Thinking:
         cheap in most games, but Bug Run's tries each option in an imagined game (up to tens
         of milliseconds), and a thread lets the event loop run every switch interval."""
         world, memory = engine.copy(), copy.deepcopy(bot.memory)
-        action = await asyncio.to_thread(bot.game.normal, world, bot.seat, memory, bot.rng)
+        policy = bot.game.heuristic(bot.level)
+        action = await asyncio.to_thread(policy, world, bot.seat, memory, bot.rng)
         return Decision(action)
 
     def _submit(self, request: SearchRequest) -> concurrent.futures.Future[Decision] | None:

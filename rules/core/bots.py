@@ -72,7 +72,9 @@ class GameBots:
     """One game's bot hooks, registered by slug (``register_bots``).
 
     ``imagine`` deals the seat's unknowns again; ``normal`` is the rulebook heuristic (reading
-    only what the seat may know, it may answer ``WAIT`` in a real-time window); ``rollout`` plays
+    only what the seat may know, it may answer ``WAIT`` in a real-time window); ``anchor`` is the
+    hard player's own heuristic (default: ``normal``), the pick its search must clearly beat and
+    its decision when no search can run; ``rollout`` plays
     inside an imagined game only, so it may read that game freely; ``memory`` makes the seat's
     memory for a level; ``may_wait`` says whether ``WAIT`` is ever a choice; ``options`` narrows the
     seat's legal actions to the ones worth searching (default: all)."""
@@ -82,6 +84,7 @@ class GameBots:
     normal: Policy
     rollout: Rollout
     memory: Callable[[int, Level], Memory] = Memory
+    anchor: Policy | None = None
     may_wait: bool = False
     options: Callable[[Engine, int], list[Action]] | None = None
     playout_steps: int = 600
@@ -93,6 +96,10 @@ class GameBots:
     """Per playout step, the chance that a pending deadline fires although a seat could act
     (Bugs & Co's final count runs out while players still peek); else one fires only when
     nobody acts."""
+
+    def heuristic(self, level: Level) -> Policy:
+        """The policy a bot of ``level`` plays without searching (easy has none: random)."""
+        return self.anchor if level == "hard" and self.anchor is not None else self.normal
 
 
 def memoryless(policy: Policy) -> Rollout:

@@ -113,8 +113,8 @@ class Bot:
         )
 
     def fallback(self, engine: Engine) -> Decision:
-        """The normal player's decision (a hard bot's when no search can run in time)."""
-        return Decision(self.game.normal(engine, self.seat, self.memory, self.rng))
+        """The level's heuristic decision (a hard bot's when no search can run in time)."""
+        return Decision(self.game.heuristic(self.level)(engine, self.seat, self.memory, self.rng))
 
     def looks_at(self, engine: Engine) -> object:
         """What ``settle`` compares later: the seat's view where waiting is a choice."""

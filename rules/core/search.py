@@ -18,37 +18,43 @@ from .events import Action
 from .rng import Rng
 
 WIDTH = 8
-"""At most this many options are searched: the normal player's pick and a random sample of the
-others (Bugs & Co may offer thirty slots to peek)."""
+"""At most this many options are searched: the hard player's heuristic pick and a random sample
+of the others (a game's ``options`` may narrow them first)."""
 
 
 def search(
     game: GameBots, engine: Engine, seat: int, memory: Memory, rng: Rng, budget: Budget
 ) -> Decision:
-    """The option with the best mean outcome after the budget (``None``: wait)."""
+    """The option with the best mean outcome after the budget (``None``: wait). The seconds
+    count from the start, the heuristic's pick included, and no round starts that would end
+    past them were it as long as the longest so far."""
+    clock = budget.clock
+    started = clock() if clock is not None else 0.0
     options = candidates(game, engine, seat, memory, rng)
     if len(options) == 1:
         return Decision(options[0])
     outcomes: list[list[float]] = [[] for _ in options]
-    clock, started = budget.clock, 0.0
-    if clock is not None:
-        started = clock()
-    done = 0
+    done, last, longest = 0, started, 0.0
     while done + len(options) <= max(budget.simulations, len(options)):
-        if clock is not None and budget.seconds is not None and clock() - started >= budget.seconds:
-            break
+        if clock is not None and budget.seconds is not None:
+            now = clock()
+            if done:
+                longest = max(longest, now - last)
+            last = now
+            if now - started + longest > budget.seconds:
+                break
         seed = rng.next_u64()
         for index, option in enumerate(options):
             outcomes[index].append(simulate(game, engine, seat, memory, option, Rng(seed)))
         done += len(options)
     best = max(range(len(options)), key=lambda i: (sum(outcomes[i]), -i))
     if best != 0 and not clearly_better(outcomes[best], outcomes[0]):
-        best = 0  # the normal pick stands unless the search clearly beats it
+        best = 0  # the heuristic's pick stands unless the search clearly beats it
     return Decision(options[best], simulations=done)
 
 
 ANCHOR_Z = 1.0
-"""How many standard errors the best option's mean must beat the normal pick's by, on the
+"""How many standard errors the best option's mean must beat the heuristic pick's by, on the
 same imagined worlds, for the search to overrule the heuristic."""
 
 
@@ -69,12 +75,12 @@ def clearly_better(best: list[float], pick: list[float]) -> bool:
 def candidates(
     game: GameBots, engine: Engine, seat: int, memory: Memory, rng: Rng
 ) -> list[Action | None]:
-    """The options worth searching, the normal player's pick first (it wins ties)."""
+    """The options worth searching, the hard player's heuristic pick first (it wins ties)."""
     listed = engine.legal_actions(seat) if game.options is None else game.options(engine, seat)
     options: list[Action | None] = list(listed)
     if game.may_wait:
         options.append(WAIT)
-    pick = game.normal(engine, seat, memory, rng)
+    pick = game.heuristic("hard")(engine, seat, memory, rng)
     others = [o for o in options if o != pick]
     if len(others) >= WIDTH:
         others = _sample(others, WIDTH - 1, rng)
