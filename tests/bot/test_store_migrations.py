@@ -353,7 +353,9 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_ur
         assert {uid: s.pings for uid, s in after.items()} == {1: True, 2: False, 3: True}
         assert await store.member_settings([]) == {}
         assert [s.away for s in await store.seats(1)] == [False, False]
-        seats = await store.set_away(1, 2, away=True)
+        game = await store.get_game(1)
+        assert game is not None
+        _, seats = await store.set_away(1, 2, away=True, expected_version=game.version)
         assert [(s.user_id, s.away) for s in seats] == [(1, False), (2, True)]
     finally:
         await store.close()
