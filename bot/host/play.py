@@ -175,8 +175,7 @@ class Play(Loading):
         results = final_results(table) if engine.is_over else None
         try:
             record = await self.store.record_action(
-                table.id,
-                expected_version=table.game.version,
+                table.game,
                 seat=seat,
                 action=action,
                 snapshot=snapshot,

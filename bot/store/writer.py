@@ -45,7 +45,7 @@ from sqlalchemy.exc import DBAPIError
 from .errors import GameNotFound, StoreError, VersionConflict, WrongStatus
 from .group import ActionWrite, Answer, GroupWriter, Pending, answer, snapshot_due
 from .models import ActionRow, Game, TimerRow
-from .records import GameRecord, GameStatus, game_record
+from .records import GameRecord, GameStatus
 from .sqlite_sql import Statement, stored_form
 
 #: The most a lone commit may have cost lately (seconds, a moving average over both paths) for
@@ -74,8 +74,8 @@ _MOVE = Statement(
     .values(
         version=_GAMES.c.version + 1, updated_at=bindparam("at"), last_seq=_GAMES.c.last_seq + 1
     )
-    # Every column but the snapshot, which the writer has in hand.
-    .returning(*(c for c in _GAMES.c if c.name != "snapshot"))
+    # Only the counters: the rest of the game is the caller's (``ActionWrite.committed``).
+    .returning(_GAMES.c.last_seq, _GAMES.c.snapshot_seq)
 )
 _FOUND = Statement(select(_GAMES.c.status, _GAMES.c.version).where(_GAME_ID))
 _APPEND = Statement(insert(_ACTIONS), ["game_id", "seq", "seat", "action", "at"])
@@ -319,14 +319,13 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
         if state["status"] != GameStatus.PLAYING.value:
             raise WrongStatus(w.game_id, state["status"])
         raise VersionConflict(w.game_id, w.expected_version, state["version"])
-    row = _MOVE.row(found)
-    seq = row["last_seq"]
+    seq, snapshot_seq = found
     values |= {"seq": seq, "seat": w.seat, "action": w.action}
     conn.execute(_APPEND.sql, _APPEND.params(values, stored))
-    if w.snapshot is not None and snapshot_due(seq, row["snapshot_seq"], w.snapshot_every):
+    if w.snapshot is not None and snapshot_due(seq, snapshot_seq, w.snapshot_every):
         values |= {"snapshot": w.snapshot, "snapshot_seq": seq}
         conn.execute(_SNAPSHOT.sql, _SNAPSHOT.params(values, stored))
-        row["snapshot_seq"] = seq
+        snapshot_seq = seq
     if w.timers is not None:
         conn.execute(_DROP_TIMERS.sql, _DROP_TIMERS.params(values))
         conn.executemany(
@@ -339,9 +338,7 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
                 for t in w.timers
             ],
         )
-    # The time as given, not as read back: the same instant, without a round trip through text.
-    row["updated_at"] = w.at
-    return game_record(row, snapshot=w.snapshot)
+    return w.committed(seq, snapshot_seq)
 
 
 def _wrapped(exc: sqlite3.Error) -> Exception:

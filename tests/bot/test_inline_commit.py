@@ -10,6 +10,7 @@ import os
 import signal
 import sqlite3
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ async def test_a_lone_action_commits_on_the_loop(
         # A stale version is refused there too, and nothing of it is written.
         with pytest.raises(VersionConflict):
             await store.record_action(
-                game.id, expected_version=game.version - 1, seat=0,
+                replace(game, version=game.version - 1), seat=0,
                 action={"n": 99}, snapshot=None, timers=None,
             )  # fmt: skip
         assert len(await store.actions(game.id)) == 5
@@ -173,7 +174,7 @@ async def main(url, synchronous):
     n = 0
     while True:
         n += 1
-        game = await store.record_action(game.id, expected_version=game.version, seat=0,
+        game = await store.record_action(game, seat=0,
                                          action={"n": n}, snapshot={"n": n}, timers=None)
         print("ack", game.last_seq, store.inline_commits, flush=True)
 

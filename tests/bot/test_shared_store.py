@@ -127,13 +127,12 @@ async def test_a_game_loaded_while_another_process_commits_is_one_moment_of_it(
 
     async def read_then_the_other_process_commits(game_id: int) -> Any:
         done = await read(game_id)
-        state = await there.store.game_state(game_id)
-        assert state is not None
+        game = await there.store.get_game(game_id)
+        assert game is not None
         with contextlib.suppress(VersionConflict):  # refused while the game is locked here
             await there.store.record_action(
-                game_id, expected_version=state.version, seat=1, action={"type": "cheer"},
-                snapshot=None, timers=None,
-            )  # fmt: skip
+                game, seat=1, action={"type": "cheer"}, snapshot=None, timers=None
+            )
         return done
 
     monkeypatch.setattr(here.store, after, read_then_the_other_process_commits)

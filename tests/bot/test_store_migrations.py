@@ -299,8 +299,7 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(
             2, expected_version=lobby.version, seat_order=[1, 2], snapshot={}, timers=[]
         )
         await store.record_action(
-            2,
-            expected_version=game.version,
+            game,
             seat=0,
             action={"type": "x"},
             snapshot={},
