@@ -53,6 +53,10 @@ from .sqlite_sql import Statement, stored_form
 INLINE_BUDGET = 0.001
 #: Weight of the newest lone commit in that average.
 INLINE_WEIGHT = 0.2
+#: The most one lone commit counts in that average, in budgets: a lone stall (the machine busy
+#: elsewhere, another file's fsync) must not send the next several commits the long way, while
+#: a disk slow on every commit still lifts the average past the budget.
+INLINE_SPIKE = 2.0
 
 #: Groups between two WAL checkpoints. The writer's own connection never checkpoints (a
 #: checkpoint copies pages into the database file and syncs it: milliseconds that would land on
@@ -211,9 +215,10 @@ class SQLiteWriter(GroupWriter):
         self._executor.shutdown(wait=True)
 
     def _cost(self, seconds: float) -> None:
-        """Fold a lone commit's cost into the moving average (a float store: no lock needed
-        between the loop and the writer's thread)."""
-        self._lone_cost += INLINE_WEIGHT * (seconds - self._lone_cost)
+        """Fold a lone commit's cost, at most ``INLINE_SPIKE`` budgets, into the moving average
+        (a float store: no lock needed between the loop and the writer's thread)."""
+        counted = min(seconds, INLINE_SPIKE * INLINE_BUDGET)
+        self._lone_cost += INLINE_WEIGHT * (counted - self._lone_cost)
 
     def _loop_connection(self) -> sqlite3.Connection:
         """The event loop's own connection: it never waits for the lock (busy_timeout 0)."""

@@ -72,6 +72,30 @@ async def test_commits_that_cost_more_than_the_budget_take_the_hop(
         await store.close()
 
 
+async def test_one_slow_commit_keeps_the_loop_path_and_a_slow_disk_loses_it(
+    tmp_path: Path,
+) -> None:
+    """A lone stall (50 ms) counts as two budgets at most, so the next lone action still
+    commits on the loop; commits slow one after the other (5 ms each) lift the average past
+    the budget, and the next takes the hop."""
+    store = await opened(tmp_path, "NORMAL")
+    lean = store._writer
+    assert isinstance(lean, writer.SQLiteWriter)
+    try:
+        game = await playing(store, 1)
+        lean._lone_cost = 0.0  # every commit so far was quick
+        lean._cost(0.050)
+        game = await act(store, game, 1)
+        assert store.inline_commits == 1
+        for _ in range(10):
+            lean._cost(0.005)
+        game = await act(store, game, 2)
+        assert store.inline_commits == 1
+        assert [a.action["n"] for a in await store.actions(game.id)] == [1, 2]
+    finally:
+        await store.close()
+
+
 async def test_actions_that_find_the_writer_busy_share_a_group(
     tmp_path: Path, quick_disk: None
 ) -> None:
