@@ -144,13 +144,20 @@ class Settings(BaseSettings):
             if default is None:
                 raise SettingsError("A deadline gives neither seconds nor a timer.")
             return default
-        value = self.timer_values().get(setting)
+        # Asked on most moves (a new deadline, a paced action): looked up where it is, without
+        # building ``timer_values()`` or ``declared_timers()`` each time.
+        value = self.timers.get(setting)
         if value is not None:
             return value
-        declared = declared_timers().get(setting)
-        if declared is None:
-            raise SettingsError(f"No timer {setting!r}: no registered game declares it.")
-        return declared.seconds
+        if setting in OLD_TIMER_NAMES:
+            old = getattr(self, setting)
+            if old is not None:
+                return float(old)
+        for cls in GAMES.values():
+            for timer in cls.timers:
+                if timer.name == setting:
+                    return timer.seconds
+        raise SettingsError(f"No timer {setting!r}: no registered game declares it.")
 
     def deadline_seconds(self, setting: str | None, default: float | None) -> float:
         """When a deadline falls due: its delay (as ``timer_seconds``) times ``TIMER_SCALE``."""

@@ -61,9 +61,19 @@ class Loading(HostCore):
 
     async def _load(self, record: GameRecord) -> Table:
         """Build a game's table from the store, check its log against its snapshot and tell the
-        loaders (the Discord layer rebuilds the public log and redraws the board)."""
+        loaders (the Discord layer rebuilds the public log and redraws the board). On a store
+        other processes share, the game is read under its lock (P-36): its record, seats, log
+        and timers are then one moment, so the table never holds moves its record has not
+        counted (a move committed between two reads would leave the engine ahead of the
+        version its next commit expects, and a reload would replay that move again)."""
         table = Table(record, get_game(record.slug), [])
-        actions = await self._fill(table, record, verify=True)
+        async with self.store.game_guard(record.id) as current:
+            if current is not None and (current.version, current.status) != (
+                record.version,
+                record.status,
+            ):
+                record = await self._record(record.id)
+            actions = await self._fill(table, record, verify=True)
         outcomes = self._replay_check(table, record, actions)
         self.tables[record.id] = table
         for loader in self.loaders:

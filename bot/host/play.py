@@ -10,7 +10,7 @@ from typing import Any
 from rules.core import SYSTEM, Deadline, Engine, RuleError
 
 from ..speeds import control_of, deadline_seconds
-from ..store.errors import NotSeated
+from ..store.errors import NotSeated, VersionConflict
 from ..store.records import TimerSpec
 from .core import gone, log, through_gate
 from .errors import GameGone, NotAway, NotStarted, SeatAway, StaleButton, TooFast
@@ -148,6 +148,8 @@ class Play(Loading):
         try:
             user_id = table.user_at(seat).user_id
             await self._set_away_locked(table, user_id, away=True, why="clock", strikes=strikes)
+        except VersionConflict:  # another process moved the game on since the timer's commit
+            log.info("game %s moved on: seat %s waits for its next clock", table.id, seat)
         except Exception:  # the timer's own move is committed; the hand-over waits for the next
             log.exception("could not hand seat %s of game %s to a bot", seat, table.id)
 
@@ -173,8 +175,7 @@ class Play(Loading):
         results = final_results(table) if engine.is_over else None
         try:
             record = await self.store.record_action(
-                table.id,
-                expected_version=table.game.version,
+                table.game,
                 seat=seat,
                 action=action,
                 snapshot=snapshot,
@@ -258,7 +259,8 @@ class Play(Loading):
         if held.away == away:
             raise (SeatAway("A bot already plays your seat.") if away else NotAway())
         level = self.stand_in_level(table) if away else None
-        table.seats = await self.store.set_away(table.id, user_id, away=away, level=level)
-        table.game = await self._record(table.id)
+        table.game, table.seats = await self.store.set_away(
+            table.id, user_id, away=away, expected_version=table.game.version, level=level
+        )
         table.clock_strikes.pop(seat, None)
         table.seat_changes.append(SeatChange(seat, why, strikes, view=table.view()))

@@ -4,6 +4,7 @@ PostgreSQL); the rest runs here as a few Core statements in one write transactio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 from sqlalchemy import Table, insert, select, text, update
@@ -15,7 +16,7 @@ from .group import ActionWrite, snapshot_due
 from .models import ActionRow, Game, ResultRow, utcnow
 from .postgres import GAME_LOCK, fold_key
 from .ratings import update_ratings
-from .records import GameRecord, GameStatus, ResultSpec, TimerSpec, game_record
+from .records import GameRecord, GameStatus, ResultSpec, TimerSpec
 from .rows import check_timer_keys, replace_timers
 
 
@@ -24,16 +25,16 @@ class CommitStore(StoreBase):
 
     async def record_action(
         self,
-        game_id: int,
+        game: GameRecord,
         *,
-        expected_version: int,
         seat: int,
         action: dict[str, Any],
         snapshot: dict[str, Any] | None,
         timers: list[TimerSpec] | None,
         results: list[ResultSpec] | None = None,
     ) -> GameRecord:
-        """Commit one applied action: log entry, version, timers and, if the game ended, its
+        """Commit one applied action to ``game`` (the game as the caller holds it, whose
+        version is the one expected): log entry, version, timers and, if the game ended, its
         results, all or nothing; and ``snapshot`` (the state after the action) when
         ``snapshot_every`` actions passed since the stored one, or the game ended. Durable when
         this returns. A caller that knows no snapshot is due may pass None (making one costs
@@ -43,17 +44,19 @@ class CommitStore(StoreBase):
         nothing and gets VersionConflict. ``timers`` is the full set wanted now, or ``None`` when
         the caller knows it is unchanged. A finished game keeps no timers, whatever ``timers``
         says. An action that does not end the game goes through the group-commit writer (SQLite
-        file or PostgreSQL); the rest runs a few Core statements in one write transaction. The record returned carries the caller's ``snapshot`` (the newest state)
-        whatever was stored; ``snapshot_seq`` says what the database holds.
+        file or PostgreSQL); the rest runs a few Core statements in one write transaction. The
+        record returned is ``game`` as the commit moved it (only the counters are read back),
+        carrying the caller's ``snapshot`` (the newest state) whatever was stored;
+        ``snapshot_seq`` says what the database holds.
         """
         if timers is not None:
             check_timer_keys(timers)
         now = utcnow()
+        game_id, expected_version = game.id, game.version
         if self._writer is not None and results is None:
             return await self._writer.record(
                 ActionWrite(
-                    game_id=game_id,
-                    expected_version=expected_version,
+                    game=game,
                     seat=seat,
                     action=action,
                     snapshot=snapshot,
@@ -70,7 +73,6 @@ class CommitStore(StoreBase):
         }
         if results is not None:
             values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
-        kept = [c for c in games.c if c.name != "snapshot"]
         async with self._queued(), writer_engine(self._engine).begin() as conn:
             if self._shared is not None:  # as the group writer does (P-56)
                 await conn.execute(
@@ -86,7 +88,7 @@ class CommitStore(StoreBase):
                         games.c.status == GameStatus.PLAYING.value,
                     )
                     .values(**values)
-                    .returning(*kept)
+                    .returning(games.c.last_seq, games.c.snapshot_seq)
                 )
             ).first()
             if row is None:
@@ -135,10 +137,21 @@ class CommitStore(StoreBase):
                 await update_ratings(
                     conn,
                     game_id=game_id,
-                    guild_id=row.guild_id,
-                    slug=row.slug,
+                    guild_id=game.guild_id,
+                    slug=game.slug,
                     results=results,
                     now=now,
                 )
-        # The snapshot is not read back: the record carries the caller's (maybe None).
-        return game_record({**row._mapping, "snapshot_seq": snapshot_seq}, snapshot=snapshot)
+        # Only the counters are read back (see ``ActionWrite.committed``); the record carries
+        # the caller's snapshot (maybe None).
+        moved = replace(
+            game,
+            version=expected_version + 1,
+            updated_at=now,
+            last_seq=seq,
+            snapshot_seq=snapshot_seq,
+            snapshot=snapshot,
+        )
+        if results is None:
+            return moved
+        return replace(moved, status=GameStatus.FINISHED, finished_at=now)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -26,16 +26,37 @@ GROUP_LIMIT = 256
 class ActionWrite:
     """One applied action to commit (see ``Store.record_action``): the log entry and version
     always, the snapshot when ``snapshot_every`` actions have passed since the stored one, and
-    the timers when ``timers`` is not None."""
+    the timers when ``timers`` is not None. ``game`` is the game as the caller holds it: its
+    version is the one expected, and the record answered is it as the commit moved it."""
 
-    game_id: int
-    expected_version: int
+    game: GameRecord
     seat: int
     action: dict[str, Any]
     snapshot: dict[str, Any] | None
     timers: Sequence[TimerSpec] | None
     at: datetime
     snapshot_every: int
+
+    @property
+    def game_id(self) -> int:
+        return self.game.id
+
+    @property
+    def expected_version(self) -> int:
+        return self.game.version
+
+    def committed(self, last_seq: int, snapshot_seq: int) -> GameRecord:
+        """The game as this commit left it. Only the counters are read back: a commit whose
+        version compare-and-set passed found the game as the caller holds it (every change
+        moves the version), so the rest (its policy, options, …) need not be read again."""
+        return replace(
+            self.game,
+            version=self.game.version + 1,
+            updated_at=self.at,
+            last_seq=last_seq,
+            snapshot_seq=snapshot_seq,
+            snapshot=self.snapshot,
+        )
 
 
 class ActionWriter(Protocol):

@@ -151,14 +151,24 @@ class LobbyStore(StoreBase):
             return seat_records(await seat_rows(session, game_id))
 
     async def set_away(
-        self, game_id: int, user_id: int, *, away: bool, level: BotLevel | None = None
-    ) -> list[SeatRecord]:
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        away: bool,
+        expected_version: int,
+        level: BotLevel | None = None,
+    ) -> tuple[GameRecord, list[SeatRecord]]:
         """Hand a member's seat in a game being played to a bot (``away``) of ``level``, or
-        give it back. Raises NotSeated (no such member's seat) or WrongStatus (the game is not
-        playing)."""
+        give it back, if the game is still at ``expected_version``: the game as the caller
+        knows it, returned with the change counted, so its record never counts a move the
+        caller has not seen (P-36). Raises VersionConflict (the game moved on), NotSeated (no
+        such member's seat) or WrongStatus (the game is not playing)."""
         async with self._writing() as session:
             game = await lock_game(session, game_id)
             require_status(game, GameStatus.PLAYING)
+            if game.version != expected_version:
+                raise VersionConflict(game_id, expected_version, game.version)
             seats = await seat_rows(session, game_id)
             seat = next((s for s in seats if s.user_id == user_id and not s.is_bot), None)
             if seat is None:
@@ -168,7 +178,7 @@ class LobbyStore(StoreBase):
                 seat.bot_level = level
             touch(game)
             await session.flush()
-            return seat_records(seats)
+            return game_from_orm(game), seat_records(seats)
 
     async def start(
         self,

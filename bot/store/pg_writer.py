@@ -28,13 +28,9 @@ from sqlalchemy.exc import DBAPIError
 
 from .errors import GameNotFound, VersionConflict, WrongStatus
 from .group import GROUP_LIMIT, ActionWrite, Answer, GroupWriter, Pending, answer
-from .models import ActionRow, Game, TimerRow
+from .models import ActionRow, TimerRow
 from .postgres import GAME_LOCK
-from .records import GameRecord, GameStatus, game_record
-
-_GAMES = cast(Table, Game.__table__)
-_KEPT = [c.name for c in _GAMES.c if c.name != "snapshot"]
-"""Every column of a game but its snapshot, which the writer has in hand."""
+from .records import GameRecord, GameStatus
 
 
 def written(table: Table, values: dict[str, str]) -> tuple[str, str]:
@@ -73,7 +69,8 @@ _DUE = "i.snapshot IS NOT NULL AND g.last_seq + 1 - g.snapshot_seq >= $8"
 # One statement, so one round trip and one transaction for the whole group. A game is moved only
 # once its advisory lock is taken (never waited for: a game another process holds is left out,
 # and its caller hears so); its timers are replaced by deleting the keys no longer wanted and
-# upserting the others, so no two parts of the statement touch the same row.
+# upserting the others, so no two parts of the statement touch the same row. Only a game's
+# counters come back: the rest of it is its caller's (``ActionWrite.committed``).
 _GROUP = f"""
 WITH input AS (
     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::jsonb[], $5::json[],
@@ -89,8 +86,7 @@ WITH input AS (
     FROM input AS i
     WHERE g.id = i.game_id AND g.version = i.expected AND g.status = '{GameStatus.PLAYING.value}'
         AND pg_try_advisory_xact_lock({GAME_LOCK}, i.game_id)
-    RETURNING {", ".join(f"g.{name}" for name in _KEPT)}, i.seat, i.action, i.at,
-        i.replaces_timers
+    RETURNING g.id, g.last_seq, g.snapshot_seq, i.seat, i.action, i.at, i.replaces_timers
 ), appended AS (
     INSERT INTO actions ({_ACTION_COLUMNS})
     SELECT {_ACTION_VALUES} FROM moved
@@ -108,7 +104,7 @@ WITH input AS (
     ON CONFLICT (game_id, key) DO UPDATE
         SET due_at = excluded.due_at, action = excluded.action, created_at = excluded.created_at
 )
-SELECT {", ".join(_KEPT)} FROM moved
+SELECT id, last_seq, snapshot_seq FROM moved
 """
 _FOUND = "SELECT id, status, version FROM games WHERE id = ANY($1::int[])"
 
@@ -204,7 +200,7 @@ class PostgresWriter(GroupWriter):
 
 def _record(row: Any, write: ActionWrite) -> GameRecord:
     """The game as committed, carrying the caller's snapshot (the newest state)."""
-    return game_record(row, snapshot=write.snapshot)
+    return write.committed(row["last_seq"], row["snapshot_seq"])
 
 
 def _refusal(write: ActionWrite, found: dict[int, Any]) -> Exception:

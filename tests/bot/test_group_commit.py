@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 import tempfile
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -50,8 +51,7 @@ async def playing(store: Store, channel: int) -> GameRecord:
 
 def act(store: Store, game: GameRecord, n: int) -> Any:
     return store.record_action(
-        game.id,
-        expected_version=game.version,
+        game,
         seat=0,
         action={"type": "go", "n": n},
         snapshot={"n": n},
@@ -99,7 +99,7 @@ async def test_a_group_refuses_each_action_for_its_own_reason(store: Store) -> N
         act(store, ended, 1),
         act(store, fine, 1),
         store.record_action(
-            10**6, expected_version=1, seat=0, action={"n": 1}, snapshot=None, timers=None
+            replace(fine, id=10**6), seat=0, action={"n": 1}, snapshot=None, timers=None
         ),
         return_exceptions=True,
     )
@@ -142,8 +142,7 @@ async def test_a_group_stores_snapshots_and_timers_as_one_action_alone_would(
             records = await asyncio.gather(
                 *(
                     store.record_action(
-                        g.id,
-                        expected_version=g.version,
+                        g,
                         seat=0,
                         action={"type": "go", "n": n},
                         snapshot={"n": n},
@@ -192,7 +191,7 @@ async def main(url):
         n = 0
         while True:
             n += 1
-            game = await store.record_action(game.id, expected_version=game.version, seat=0,
+            game = await store.record_action(game, seat=0,
                                              action={"n": n}, snapshot={"n": n}, timers=None)
             print("ack", game.id, game.last_seq, flush=True)
 

@@ -10,6 +10,7 @@ import os
 import signal
 import sqlite3
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ async def test_a_lone_action_commits_on_the_loop(
         # A stale version is refused there too, and nothing of it is written.
         with pytest.raises(VersionConflict):
             await store.record_action(
-                game.id, expected_version=game.version - 1, seat=0,
+                replace(game, version=game.version - 1), seat=0,
                 action={"n": 99}, snapshot=None, timers=None,
             )  # fmt: skip
         assert len(await store.actions(game.id)) == 5
@@ -67,6 +68,30 @@ async def test_commits_that_cost_more_than_the_budget_take_the_hop(
             game = await act(store, game, n)
         assert store.inline_commits == 0
         assert [a.action["n"] for a in await store.actions(game.id)] == [1, 2, 3]
+    finally:
+        await store.close()
+
+
+async def test_one_slow_commit_keeps_the_loop_path_and_a_slow_disk_loses_it(
+    tmp_path: Path,
+) -> None:
+    """A lone stall (50 ms) counts as two budgets at most, so the next lone action still
+    commits on the loop; commits slow one after the other (5 ms each) lift the average past
+    the budget, and the next takes the hop."""
+    store = await opened(tmp_path, "NORMAL")
+    lean = store._writer
+    assert isinstance(lean, writer.SQLiteWriter)
+    try:
+        game = await playing(store, 1)
+        lean._lone_cost = 0.0  # every commit so far was quick
+        lean._cost(0.050)
+        game = await act(store, game, 1)
+        assert store.inline_commits == 1
+        for _ in range(10):
+            lean._cost(0.005)
+        game = await act(store, game, 2)
+        assert store.inline_commits == 1
+        assert [a.action["n"] for a in await store.actions(game.id)] == [1, 2]
     finally:
         await store.close()
 
@@ -173,7 +198,7 @@ async def main(url, synchronous):
     n = 0
     while True:
         n += 1
-        game = await store.record_action(game.id, expected_version=game.version, seat=0,
+        game = await store.record_action(game, seat=0,
                                          action={"n": n}, snapshot={"n": n}, timers=None)
         print("ack", game.last_seq, store.inline_commits, flush=True)
 

@@ -54,8 +54,7 @@ async def finish(
         for seat, (u, score) in enumerate(ranked)
     ]
     await store.record_action(
-        game.id,
-        expected_version=game.version,
+        game,
         seat=0,
         action={"type": "end"},
         snapshot={},

@@ -8,7 +8,10 @@ only: one SQLite file has one process (P-22)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from unittest.mock import ANY
 
 import pytest
 from sqlalchemy import text
@@ -17,11 +20,12 @@ from bot.host.errors import AlreadyStarted, GameGone, StaleButton
 from bot.host.host import Host
 from bot.host.table import Table
 from bot.settings import Settings
-from bot.store import Store, postgres
+from bot.store import Store, VersionConflict, postgres
 from bot.store.postgres import IDENTIFY_LOCK
 from rules.core import SYSTEM, RuleError
 from tests.support.databases import PostgresDatabases
 from tests.support.hosts import two_hosts_on
+from tests.support.testgame import LadybugDash
 
 ALICE, BOB, CAROL = 1, 2, 3
 
@@ -103,6 +107,52 @@ async def test_a_reload_tells_what_the_other_process_committed(
     assert len(heard) == 1
 
 
+@pytest.mark.parametrize("after", ["get_game", "seats"])
+async def test_a_game_loaded_while_another_process_commits_is_one_moment_of_it(
+    hosts: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch, after: str
+) -> None:
+    """A move the other process commits while this one loads the game (just after it read
+    the game's record, or after its lock was taken) is either in all of what the table loaded
+    or in none: the table never holds a move its record has not counted, so the reload after
+    the next move replays exactly the moves it missed (issue #25: "could not replay what
+    another process committed", a move between two reads replayed a second time)."""
+    here, there = hosts
+    heard: list[list[tuple[int, str]]] = []
+    here.reloaders.append(
+        lambda table, missed: heard.append([(o.seat, o.action["type"]) for o in missed])
+    )
+    started = await lobby(there)
+    await there.start(started.id, ALICE)
+    read = getattr(here.store, after)
+
+    async def read_then_the_other_process_commits(game_id: int) -> Any:
+        done = await read(game_id)
+        game = await there.store.get_game(game_id)
+        assert game is not None
+        with contextlib.suppress(VersionConflict):  # refused while the game is locked here
+            await there.store.record_action(
+                game, seat=1, action={"type": "cheer"}, snapshot=None, timers=None
+            )
+        return done
+
+    monkeypatch.setattr(here.store, after, read_then_the_other_process_commits)
+    table = await here.table(started.id)
+    monkeypatch.undo()
+    log = await here.store.actions(table.id)
+    replayed = LadybugDash.new(2, table.game.seed, table.game.options)
+    for entry in log[: table.game.last_seq]:
+        replayed.apply(entry.seat, entry.action)
+    assert table.running().to_dict() == replayed.to_dict()
+
+    seen = table.game.last_seq
+    await there.act(table.id, ALICE, {"type": "claim"})
+    assert await here.refresh(table)
+    log = await here.store.actions(table.id)
+    assert heard == [[(a.seat, a.action["type"]) for a in log if a.seq > seen]]
+    assert heard[0][-1] == (0, "claim")
+    assert table.running().to_dict() == there.tables[table.id].running().to_dict()
+
+
 async def test_same_instant_grabs_in_two_processes_have_exactly_one_winner(
     hosts: tuple[Host, Host],
 ) -> None:
@@ -139,6 +189,44 @@ async def test_a_deadline_both_processes_hold_fires_once(hosts: tuple[Host, Host
     assert sorted(o is not None for o in fired) == [False, True]
     log = await here.store.actions(table.id)
     assert [(a.seat, a.action["type"]) for a in log] == [(1, "claim"), (SYSTEM, "timeout")]
+
+
+async def test_a_clock_hand_over_racing_a_move_there_never_skips_that_move_here(
+    pg_url: str, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Drawer's clock runs out here and, at the first strike (``AFK_LIMIT=1``), the seat
+    goes to a bot (P-31); a grab the other process commits meanwhile (judged there after a
+    reload) must not be counted into this table's record unseen: the hand-over is refused as
+    stale and waits, and this process's next grab of that token is judged on the game with
+    the first grab in it, so the log stays a game the rules allow."""
+    quick = settings.model_copy(update={"afk_limit": 1, "timers": {"bag_min_gap": 0.0}})
+    async with two_hosts_on(pg_url, quick) as (here, there):
+        table = await here.open(
+            "bag-of-bugs", guild_id=9, channel_id=720, user_id=ALICE, name="alice"
+        )
+        await here.join(table.id, BOB, "bob")
+        await here.join(table.id, CAROL, "carol")
+        await here.start(table.id, ALICE)
+        await there.table(table.id)
+        # Before the first reveal only the Drawer may act (draw); the others grab after it.
+        first, second = (
+            table.user_at(s).user_id for s in range(3) if not table.running().legal_actions(s)
+        )
+        hand_over = here.store.set_away
+
+        async def a_grab_there_first(*args: Any, **kwargs: Any) -> Any:
+            await there.act(table.id, first, {"type": "grab", "token": 1})
+            return await hand_over(*args, **kwargs)
+
+        monkeypatch.setattr(here.store, "set_away", a_grab_there_first)
+        (key,) = table.timers
+        assert await here.fire_timer(table.id, key) is not None  # the Drawer's idle reveal
+        monkeypatch.undo()
+        with pytest.raises(RuleError, match="already taken"):
+            await here.act(table.id, second, {"type": "grab", "token": 1})
+        log = await here.store.actions(table.id)
+        assert [(a.seat, a.action["type"]) for a in log] == [(SYSTEM, "auto_draw"), (ANY, "grab")]
+        assert table.running().to_dict() == there.tables[table.id].running().to_dict()
 
 
 async def test_identify_slots_are_taken_in_turn_across_processes(pg_url: str) -> None:

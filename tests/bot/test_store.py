@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import dataclasses
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -80,8 +81,7 @@ async def started_game(
 
 async def act(store: Store, game: GameRecord, n: int, **kw: Any) -> GameRecord:
     return await store.record_action(
-        game.id,
-        expected_version=game.version,
+        game,
         seat=n % 3,
         action={"type": "draw", "n": n},
         snapshot={"turn": n},
@@ -433,8 +433,7 @@ async def test_stale_version_is_detected_and_nothing_written(store: Store) -> No
     g1 = await act(store, game, 1, timers=timers)
     with pytest.raises(VersionConflict) as conflict:
         await store.record_action(
-            game.id,
-            expected_version=game.version,  # stale: g1 already moved it on
+            game,  # stale: g1 already moved it on
             seat=0,
             action={"type": "stale"},
             snapshot={"turn": "stale"},
@@ -463,9 +462,7 @@ async def test_record_action_refusals(store: Store) -> None:
     with pytest.raises(WrongStatus):
         await act(store, lobby, 1)
     with pytest.raises(GameNotFound):
-        await store.record_action(
-            404, expected_version=0, seat=0, action={}, snapshot={}, timers=[]
-        )
+        await store.record_action(replace(lobby, id=404), seat=0, action={}, snapshot={}, timers=[])
     assert await store.actions(lobby.id) == []
 
 

@@ -86,8 +86,7 @@ async def test_concurrent_actions_on_one_version_commit_once(store: Store) -> No
     outcomes = await asyncio.gather(
         *(
             store.record_action(
-                game.id,
-                expected_version=game.version,
+                game,
                 seat=0,
                 action={"type": "go", "i": i},
                 snapshot={"by": i},

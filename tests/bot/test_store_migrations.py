@@ -299,8 +299,7 @@ async def test_upgrade_from_0001_with_data_keeps_it_and_rates_from_then_on(
             2, expected_version=lobby.version, seat_order=[1, 2], snapshot={}, timers=[]
         )
         await store.record_action(
-            2,
-            expected_version=game.version,
+            game,
             seat=0,
             action={"type": "x"},
             snapshot={},
@@ -353,7 +352,9 @@ async def test_0004_adds_member_settings_whose_defaults_need_no_rows(empty_db_ur
         assert {uid: s.pings for uid, s in after.items()} == {1: True, 2: False, 3: True}
         assert await store.member_settings([]) == {}
         assert [s.away for s in await store.seats(1)] == [False, False]
-        seats = await store.set_away(1, 2, away=True)
+        game = await store.get_game(1)
+        assert game is not None
+        _, seats = await store.set_away(1, 2, away=True, expected_version=game.version)
         assert [(s.user_id, s.away) for s in seats] == [(1, False), (2, True)]
     finally:
         await store.close()
@@ -558,6 +559,51 @@ async def test_0010_reads_every_older_bot_seat_as_easy(empty_db_url: str) -> Non
         await store.close()
     await _run(url, _migrate(url, "0009", down=True))
     assert await inspect_db(url, seat_names) == ["alice", "Bot 1"]
+
+
+async def test_0011_keeps_every_timer_in_one_b_tree_and_back(empty_db_url: str) -> None:
+    """After 0011 the timers have no ``due_at`` index and, on SQLite, no rowid (one b-tree, so
+    a move replacing its deadline writes one page of them); every timer is kept, still read
+    in due order, and a downgrade builds the table and its index as they were."""
+    url = empty_db_url
+    await _run(url, _migrate(url, "0010"))
+
+    def fill(connection: sa.Connection) -> None:
+        connection.exec_driver_sql(
+            "INSERT INTO games (id, slug, guild_id, channel_id, creator_id, status, seed, options,"
+            " players, version, created_at, updated_at, web_token) VALUES (1, 'ladybug-dash', 9,"
+            " 50, 1, 'playing', 7, '{}', 2, 3, '2030-01-01 00:00:00', '2030-01-01 00:00:00', 'T')"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO timers (game_id, key, due_at, action, created_at) VALUES"
+            " (1, 'late', '2030-01-01 00:00:09', '{}', '2030-01-01 00:00:00'),"
+            " (1, 'soon', '2030-01-01 00:00:05', '{}', '2030-01-01 00:00:00')"
+        )
+
+    def layout(connection: sa.Connection) -> tuple[list[str], bool]:
+        indexes = [i["name"] for i in sa.inspect(connection).get_indexes("timers")]
+        rowid = True
+        if connection.dialect.name == "sqlite":
+            sql = connection.exec_driver_sql(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'timers'"
+            ).scalar()
+            rowid = "WITHOUT ROWID" not in str(sql).upper()
+        return indexes, rowid
+
+    await _run(url, fill)
+    await _run(url, _migrate(url, "0011"))
+    sqlite = url.startswith("sqlite")
+    assert await inspect_db(url, layout) == ([], not sqlite)
+    store = await Store.open(url, migrate=False)
+    try:
+        assert [t.key for t in await store.all_timers()] == ["soon", "late"]
+    finally:
+        await store.close()
+    await _run(url, _migrate(url, "0010", down=True))
+    assert await inspect_db(url, layout) == (["ix_timers_due_at"], True)
+    assert await inspect_db(
+        url, lambda c: c.exec_driver_sql("SELECT key FROM timers ORDER BY key").scalars().all()
+    ) == ["late", "soon"]
 
 
 async def test_0008_adds_server_settings_and_keeps_every_game_at_the_defaults(

@@ -87,12 +87,11 @@ async def test_new_games_get_distinct_tokens_and_unknown_ones_find_nothing(
         assert fetched is not None and fetched.web_token == tokens[0]
         assert await store.game_by_web_token("A" * 22) is None
         await store.join(games[0].id, user_id=2, name="b", max_players=4)
-        await store.start(
+        started = await store.start(
             games[0].id, expected_version=1, seat_order=[1, 2], snapshot={}, timers=[]
         )
         played = await store.record_action(
-            games[0].id,
-            expected_version=2,
+            started,
             seat=0,
             action={"type": "draw"},
             snapshot={},
