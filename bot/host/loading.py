@@ -19,6 +19,9 @@ from .table import Outcome, Table
 from .view import TableView
 
 T = TypeVar("T")
+STALE_RETRIES = 3
+"""Reloads a stale table gets before its refusal stands: each try is judged on the game as the
+database has it, and only another process committing again in between makes another needed."""
 WAKE = "~wake"
 """The alarm of a resting game's next reminder (P-74): firing it loads the game, whose
 publisher then pings on time. No engine's deadline key starts with ``~``."""
@@ -171,7 +174,9 @@ class Loading(HostCore):
 
     async def _locked(self, table: Table, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` holding the table's lock. If the database says the table is stale
-        (a version or status it did not expect), reload the table and run it once more, so a
+        (a version or status it did not expect), reload the table and run it again (up to
+        ``STALE_RETRIES`` times: another process may commit again between the reload and the
+        try, a busy machine widening that gap), so a
         stale table never refuses every later click (P-22). On a store other processes share,
         the attempt is judged on what this process knows, holding no lock of the database: its
         commit takes the game's lock and checks the version in the group's transaction, and a
@@ -180,22 +185,26 @@ class Loading(HostCore):
         reloaded = False
         try:
             async with table.lock:
-                try:
-                    return await attempt()
-                except (VersionConflict, WrongStatus) as exc:
-                    log.warning(
-                        "game %s changed in the database behind this process (%s): reloading it",
-                        table.id,
-                        type(exc).__name__,
-                    )
-                except (RuleError, HostError, StoreError):
-                    if not await self._stale(table):
-                        raise
-                    log.info("game %s moved on in another process: judging again", table.id)
-                async with self.store.game_guard(table.id):
-                    await self._reload_locked(table)
-                reloaded = True
-                return await attempt()
+                for tries_left in range(STALE_RETRIES, -1, -1):
+                    try:
+                        return await attempt()
+                    except (VersionConflict, WrongStatus) as exc:
+                        if not tries_left:
+                            raise
+                        log.warning(
+                            "game %s changed in the database behind this process (%s): "
+                            "reloading it",
+                            table.id,
+                            type(exc).__name__,
+                        )
+                    except (RuleError, HostError, StoreError):
+                        if not tries_left or not await self._stale(table):
+                            raise
+                        log.info("game %s moved on in another process: judging again", table.id)
+                    async with self.store.game_guard(table.id):
+                        await self._reload_locked(table)
+                    reloaded = True
+                raise AssertionError("unreachable: the last try returns or raises")
         finally:
             if reloaded:
                 await self._notify(table, None)

@@ -145,6 +145,28 @@ async def test_a_table_another_process_moved_on_reloads_and_takes_the_click(
     assert (await stored_state(mine.store, table.id))["cheers"] == 3
 
 
+async def test_a_click_is_taken_though_the_other_process_commits_again_after_the_reload(
+    two_hosts: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between a reload and the try it makes room for, another process may commit again (a
+    busy machine widens that gap): the table reloads again, and the click is still taken."""
+    mine, other = two_hosts
+    table = await dash(mine)
+    await other.act(table.id, BOB, {"type": "cheer"})
+    reload = mine._reload_locked
+    behind = [2]  # the other process commits again after each of my first two reloads
+
+    async def reload_then_fall_behind(reloading: Table) -> None:
+        await reload(reloading)
+        if behind[0]:
+            behind[0] -= 1
+            await other.act(table.id, BOB, {"type": "cheer"})
+
+    monkeypatch.setattr(mine, "_reload_locked", reload_then_fall_behind)
+    await mine.act(table.id, ALICE, {"type": "cheer"}, turn=1)
+    assert behind == [0] and (await stored_state(mine.store, table.id))["cheers"] == 4
+
+
 async def test_a_stale_tables_deadlines_reload_and_fire_after_the_other_process_stops(
     db_url: str, settings: Settings
 ) -> None:
