@@ -7,7 +7,7 @@ import logging
 import random
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -153,16 +153,18 @@ async def test_a_click_is_taken_though_the_other_process_commits_again_after_the
     mine, other = two_hosts
     table = await dash(mine)
     await other.act(table.id, BOB, {"type": "cheer"})
-    reload = mine._reload_locked
+    guard = mine.store.game_guard
     behind = [2]  # the other process commits again after each of my first two reloads
 
-    async def reload_then_fall_behind(reloading: Table) -> None:
-        await reload(reloading)
-        if behind[0]:
+    @asynccontextmanager
+    async def reload_then_fall_behind(game_id: int) -> AsyncIterator[object]:
+        async with guard(game_id) as state:  # my reload holds the game's lock (PostgreSQL)
+            yield state
+        if behind[0]:  # ... released: the other process commits before my try
             behind[0] -= 1
             await other.act(table.id, BOB, {"type": "cheer"})
 
-    monkeypatch.setattr(mine, "_reload_locked", reload_then_fall_behind)
+    monkeypatch.setattr(mine.store, "game_guard", reload_then_fall_behind)
     await mine.act(table.id, ALICE, {"type": "cheer"}, turn=1)
     assert behind == [0] and (await stored_state(mine.store, table.id))["cheers"] == 4
 
