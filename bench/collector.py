@@ -61,6 +61,7 @@ def one_run(config: str, games: int, moves: int, seed: int) -> dict[str, float]:
     from bot import collector
     from bot.games import games as records
     from bot.host.table import Outcome
+    from bot.ui.presenter import presenter_for
     from rules.core import GAMES
     from tests.support.tables import make_table
 
@@ -93,8 +94,6 @@ def one_run(config: str, games: int, moves: int, seed: int) -> dict[str, float]:
         table.tail.append((seat, action))
         if len(table.tail) >= SNAPSHOT_EVERY:
             table.committed, table.tail = json.loads(json.dumps(engine.to_dict())), []
-        from bot.ui.presenter import presenter_for
-
         presenter = presenter_for(table.slug)
         outcome = Outcome(table.view(), seat, action, events, engine.is_over, before, engine.turn)
         presenter.log_lines(outcome.view, outcome)
