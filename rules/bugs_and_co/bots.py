@@ -26,6 +26,18 @@ def _memory(memory: Memory) -> TileMemory:
     return memory
 
 
+def _position(
+    engine: Engine, seat: int, memory: Memory
+) -> tuple[list[Action], GameState, TileMemory] | None:
+    """What both heuristics start from: the seat's legal actions, the game's state and the
+    seat's memory; ``None`` when the seat has no move."""
+    actions = engine.legal_actions(seat)
+    if not actions:
+        return None
+    assert isinstance(engine, BugsAndCo)
+    return actions, engine.state, _memory(memory)
+
+
 def known_symbols(state: GameState, seat: int, memory: TileMemory) -> tuple[dict[int, int], int]:
     """Slot -> symbol of the tiles the seat may place for sure, and its own held symbol (-1)."""
     held = state.seats[seat].held
@@ -98,12 +110,10 @@ def trophy_now(trophies: list[int], trios: int) -> bool:
 
 
 def normal(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None:
-    actions = engine.legal_actions(seat)
-    if not actions:
+    found = _position(engine, seat, memory)
+    if found is None:
         return None
-    assert isinstance(engine, BugsAndCo)
-    state = engine.state
-    notes = _memory(memory)
+    actions, state, notes = found
     mine = notes.mine()
     held = state.seats[seat].held
     if held is not None:
@@ -175,12 +185,10 @@ def hard(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None:
     copies known on the table, or one while no other trio is open), goes back for the tiles it
     needs, then for a whole trio or a pair it knows, before an unknown slot; and it stops with a
     trophy only when worth stopping on (``worth_stopping``)."""
-    actions = engine.legal_actions(seat)
-    if not actions:
+    found = _position(engine, seat, memory)
+    if found is None:
         return None
-    assert isinstance(engine, BugsAndCo)
-    state = engine.state
-    notes = _memory(memory)
+    actions, state, notes = found
     counts = Counter(notes.mine())
     table = {s: symbol for s, symbol in notes.slots.items() if state.slots[s] is not None}
     known = Counter(table.values())
