@@ -86,8 +86,8 @@ class GroupWriter(ABC):
         self.groups = 0
         """Transactions committed (the benches report actions per transaction)."""
         self.inline_commits = 0
-        """Of them, lone actions committed on the event loop, without the writer's task
-        (``writer.py`` under ``DATABASE_SYNCHRONOUS=NORMAL``)."""
+        """Of them, those committed on the event loop rather than in a thread of the writer's
+        (``writer.py``, while a COMMIT costs less than its budget)."""
 
     async def record(self, write: ActionWrite) -> GameRecord:
         """Queue the action and wait until the group holding it is committed (or refused)."""
@@ -104,10 +104,15 @@ class GroupWriter(ABC):
         return await future
 
     def _take(self) -> list[Pending]:
-        """The next group: the oldest queued actions, at most ``GROUP_LIMIT``."""
-        group = self._pending[:GROUP_LIMIT]
-        del self._pending[:GROUP_LIMIT]
+        """The next group: the oldest queued actions, at most ``_group_limit()``."""
+        limit = self._group_limit()
+        group = self._pending[:limit]
+        del self._pending[:limit]
         return group
+
+    def _group_limit(self) -> int:
+        """The most actions the next group may hold."""
+        return GROUP_LIMIT
 
     @abstractmethod
     async def _write(self, group: list[Pending]) -> None:

@@ -57,13 +57,15 @@ class Store(
         store = cls(engine, snapshot_every=snapshot_every)
         path = sqlite_file(url)
         if group_commit and path is not None:
-            store._writer = SQLiteWriter(
+            writer = SQLiteWriter(
                 path,
                 busy_timeout=busy_timeout,
                 serial=store._queued,
                 serial_free=store._queue_free,
                 synchronous=synchronous,
             )
+            await writer.presize_wal()
+            store._writer = writer
         elif group_commit and engine.dialect.name == "postgresql":
             store._writer = PostgresWriter(engine.url)
         return store

@@ -1,4 +1,4 @@
-"""Group commit for SQLite: the hot path of every click, one thread hop per group of commits.
+"""Group commit for SQLite: the hot path of every click.
 
 SQLite has one writer at a time and each COMMIT costs a WAL write, so committing actions one by
 one (each statement its own greenlet and aiosqlite hop) makes a click 50-100x slower than the
@@ -9,17 +9,20 @@ one ``COMMIT``. Every caller is answered only after that COMMIT returned, so an 
 action is in the database (WAL with ``DATABASE_SYNCHRONOUS=FULL``, the default: it survives a
 power loss, at one fsync per group; ``NORMAL``: it survives the process being killed, P-37).
 
-A lone commit costs less than the two thread hops and event-loop wake-ups around it when
-SQLite's sync is quick (``DATABASE_SYNCHRONOUS=NORMAL`` syncs nothing; ``FULL`` one fsync, a
-fraction of a millisecond on a local SSD, milliseconds on a slow disk). So an action that finds
-the writer idle (nothing queued, nothing being written, none of the store's other writes under
-way) is committed right on the event loop while a lone commit has lately cost less than
-``INLINE_BUDGET`` (measured on both paths), on a connection of the loop's own that never waits
-for SQLite's lock (another process holding it sends the action the ordinary way). On a slow
-disk every commit takes the hop, and the loop never stalls on an fsync (P-59).
+A commit costs less than the thread hops and event-loop wake-ups around it when SQLite's sync
+is quick (``DATABASE_SYNCHRONOUS=NORMAL`` syncs nothing; ``FULL`` one fsync, a fraction of a
+millisecond on a local SSD, milliseconds on a slow disk). So while a COMMIT has lately cost less
+than ``INLINE_BUDGET`` (measured on the loop), an action that finds the writer idle (nothing
+queued, nothing being written, none of the store's other writes under way) is committed right
+on the event loop, and so is each group the writer's task takes (at most
+``INLINE_GROUP_LIMIT`` actions), on a connection of the loop's own that never waits for
+SQLite's lock (another process holding it sends the actions the ordinary way). On a slow disk
+every group takes the hop to the writer's own connection in one worker thread, and the loop
+never stalls on an fsync but for a probe now and then (P-59). A thread's statements each wait
+for the interpreter's lock when they return, which a busy loop holds: ``bot/switching.py``
+keeps that wait short.
 
-The statements run on the writer's own ``sqlite3`` connection in one worker thread, as plain
-cached SQL (the module's statement cache keeps them compiled). They are SQLAlchemy Core
+The statements run as plain cached SQL (the module's statement cache keeps them compiled). They are SQLAlchemy Core
 statements on the store's own tables, compiled once (``sqlite_sql.py``), so a schema change is
 one model and one migration; values go through the columns' own types.
 The queue and the writer task are ``group.py``'s, shared with PostgreSQL's writer
@@ -37,26 +40,41 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
+from pathlib import Path
 from typing import cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from .errors import GameNotFound, StoreError, VersionConflict, WrongStatus
-from .group import ActionWrite, Answer, GroupWriter, Pending, answer, snapshot_due
+from .group import GROUP_LIMIT, ActionWrite, Answer, GroupWriter, Pending, answer, snapshot_due
 from .models import ActionRow, Game, TimerRow
 from .records import GameRecord, GameStatus
 from .sqlite_sql import Statement, stored_form
 
-#: The most a lone commit may have cost lately (seconds, a moving average over both paths) for
-#: the next lone action to be committed on the event loop: the loop may stall that long.
+#: The most a COMMIT may have cost lately (seconds, a moving average of those on the loop) for
+#: the next actions to be committed on the event loop: the loop may stall that long.
 INLINE_BUDGET = 0.001
-#: Weight of the newest lone commit in that average.
+#: The most actions one group committed on the event loop holds (each costs the loop about
+#: 0.1 ms of statements): a burst past it is written as several groups, the loop running
+#: between them.
+INLINE_GROUP_LIMIT = 16
+#: While COMMITs are too slow for the loop, one group in this many is still committed there, to
+#: measure the disk again (at most one slow COMMIT's stall per this many groups).
+PROBE_EVERY = 32
+#: Weight of the newest commit in that average.
 INLINE_WEIGHT = 0.2
-#: The most one lone commit counts in that average, in budgets: a lone stall (the machine busy
+#: The most one COMMIT counts in that average, in budgets: a lone stall (the machine busy
 #: elsewhere, another file's fsync) must not send the next several commits the long way, while
 #: a disk slow on every commit still lifts the average past the budget.
 INLINE_SPIKE = 2.0
+
+#: The write-ahead log's size once the bot has run a while: a little more than the writes of
+#: ``CHECKPOINT_EVERY`` groups (about 4 pages each). SQLite writes the log from its start again
+#: after each checkpoint without shrinking the file, so a commit overwrites pages already on
+#: disk; one that grows the file makes its sync write the file's size too: measured here under
+#: FULL, a COMMIT costs 0.24-0.38 ms while the log grows and 0.11-0.18 ms once it is full size.
+WAL_WORKING_SIZE = 4 * 1024 * 1024
 
 #: Groups between two WAL checkpoints. The writer's own connection never checkpoints (a
 #: checkpoint copies pages into the database file and syncs it: milliseconds that would land on
@@ -115,8 +133,11 @@ class SQLiteWriter(GroupWriter):
         self._serial_free = serial_free
         self._inline_turn = False
         """A lone action was committed on the loop in this turn of it (see ``record``)."""
-        self._lone_cost = 0.0
-        """What a lone commit has cost lately (seconds; see the module's doc)."""
+        self._sync_cost = 0.0
+        self._since_probe = 0
+        """Groups sent to the thread since the last probe (see ``_loop_may_commit``)."""
+        """What a COMMIT (the WAL write and, with FULL, its fsync) has cost lately (seconds;
+        see the module's doc)."""
         self._inline_conn: sqlite3.Connection | None = None
         self._writing = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
@@ -127,9 +148,11 @@ class SQLiteWriter(GroupWriter):
 
     async def record(self, write: ActionWrite) -> GameRecord:
         busy = self._pending or self._writing or self._closed or self._inline_turn
-        if not busy and self._serial_free() and self._lone_cost < INLINE_BUDGET:
-            answered = self._commit_inline(write)
-            if answered is not None:
+        if not busy and self._serial_free() and self._sync_cost < INLINE_BUDGET:
+            answers = self._commit_on_loop([write])
+            if answers is not None:
+                self.groups += 1
+                (answered,) = answers
                 # Actions arriving in the same turn of the loop (a burst) queue for one group,
                 # and the caller yields once, as the ordinary way would: a task committing in
                 # a loop never starves the others.
@@ -144,33 +167,57 @@ class SQLiteWriter(GroupWriter):
     def _end_inline_turn(self) -> None:
         self._inline_turn = False
 
-    def _commit_inline(self, write: ActionWrite) -> Answer | None:
-        """Commit a lone action on the event loop; None when SQLite's lock is taken (by
-        another process) and the action must take the ordinary way."""
-        started = time.perf_counter()
+    def _commit_on_loop(self, writes: list[ActionWrite]) -> list[Answer] | None:
+        """Commit actions on the event loop; None when SQLite's lock is taken (by another
+        process) and they must take the ordinary way."""
         try:
             conn = self._loop_connection()
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:
             return None  # busy (it never waits), or the connection broke: the writer will say
-        answered = self._in_transaction(conn, [write])[0]
-        self._cost(time.perf_counter() - started)
-        self.groups += 1
+        answers = self._in_transaction(conn, writes, timed=True)
         self.inline_commits += 1
         self._maybe_checkpoint()
-        return answered
+        return answers
+
+    def _loop_may_commit(self) -> bool:
+        """Whether the next group may be committed on the loop: COMMITs have lately been quick,
+        or this is a probe (one group in ``PROBE_EVERY`` while they were slow), so a disk that
+        became quick again is seen to. Only the loop measures a COMMIT: in the writer's thread
+        its time would include waiting for the interpreter's lock, which the busy loop holds."""
+        if self._sync_cost < INLINE_BUDGET:
+            return True
+        self._since_probe += 1
+        if self._since_probe < PROBE_EVERY:
+            return False
+        self._since_probe = 0
+        return True
+
+    def _group_limit(self) -> int:
+        """A group committed on the loop is at most ``INLINE_GROUP_LIMIT`` actions, so the
+        loop never stalls for more than a few moves' worth of work; a burst becomes several."""
+        return INLINE_GROUP_LIMIT if self._sync_cost < INLINE_BUDGET else GROUP_LIMIT
 
     async def _write(self, group: list[Pending]) -> None:
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
+        on_loop = False
         self._writing = True
         try:
             async with self._serial():
+                if len(group) <= INLINE_GROUP_LIMIT and self._loop_may_commit():
+                    answers = self._commit_on_loop([w for w, _ in group])
+                    if answers is not None:
+                        answer(group, answers)
+                        on_loop = True
+                        return
+                loop = asyncio.get_running_loop()
+                done: asyncio.Future[None] = loop.create_future()
                 self._executor.submit(self._commit_and_answer, loop, group, done)
                 await done
+                self._maybe_checkpoint()
         finally:
             self._writing = False
-        self._maybe_checkpoint()
+            if on_loop:  # the next group waits one turn of the loop: the others run first
+                await asyncio.sleep(0)
 
     def _commit_and_answer(
         self,
@@ -180,13 +227,10 @@ class SQLiteWriter(GroupWriter):
     ) -> None:
         """In the writer thread: commit the group, then answer its callers straight from here
         (one wake-up of the event loop, not one for the writer and one for the callers)."""
-        started = time.perf_counter()
         try:
             answers = self._commit([w for w, _ in group])
         except Exception as exc:  # a bug, not a refusal: every caller hears of it
             answers = [exc] * len(group)
-        if len(group) == 1:  # what the loop would have paid: measured here too, so a disk
-            self._cost(time.perf_counter() - started)  # that got quick again is seen to
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(_answer_then_go_on, group, answers, done)
 
@@ -215,10 +259,46 @@ class SQLiteWriter(GroupWriter):
         self._executor.shutdown(wait=True)
 
     def _cost(self, seconds: float) -> None:
-        """Fold a lone commit's cost, at most ``INLINE_SPIKE`` budgets, into the moving average
+        """Fold a COMMIT's cost, at most ``INLINE_SPIKE`` budgets, into the moving average
         (a float store: no lock needed between the loop and the writer's thread)."""
         counted = min(seconds, INLINE_SPIKE * INLINE_BUDGET)
-        self._lone_cost += INLINE_WEIGHT * (counted - self._lone_cost)
+        self._sync_cost += INLINE_WEIGHT * (counted - self._sync_cost)
+
+    async def presize_wal(self) -> None:
+        """Grow the write-ahead log to ``WAL_WORKING_SIZE`` at once when the store opens, so
+        the first commits after a start are as quick as the later ones (about 15 ms, in the
+        writer's thread, on its own connection: SQLite deletes the log when its last
+        connection closes, and that one stays open as long as the store)."""
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._presize_wal)
+
+    def _presize_wal(self) -> None:
+        """In the writer's thread: commit transactions that change nothing (the database
+        header's user version set to what it is), unsynced since there is nothing in them to
+        keep, then checkpoint, so the next commit writes the log from its start again. A log
+        already that large is left as it is; a failure only leaves the log to grow as it would
+        have."""
+        wal = Path(f"{self._path}-wal")
+        have = wal.stat().st_size if wal.exists() else 0
+        if have >= WAL_WORKING_SIZE:
+            return
+        try:
+            conn = self._connection()
+            conn.execute("PRAGMA synchronous=OFF")
+            try:
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                page = int(conn.execute("PRAGMA page_size").fetchone()[0])
+                frame = page + 24  # each transaction writes the header page, as one frame
+                for _ in range((WAL_WORKING_SIZE - have) // frame + 1):
+                    conn.execute("BEGIN IMMEDIATE")
+                    conn.execute(f"PRAGMA user_version={version:d}")
+                    conn.execute("COMMIT")
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            finally:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                conn.execute(f"PRAGMA synchronous={self._synchronous}")
+        except sqlite3.Error:
+            self._disconnect()  # the next commit opens a connection afresh
 
     def _loop_connection(self) -> sqlite3.Connection:
         """The event loop's own connection: it never waits for the lock (busy_timeout 0)."""
@@ -274,8 +354,11 @@ class SQLiteWriter(GroupWriter):
             return [_wrapped(exc)] * len(writes)
         return self._in_transaction(conn, writes)
 
-    def _in_transaction(self, conn: sqlite3.Connection, writes: list[ActionWrite]) -> list[Answer]:
-        """Write the group in the transaction ``conn`` began, and commit it (or roll back)."""
+    def _in_transaction(
+        self, conn: sqlite3.Connection, writes: list[ActionWrite], *, timed: bool = False
+    ) -> list[Answer]:
+        """Write the group in the transaction ``conn`` began, and commit it (or roll back);
+        ``timed``: fold the COMMIT's cost into the average (on the loop only)."""
         answers: list[Answer] = []
         alone = len(writes) == 1  # no savepoint needed: the transaction is the action's own
         try:
@@ -291,7 +374,10 @@ class SQLiteWriter(GroupWriter):
                         return answers
                 if not alone:
                     conn.execute("RELEASE action")
+            started = time.perf_counter()
             conn.execute("COMMIT")
+            if timed:
+                self._cost(time.perf_counter() - started)
         except sqlite3.Error as exc:  # the transaction as a whole failed: nothing was written
             if conn.in_transaction:
                 try:

@@ -1,7 +1,9 @@
-"""A lone action on an idle SQLite writer commits on the event loop while lone commits are
-cheap (P-59), and only then: never once they cost more than ``INLINE_BUDGET`` (a slow disk's
-fsync must not stall the loop), never while another connection holds SQLite's lock (it takes
-the ordinary way, which waits), and nothing it acknowledged is lost to kill -9."""
+"""SQLite's commits run on the event loop while its COMMITs are cheap (P-59): a lone action on
+an idle writer at once, a group (at most ``INLINE_GROUP_LIMIT`` actions) from the writer's
+task; and only then: never once COMMITs cost more than ``INLINE_BUDGET`` (a slow disk's fsync
+must not stall the loop), never while another connection holds SQLite's lock (it takes the
+ordinary way, through the writer's thread, which waits), and nothing it acknowledged is lost to
+kill -9."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from .test_group_commit import REPO, act, playing
 
 @pytest.fixture
 def quick_disk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every lone commit counts as cheap, however loaded the machine running the tests."""
+    """Every COMMIT counts as cheap, however loaded the machine running the tests."""
     monkeypatch.setattr(writer, "INLINE_BUDGET", 10.0)
 
 
@@ -83,7 +85,7 @@ async def test_one_slow_commit_keeps_the_loop_path_and_a_slow_disk_loses_it(
     assert isinstance(lean, writer.SQLiteWriter)
     try:
         game = await playing(store, 1)
-        lean._lone_cost = 0.0  # every commit so far was quick
+        lean._sync_cost = 0.0  # every commit so far was quick
         lean._cost(0.050)
         game = await act(store, game, 1)
         assert store.inline_commits == 1
@@ -104,7 +106,7 @@ async def test_actions_that_find_the_writer_busy_share_a_group(
     before = store.group_commits or 0
     try:
         # A lobby being written holds the store's write queue: actions arriving now queue
-        # behind it and go together, in one transaction, as under FULL.
+        # behind it and go together, in one transaction (committed on the loop).
         lobby = asyncio.ensure_future(
             store.create_lobby(
                 slug="x", guild_id=1, channel_id=99, creator_id=1, creator_name="a",
@@ -118,7 +120,7 @@ async def test_actions_that_find_the_writer_busy_share_a_group(
             assert [a.action["n"] for a in await store.actions(g.id)] == [1]
     finally:
         await store.close()  # the writer's task ends, its count final
-    assert store.inline_commits == 0
+    assert store.inline_commits == 1
     assert (store.group_commits or 0) - before == 1
 
 
@@ -131,9 +133,45 @@ async def test_a_burst_goes_in_one_group_after_the_first(tmp_path: Path, quick_d
     finally:
         await store.close()  # the writer's task ends, its count final
     # The first arrival found the writer idle; the four arriving in the same turn of the
-    # loop went together, one transaction (one fsync) for all four.
-    assert store.inline_commits == 1
+    # loop went together, one transaction (one fsync) for all four, on the loop as well.
+    assert store.inline_commits == 2
     assert (store.group_commits or 0) - before == 2
+
+
+async def test_a_burst_past_the_limit_is_several_groups_on_the_loop(
+    tmp_path: Path, quick_disk: None
+) -> None:
+    """A burst of 40 actions after a first one: groups of at most ``INLINE_GROUP_LIMIT`` on the
+    loop (16, 16, 8), every action committed once and in its place."""
+    store = await opened(tmp_path, "FULL")
+    games = [await playing(store, channel) for channel in range(1, 42)]
+    before = store.group_commits or 0
+    try:
+        await asyncio.gather(*(act(store, g, 1) for g in games))
+        for g in games:
+            assert [a.action["n"] for a in await store.actions(g.id)] == [1]
+    finally:
+        await store.close()
+    assert writer.INLINE_GROUP_LIMIT == 16
+    assert (store.group_commits or 0) - before == 1 + 3
+    assert store.inline_commits == 4
+
+
+async def test_a_slow_commit_sends_groups_through_the_writers_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """COMMITs slower than the budget: a burst of 41 actions takes the writer's thread, as one
+    group (a group there may be as large as ``GROUP_LIMIT``)."""
+    monkeypatch.setattr(writer, "INLINE_BUDGET", 0.0)
+    store = await opened(tmp_path, "FULL")
+    games = [await playing(store, channel) for channel in range(1, 42)]
+    before = store.group_commits or 0
+    try:
+        await asyncio.gather(*(act(store, g, 1) for g in games))
+    finally:
+        await store.close()
+    assert store.inline_commits == 0
+    assert (store.group_commits or 0) - before == 1
 
 
 async def test_a_task_committing_in_a_loop_lets_the_others_run(
@@ -234,3 +272,29 @@ async def test_what_the_loop_committed_survives_kill_9(tmp_path: Path, synchrono
         assert [a.seq for a in log] == list(range(1, len(log) + 1))
     finally:
         await store.close()
+
+
+async def test_a_new_store_grows_its_write_ahead_log_once_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """At its working size from the start, the log is written over, not grown, by the first
+    commits after a start; the header's user version is as it was, and a log already that large
+    is left as it is."""
+    store = await opened(tmp_path, "FULL")
+    wal = tmp_path / "g.db-wal"
+    lean = store._writer
+    assert isinstance(lean, writer.SQLiteWriter)
+    try:
+        grown = wal.stat().st_size
+        assert grown >= writer.WAL_WORKING_SIZE
+        game = await playing(store, 1)
+        for n in range(1, 6):
+            game = await act(store, game, n)
+        assert wal.stat().st_size == grown  # written from its start again, not grown
+        await lean.presize_wal()
+        assert wal.stat().st_size == grown
+        assert [a.action["n"] for a in await store.actions(game.id)] == [1, 2, 3, 4, 5]
+    finally:
+        await store.close()
+    with sqlite3.connect(tmp_path / "g.db") as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (0,)
