@@ -17,7 +17,7 @@ import discord
 
 from rules.core import GAMES
 
-from . import collector, event_loop
+from . import collector, event_loop, switching
 from .backoff import backoff, one_line
 from .discord.client import BugtableBot, point_at
 from .discord.shards import make_bot
@@ -123,6 +123,7 @@ DATABASE_REFUSED = 3
 
 def _run_bot(settings: Settings, token: str) -> int:
     collector.tune()
+    switching.tune()
     _setup_logging()
     warn_old_names(settings)
     point_at(settings)
