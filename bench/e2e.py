@@ -1072,6 +1072,14 @@ async def one_run(spec: RunSpec, opts: Options) -> tuple[Figures, Figures]:
     return bot, floor
 
 
+def autogroups() -> bool:
+    """Whether Linux shares the CPU out by session first: then another session's niced work
+    still takes its share of the cores, and latency figures mean less."""
+    with contextlib.suppress(OSError, ValueError):
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    return False
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -1113,6 +1121,11 @@ def main() -> int:
         print(goal.line())
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"(machine: {os.cpu_count()} cores, load average now {load}, shared with other work)")
+    if autogroups():
+        print(
+            "(Linux schedules each session as one group here (sched_autogroup_enabled=1), so "
+            "`nice` does not keep another session's work off this bench's cores)"
+        )
     return 0
 
 
