@@ -13,6 +13,7 @@ from rules.core.bots import GameBots, Memory, best_of, fork, memoryless, registe
 
 from .engine import BagOfBugs
 from .grabs import take_options
+from .hard import hard
 from .state import DRAW, GIVE, TAKE, GameState
 from .tokens import SCARY, add, subtract
 from .worth import gain, own
@@ -87,13 +88,31 @@ def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
     return _normal_rollout(world, seat, rng)
 
 
+def waits(engine: Engine, seat: int) -> bool:
+    """Only a Grabber in the draw may let the pool grow; the Drawer and a chooser gain nothing
+    by waiting but a timer's random answer."""
+    assert isinstance(engine, BagOfBugs)
+    state = engine.state
+    return state.phase == DRAW and seat != state.drawer
+
+
+def searched(engine: Engine, seat: int) -> list[Action]:
+    """No option is searched beside the hard player's pick but waiting (P-82): with a few
+    playouts each, whose Grabbers claim tokens at random, the search overruled the pick on
+    noise and played worse than the pick alone."""
+    return []
+
+
 BOTS = register_bots(
     GameBots(
         slug=BagOfBugs.slug,
         imagine=imagine,
         normal=normal,
+        anchor=hard,
         rollout=rollout,
         may_wait=True,
+        waits=waits,
+        options=searched,
         playout_steps=40,
     )
 )
