@@ -11,11 +11,12 @@ from __future__ import annotations
 from rules.core import Action, Engine, Rng
 from rules.core.bots import GameBots, Memory, best_of, fork, memoryless, register_bots
 
-from . import scoring
 from .engine import BagOfBugs
 from .grabs import take_options
+from .hard import hard
 from .state import DRAW, GIVE, TAKE, GameState
-from .tokens import SCARY, WIND, Counts, add, subtract
+from .tokens import SCARY, add, subtract
+from .worth import gain, own
 
 
 def imagine(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Engine:
@@ -25,21 +26,6 @@ def imagine(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Engine:
     assert isinstance(world, BagOfBugs)
     world.state.rng = Rng(rng.next_u64())
     return world
-
-
-def gain(state: GameState, seat: int, tokens: Counts) -> int:
-    """How much taking ``tokens`` changes the seat's margin (a Wind is not collected)."""
-    kept = {t: n for t, n in tokens.items() if t != WIND}
-    mine = state.collections[seat]
-    return _own(state, seat, add(mine, kept)) - _own(state, seat, mine)
-
-
-def _own(state: GameState, seat: int, collection: Counts) -> int:
-    """The seat's own score with ``collection``, its Most-Scary penalty judged against the
-    others' Scary Bugs."""
-    worst_other = max(c.get(SCARY, 0) for s, c in enumerate(state.collections) if s != seat)
-    scary = collection.get(SCARY, 0)
-    return scoring.breakdown(collection, scary >= 1 and scary >= worst_other)["total"]
 
 
 def grab_worth(state: GameState, seat: int, token: int) -> int:
@@ -81,9 +67,9 @@ def _give_worth(state: GameState, seat: int, token: str) -> float:
     gains (a Scary Bug is the best gift)."""
     receiver = state.left_of(seat)
     mine = state.collections[seat]
-    lost = _own(state, seat, subtract(mine, {token: 1})) - _own(state, seat, mine)
+    lost = own(state, seat, subtract(mine, {token: 1})) - own(state, seat, mine)
     theirs = state.collections[receiver]
-    got = _own(state, receiver, add(theirs, {token: 1})) - _own(state, receiver, theirs)
+    got = own(state, receiver, add(theirs, {token: 1})) - own(state, receiver, theirs)
     return lost - got + (0.5 if token == SCARY else 0.0)
 
 
@@ -102,13 +88,31 @@ def rollout(world: Engine, seat: int, rng: Rng) -> Action | None:
     return _normal_rollout(world, seat, rng)
 
 
+def waits(engine: Engine, seat: int) -> bool:
+    """Only a Grabber in the draw may let the pool grow; the Drawer and a chooser gain nothing
+    by waiting but a timer's random answer."""
+    assert isinstance(engine, BagOfBugs)
+    state = engine.state
+    return state.phase == DRAW and seat != state.drawer
+
+
+def searched(engine: Engine, seat: int) -> list[Action]:
+    """No option is searched beside the hard player's pick but waiting (P-82): with a few
+    playouts each, whose Grabbers claim tokens at random, the search overruled the pick on
+    noise and played worse than the pick alone."""
+    return []
+
+
 BOTS = register_bots(
     GameBots(
         slug=BagOfBugs.slug,
         imagine=imagine,
         normal=normal,
+        anchor=hard,
         rollout=rollout,
         may_wait=True,
+        waits=waits,
+        options=searched,
         playout_steps=40,
     )
 )

@@ -5,7 +5,8 @@ face up, the BUG OFFs drawn are public, and every points pile is the sum of the 
 (each ``scored`` event names the colour and every seat's gain), so imagining deals only the
 BUG cards nobody has seen into the other hands and shuffles the rest, with the undrawn BUG OFFs,
 into the deck. The normal player scores where its lead in a colour is largest and places the
-colour least likely to be wiped before it can score it.
+colour least likely to be wiped before it can score it; the hard player also keeps a card of a
+colour in hand to SCORE it with (P-83).
 """
 
 from __future__ import annotations
@@ -96,19 +97,50 @@ def weigh(state: GameState, seat: int, actions: list[Action]) -> list[tuple[floa
     return scored
 
 
+KEEP = 0.6
+"""What the hard player adds to placing a colour of which a card stays in its hand: the card
+it needs to SCORE that colour later (P-83)."""
+LAST = 0.3
+"""What it takes off placing its last card of a colour: it could score that colour only with
+a card still to be drawn."""
+
+
+def hard_weigh(state: GameState, seat: int, actions: list[Action]) -> list[tuple[float, Action]]:
+    """The normal player's weights, with a place worth more while the hand keeps a card of its
+    colour to SCORE it with, and less when it is the last (P-83)."""
+    hand = state.seats[seat].hand
+    weighed: list[tuple[float, Action]] = []
+    for value, action in weigh(state, seat, actions):
+        if action["type"] != "score":
+            value += KEEP if hand[action["colour"]] >= 2 else -LAST
+        weighed.append((value, action))
+    return weighed
+
+
+def hard(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None:
+    """The hard player's pick (P-83): the normal player's, by ``hard_weigh``."""
+    actions = engine.legal_actions(seat)
+    if not actions:
+        return None
+    if len(actions) == 1:
+        return actions[0]
+    assert isinstance(engine, BugOff)
+    return best_of(hard_weigh(engine.state, seat, actions), rng)
+
+
 SEARCHED = 3
-"""How many of the normal player's best-weighed choices the hard search compares (P-81): with
-all eight, a budget of 24 simulations gave each three imagined games, too few for any to beat
-the normal pick clearly."""
+"""How many of the hard player's best-weighed choices its search compares (P-81): with all
+eight, a budget of 24 simulations gave each three imagined games, too few for any to beat the
+pick clearly."""
 
 
 def options(engine: Engine, seat: int) -> list[Action]:
-    """The choices worth searching: the ``SEARCHED`` best by the normal player's weights."""
+    """The choices worth searching: the ``SEARCHED`` best by the hard player's weights."""
     actions = engine.legal_actions(seat)
     assert isinstance(engine, BugOff)
     if len(actions) <= SEARCHED:
         return actions
-    ranked = sorted(weigh(engine.state, seat, actions), key=lambda pair: -pair[0])
+    ranked = sorted(hard_weigh(engine.state, seat, actions), key=lambda pair: -pair[0])
     return [action for _, action in ranked[:SEARCHED]]
 
 
@@ -129,6 +161,7 @@ BOTS = register_bots(
         slug=BugOff.slug,
         imagine=imagine,
         normal=normal,
+        anchor=hard,
         rollout=memoryless(normal),
         options=options,
         estimate=estimate,

@@ -76,8 +76,9 @@ class GameBots:
     hard player's own heuristic (default: ``normal``), the pick its search must clearly beat and
     its decision when no search can run; ``rollout`` plays
     inside an imagined game only, so it may read that game freely; ``memory`` makes the seat's
-    memory for a level; ``may_wait`` says whether ``WAIT`` is ever a choice; ``options`` narrows the
-    seat's legal actions to the ones worth searching (default: all)."""
+    memory for a level; ``may_wait`` says whether ``WAIT`` is ever a choice, and ``waits`` whether
+    it is one for a seat now (default: whenever it may act); ``options`` narrows the seat's legal
+    actions to the ones worth searching (default: all)."""
 
     slug: str
     imagine: Imagine
@@ -86,6 +87,7 @@ class GameBots:
     memory: Callable[[int, Level], Memory] = Memory
     anchor: Policy | None = None
     may_wait: bool = False
+    waits: Callable[[Engine, int], bool] | None = None
     options: Callable[[Engine, int], list[Action]] | None = None
     playout_steps: int = 600
     """Actions a playout may take before its game is judged by the scores as they stand."""
@@ -96,6 +98,10 @@ class GameBots:
     """Per playout step, the chance that a pending deadline fires although a seat could act
     (Bugs & Co's final count runs out while players still peek); else one fires only when
     nobody acts."""
+
+    def may_wait_now(self, engine: Engine, seat: int) -> bool:
+        """Whether waiting is one of ``seat``'s choices now (a Drawer gains nothing by it)."""
+        return self.may_wait and (self.waits is None or self.waits(engine, seat))
 
     def heuristic(self, level: Level) -> Policy:
         """The policy a bot of ``level`` plays without searching (easy has none: random)."""

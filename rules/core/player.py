@@ -79,9 +79,10 @@ class Bot:
             return "pass"
         if self.level == "easy":
             return "random"
-        if self.level == "normal" or (len(actions) == 1 and not self.game.may_wait):
+        waits = self.game.may_wait_now(engine, self.seat)
+        if self.level == "normal" or (len(actions) == 1 and not waits):
             return "normal"
-        if self.game.may_wait and engine.view(self.seat) == self.waited_on:
+        if waits and engine.view(self.seat) == self.waited_on:
             return "wait"
         return "search"
 

@@ -78,7 +78,7 @@ def candidates(
     """The options worth searching, the hard player's heuristic pick first (it wins ties)."""
     listed = engine.legal_actions(seat) if game.options is None else game.options(engine, seat)
     options: list[Action | None] = list(listed)
-    if game.may_wait:
+    if game.may_wait_now(engine, seat):
         options.append(WAIT)
     pick = game.heuristic("hard")(engine, seat, memory, rng)
     others = [o for o in options if o != pick]

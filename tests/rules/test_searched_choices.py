@@ -1,6 +1,6 @@
-"""Bug Off!'s hard search compares only the normal player's best-weighed choices (P-81), so a
-small budget still gives each of them enough imagined games to tell them apart; the normal pick
-is always among them."""
+"""Bug Off!'s hard search compares only the hard player's best-weighed choices (P-81, P-83), so
+a small budget still gives each of them enough imagined games to tell them apart; the hard
+player's pick is always among them."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .bot_positions import position
 
 def weigh_bug_off(engine: Engine, seat: int, actions: list[Action]) -> list[tuple[float, Action]]:
     assert isinstance(engine, BugOff)
-    return bug_off.weigh(engine.state, seat, actions)
+    return bug_off.hard_weigh(engine.state, seat, actions)
 
 
 Weigh = Callable[[Engine, int, list[Action]], list[tuple[float, Action]]]
@@ -29,9 +29,7 @@ SEARCHED = {"bug-off": bug_off.SEARCHED}
 
 @pytest.mark.parametrize("slug", sorted(WEIGH))
 @pytest.mark.parametrize("seed", range(12))
-def test_the_search_weighs_the_best_weighed_choices_and_the_normal_pick(
-    slug: str, seed: int
-) -> None:
+def test_the_search_weighs_the_best_weighed_choices_and_the_hard_pick(slug: str, seed: int) -> None:
     found = None
     for steps in range(20 + 9 * seed, 200):
         found = position(slug, seed, steps)
@@ -52,7 +50,7 @@ def test_the_search_weighs_the_best_weighed_choices_and_the_normal_pick(
     worth = [(value, action) for value, action in WEIGH[slug](engine, seat, legal)]
     best_left_out = max(value for value, action in worth if action not in searched)
     assert all(value >= best_left_out for value, action in worth if action in searched)
-    pick = game.normal(engine, seat, found.bot.memory, Rng(seed))
+    pick = game.heuristic("hard")(engine, seat, found.bot.memory, Rng(seed))
     assert pick in [*searched, WAIT]
     weighed = candidates(game, engine, seat, found.bot.memory, Rng(seed))
     assert weighed[0] == pick
