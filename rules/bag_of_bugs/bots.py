@@ -11,10 +11,11 @@ from __future__ import annotations
 from rules.core import Action, Engine, Rng
 from rules.core.bots import GameBots, Memory, best_of, fork, memoryless, register_bots
 
+from .choices import answer_choice
 from .engine import BagOfBugs
 from .grabs import take_options
 from .hard import hard
-from .state import DRAW, GIVE, TAKE, GameState
+from .state import DRAW, GameState
 from .tokens import SCARY, add, subtract
 from .worth import gain, own
 
@@ -53,13 +54,7 @@ def normal(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None
         scored = [(float(grab_worth(state, seat, a["token"])), a) for a in actions]
         best = max(score for score, _ in scored)
         return best_of(scored, rng) if best >= threshold(state) else None
-    assert state.choice is not None
-    if state.choice.kind == TAKE:
-        return best_of([(float(gain(state, seat, a["tokens"])), a) for a in actions], rng)
-    if state.choice.kind == GIVE:
-        return best_of([(_give_worth(state, seat, a["token"]), a) for a in actions], rng)
-    take_all = gain(state, seat, state.pool)
-    return best_of([(take_all if a["type"] == "take_all" else 0.0, a) for a in actions], rng)
+    return answer_choice(state, seat, actions, rng, gain, _give_worth)
 
 
 def _give_worth(state: GameState, seat: int, token: str) -> float:

@@ -19,9 +19,10 @@ from rules.core import Action, Engine, Rng
 from rules.core.bots import Memory, best_of
 
 from . import scoring
+from .choices import answer_choice
 from .engine import BagOfBugs
 from .grabs import GRAB_TOKENS, take_options
-from .state import DRAW, GIVE, TAKE, GameState
+from .state import DRAW, GameState
 from .tokens import COLOURS, LARVA, ROCK, SCARY, TYPES, WIND, Counts, add, canon, subtract
 from .worth import gain as score_gain
 
@@ -156,13 +157,7 @@ def hard(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None:
         scored = [(worth[a["token"]], a) for a in actions]
         best = max(score for score, _ in scored)
         return best_of(scored, rng) if best >= GRAB_AT else None
-    assert state.choice is not None
-    if state.choice.kind == TAKE:
-        return best_of([(gain(state, seat, a["tokens"]), a) for a in actions], rng)
-    if state.choice.kind == GIVE:
-        return best_of([(give_worth(state, seat, a["token"]), a) for a in actions], rng)
-    take_all = gain(state, seat, state.pool)
-    return best_of([(take_all if a["type"] == "take_all" else 0.0, a) for a in actions], rng)
+    return answer_choice(state, seat, actions, rng, gain, give_worth)
 
 
 def give_worth(state: GameState, seat: int, token: str) -> float:

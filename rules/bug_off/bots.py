@@ -11,6 +11,8 @@ colour in hand to SCORE it with (P-83).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.core import Action, Engine, Rng
 from rules.core.bots import GameBots, Memory, best_of, fork, memoryless, register_bots
 
@@ -71,13 +73,22 @@ def wipe_risk(state: GameState, colour: str) -> float:
 
 def normal(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None:
     """Draw when asked; else SCORE the colour of the best lead, or place the safest colour."""
+    return _pick(engine, seat, rng, weigh)
+
+
+Weigh = Callable[[GameState, int, list[Action]], list[tuple[float, Action]]]
+"""A player's worth of each of its SCORE and place actions."""
+
+
+def _pick(engine: Engine, seat: int, rng: Rng, by: Weigh) -> Action | None:
+    """Nothing to do, the one thing to do (Draw), or the best-weighed choice by ``by``."""
     actions = engine.legal_actions(seat)
     if not actions:
         return None
     if len(actions) == 1:
         return actions[0]
     assert isinstance(engine, BugOff)
-    return best_of(weigh(engine.state, seat, actions), rng)
+    return best_of(by(engine.state, seat, actions), rng)
 
 
 def weigh(state: GameState, seat: int, actions: list[Action]) -> list[tuple[float, Action]]:
@@ -119,13 +130,7 @@ def hard_weigh(state: GameState, seat: int, actions: list[Action]) -> list[tuple
 
 def hard(engine: Engine, seat: int, memory: Memory, rng: Rng) -> Action | None:
     """The hard player's pick (P-83): the normal player's, by ``hard_weigh``."""
-    actions = engine.legal_actions(seat)
-    if not actions:
-        return None
-    if len(actions) == 1:
-        return actions[0]
-    assert isinstance(engine, BugOff)
-    return best_of(hard_weigh(engine.state, seat, actions), rng)
+    return _pick(engine, seat, rng, hard_weigh)
 
 
 SEARCHED = 3
