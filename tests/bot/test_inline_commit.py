@@ -98,6 +98,29 @@ async def test_one_slow_commit_keeps_the_loop_path_and_a_slow_disk_loses_it(
         await store.close()
 
 
+async def test_while_commits_are_slow_one_group_in_probe_every_measures_the_disk_again(
+    tmp_path: Path,
+) -> None:
+    """COMMITs lately too slow for the loop: actions go through the writer's thread, but the
+    ``PROBE_EVERY``-th group is committed on the loop, and its quick COMMIT lowers the
+    average, so a disk that became quick again is seen to."""
+    store = await opened(tmp_path, "NORMAL")
+    lean = store._writer
+    assert isinstance(lean, writer.SQLiteWriter)
+    try:
+        game = await playing(store, 1)
+        lean._sync_cost = 1.5 * writer.INLINE_BUDGET  # slow lately
+        for n in range(1, writer.PROBE_EVERY):
+            game = await act(store, game, n)
+        assert store.inline_commits == 0
+        game = await act(store, game, writer.PROBE_EVERY)
+        assert store.inline_commits == 1
+        assert lean._sync_cost < 1.5 * writer.INLINE_BUDGET
+        assert len(await store.actions(game.id)) == writer.PROBE_EVERY
+    finally:
+        await store.close()
+
+
 async def test_actions_that_find_the_writer_busy_share_a_group(
     tmp_path: Path, quick_disk: None
 ) -> None:
