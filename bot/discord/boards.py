@@ -62,7 +62,9 @@ class Boards(PublisherBase):
             view = table.view()  # what the presenter reads: this committed state, immutable
             if table.status == "lobby":
                 return Frame(
-                    [lobby_message(view, table_clocks(self.settings, table))], seq=next(self._seq)
+                    [lobby_message(view, table_clocks(self.settings, table))],
+                    seq=next(self._seq),
+                    version=table.game.version,
                 )
             settled = [
                 (reply, presenter.answered(view, reply.seat, reply.spec, reply.fate))
@@ -73,7 +75,11 @@ class Boards(PublisherBase):
                 state.pings.clear()
                 plan = state.pings.plan(self.clock())
                 return Frame(
-                    [cancelled_message(view)], settled=settled, ping_plan=plan, seq=next(self._seq)
+                    [cancelled_message(view)],
+                    settled=settled,
+                    ping_plan=plan,
+                    seq=next(self._seq),
+                    version=table.game.version,
                 )
             # Asked before drawing: a board drawn while a cooldown still ran then always has
             # its redraw due, even if the cooldown ends while the board is being drawn.
@@ -94,6 +100,7 @@ class Boards(PublisherBase):
                 ping_plan=plan,
                 refresh_at=refresh_at,
                 seq=drawing.seq,
+                version=table.game.version,
             )
 
     def _draw(
@@ -241,6 +248,7 @@ class Boards(PublisherBase):
             if key is None:
                 return False
             drawing = self._answer_drawing(table, key)
+            version = table.game.version
             spec = drawn(drawing, key)
             if spec is None:
                 return False
@@ -292,9 +300,24 @@ class Boards(PublisherBase):
             landed(state, key, drawing.seq)
         if follows is not None:
             self._follow_with_picture(table, state, key, interaction, follows)
-        if state.dirty:
+        if state.dirty or await self.overtaken(table, version):
             self.mark_dirty(table)
         return True
+
+    async def overtaken(self, table: Table, version: int) -> bool:
+        """Whether another process sharing the store committed to the game after ``version``,
+        the state a message just landed with. Its own edit may then have landed before this
+        one, which showed older news: the caller draws the game again, so every message ends
+        at the newest state whichever process's request Discord took last (P-36). One read,
+        after the request, on a shared store only."""
+        if not self.store.shared:
+            return False
+        try:
+            current = await self.store.game_state(table.id)
+        except Exception as exc:  # the next change draws again
+            log.warning("game %s: could not check for newer moves (%s)", table.id, one_line(exc))
+            return False
+        return current is not None and current.version > version
 
     def _follow_with_picture(
         self,

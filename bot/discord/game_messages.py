@@ -72,6 +72,8 @@ class Frame:
     """When to render again even if nothing happens (``Presenter.refresh_at``)."""
     seq: int = 0
     """The render's place in the order of every render (see ``GameMessages.landed``)."""
+    version: int = 0
+    """The game's version this frame shows (another process may commit after it, P-36)."""
 
 
 @dataclass

@@ -133,6 +133,13 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 )
                 if frame is not None:
                     await self._send_frame(table, state, frame, rounds)
+            if (
+                frame is not None
+                and rounds.sent
+                and not state.dirty
+                and await self.overtaken(table, frame.version)
+            ):
+                state.dirty = True  # what landed may be older than another process's edit
             if frame is not None:
                 self._schedule_refresh(table, state, frame.refresh_at)
                 self._schedule_ping(table, state)

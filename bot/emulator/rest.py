@@ -6,6 +6,8 @@ the header is that string, with no charset.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -131,6 +133,31 @@ class FaultRule:
         return (self.method in ("*", method)) and self.pattern.search(path) is not None
 
 
+MAX_TRANSIT = 30.0
+"""The longest a held request waits for its release (a test that forgot it still ends)."""
+
+
+@dataclass
+class DelayRule:
+    """The next ``remaining`` requests matching this rule stay in transit until ``released``
+    is set (at most ``MAX_TRANSIT`` seconds) before Discord takes them: a slow path, so a
+    request lands after others sent later."""
+
+    method: str
+    pattern: re.Pattern[str]
+    remaining: int
+    released: asyncio.Event
+    where: Callable[[Any], bool] | None = None
+    """Only requests whose JSON body this accepts (None: any)."""
+
+    def matches(self, method: str, path: str, body: Any) -> bool:
+        return (
+            (self.method in ("*", method))
+            and self.pattern.search(path) is not None
+            and (self.where is None or self.where(body))
+        )
+
+
 @dataclass(frozen=True)
 class ChannelLimit:
     """Discord's per-channel buckets: at most ``limit`` message sends, and apart ``limit``
@@ -211,6 +238,7 @@ class RestApi:
         """``POST /users/@me/channels`` per recipient (user id)."""
         self.rules: list[RateLimitRule] = []
         self.faults: list[FaultRule] = []
+        self.delays: list[DelayRule] = []
         self.channel_limit: ChannelLimit | None = ChannelLimit()
         """Discord's per-channel limits on message sends and edits (``None``: unlimited)."""
         self._channel_use: dict[tuple[str, str], deque[float]] = {}
@@ -306,6 +334,7 @@ class RestApi:
         self._check_faults(method, path)
         self._check_channel_limit(method, path, params)
         body, attachments = await self._read_body(request)
+        await self._in_transit(method, path, body)
         rest = RestRequest(method, path, params, request.query, body, attachments)
         status, data = await route.handler(rest)
         return json_response(status, data)
@@ -333,6 +362,16 @@ class RestApi:
                     self.rules.remove(rule)
                 bucket = f"emu{abs(hash(rule.pattern.pattern)):x}"
                 raise too_many_requests(rule.retry_after, bucket, is_global=rule.is_global)
+
+    async def _in_transit(self, method: str, path: str, body: Any) -> None:
+        for rule in self.delays:
+            if rule.remaining > 0 and rule.matches(method, path, body):
+                rule.remaining -= 1
+                if rule.remaining == 0:
+                    self.delays.remove(rule)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(rule.released.wait(), MAX_TRANSIT)
+                return
 
     def _check_faults(self, method: str, path: str) -> None:
         for rule in self.faults:

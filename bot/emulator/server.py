@@ -20,7 +20,15 @@ from .errors import JSON, EmulatorError
 from .gateway import Gateway
 from .interactions import InteractionResult, Interactions
 from .models import Button, Channel, Guild, Message, Role, User, World
-from .rest import ChannelLimit, FaultRule, GlobalLimit, RateLimitRule, RequestRecord, RestApi
+from .rest import (
+    ChannelLimit,
+    DelayRule,
+    FaultRule,
+    GlobalLimit,
+    RateLimitRule,
+    RequestRecord,
+    RestApi,
+)
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +277,30 @@ class Emulator:
                 message=message,
             )
         )
+
+    def hold(
+        self,
+        method: str,
+        path_regex: str,
+        *,
+        times: int = 1,
+        where: Callable[[Any], bool] | None = None,
+    ) -> asyncio.Event:
+        """The next ``times`` requests whose path (under api_base) matches, and whose JSON
+        body ``where`` accepts, stay in transit until the event returned is set, so they land
+        after requests sent later (one process's edit overtaken by another's). They have
+        passed the rate limits; Discord takes them when released."""
+        released = asyncio.Event()
+        self.rest.delays.append(
+            DelayRule(
+                method=method.upper(),
+                pattern=re.compile(path_regex),
+                remaining=times,
+                released=released,
+                where=where,
+            )
+        )
+        return released
 
     # --- building the world -------------------------------------------------------------------
 

@@ -7,10 +7,14 @@ The statement (``_GROUP``) moves every game's version by compare-and-set (a cond
 the log entries and replaces the timers of the games whose deadlines changed. An action whose
 compare-and-set fails is simply not among the UPDATE's rows: it is refused alone (its game is
 read again to say why) and the others stand. The lock is tried, never waited for: a game that
-another process holds (acting on it, or reloading it) is left out and its caller hears of a
-conflict, so one slow holder never stalls a group of other games, and two processes never wait
-on each other in a circle. One action per game per group: a second one waits for the next
-group, where its version check refuses it if the first moved the game on.
+another process holds (acting on it, reloading it, or reading it for a board) is left out of
+the group, so one slow holder never stalls a group of other games, and two processes never wait
+on each other in a circle. Its action is tried again in the next groups, a few milliseconds
+apart, for up to ``BUSY_WAIT`` seconds: the holder is usually done by then, and the action
+commits or meets the version its holder moved. Only then does its caller hear of a conflict
+(and reload, holding the lock: answering at once made two processes' reloads refuse each
+other's commits in turn, until both gave up). One action per game per group: a second one waits
+for the next group, where its version check refuses it if the first moved the game on.
 
 The connection is asyncpg's own, so the statement is prepared once and cached. The statement is
 its own transaction: callers are answered after it returned, committed (with the server's default
@@ -19,7 +23,11 @@ its own transaction: callers are answered after it returned, committed (with the
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import random
+import time
 from typing import Any, cast
 
 from sqlalchemy import Table
@@ -108,6 +116,12 @@ SELECT id, last_seq, snapshot_seq FROM moved
 """
 _FOUND = "SELECT id, status, version FROM games WHERE id = ANY($1::int[])"
 
+#: How long an action whose game another process holds is tried again before its caller hears of
+#: a conflict, and the longest pause between two tries (the first is shorter: most holders only
+#: read a game's version, one round trip).
+BUSY_WAIT = 0.25
+BUSY_PAUSE = 0.02
+
 
 class PostgresWriter(GroupWriter):
     """One writer task with one asyncpg connection of its own."""
@@ -116,6 +130,10 @@ class PostgresWriter(GroupWriter):
         super().__init__()
         self._dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._conn: Any = None
+        self._busy: dict[asyncio.Future[GameRecord], tuple[float, int]] = {}
+        """Actions tried again: since when, and how many times."""
+        self.busy_retries = 0
+        """Actions tried again because another process held their game (tests, benches)."""
 
     def _take(self) -> list[Pending]:
         """The oldest queued actions, one per game (a game's later one waits its turn)."""
@@ -151,7 +169,34 @@ class PostgresWriter(GroupWriter):
         except Exception as exc:  # the transaction as a whole failed: nothing was written
             await self._reset()
             answers = [_wrapped(exc)] * len(writes)
-        answer(group, answers)
+        again = self._again(group, answers)
+        answer(*_without(group, answers, again))
+        if not again:
+            return
+        self._pending[:0] = again  # first in line for the next group
+        if len(self._pending) == len(again):  # nothing else to write: give the holder a moment
+            tries = max(self._busy[f][1] for _, f in again)
+            pause = random.uniform(0.5, 1.0) * min(BUSY_PAUSE, 0.001 * 2 ** (tries - 1))
+            assert self._wake is not None
+            self._wake.clear()  # an action arriving meanwhile ends the pause: its group runs
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), pause)
+
+    def _again(self, group: list[Pending], answers: list[Answer]) -> list[Pending]:
+        """The actions refused only because another process held their game, while they may
+        still wait for it (``BUSY_WAIT``); the others are answered."""
+        now = time.monotonic()
+        again: list[Pending] = []
+        for pending, given in zip(group, answers, strict=True):
+            future = pending[1]
+            since, tries = self._busy.get(future, (now, 0))
+            if _busy(given) and not future.done() and now - since < BUSY_WAIT:
+                self._busy[future] = (since, tries + 1)
+                again.append(pending)
+                self.busy_retries += 1
+            else:
+                self._busy.pop(future, None)
+        return again
 
     async def _commit(self, writes: list[ActionWrite]) -> list[Answer]:
         conn = await self._connection()
@@ -210,8 +255,23 @@ def _refusal(write: ActionWrite, found: dict[int, Any]) -> Exception:
     if row["status"] != GameStatus.PLAYING.value:
         return WrongStatus(write.game_id, row["status"])
     # The version still matches: another process held the game's lock (it is acting on the
-    # game, or reloading it). The host reloads behind that lock and tries once more.
+    # game, reloading it or reading it). Tried again for BUSY_WAIT before this is answered; the
+    # host then reloads behind that lock and tries once more.
     return VersionConflict(write.game_id, write.expected_version, row["version"])
+
+
+def _without(
+    group: list[Pending], answers: list[Answer], again: list[Pending]
+) -> tuple[list[Pending], list[Answer]]:
+    """The group's callers to answer now, and their answers: all but those tried again."""
+    kept = {id(f) for _, f in again}
+    pairs = [(p, a) for p, a in zip(group, answers, strict=True) if id(p[1]) not in kept]
+    return [p for p, _ in pairs], [a for _, a in pairs]
+
+
+def _busy(given: Answer) -> bool:
+    """A refusal whose game's version had not moved: another process held its lock."""
+    return isinstance(given, VersionConflict) and given.actual == given.expected
 
 
 def _wrapped(exc: Exception) -> Exception:

@@ -112,7 +112,8 @@ async def test_a_group_refuses_each_action_for_its_own_reason(store: Store) -> N
 
 async def test_a_game_another_process_holds_is_left_out_of_the_group(db_url: str) -> None:
     """PostgreSQL: a game whose lock another process holds (``game_guard``, on connections of
-    its own) is refused as a conflict, without waiting; the game beside it commits (P-56)."""
+    its own) is left out of the group, tried again for ``BUSY_WAIT`` and then refused as a
+    conflict; the game beside it commits without waiting for it (P-56)."""
     store = await Store.open(db_url)
     try:
         if not store.shared:

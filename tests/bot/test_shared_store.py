@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from unittest.mock import ANY
@@ -21,6 +22,7 @@ from bot.host.host import Host
 from bot.host.table import Table
 from bot.settings import Settings
 from bot.store import Store, VersionConflict, postgres
+from bot.store.pg_writer import PostgresWriter
 from bot.store.postgres import IDENTIFY_LOCK
 from rules.core import SYSTEM, RuleError
 from tests.support.databases import PostgresDatabases
@@ -175,6 +177,35 @@ async def test_same_instant_grabs_in_two_processes_have_exactly_one_winner(
         log = await here.store.actions(table.id)
         assert [a.action["type"] for a in log] == ["claim"]
         await here.cancel(table.id, ALICE)
+
+
+async def test_a_commit_waits_out_another_process_holding_the_game(
+    hosts: tuple[Host, Host], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another process holding the game's lock for a moment (a board's read, a reload) does
+    not refuse this one's commit: the writer tries it again until the lock is free. Refusing
+    at once made this process reload holding the lock, and two processes' reloads then refused
+    each other's commits in turn until both clicks were told the game had moved on."""
+    here, there = hosts
+    table = await lobby(here, channel=730)
+    await here.start(table.id, ALICE)
+    held = asyncio.Event()
+
+    async def hold_briefly() -> None:
+        async with there.store.game_guard(table.id):
+            held.set()
+            await asyncio.sleep(0.05)
+
+    holder = asyncio.create_task(hold_briefly())
+    await held.wait()
+    caplog.set_level(logging.INFO, logger="bot.host")
+    await here.act(table.id, ALICE, {"type": "claim"}, turn=table.running().turn)
+    await holder
+    writer = here.store._writer
+    assert isinstance(writer, PostgresWriter) and writer.busy_retries > 0
+    assert not [r for r in caplog.records if "reload" in r.getMessage()]
+    assert [a.action["type"] for a in await here.store.actions(table.id)] == ["claim"]
+    await here.cancel(table.id, ALICE)
 
 
 async def test_a_deadline_both_processes_hold_fires_once(hosts: tuple[Host, Host]) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from bot.emulator import ChannelLimit, Emulator
 from bot.emulator.gateway import GatewaySession
-from bot.emulator.models import Message
+from bot.emulator.models import Message, MessageVersion
 from bot.store import Store
 from rules.core import SYSTEM
 from tests.support.databases import PostgresDatabases
@@ -99,6 +99,20 @@ async def cluster(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Asyn
         await emu.stop()
 
 
+@pytest.fixture(autouse=True)
+async def no_game_left_open(cluster: Cluster) -> AsyncIterator[None]:
+    """A test that fails midway leaves its game open; cancel it, so that the next test's
+    ``/bugs new`` is not refused for a busy channel (one failure, not a cascade)."""
+    yield
+    store = await Store.open(cluster.url, migrate=False)
+    try:
+        for channel in cluster.channels:
+            if await store.active_game_in_channel(channel.id) is not None:
+                await cancel(cluster, channel)
+    finally:
+        await store.close()
+
+
 async def stored(cluster: Cluster, channel: Any) -> tuple[int, list[tuple[int, str]]]:
     store = await Store.open(cluster.url, migrate=False)
     try:
@@ -158,8 +172,18 @@ async def test_same_instant_grabs_in_two_processes_have_one_winner(cluster: Clus
     emu, channel = cluster.emulator, cluster.channels[1]
     board = await start_game(emu, cluster.alice, [cluster.bob], channel)
     for round_no in range(2):
-        await emu.wait_for(lambda: board.has_button(label="claim"), timeout=WAIT)
-        dm = await emu.wait_for(lambda: dm_with(emu, cluster.alice, "claim", board), timeout=WAIT)
+        # Each process edits the board and the DMs, and an edit can land after a newer one
+        # (it is then drawn again): wait for the turn itself, not for words an older state
+        # showed too. The race of round r is turn 1 + 3r, its picks the next two.
+        race = 1 + 3 * round_no
+        await emu.wait_for(lambda t=race: offers(board, "claim", t), timeout=WAIT)
+        dm = await emu.wait_for(
+            lambda t=race: next(
+                (m for m in emu.dms(cluster.alice) if m.id > board.id and offers(m, "claim", t)),
+                None,
+            ),
+            timeout=WAIT,
+        )
         # alice grabs from her DM (shard 0's process), bob on the board (shard 1's), at once
         results = await asyncio.gather(
             emu.click(cluster.alice, dm, dm.find_button(label="claim").custom_id or ""),
@@ -170,8 +194,79 @@ async def test_same_instant_grabs_in_two_processes_have_one_winner(cluster: Clus
         _, log = await stored(cluster, channel)
         assert [t for _, t in log].count("claim") == round_no + 1
         for seat, user in enumerate((cluster.alice, cluster.bob)):
-            await until_text(emu, board, f"**to_pick**: {seat}")
+            await emu.wait_for(lambda t=race + 1 + seat: offers(board, "pick 1", t), timeout=WAIT)
             assert told(await click(emu, user, board, "pick 1")) == "you picked: n 1"
+    await cancel(cluster, channel)
+
+
+def offers(message: Message, label: str, turn: int) -> bool:
+    """Whether ``message`` shows the button ``label`` of the game's turn ``turn``."""
+    return any(
+        str(item.get("label")) == label and str(item.get("custom_id")).split(":")[2] == str(turn)
+        for row in message.version().components
+        for item in row.get("components", [])
+    )
+
+
+REDRAWN = 5.0
+"""Seconds within which an overtaken edit is drawn again (a ping would redraw it after 20)."""
+
+
+def custom_ids(body: Any) -> list[str]:
+    """The custom ids of the buttons a message's JSON body carries."""
+    rows = body.get("components") or [] if isinstance(body, dict) else []
+    return [str(i.get("custom_id")) for row in rows for i in row.get("components", [])]
+
+
+def picks_offered(version: MessageVersion) -> list[str]:
+    """The custom ids of the pick buttons a version of a message showed."""
+    return [
+        str(item.get("custom_id"))
+        for row in version.components
+        for item in row.get("components", [])
+        if str(item.get("label", "")).startswith("pick")
+    ]
+
+
+async def test_an_edit_that_lands_after_another_process_newer_one_is_drawn_again(
+    cluster: Cluster,
+) -> None:
+    """Both processes edit one game's messages, and Discord takes requests as they arrive: an
+    edit shard 1's process sent can land after a newer one shard 0's process sent. The
+    process whose edit showed older news finds the game moved on and draws it again, so the
+    message ends at the newest state (P-36)."""
+    emu, channel = cluster.emulator, cluster.channels[1]
+    board = await start_game(emu, cluster.alice, [cluster.bob], channel)
+    bob_dm = await emu.wait_for(lambda: dm_with(emu, cluster.bob, "claim", board), timeout=WAIT)
+    # Shard 1's edit of bob's DM after bob's claim (alice picks first: it offers him no game
+    # button, as no earlier or later one does) stays in transit until released.
+    released = emu.hold(
+        "PATCH",
+        rf"/channels/{bob_dm.channel_id}/messages/{bob_dm.id}$",
+        where=lambda body: not any(i.startswith("g:") for i in custom_ids(body)),
+    )
+    assert told(await click(emu, cluster.bob, board, "claim")) == ""  # shard 1's process
+    alice_dm = await emu.wait_for(
+        lambda: dm_with(emu, cluster.alice, "pick 1", board), timeout=WAIT
+    )
+    # alice picks in her DM: shard 0's process commits and shows bob his turn in his DM
+    assert told(await click(emu, cluster.alice, alice_dm, "pick 1")) in ("", "you picked: n 1")
+    await emu.wait_for(lambda: bob_dm.has_button(label="pick 1"), timeout=WAIT)
+    turn = picks_offered(bob_dm.version())[0].split(":")[2]
+    shown = len(bob_dm.history)
+    released.set()  # shard 1's older edit lands now, over the newer one
+    await emu.wait_for(lambda: not bob_dm.has_button(label="pick 1"), timeout=WAIT)
+    # ... and shard 1's process, seeing the game moved on, draws bob's DM again at once (not
+    # at the next change, nor when the game's wait on bob earns him a ping)
+    try:
+        await emu.wait_for(lambda: bob_dm.has_button(label="pick 1"), timeout=REDRAWN)
+    except TimeoutError:
+        since = [(v.edited_at, picks_offered(v)) for v in [*bob_dm.history, bob_dm.version()]]
+        raise AssertionError(f"bob's DM was not drawn again: {since[shown - 1 :]}") from None
+    assert picks_offered(bob_dm.version())[0].split(":")[2] == turn
+    assert told(await click(emu, cluster.bob, bob_dm, "pick 2")) in ("", "you picked: n 2")
+    _, log = await stored(cluster, channel)
+    assert log == [(1, "claim"), (0, "pick"), (1, "pick")]
     await cancel(cluster, channel)
 
 
