@@ -33,6 +33,7 @@ from .game_messages import (
     Round,
     after_answers,
     answered_newer,
+    board_landed,
     drawn,
     landed,
     shown_as,
@@ -197,6 +198,7 @@ class Boards(PublisherBase):
             if landed(state, kind, frame.seq):
                 state.shown[kind] = (spec, turn)
                 state.stale_since.pop(kind, None)
+                board_landed(state, kind, turn, self.clock())
             rounds.channel_sent()
         for kind in [k for k in state.board_ids if k not in kinds]:
             slot = self._slot(channel.id, "delete", rounds)
@@ -296,6 +298,7 @@ class Boards(PublisherBase):
         if board:
             if landed(state, key, drawing.seq):
                 state.stale_since.pop(key, None)
+                board_landed(state, key, turn, self.clock())
         else:
             landed(state, key, drawing.seq)
         if follows is not None:
@@ -303,6 +306,17 @@ class Boards(PublisherBase):
         if state.dirty or await self.overtaken(table, version):
             self.mark_dirty(table)
         return True
+
+    def on_screen(self, game_id: int, turn: int) -> float | None:
+        """Seconds the game's board has shown ``turn`` (0.0 while it shows an earlier one), or
+        None if this process does not know what it shows (P-84: the host's strikes ask)."""
+        state = self._games.get(game_id)
+        if state is None or state.turn_shown is None:
+            return None
+        shown, since = state.turn_shown
+        if shown != turn:
+            return 0.0 if shown < turn else None
+        return max(0.0, (self.clock() - since).total_seconds())
 
     async def overtaken(self, table: Table, version: int) -> bool:
         """Whether another process sharing the store committed to the game after ``version``,

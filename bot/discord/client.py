@@ -126,6 +126,7 @@ class BugtableBot(commands.Bot):
             rest=self.host.rest,
             limiter=self.limiter,
         )
+        self.host.on_screen = self.publisher.on_screen  # clocks barely seen are no strike
         self.edge = Edge(self.host, self.publisher, self.store)
         self.host.listeners.append(self.public_log)  # the publisher draws its lines on boards
         self.host.listeners.append(self.publisher)

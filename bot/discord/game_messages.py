@@ -109,6 +109,8 @@ class GameMessages:
     """Since when each board message (``board``, ``board:1`` …) has waited for an edit."""
     known: bool = False
     """This process showed the game's messages, or read them from the store (``adopt``)."""
+    turn_shown: tuple[int, datetime] | None = None
+    """The turn the board shows, and since when (the first of its edits that landed, P-84)."""
     pings: PingPolicy = field(default_factory=lambda: PingPolicy(0.0))
     """Whom the game waits on since when, and its one ping message (P-46)."""
     ping_wake: asyncio.Task[None] | None = None
@@ -181,6 +183,12 @@ def landed(state: GameMessages, key: str, seq: int) -> bool:
         state.shown.pop(key, None)
     state.dirty = True
     return False
+
+
+def board_landed(state: GameMessages, key: str, turn: int, now: datetime) -> None:
+    """Note that the main board now shows ``turn`` (since ``now`` if it is a new one)."""
+    if key == "board" and (state.turn_shown is None or state.turn_shown[0] != turn):
+        state.turn_shown = (turn, now)
 
 
 def shown_as(spec: MessageSpec, turn: int) -> tuple[MessageSpec, int | None]:

@@ -51,6 +51,9 @@ class Listener(Protocol):
 Loader = Callable[[Table, list[Outcome]], Awaitable[None] | None]
 Reloader = Callable[[Table, list[Outcome]], None]
 """Hears of a game loaded from the store, with the outcomes of replaying its whole log."""
+OnScreen = Callable[[int, int], float | None]
+"""``(game_id, turn)`` → seconds the game's board has shown that turn (0.0: it still shows an
+earlier one), or None when this process does not show the game's messages (P-84)."""
 
 
 class HostCore:
@@ -65,6 +68,7 @@ class HostCore:
     listeners: list[Listener]
     loaders: list[Loader]
     reloaders: list[Reloader]
+    on_screen: OnScreen | None
     _loading: dict[int, asyncio.Future[Table]]
     _dormant: dict[int, dict[str, datetime]]
     _timers_running: bool

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from ..settings import Settings
 from ..store import Store
-from .core import Listener, Loader, Reloader
+from .core import Listener, Loader, OnScreen, Reloader
 from .core import through_gate as _through_gate
 from .gate import Gate
 from .lobby import Lobby
@@ -25,7 +25,7 @@ from .policy import DefaultPolicies, Policies
 from .table import Table
 from .timers import Sleep, TimerScheduler, utcnow
 
-__all__ = ["Host", "Listener", "Loader", "Reloader", "_through_gate"]
+__all__ = ["Host", "Listener", "Loader", "OnScreen", "Reloader", "_through_gate"]
 
 
 class Host(Lobby):
@@ -55,6 +55,9 @@ class Host(Lobby):
         what replaying its log did."""
         self.reloaders: list[Reloader] = []
         """Told what another process's commits did when a table is reloaded (P-36)."""
+        self.on_screen: OnScreen | None = None
+        """How long a game's board has shown a turn (the publisher's, P-84): a member's clock
+        that ran out on a move barely on screen is no strike."""
         self._loading: dict[int, asyncio.Future[Table]] = {}
         self._dormant: dict[int, dict[str, datetime]] = {}
         # Alarms run from the start, or after a restart from ``resume_timers()``.

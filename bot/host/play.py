@@ -123,21 +123,26 @@ class Play(Loading):
         if deadline is None:  # the engine moved on; forget the stale timer
             log.debug("timer %s of game %s no longer wanted", key, table.id)
             return None
+        turn = engine.turn  # the move the clock was waiting for
         outcome = await self._apply_locked(table, SYSTEM, deadline.action, fired_key=key)
-        await self._count_clock_locked(table, deadline, acting)
+        await self._count_clock_locked(table, deadline, acting, turn)
         return outcome
 
     async def _count_clock_locked(
-        self, table: Table, deadline: Deadline, acting: int | None
+        self, table: Table, deadline: Deadline, acting: int | None, turn: int
     ) -> None:
         """A member's own clock ran out (a platform timer waiting on that one seat): one more
-        in a row; at ``afk_limit`` a bot takes the seat over until they come back (P-31)."""
+        in a row; at ``afk_limit`` a bot takes the seat over until they come back (P-31).
+        Not if the board showed the move for less than half the clock (P-84): the bot's own
+        edits were late (Discord's limits under load), not the member."""
         if deadline.setting is None or len(deadline.seats) != 1:
             return  # a rule's own time (a countdown), or one that waits on everyone
         if not control_of(table.game.time_control).strikes:
             return  # turn-based: a clock running out is a default, never a strike (P-71)
         (seat,) = deadline.seats
         if seat == acting or not 0 <= seat < len(table.names()) or table.bot_plays(seat):
+            return
+        if self._shown_too_briefly(table, deadline, turn, seat):
             return
         strikes = table.clock_strikes[seat] = table.clock_strikes.get(seat, 0) + 1
         limit = table.policy.afk_limit  # the server's when the game opened (P-64)
@@ -152,6 +157,31 @@ class Play(Loading):
             log.info("game %s moved on: seat %s waits for its next clock", table.id, seat)
         except Exception:  # the timer's own move is committed; the hand-over waits for the next
             log.exception("could not hand seat %s of game %s to a bot", seat, table.id)
+
+    def _shown_too_briefly(self, table: Table, deadline: Deadline, turn: int, seat: int) -> bool:
+        """Whether the board showed ``turn`` for less than half of ``deadline``'s clock (known
+        only to the process that shows the game: elsewhere the clock counts as it always did)."""
+        shown = None if self.on_screen is None else self.on_screen(table.id, turn)
+        if shown is None:
+            return False
+        clock = deadline_seconds(
+            self.settings,
+            table.engine_cls,
+            table.game.time_control,
+            deadline.setting,
+            deadline.seconds,
+        )
+        if shown >= clock / 2:
+            return False
+        log.info(
+            "game %s: seat %s's clock ran out %.1f s after the board showed the move "
+            "(clock %.1f s): no strike",
+            table.id,
+            seat,
+            shown,
+            clock,
+        )
+        return True
 
     async def _apply_locked(
         self, table: Table, seat: int, action: dict[str, Any], *, fired_key: str | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -270,3 +271,31 @@ async def test_dms_go_to_the_dm_channel_by_id_opened_once_per_member() -> None:
         await publisher.flush()
     assert len(client.everyone.dms) >= 4  # sent, then edited
     assert sorted(client.opened) == [table.user_at(0).user_id, table.user_at(1).user_id]
+
+
+async def test_the_board_says_since_when_it_shows_a_turn() -> None:
+    """P-84: the host asks how long the board has shown the move a clock ran out on: 0 while an
+    edit has not landed (failing here), the time since the first edit of that turn landed
+    after, and None for a game this process does not show."""
+    channel = FakeChannel(failures=1)
+    publisher = make_publisher(channel)
+    now = [datetime(2030, 1, 1, tzinfo=UTC)]
+    publisher.clock = lambda: now[0]
+    table = make_table("ladybug-dash", 2)
+    publisher.remember_board(table.id, 9)
+    assert publisher.on_screen(table.id, table.running().turn) is None
+    before = table.running().turn
+    publisher.mark_dirty(table)
+    await publisher.flush()  # the first edit failed, the retry landed
+    assert publisher.on_screen(table.id, before) == 0.0
+    act(table, 0, {"type": "claim"})
+    turn = table.running().turn
+    assert publisher.on_screen(table.id, turn) == 0.0  # the board still shows the one before
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    now[0] += timedelta(seconds=7)
+    assert publisher.on_screen(table.id, turn) == 7.0
+    publisher.mark_dirty(table)  # the same turn drawn again: still since its first landing
+    await publisher.flush()
+    assert publisher.on_screen(table.id, turn) == 7.0
+    assert publisher.on_screen(table.id + 1, turn) is None

@@ -176,3 +176,37 @@ async def test_a_limit_of_zero_never_replaces_anyone(
         assert table.clock_strikes == {sleeper: 4} and not table.user_at(sleeper).away
     finally:
         await host.close()
+
+
+async def test_a_clock_that_ran_out_on_a_move_barely_on_screen_is_no_strike(
+    host: Host, clock: FakeClock
+) -> None:
+    """P-84: the board shows the move late (the bot's edits wait out Discord's limits under
+    load): a clock that runs out when the move was on screen for less than half of it is no
+    strike, while one that ran out on a move shown long enough still is."""
+    table = await started(host, "bug-off", first_player="1")
+    (sleeper,) = table.running().waiting_for()
+    asked: list[int] = []
+    shown: dict[int, float] = {}
+
+    def on_screen(game_id: int, turn: int) -> float | None:
+        asked.append(turn)
+        return shown.get(turn, 0.0) if game_id == table.id else None
+
+    host.on_screen = on_screen
+    player = [ALICE, BOB][1 - sleeper]
+    turn = table.running().turn
+    shown[turn] = 10.0  # Bug Off!'s 60 s turn clock: the board showed the move for 10 s
+    await expire(host, table, clock)
+    assert asked == [turn] and table.clock_strikes == {}
+    await play_turn(host, table, player)
+    shown[table.running().turn] = 45.0  # on screen for 45 s of 60: a strike
+    await expire(host, table, clock)
+    assert table.clock_strikes == {sleeper: 1}
+    await play_turn(host, table, player)
+    await expire(host, table, clock)  # the board still shows an earlier turn: 0 s
+    assert table.clock_strikes == {sleeper: 1} and not table.user_at(sleeper).away
+    host.on_screen = lambda game_id, turn: None  # a process that does not show the game
+    await play_turn(host, table, player)
+    await expire(host, table, clock)
+    assert table.clock_strikes == {sleeper: 2}
