@@ -1,7 +1,8 @@
 """End to end through the emulator: real moves of the four games against the floor.
 
 The bot runs as its own process (``python -m bot``, production pacing: board edits at least
-0.75 s apart, 5 edits per 5 s per channel) against the local emulator, which this process
+0.75 s apart, 5 edits per 5 s per channel; ``AFK_LIMIT=0``, so members who wait while hundreds
+of games are set up keep their seats) against the local emulator, which this process
 runs. Games of Bug Off!, Bag of Bugs, Bugs & Co and Bug Run (three members each, in turn)
 are opened, joined and started through ``/bugs new``, ``/bugs join`` and ``/bugs start``, then
 played by their members with the buttons and menus Discord shows them (the board, their DM,
@@ -746,8 +747,16 @@ async def run_bot(spec: RunSpec, opts: Options) -> Figures:
     await emu.start()
     with tempfile.TemporaryDirectory() as tmp:
         await asyncio.to_thread(opts.databases.create, Path(tmp))
+        # AFK_LIMIT=0: the members are scripts that never leave, but while hundreds of games
+        # are being set up they wait, and three idle clocks (Bag of Bugs' Drawer: 8 s each)
+        # would hand their seats to bot stand-ins, whose moves the bench does not make.
         bot = BotProcess(
-            emu, Path(tmp), board_edit_interval=0.75, snapshot_every=32, log_level="WARNING"
+            emu,
+            Path(tmp),
+            board_edit_interval=0.75,
+            snapshot_every=32,
+            log_level="WARNING",
+            afk_limit=0,
         )
         try:
             await bot.start()
@@ -1104,7 +1113,8 @@ def main() -> int:
     print(
         f"bench/e2e.py: real moves of {', '.join(kinds)} ({PLAYERS} members a game, the kinds in "
         "turn); the bot and the floor each in a process of their own; production pacing (board "
-        "edits ≥ 0.75 s apart, 5 sends and 5 edits per channel in 5 s)\n"
+        "edits ≥ 0.75 s apart, 5 sends and 5 edits per channel in 5 s); no stand-ins for idle "
+        "members (AFK_LIMIT=0)\n"
     )
     results = []
     with tempfile.TemporaryDirectory() as template:
