@@ -281,6 +281,27 @@ async def test_limits_answer_50035_with_the_field_path(scene: Scene, raw: RawBot
     assert len(scene.emu.channel_messages(scene.chan)) == 1
 
 
+async def test_a_held_request_lands_after_one_sent_later(scene: Scene, raw: RawBot) -> None:
+    """``hold`` keeps the requests it matches (by route and body) in transit until released:
+    a slow path, so an edit sent first lands after one sent later, as on Discord."""
+    base = f"/channels/{scene.chan.id}/messages"
+    mid = (await raw.call("POST", base, {"content": "v1"})).body["id"]
+    released = scene.emu.hold(
+        "PATCH", rf"/messages/{mid}$", where=lambda body: body.get("content") == "v2"
+    )
+    older = asyncio.create_task(raw.call("PATCH", f"{base}/{mid}", {"content": "v2"}))
+    await asyncio.sleep(0.05)
+    assert not older.done()
+    newer = await raw.call("PATCH", f"{base}/{mid}", {"content": "v3"})  # not matched: lands
+    assert newer.status == 200 and scene.emu.get_message(int(mid)).content == "v3"
+    released.set()
+    assert (await older).status == 200
+    message = scene.emu.get_message(int(mid))
+    assert [v.content for v in message.history] + [message.content] == ["v1", "v3", "v2"]
+    again = await raw.call("PATCH", f"{base}/{mid}", {"content": "v2"})  # held once only
+    assert again.status == 200
+
+
 async def test_rate_limit_on_demand(scene: Scene, raw: RawBot) -> None:
     scene.emu.rate_limit("POST", r"/channels/\d+/messages$", times=1, retry_after=0.25)
     base = f"/channels/{scene.chan.id}/messages"
