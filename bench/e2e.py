@@ -21,7 +21,8 @@ channels, through an emulator of its own. Printed per run, beside the floor and 
   took (found in the action log); refused, late (Discord refused a button that had changed)
   and unanswered clicks are counted apart;
 - board visible p50/p99: click → the clicker can see the new board: the acknowledgement when
-  the response updated the board (``UPDATE_MESSAGE``), else the first edit of the board that
+  the response updated the board (``UPDATE_MESSAGE``) or showed, beneath a private answer, a
+  copy of the board that the board itself then showed (P-85), else the first edit of the board that
   landed after the acknowledgement (the move is committed before it is acknowledged; an edit
   rendered just before the commit and still in flight would count early, a rare race), else
   an edit that raced the acknowledgement (a run's last moves);
@@ -354,6 +355,9 @@ class Click:
     """Acknowledged within Discord's 3 s (a committed click that was not counts as ∞)."""
     updated_board: bool = False
     """The response itself carried the new board (``UPDATE_MESSAGE`` of the board)."""
+    copies: list[str] = field(default_factory=list)
+    """The boards the response showed beneath a private answer (P-85), as embed text: the
+    click saw the board at its ack if the board later shows one of them."""
 
 
 def visible_controls(game: Game, movers: list[int], screens: Screens) -> list[Control]:
@@ -415,6 +419,8 @@ async def press(bench: Bench, game: Game, control: Control) -> Click:
         if not taken:
             REFUSALS[f"{game.slug}: {told(result)[:70] or '(no word)'}"] += 1
         click.updated_board = result.type == UPDATE_MESSAGE and result.message is game.board
+        if result.type == UPDATE_MESSAGE and result.message is not None and not click.updated_board:
+            click.copies = [board_text(e) for e in result.message.version().embeds]
     return click
 
 
@@ -643,6 +649,12 @@ class Figures:
         return self.requests[klass] / self.committed if self.committed else float("nan")
 
 
+def board_text(embed: dict[str, Any]) -> str:
+    """An embed's words (title, description, fields), to match a board with its copy."""
+    fields = [(f.get("name"), f.get("value")) for f in embed.get("fields") or []]
+    return json.dumps([embed.get("title"), embed.get("description"), fields])
+
+
 def board_visible(click: Click) -> float | None:
     """Seconds from the click until the clicker could see the new board, if they could: the
     acknowledgement when it updated the board; else the first edit of the board that landed
@@ -652,6 +664,13 @@ def board_visible(click: Click) -> float | None:
         return click.ack
     board = click.board
     assert board is not None
+    if click.copies and any(
+        board_text(e) in click.copies
+        for v in [*board.history, board.version()]
+        if v.edited_at is not None and v.edited_at > click.sent
+        for e in v.embeds[:1]
+    ):
+        return click.ack  # the click's own answer showed the board the channel then showed
     acked = click.sent + click.ack
     raced: float | None = None
     for version in [*board.history, board.version()]:

@@ -18,8 +18,8 @@ from ..host.table import Table
 from ..host.view import TableView
 from ..ui.lobby import cancelled_message, lobby_message
 from ..ui.marks import lettered_spec
-from ..ui.presenter import presenter_for
-from ..ui.specs import ImageSpec, MessageSpec
+from ..ui.presenter import BOARD_COPY_FOOTER, presenter_for
+from ..ui.specs import EmbedSpec, ImageSpec, MessageSpec
 from ..ui.speeds import table_clocks
 from ..web.links import game_url, with_replay_link
 from .attempts import PublisherBase
@@ -306,6 +306,14 @@ class Boards(PublisherBase):
         if state.dirty or await self.overtaken(table, version):
             self.mark_dirty(table)
         return True
+
+    def board_embed(self, table: Table) -> EmbedSpec | None:
+        """The main board's embed as the committed state draws it (holding the table's lock):
+        the copy a settled panel shows beneath (P-85)."""
+        spec = drawn(self._answer_drawing(table, "board"), "board")
+        if spec is None or spec.embed is None:
+            return None
+        return replace(spec.embed, footer=BOARD_COPY_FOOTER)
 
     def on_screen(self, game_id: int, turn: int) -> float | None:
         """Seconds the game's board has shown ``turn`` (0.0 while it shows an earlier one), or

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -245,6 +246,8 @@ class Edge:
             view = table.view()
         reply = presenter_for(table.slug).private_reply(view, outcome, in_dm=in_dm)
         if reply is None:
+            if await self._settle_clicked_panel(interaction, table, outcome.seat):
+                return
             await self.acknowledge(interaction, table)
             # A click on the member's panel with no private answer: its fresh token settles
             # the panel when its buttons are used up (P-27, P-48).
@@ -253,6 +256,46 @@ class Edge:
                 panel.adopt_click(interaction)
             return
         await self.reply_privately(interaction, table, outcome.seat, reply, outcome.turn_after)
+
+    async def _settle_clicked_panel(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int
+    ) -> bool:
+        """A move made on the member's panel that has no private answer (P-85): the panel is
+        settled in the click's own response (its buttons gone, P-27), with the board as the
+        move left it beneath. The clicker sees the board change at once, while the board's own
+        edit waits its turn under the channel's pacing. False if the click was elsewhere, or
+        the panel's buttons may still act."""
+        panel = self.publisher.panels.clicked(table.id, seat, interaction)
+        if panel is None or panel.reply is None or interaction.response.is_done():
+            return False
+        reply = panel.reply
+        async with table.lock:
+            if reply.usable(table) or table.engine is None:
+                return False
+            settled = presenter_for(table.slug).answered(
+                table.view(), reply.seat, reply.spec, reply.fate
+            )
+            board = self.publisher.board_embed(table)
+            turn = table.engine.turn
+        if board is not None:
+            settled = (
+                replace(settled, board=board)
+                if settled.embed is not None
+                else replace(settled, embed=board)
+            )
+        kwargs = edit_kwargs(settled, table.id, turn)
+        kwargs.pop("attachments", None)
+        async with panel.lock:
+            if panel.reply is not reply:
+                return False
+            try:
+                await interaction.response.edit_message(**kwargs)
+            except discord.HTTPException as exc:  # acknowledged below; the pump settles it
+                log.info("game %s: could not settle a clicked panel (%s)", table.id, exc)
+                return False
+            panel.reply = None
+            panel.adopt_click(interaction)
+        return True
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click that changed the game and has no private answer: the message it came from

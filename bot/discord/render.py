@@ -47,7 +47,9 @@ def send_kwargs(
     image = spec.image if png is not None else None
     if spec.content:
         kwargs["content"] = spec.content
-    if spec.embed:
+    if spec.embed and spec.board:
+        kwargs["embeds"] = [embed_of(spec.embed, image), embed_of(spec.board)]
+    elif spec.embed:
         kwargs["embed"] = embed_of(spec.embed, image)
     if image is not None and png is not None:
         kwargs["file"] = file_of(image, png)
@@ -76,9 +78,12 @@ def edit_kwargs(
     )
     kwargs: dict[str, Any] = {
         "content": spec.content,
-        "embed": embed_of(spec.embed, image) if spec.embed else None,
         "view": view_of(spec, game_id, turn),
     }
+    if spec.embed and spec.board:
+        kwargs["embeds"] = [embed_of(spec.embed, image), embed_of(spec.board)]
+    else:
+        kwargs["embed"] = embed_of(spec.embed, image) if spec.embed else None
     if image is not None and png is not None:
         kwargs["attachments"] = [file_of(image, png)]
     elif image is None and shown is not None:

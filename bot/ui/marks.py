@@ -89,6 +89,7 @@ def lettered_spec(spec: MessageSpec) -> MessageSpec:
         content=_maybe(spec.content),
         embed=None if spec.embed is None else _embed(spec.embed),
         rows=tuple(_row(row) for row in spec.rows),
+        board=None if spec.board is None else _embed(spec.board),
     )
 
 

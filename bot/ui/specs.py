@@ -103,12 +103,16 @@ class ImageSpec:
 
 @dataclass(frozen=True)
 class MessageSpec:
-    """One message: text, at most one embed, an optional image, and up to five component rows."""
+    """One message: text, at most one embed (and a copy of the board under it), an optional
+    image, and up to five component rows."""
 
     content: str | None = None
     embed: EmbedSpec | None = None
     rows: tuple[Row, ...] = field(default_factory=tuple)
     image: ImageSpec | None = None
+    board: EmbedSpec | None = None
+    """A copy of the game's public board under a private answer, as the answered move left it
+    (P-85: the clicker sees the board change in the click's own response)."""
 
     def buttons(self) -> list[ButtonSpec]:
         return [b for row in self.rows if isinstance(row, tuple) for b in row]

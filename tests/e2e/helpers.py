@@ -13,6 +13,7 @@ from typing import Any
 from bot.emulator import Emulator
 from bot.emulator.interactions import InteractionResult
 from bot.emulator.models import Message
+from bot.ui.presenter import BOARD_COPY_FOOTER
 
 DEFERRED_UPDATE, UPDATE_MESSAGE = 6, 7
 SILENT = (DEFERRED_UPDATE, UPDATE_MESSAGE)
@@ -58,10 +59,19 @@ def private(result: InteractionResult) -> Message | None:
     return result.panel
 
 
+def settled_with_board(message: Message) -> bool:
+    """Whether ``message`` (a panel) shows the copy of the board a move made on it left
+    beneath it (P-85)."""
+    embeds = message.version().embeds
+    return bool(embeds) and (embeds[-1].get("footer") or {}).get("text") == BOARD_COPY_FOOTER
+
+
 def told(result: InteractionResult) -> str:
     """The private answer a member got, as it read then (empty if the click was accepted
     silently)."""
     if result.ephemeral and result.message is not None and result.type != DEFERRED_UPDATE:
+        if settled_with_board(result.message):
+            return ""  # the clicked panel settled, the board beneath it (P-85): nothing told
         return result.message.text()
     for followup in result.followups:
         if followup.ephemeral:

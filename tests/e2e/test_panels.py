@@ -17,6 +17,7 @@ import pytest
 
 from bot.emulator import Emulator
 from bot.emulator.models import Message
+from bot.ui.presenter import BOARD_COPY_FOOTER
 
 from . import test_bag_of_bugs as bag
 from . import test_bug_off as bug_off
@@ -287,3 +288,35 @@ async def test_a_panel_discord_refuses_to_edit_gives_way_to_a_new_one(world: Wor
     later = await pick(emu, alice, board, 0, 3)
     assert later.type in SILENT and private(later) is fresh and fresh.text() == "you picked: n 3"
     assert replies_created(emu, alice) == [panel, fresh]
+
+
+@pytest.mark.parametrize("world", [bug_off.FAST], indirect=True)
+async def test_a_move_on_the_panel_settles_it_with_the_board_it_left_beneath(
+    world: World,
+) -> None:
+    """P-85: a Place or Score clicked on the member's panel is answered in the click's own
+    response: the panel settles (its buttons gone), with a copy of the board as the move left
+    it beneath; the channel's board then shows the same words."""
+    w = world
+    played = await bug_off.new_game(w, [w.alice, w.bob], seed=5)
+    try:
+        ready = await played.ready(0)
+        assert ready is not None
+        user, turn = ready
+        reply = private(await click(w.emulator, user, played.board, "Draw"))
+        assert reply is not None and "You drew" in reply.text(), reply
+        (choice, *_) = bug_off.game_buttons(reply, turn + 1)
+        done = await w.emulator.click(user, reply, choice)
+        assert done.type == UPDATE_MESSAGE and done.message is reply and told(done) == ""
+        assert not bug_off.game_buttons(reply, turn + 1)  # settled: its buttons are gone
+        copy = reply.version().embeds[-1]
+        assert copy["footer"]["text"] == BOARD_COPY_FOOTER
+
+        def words(embed: dict[str, Any]) -> tuple[Any, ...]:
+            return embed.get("title"), embed.get("description"), embed.get("fields")
+
+        await w.emulator.wait_for(
+            lambda: words(played.board.version().embeds[0]) == words(copy), timeout=WAIT
+        )
+    finally:
+        await played.store.close()
