@@ -16,7 +16,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from aiohttp import BodyPartReader, web
 
@@ -104,33 +104,48 @@ class Route:
 
 
 @dataclass
-class RateLimitRule:
-    """The next ``remaining`` requests matching this rule are answered 429."""
+class RequestRule:
+    """Something the emulator does to the next ``remaining`` requests whose method is
+    ``method`` (``*``: any) and whose path ``pattern`` finds."""
 
     method: str
     pattern: re.Pattern[str]
     remaining: int
-    retry_after: float
-    is_global: bool = False
 
-    def matches(self, method: str, path: str) -> bool:
+    def matches(self, method: str, path: str, body: Any = None) -> bool:
         return (self.method in ("*", method)) and self.pattern.search(path) is not None
+
+
+R = TypeVar("R", bound=RequestRule)
+
+
+def take_rule(rules: list[R], method: str, path: str, body: Any = None) -> R | None:
+    """The first rule that applies to this request, counted down (and dropped once spent)."""
+    for rule in rules:
+        if rule.remaining > 0 and rule.matches(method, path, body):
+            rule.remaining -= 1
+            if rule.remaining == 0:
+                rules.remove(rule)
+            return rule
+    return None
 
 
 @dataclass
-class FaultRule:
+class RateLimitRule(RequestRule):
+    """The next ``remaining`` requests matching this rule are answered 429."""
+
+    retry_after: float = 0.2
+    is_global: bool = False
+
+
+@dataclass
+class FaultRule(RequestRule):
     """The next ``remaining`` requests matching this rule fail with ``status`` and ``code``
     (a 403 on one DM, a 5xx on one board), as Discord answers a request it refuses."""
 
-    method: str
-    pattern: re.Pattern[str]
-    remaining: int
-    status: int
-    code: int
-    message: str
-
-    def matches(self, method: str, path: str) -> bool:
-        return (self.method in ("*", method)) and self.pattern.search(path) is not None
+    status: int = 500
+    code: int = 0
+    message: str = "Refused"
 
 
 MAX_TRANSIT = 30.0
@@ -138,24 +153,17 @@ MAX_TRANSIT = 30.0
 
 
 @dataclass
-class DelayRule:
+class DelayRule(RequestRule):
     """The next ``remaining`` requests matching this rule stay in transit until ``released``
     is set (at most ``MAX_TRANSIT`` seconds) before Discord takes them: a slow path, so a
     request lands after others sent later."""
 
-    method: str
-    pattern: re.Pattern[str]
-    remaining: int
-    released: asyncio.Event
+    released: asyncio.Event = field(default_factory=asyncio.Event)
     where: Callable[[Any], bool] | None = None
     """Only requests whose JSON body this accepts (None: any)."""
 
-    def matches(self, method: str, path: str, body: Any) -> bool:
-        return (
-            (self.method in ("*", method))
-            and self.pattern.search(path) is not None
-            and (self.where is None or self.where(body))
-        )
+    def matches(self, method: str, path: str, body: Any = None) -> bool:
+        return super().matches(method, path) and (self.where is None or self.where(body))
 
 
 @dataclass(frozen=True)
@@ -355,31 +363,21 @@ class RestApi:
             return None
 
     def _check_rate_limit(self, method: str, path: str) -> None:
-        for rule in self.rules:
-            if rule.remaining > 0 and rule.matches(method, path):
-                rule.remaining -= 1
-                if rule.remaining == 0:
-                    self.rules.remove(rule)
-                bucket = f"emu{abs(hash(rule.pattern.pattern)):x}"
-                raise too_many_requests(rule.retry_after, bucket, is_global=rule.is_global)
+        rule = take_rule(self.rules, method, path)
+        if rule is not None:
+            bucket = f"emu{abs(hash(rule.pattern.pattern)):x}"
+            raise too_many_requests(rule.retry_after, bucket, is_global=rule.is_global)
 
     async def _in_transit(self, method: str, path: str, body: Any) -> None:
-        for rule in self.delays:
-            if rule.remaining > 0 and rule.matches(method, path, body):
-                rule.remaining -= 1
-                if rule.remaining == 0:
-                    self.delays.remove(rule)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(rule.released.wait(), MAX_TRANSIT)
-                return
+        rule = take_rule(self.delays, method, path, body)
+        if rule is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(rule.released.wait(), MAX_TRANSIT)
 
     def _check_faults(self, method: str, path: str) -> None:
-        for rule in self.faults:
-            if rule.remaining > 0 and rule.matches(method, path):
-                rule.remaining -= 1
-                if rule.remaining == 0:
-                    self.faults.remove(rule)
-                raise ApiError(rule.status, rule.code, rule.message)
+        rule = take_rule(self.faults, method, path)
+        if rule is not None:
+            raise ApiError(rule.status, rule.code, rule.message)
 
     def _check_global_limit(self) -> None:
         """Like Discord: the bot token's requests, every route but the interaction's own,

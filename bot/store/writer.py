@@ -134,10 +134,10 @@ class SQLiteWriter(GroupWriter):
         self._inline_turn = False
         """A lone action was committed on the loop in this turn of it (see ``record``)."""
         self._sync_cost = 0.0
-        self._since_probe = 0
-        """Groups sent to the thread since the last probe (see ``_loop_may_commit``)."""
         """What a COMMIT (the WAL write and, with FULL, its fsync) has cost lately (seconds;
         see the module's doc)."""
+        self._since_probe = 0
+        """Groups sent to the thread since the last probe (see ``_loop_may_commit``)."""
         self._inline_conn: sqlite3.Connection | None = None
         self._writing = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
