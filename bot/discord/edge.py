@@ -277,13 +277,7 @@ class Edge:
             )
             board = self.publisher.board_embed(table)
             turn = table.engine.turn
-        if board is not None:
-            settled = (
-                replace(settled, board=board)
-                if settled.embed is not None
-                else replace(settled, embed=board)
-            )
-        kwargs = edit_kwargs(settled, table.id, turn)
+        kwargs = edit_kwargs(replace(settled, board=board), table.id, turn)
         kwargs.pop("attachments", None)
         async with panel.lock:
             if panel.reply is not reply:

@@ -26,6 +26,14 @@ def embed_of(spec: EmbedSpec, image: ImageSpec | None = None) -> discord.Embed:
     return embed
 
 
+def embeds_of(spec: MessageSpec, image: ImageSpec | None = None) -> list[discord.Embed]:
+    """The message's embed, then the copy of the board beneath it (P-85), those it has."""
+    parts = [embed_of(spec.embed, image)] if spec.embed else []
+    if spec.board:
+        parts.append(embed_of(spec.board))
+    return parts
+
+
 def view_of(spec: MessageSpec, game_id: int, turn: int) -> Components | None:
     """The message's buttons and menus (``None``: it has none)."""
     return Components(spec, game_id, turn) if spec.rows else None
@@ -47,10 +55,11 @@ def send_kwargs(
     image = spec.image if png is not None else None
     if spec.content:
         kwargs["content"] = spec.content
-    if spec.embed and spec.board:
-        kwargs["embeds"] = [embed_of(spec.embed, image), embed_of(spec.board)]
-    elif spec.embed:
-        kwargs["embed"] = embed_of(spec.embed, image)
+    embeds = embeds_of(spec, image)
+    if len(embeds) > 1:
+        kwargs["embeds"] = embeds
+    elif embeds:
+        kwargs["embed"] = embeds[0]
     if image is not None and png is not None:
         kwargs["file"] = file_of(image, png)
     view = view_of(spec, game_id, turn)
@@ -80,10 +89,11 @@ def edit_kwargs(
         "content": spec.content,
         "view": view_of(spec, game_id, turn),
     }
-    if spec.embed and spec.board:
-        kwargs["embeds"] = [embed_of(spec.embed, image), embed_of(spec.board)]
+    embeds = embeds_of(spec, image)
+    if len(embeds) > 1:
+        kwargs["embeds"] = embeds
     else:
-        kwargs["embed"] = embed_of(spec.embed, image) if spec.embed else None
+        kwargs["embed"] = embeds[0] if embeds else None  # None clears it
     if image is not None and png is not None:
         kwargs["attachments"] = [file_of(image, png)]
     elif image is None and shown is not None:

@@ -169,8 +169,8 @@ class PostgresWriter(GroupWriter):
         except Exception as exc:  # the transaction as a whole failed: nothing was written
             await self._reset()
             answers = [_wrapped(exc)] * len(writes)
-        again = self._again(group, answers)
-        answer(*_without(group, answers, again))
+        now, given, again = self._split(group, answers)
+        answer(now, given)
         if not again:
             return
         self._pending[:0] = again  # first in line for the next group
@@ -182,21 +182,28 @@ class PostgresWriter(GroupWriter):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), pause)
 
-    def _again(self, group: list[Pending], answers: list[Answer]) -> list[Pending]:
-        """The actions refused only because another process held their game, while they may
-        still wait for it (``BUSY_WAIT``); the others are answered."""
+    def _split(
+        self, group: list[Pending], answers: list[Answer]
+    ) -> tuple[list[Pending], list[Answer], list[Pending]]:
+        """The callers to answer now with their answers, and the actions to try again: those
+        refused only because another process held their game, while they may still wait for
+        it (``BUSY_WAIT``)."""
         now = time.monotonic()
+        done: list[Pending] = []
+        given: list[Answer] = []
         again: list[Pending] = []
-        for pending, given in zip(group, answers, strict=True):
+        for pending, result in zip(group, answers, strict=True):
             future = pending[1]
             since, tries = self._busy.get(future, (now, 0))
-            if _busy(given) and not future.done() and now - since < BUSY_WAIT:
+            if _busy(result) and not future.done() and now - since < BUSY_WAIT:
                 self._busy[future] = (since, tries + 1)
                 again.append(pending)
                 self.busy_retries += 1
             else:
                 self._busy.pop(future, None)
-        return again
+                done.append(pending)
+                given.append(result)
+        return done, given, again
 
     async def _commit(self, writes: list[ActionWrite]) -> list[Answer]:
         conn = await self._connection()
@@ -258,15 +265,6 @@ def _refusal(write: ActionWrite, found: dict[int, Any]) -> Exception:
     # game, reloading it or reading it). Tried again for BUSY_WAIT before this is answered; the
     # host then reloads behind that lock and tries once more.
     return VersionConflict(write.game_id, write.expected_version, row["version"])
-
-
-def _without(
-    group: list[Pending], answers: list[Answer], again: list[Pending]
-) -> tuple[list[Pending], list[Answer]]:
-    """The group's callers to answer now, and their answers: all but those tried again."""
-    kept = {id(f) for _, f in again}
-    pairs = [(p, a) for p, a in zip(group, answers, strict=True) if id(p[1]) not in kept]
-    return [p for p, _ in pairs], [a for _, a in pairs]
 
 
 def _busy(given: Answer) -> bool:
