@@ -189,20 +189,27 @@ async def test_a_commit_waits_out_another_process_holding_the_game(
     here, there = hosts
     table = await lobby(here, channel=730)
     await here.start(table.id, ALICE)
+    writer = here.store._writer
+    assert isinstance(writer, PostgresWriter)
     held = asyncio.Event()
 
-    async def hold_briefly() -> None:
+    async def hold_until_refused() -> None:
+        # Held until this process's commit has been refused once as busy (not for a fixed
+        # time, which a slow machine outlasts before the commit even reaches the writer),
+        # then released at once: the writer's next try must go through.
         async with there.store.game_guard(table.id):
             held.set()
-            await asyncio.sleep(0.05)
+            for _ in range(400):
+                if writer.busy_retries:
+                    break
+                await asyncio.sleep(0.005)
 
-    holder = asyncio.create_task(hold_briefly())
+    holder = asyncio.create_task(hold_until_refused())
     await held.wait()
     caplog.set_level(logging.INFO, logger="bot.host")
     await here.act(table.id, ALICE, {"type": "claim"}, turn=table.running().turn)
     await holder
-    writer = here.store._writer
-    assert isinstance(writer, PostgresWriter) and writer.busy_retries > 0
+    assert writer.busy_retries > 0
     assert not [r for r in caplog.records if "reload" in r.getMessage()]
     assert [a.action["type"] for a in await here.store.actions(table.id)] == ["claim"]
     await here.cancel(table.id, ALICE)
