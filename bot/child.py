@@ -1,7 +1,9 @@
-"""Worker processes end with the bot that started them (pictures, bot players' searches)."""
+"""Worker processes end with the bot that started them (pictures, bot players' searches), and
+yield the CPU to it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -9,6 +11,9 @@ import time
 
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker process looks whether the bot that started it still runs."""
+
+WORKER_NICENESS = 10
+"""How much lower a worker's priority is than the bot's (``nice``)."""
 
 
 def end_with(parent: int) -> None:
@@ -32,3 +37,13 @@ def end_with(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def start_background_worker(parent: int) -> None:
+    """A worker process's initializer: it ends with the bot (``end_with``) and runs at a lower
+    priority. Its work (a picture, a bot's search) can wait a few milliseconds; the event loop's
+    cannot, since every click of every game waits behind it. Where the cores are all busy, the
+    kernel then gives the event loop the CPU it asks for first."""
+    end_with(parent)
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)

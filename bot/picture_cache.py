@@ -21,7 +21,7 @@ import pickle
 from collections import OrderedDict
 from collections.abc import Callable
 
-from .child import end_with
+from .child import start_background_worker
 from .ui.specs import ImageSpec
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,10 @@ class PictureWorkers:
             # event loop, which a forked child must not inherit half-way
             context = multiprocessing.get_context("spawn")
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=end_with, initargs=(os.getpid(),)
+                self.processes,
+                mp_context=context,
+                initializer=start_background_worker,
+                initargs=(os.getpid(),),
             )
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, render)

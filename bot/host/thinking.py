@@ -9,14 +9,13 @@ late (P-76). A worker that died, or a search that does not come back in time, ge
 fallback; the pool is made again for the next search.
 
 The workers end with the bot: the pool is shut down with it, and each worker is also killed by
-the kernel when the bot dies (``bot.child.end_with``), so no search outlives its process.
+the kernel when the bot dies (``bot.child.start_background_worker``), so no search outlives its process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import copy
 import importlib
 import logging
@@ -31,17 +30,13 @@ from rules.core.bots import Decision
 from rules.core.engine import Engine
 from rules.core.player import Bot, SearchRequest, run_search
 
-from ..child import end_with
+from ..child import start_background_worker
 
 log = logging.getLogger(__name__)
 
 GRACE = 2.0
 """Seconds past the budget a search may take to come back (a worker starting, a busy machine)
 before the bot gives up on it and plays its normal decision."""
-
-
-WORKER_NICENESS = 10
-"""How much lower a worker's priority is than the bot's (``nice``)."""
 
 
 def machine_cores() -> int:
@@ -56,9 +51,7 @@ def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
     """A worker needs the games' rules and bot players only (``EXTRA_GAME_MODULES`` too). It
     runs at a lower priority: where the cores are all busy searching, the kernel still gives
     the event loop the CPU it asks for first, and a search merely takes a little longer."""
-    end_with(parent)
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+    start_background_worker(parent)
     importlib.import_module("rules")
     for module in modules:
         importlib.import_module(module)
