@@ -1,7 +1,8 @@
 """End to end through the emulator: real moves of the four games against the floor.
 
 The bot runs as its own process (``python -m bot``, production pacing: board edits at least
-0.75 s apart, 5 edits per 5 s per channel; ``AFK_LIMIT=0``, so members who wait while hundreds
+0.75 s apart, 5 edits per 5 s per channel, a board's picture at most every 2 s (P-86);
+``AFK_LIMIT=0``, so members who wait while hundreds
 of games are set up keep their seats) against the local emulator, which this process
 runs. Games of Bug Off!, Bag of Bugs, Bugs & Co and Bug Run (three members each, in turn)
 are opened, joined and started through ``/bugs new``, ``/bugs join`` and ``/bugs start``, then
@@ -71,6 +72,7 @@ from bot.emulator.interactions import (  # noqa: E402
     InteractionResult,
 )
 from bot.emulator.rest import RequestRecord  # noqa: E402
+from bot.settings import Settings  # noqa: E402
 from rules.core import GAMES, SYSTEM, Engine, get_game  # noqa: E402
 from tests.e2e.conftest import TOKEN, BotProcess  # noqa: E402
 from tests.e2e.helpers import told  # noqa: E402
@@ -157,6 +159,11 @@ class Cpu:
     busy: tuple[float, float] = (float("nan"), float("nan"))
     loop: float = float("nan")
     """CPU seconds the measured process's event loop used in the window."""
+    lags: list[float] = field(default_factory=list)
+    """How late this process's own event loop woke for a timer, sampled every ``LAG_EVERY``
+    over the window: every ack is timed here, so this much of each is the bench's, not the
+    measured process's."""
+    _sampler: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.started = (
@@ -165,8 +172,17 @@ class Cpu:
             time.process_time(),
             loop_seconds(self.pid),
         )
+        self._sampler = asyncio.create_task(self._sample_lag())
+
+    async def _sample_lag(self) -> None:
+        while True:
+            due = time.perf_counter() + LAG_EVERY
+            await asyncio.sleep(LAG_EVERY)
+            self.lags.append(max(0.0, time.perf_counter() - due))
 
     def stop(self) -> None:
+        if self._sampler is not None:
+            self._sampler.cancel()
         began, theirs, ours, loop = self.started
         wall = time.perf_counter() - began
         self.busy = (
@@ -174,6 +190,10 @@ class Cpu:
             (time.process_time() - ours) / wall,
         )
         self.loop = loop_seconds(self.pid) - loop
+
+
+LAG_EVERY = 0.005
+"""Seconds between samples of the bench's event loop lag."""
 
 
 def pct(values: list[float], q: float) -> float:
@@ -630,6 +650,8 @@ class Figures:
     """Share of a core the measured process and the bench used in the window."""
     loop_cpu: float = float("nan")
     """CPU seconds of the measured process's event loop in the window."""
+    bench_lag: list[float] = field(default_factory=list)
+    """The bench's own event loop lag over the window (``Cpu.lags``)."""
 
     @property
     def rate(self) -> float:
@@ -776,6 +798,7 @@ async def run_bot(spec: RunSpec, opts: Options) -> Figures:
             snapshot_every=32,
             log_level="WARNING",
             afk_limit=0,
+            picture_interval=Settings.model_fields["picture_interval"].default,
         )
         try:
             await bot.start()
@@ -842,6 +865,7 @@ async def measure_bot(
         too_many=too_many,
         spanned=spanned,
         cpu=cpu.busy,
+        bench_lag=cpu.lags,
         loop_cpu=cpu.loop,
     )
 
@@ -955,6 +979,7 @@ async def measure_floor(
         too_many=too_many,
         spanned=spanned,
         cpu=cpu.busy,
+        bench_lag=cpu.lags,
         loop_cpu=cpu.loop,
     )
 
@@ -1020,6 +1045,11 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
     print(
         f"CPU in the window, share of one core: bot and its picture process {bot.cpu[0]:.0%} (bench: emulator and "
         f"members {bot.cpu[1]:.0%}); floor {floor.cpu[0]:.0%} (bench {floor.cpu[1]:.0%})"
+    )
+    print(
+        f"the bench's own event loop lag (part of every ack it times): p50 "
+        f"{ms(median(bot.bench_lag))} ms, p99 {ms(pct(bot.bench_lag, 0.99))} ms; floor's bench "
+        f"p50 {ms(median(floor.bench_lag))} ms, p99 {ms(pct(floor.bench_lag, 0.99))} ms"
     )
     bot_loop = 1000 * bot.loop_cpu / max(bot.committed, 1)
     floor_loop = 1000 * floor.loop_cpu / max(floor.committed, 1)
@@ -1132,7 +1162,8 @@ def main() -> int:
     print(
         f"bench/e2e.py: real moves of {', '.join(kinds)} ({PLAYERS} members a game, the kinds in "
         "turn); the bot and the floor each in a process of their own; production pacing (board "
-        "edits ≥ 0.75 s apart, 5 sends and 5 edits per channel in 5 s); no stand-ins for idle "
+        "edits ≥ 0.75 s apart, 5 sends and 5 edits per channel in 5 s, a board's picture at most "
+        "every 2 s); no stand-ins for idle "
         "members (AFK_LIMIT=0)\n"
     )
     results = []
