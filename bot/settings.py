@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     board_edit_interval: float = 0.75
     picture_processes: int = Field(default=1, ge=0)
     """Worker processes that draw board pictures (0: a thread of the bot's own process)."""
+    picture_interval: float = Field(default=2.0, ge=0)
+    """Least seconds between two pictures drawn of one board (P-86): a board's text shows
+    every move at once, its picture the newest state at most this often (0: every change)."""
     bot_player_delay: float = 2.0
     # Bot players (issue #23): BOT_PLAYER_DELAY scales each level's reaction times (P-75; the
     # default 2 gives them as written), a hard bot thinks at most BOT_THINK seconds a decision

@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -166,20 +167,31 @@ class Boards(PublisherBase):
                 continue
             try:
                 # The picture (if any) is rendered off the event loop, and uploaded only when it
-                # changed: an unchanged board picture stays on the message as it is.
+                # changed: an unchanged board picture stays on the message as it is. A new one
+                # not due yet (P-86) leaves the old one on, beside the new text, until it is.
                 shown = previous[0].image if previous is not None else None
                 png = None
+                sent = spec
                 if spec.image is not None and (message_id is None or spec.image != shown):
-                    png = await self.images.png(spec.image)
+                    if (
+                        message_id is None
+                        or shown is None
+                        or table.status != "playing"  # the last picture is never held back
+                        or self._picture_free(state, kind, spec.image)
+                    ):
+                        png = await self._picture(state, kind, spec.image)
+                    else:
+                        sent = replace(spec, image=shown)
+                        self._wake_for_picture(table, state, kind)
                 if message_id is None:
                     message = await channel.send(
-                        **send_kwargs(spec, table.id, turn, png), allowed_mentions=QUIET
+                        **send_kwargs(sent, table.id, turn, png), allowed_mentions=QUIET
                     )
                     state.board_ids[kind] = message.id
                     await self.store.set_message(table.id, kind, channel.id, message.id)
                 else:
                     await channel.get_partial_message(message_id).edit(
-                        **edit_kwargs(spec, table.id, turn, png, shown=shown),
+                        **edit_kwargs(sent, table.id, turn, png, shown=shown),
                         allowed_mentions=QUIET,
                     )
             except discord.NotFound as exc:
@@ -195,8 +207,10 @@ class Boards(PublisherBase):
                 continue
             finally:
                 slot.release()
+            if png is not None:
+                state.picture_seq[kind] = frame.seq
             if landed(state, kind, frame.seq):
-                state.shown[kind] = (spec, turn)
+                state.shown[kind] = (sent, turn)
                 state.stale_since.pop(kind, None)
                 board_landed(state, kind, turn, self.clock())
             rounds.channel_sent()
@@ -296,13 +310,15 @@ class Boards(PublisherBase):
             self.mark_dirty(table)
             return interaction.response.is_done()
         if board:
+            if png is not None:
+                state.picture_seq[key] = drawing.seq
             if landed(state, key, drawing.seq):
                 state.stale_since.pop(key, None)
                 board_landed(state, key, turn, self.clock())
         else:
             landed(state, key, drawing.seq)
         if follows is not None:
-            self._follow_with_picture(table, state, key, interaction, follows)
+            self._follow_with_picture(table, state, key, interaction, follows, drawing.seq)
         if state.dirty or await self.overtaken(table, version):
             self.mark_dirty(table)
         return True
@@ -348,11 +364,14 @@ class Boards(PublisherBase):
         key: str,
         interaction: discord.Interaction[Any],
         image: ImageSpec,
+        seq: int,
     ) -> None:
         """Put ``image`` on the board ``key`` a click was answered on without it: drawn off the
-        event loop, then sent through the click's own interaction (no global request). Only
-        the newest picture of a board is drawn and sent: one that a later answer or edit
-        replaced gives way, so a busy board costs one picture per pass, not one per move."""
+        event loop, then sent through the click's own interaction (no global request). Drawn
+        when the board's next picture is due (P-86); a newer picture replaces this one while
+        it waits, and it is never drawn. Once it is being drawn it is put on all the same, if
+        the board carries none newer by then: under a stream of moves every picture drawn
+        lands, and a busy board gets one picture per interval, of the newest state then."""
 
         def wanted() -> bool:
             shown = state.shown.get(key)
@@ -362,12 +381,15 @@ class Boards(PublisherBase):
 
         async def follow() -> None:
             try:
-                png = await self.images.png(image)
+                while table.status == "playing" and not self._picture_free(state, key, image):
+                    await self.sleep(self._picture_wait(state, key))
+                follow_up.drawing = True
+                png = await self._picture(state, key, image)
                 if earlier is not None:  # pictures of one board are sent in order
                     await asyncio.wait({earlier.task})
                 follow_up.sending = True
                 shown = state.shown.get(key)
-                if shown is not None and shown[0].image == image:
+                if shown is not None and seq > state.picture_seq.get(key, -1):
                     # With the board's newest text, whose embed now shows the picture.
                     embed = lettered_spec(shown[0]).embed  # as render.py sends it (P-53)
                     files = [file_of(image, png)]
@@ -377,6 +399,7 @@ class Boards(PublisherBase):
                         await interaction.edit_original_response(
                             attachments=files, embed=embed_of(embed, image)
                         )
+                    state.picture_seq[key] = max(seq, state.picture_seq.get(key, -1))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the pump puts the picture on instead
@@ -390,13 +413,46 @@ class Boards(PublisherBase):
                     state.shown.pop(key, None)
                     self.mark_dirty(table)
 
-        if earlier is not None and not earlier.sending:
-            earlier.task.cancel()  # still drawing a picture that is no longer the board's
-        follow_up = PictureFollow(asyncio.create_task(follow(), name=f"picture:{table.id}:{key}"))
+        if earlier is not None and not (earlier.drawing or earlier.sending):
+            earlier.task.cancel()  # still waiting its turn: the newer picture goes instead
+        follow_up = PictureFollow(
+            asyncio.create_task(follow(), name=f"picture:{table.id}:{key}"), seq
+        )
         state.pictures[key] = follow_up
         follow_up.task.add_done_callback(
             lambda _: state.pictures.pop(key) if state.pictures.get(key) is follow_up else None
         )
+
+    # -- pictures at most every PICTURE_INTERVAL (P-86) -----------------------------------
+    def _picture_wait(self, state: GameMessages, key: str) -> float:
+        """Seconds until board ``key`` may have its next picture drawn."""
+        due = state.picture_due.get(key)
+        return 0.0 if due is None else max(0.0, (due - self.clock()).total_seconds())
+
+    def _picture_free(self, state: GameMessages, key: str, image: ImageSpec) -> bool:
+        """Whether ``image`` may go on board ``key`` now: drawn already (the same state drawn
+        before costs nothing), or the board's next picture is due."""
+        return self.images.cached(image) is not None or self._picture_wait(state, key) == 0.0
+
+    async def _picture(self, state: GameMessages, key: str, image: ImageSpec) -> bytes:
+        """``image`` drawn (or taken from the cache); a drawing starts the board's interval."""
+        if self.images.cached(image) is None:
+            interval = timedelta(seconds=self.settings.picture_interval)
+            state.picture_due[key] = self.clock() + interval
+        return await self.images.png(image)
+
+    def _wake_for_picture(self, table: Table, state: GameMessages, key: str) -> None:
+        """Draw the board again when its picture falls due: its text went out with the old
+        picture, and nothing else may happen in the game until then."""
+        if state.picture_wake is not None:
+            state.picture_wake.cancel()
+        state.picture_wake = asyncio.create_task(
+            self._wake_for(table, self._picture_wait(state, key)), name=f"picture:{table.id}"
+        )
+
+    async def _wake_for(self, table: Table, delay: float) -> None:
+        await self.sleep(delay)
+        self.mark_dirty(table)
 
     def _answer_drawing(self, table: Table, key: str) -> Drawing:
         """What the clicked message ``key`` should show now, and nothing else."""

@@ -94,7 +94,11 @@ class Publisher(Boards, Hands, Notices, Tracking):
         while busy := [
             task
             for state in self._games.values()
-            for task in (state.pump, *(p.task for p in state.pictures.values()))
+            for task in (
+                state.pump,
+                state.picture_wake,
+                *(p.task for p in state.pictures.values()),
+            )
             if task is not None and not task.done()
         ]:
             await asyncio.gather(*busy, return_exceptions=True)
@@ -165,8 +169,9 @@ class Publisher(Boards, Hands, Notices, Tracking):
         for task in (done.ping_wake, done.resting):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-        if done.refresh is not None:
-            done.refresh.cancel()
+        for handle in (done.refresh, done.picture_wake):
+            if handle is not None:
+                handle.cancel()
 
     def _arm_rest(self, table: Table, state: GameMessages) -> None:
         """Once the game has waited ``REST_AFTER`` with nothing to send, unload it (P-74)."""
@@ -187,6 +192,8 @@ class Publisher(Boards, Hands, Notices, Tracking):
             return
         if state.answering or any(not p.task.done() for p in state.pictures.values()):
             return
+        if state.picture_wake is not None and not state.picture_wake.done():
+            return  # a picture still to go on the board (P-86)
         assert self.rest is not None
         if self.rest(table.id, version, state.pings.next_due()):
             self._forget(table)

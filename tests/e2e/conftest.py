@@ -67,6 +67,7 @@ class BotProcess:
             DISCORD_GATEWAY_URL=self.emulator.gateway_url,
             EXTRA_GAME_MODULES=TEST_GAME_MODULES,
             BOARD_EDIT_INTERVAL="0.05",
+            PICTURE_INTERVAL="0.05",  # a board's pictures as often as its edits, here (P-86)
             PICTURE_PROCESSES="1",  # as deployed (this test process draws in a thread)
             # Many tests read a game's state from its stored snapshot: store it after every
             # action here (test_restart runs with the default spacing, so a restart replays).

@@ -221,6 +221,14 @@ async def finish_and_check(game: BugRunGame) -> None:
     for seat, user in enumerate(game.users):
         assert f"{user.name} — {scores[seat]} VP" in text
     assert [b.label for b in game.board.buttons()] == ["Rematch", "How to play"]
+    # The final picture follows the words (P-57), and is never held back (P-86).
+    await game.emu.wait_for(
+        lambda: (
+            [a.get("description", "") for a in game.board.attachments]
+            and "game over" in game.board.attachments[0].get("description", "").lower()
+        ),
+        timeout=WAIT,
+    )
     image = picture(game.emu, game.board)
     assert image.format == "PNG" and image.width >= 800
 

@@ -60,6 +60,7 @@ async def bot_in_process(
             discord_gateway_url=emu.gateway_url,
             board_edit_interval=0.01,
             picture_processes=0,
+            picture_interval=0.01,
             **settings,
         )
         bot = BugtableBot(config, serve_web=False, policies=policies)
