@@ -415,9 +415,7 @@ class Boards(PublisherBase):
 
         if earlier is not None and not (earlier.drawing or earlier.sending):
             earlier.task.cancel()  # still waiting its turn: the newer picture goes instead
-        follow_up = PictureFollow(
-            asyncio.create_task(follow(), name=f"picture:{table.id}:{key}"), seq
-        )
+        follow_up = PictureFollow(asyncio.create_task(follow(), name=f"picture:{table.id}:{key}"))
         state.pictures[key] = follow_up
         follow_up.task.add_done_callback(
             lambda _: state.pictures.pop(key) if state.pictures.get(key) is follow_up else None

@@ -278,7 +278,6 @@ class Edge:
             board = self.publisher.board_embed(table)
             turn = table.engine.turn
         kwargs = edit_kwargs(replace(settled, board=board), table.id, turn)
-        kwargs.pop("attachments", None)
         async with panel.lock:
             if panel.reply is not reply:
                 return False

@@ -93,9 +93,6 @@ class PictureFollow:
     """A board picture on its way after a click's answer (P-57): drawing, then sending."""
 
     task: asyncio.Task[None]
-    seq: int
-    """The render of the state it pictures (``Drawing.seq``): a picture older than the one
-    the board carries is never put on."""
     drawing: bool = False
     """Its picture is being drawn: no longer cancelled by a newer one (P-86), but put on."""
     sending: bool = False
@@ -138,12 +135,14 @@ class GameMessages:
     """Set whenever a click's answer is done (``answering`` lost an entry)."""
     pictures: dict[str, PictureFollow] = field(default_factory=dict)
     """Per board message, the picture following a click's answer through its interaction
-    (P-57): the newest only; an older one still rendering gives way to it."""
+    (P-57): the newest only; an older one still waiting its turn gives way to it, one being
+    drawn is put on first (P-86)."""
     picture_due: dict[str, datetime] = field(default_factory=dict)
     """Per board message, from when (the publisher's clock) its next picture may be drawn:
     ``PICTURE_INTERVAL`` after the last one began (P-86)."""
     picture_seq: dict[str, int] = field(default_factory=dict)
-    """Per board message, the render (``seq``) whose picture it carries."""
+    """Per board message, the render (``seq``) whose picture it carries: an older picture
+    that was still being drawn is not put on over it."""
     picture_wake: asyncio.Task[None] | None = None
     """Redraws a board whose text went out with its old picture once the new one is due."""
     dirty: bool = False

@@ -34,6 +34,15 @@ def embeds_of(spec: MessageSpec, image: ImageSpec | None = None) -> list[discord
     return parts
 
 
+def _embeds_kwargs(spec: MessageSpec, image: ImageSpec | None) -> dict[str, Any]:
+    """``embed=`` for one embed (``None``, none: an edit clears it), ``embeds=`` for the
+    message's embed with the board's copy beneath (P-85)."""
+    embeds = embeds_of(spec, image)
+    if len(embeds) > 1:
+        return {"embeds": embeds}
+    return {"embed": embeds[0] if embeds else None}
+
+
 def view_of(spec: MessageSpec, game_id: int, turn: int) -> Components | None:
     """The message's buttons and menus (``None``: it has none)."""
     return Components(spec, game_id, turn) if spec.rows else None
@@ -55,11 +64,8 @@ def send_kwargs(
     image = spec.image if png is not None else None
     if spec.content:
         kwargs["content"] = spec.content
-    embeds = embeds_of(spec, image)
-    if len(embeds) > 1:
-        kwargs["embeds"] = embeds
-    elif embeds:
-        kwargs["embed"] = embeds[0]
+    if spec.embed or spec.board:
+        kwargs.update(_embeds_kwargs(spec, image))
     if image is not None and png is not None:
         kwargs["file"] = file_of(image, png)
     view = view_of(spec, game_id, turn)
@@ -89,11 +95,7 @@ def edit_kwargs(
         "content": spec.content,
         "view": view_of(spec, game_id, turn),
     }
-    embeds = embeds_of(spec, image)
-    if len(embeds) > 1:
-        kwargs["embeds"] = embeds
-    else:
-        kwargs["embed"] = embeds[0] if embeds else None  # None clears it
+    kwargs.update(_embeds_kwargs(spec, image))
     if image is not None and png is not None:
         kwargs["attachments"] = [file_of(image, png)]
     elif image is None and shown is not None:
