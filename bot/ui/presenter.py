@@ -29,7 +29,7 @@ REMATCH_BUTTON = ButtonSpec("Rematch", host="rematch", emoji="🔁", style=Style
 MAX_ROWS = 5
 MAX_BOARD_BUTTONS = 20
 SETTLED = "✔️ Settled: these buttons are used up. The board shows what happened."
-BOARD_COPY_FOOTER = "The board as your move left it; the channel's board follows (P-85)"
+BOARD_COPY_FOOTER = "The board as your move left it; the channel's board follows"
 """Under the copy of the board a settled panel shows beneath (it is a snapshot, not live)."""
 
 

@@ -234,8 +234,10 @@ def problems(
         for version in versions(message):
             text = version_text(version)
             names = SYMBOL_RE.findall(text)
-            if final_marker in text and not message.ephemeral:
-                continue  # the results reveal everything
+            if final_marker in text:
+                # The results reveal everything, on the board and in the copy of it that a
+                # private panel settled after the last move carries (P-85).
+                continue
             if own and "You picked up tile" in text:
                 if len(names) != 1:
                     found.append(f"{user.name}: pick-up answer names {names}: {text!r}")
@@ -549,6 +551,9 @@ def test_the_leak_scan_catches_planted_leaks() -> None:
     results = msg(3, f"🐞 Bugs & Co — game over\nann: {ant}, {bee}")
     assert problems(ann, [answer, board, results], [ant]) == []
     assert problems(ben, [board, results], []) == []
+    settled = msg(5, f"↩ You put the tile back\n🐞 Bugs & Co — game over\nann: {ant}, {bee}", ben)
+    settled.flags = 64
+    assert problems(ben, [board, settled], []) == []
 
     board.apply_edit({"content": f"🐞 Bugs & Co\nann holds a {bee}"}, now=0)
     board.apply_edit({"content": "🐞 Bugs & Co"}, now=1)  # gone now, but it was seen
