@@ -22,7 +22,10 @@ and a cycle is found as before, a little later. ``bench/collector.py`` measures 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
+from typing import Any
 
 YOUNG = 20_000
 """Net allocations between two collections of the youngest generation (CPython's: 700)."""
@@ -42,3 +45,31 @@ def settle() -> None:
     """Once the bot is up: collect what start-up left, then freeze the rest for good."""
     gc.collect()
     gc.freeze()
+
+
+def release_clicked_message(interaction: Any) -> None:
+    """Drop a handled click's copy of the message it came from.
+
+    discord.py's ``Interaction`` and its ``InteractionResponse`` refer to each other, so an
+    interaction is freed by a collection, never by reference counting, and with it everything
+    it holds: the clicked message as discord.py parsed it (its embeds, its buttons and their
+    emoji, its author), about 80 objects a click. Measured through the emulator at 200 games,
+    that was most of the garbage the collector found (72,652 objects in 5 s of about 900
+    clicks), and it made young collections cost 8-22 ms and a middle one 125 ms, pauses every
+    click in flight waited out. Once the click is answered nothing reads that message (a
+    stored click is used for its token alone), so dropping it frees it at once and leaves the
+    collector a handful of objects per click. ``Any``: keeps discord out of this module.
+    """
+    interaction.message = None
+
+
+def forget_cancellation(task: asyncio.Task[Any]) -> None:
+    """A done callback for tasks the bot cancels as a matter of course (a board's picture
+    overtaken by a newer one): asyncio keeps the ``CancelledError`` a cancelled task raised,
+    whose traceback holds the task's frames, which hold the task: a cycle that keeps whatever
+    those frames refer to (the picture's scene, the click it answers) until a collection.
+    Taking the error out frees it all at once. Anyone who awaits the task later still hears it
+    was cancelled."""
+    if task.cancelled():
+        with contextlib.suppress(asyncio.CancelledError):
+            task.result()

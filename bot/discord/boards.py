@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from .. import collector
 from ..backoff import one_line
 from ..host.table import Table
 from ..host.view import TableView
@@ -420,6 +421,7 @@ class Boards(PublisherBase):
         follow_up.task.add_done_callback(
             lambda _: state.pictures.pop(key) if state.pictures.get(key) is follow_up else None
         )
+        follow_up.task.add_done_callback(collector.forget_cancellation)
 
     # -- pictures at most every PICTURE_INTERVAL (P-86) -----------------------------------
     def _picture_wait(self, state: GameMessages, key: str) -> float:

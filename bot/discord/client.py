@@ -293,7 +293,10 @@ class BugtableBot(commands.Bot):
         if kind is discord.InteractionType.modal_submit:
             await self.edge.invalid(interaction)
         elif kind is discord.InteractionType.component:
-            await route(interaction, self.edge)
+            try:
+                await route(interaction, self.edge)
+            finally:
+                collector.release_clicked_message(interaction)
 
     async def close(self) -> None:
         if hasattr(self, "host"):

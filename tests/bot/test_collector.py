@@ -4,8 +4,11 @@ hosts a bot is left as it is."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +47,45 @@ def test_the_command_line_settles_its_own_bot_only(monkeypatch: pytest.MonkeyPat
     cli.own_bot(Settings())
     assert made == {"settle_heap": True}
     assert BugtableBot.__init__.__kwdefaults__["settle_heap"] is False
+
+
+def a_task_that_holds_itself(payload: object) -> asyncio.Task[None]:
+    """A task whose frames refer back to it, as a picture follow's do (its closure holds the
+    ``PictureFollow`` that holds the task): cancelled, it is a cycle through its error."""
+    box: dict[str, Any] = {"payload": payload}
+
+    async def wait() -> None:
+        await asyncio.sleep(3600)
+        box.clear()
+
+    box["task"] = task = asyncio.create_task(wait())
+    return task
+
+
+@pytest.mark.parametrize("forget", [True, False])
+async def test_a_cancelled_task_is_freed_without_waiting_for_a_collection(forget: bool) -> None:
+    """With ``forget_cancellation`` a cancelled task and all its frames held are freed by
+    reference counting alone; without it they wait for the collector (the test can fail)."""
+
+    class Payload:
+        pass
+
+    gc.disable()
+    try:
+        payload = Payload()
+        alive = weakref.ref(payload)
+        task = a_task_that_holds_itself(payload)
+        del payload
+        if forget:
+            task.add_done_callback(collector.forget_cancellation)
+        await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.wait({task})
+        await asyncio.sleep(0)  # the done callbacks run
+        assert task.cancelled()
+        del task
+        assert (alive() is None) is forget
+        gc.collect()
+        assert alive() is None  # the collector finds it either way
+    finally:
+        gc.enable()

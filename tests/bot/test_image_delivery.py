@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from multiprocessing import resource_tracker
 from pathlib import Path
@@ -413,6 +414,35 @@ async def test_a_picture_being_drawn_is_put_on_and_one_waiting_its_turn_gives_wa
     assert follow["attachments"][0].fp.read() == f"png:{newest}".encode()
     assert gated.asked == [drawn, newest]
     assert len(channel.edits) == edits_before
+
+
+async def test_a_picture_that_gives_way_is_freed_without_a_collection() -> None:
+    """A picture overtaken while it waits its turn (P-86) is cancelled; its task, and all
+    its frames held, are freed by reference counting once nothing waits on it, not left to a
+    garbage collection (``collector.forget_cancellation``)."""
+    clock = ManualClock()
+    gated = GatedPictures()
+    publisher, _, table, _ = await board_shown(gated, 2.0, clock)
+    pictures = publisher._state(table.id).pictures
+    rng = random.Random(2)
+    gc.disable()
+    try:
+        next_picture(table, rng)
+        assert await publisher.answer_click(FakeClick(99, 100), table)  # type: ignore[arg-type]
+        (first,) = pictures.values()
+        overtaken = weakref.ref(first.task)
+        del first
+        await until(lambda: clock.sleepers == 1, what="the first picture waiting its turn")
+        next_picture(table, rng)
+        second = FakeClick(99, 100)
+        assert await publisher.answer_click(second, table)  # type: ignore[arg-type]
+        clock.advance(2.0)
+        gated.gate.set()
+        await asyncio.wait_for(publisher.flush(), 10)
+        assert len(second.token_edits) == 1 and gated.asked == [gated.asked[-1]]
+        await until(lambda: overtaken() is None, what="the overtaken picture freed")
+    finally:
+        gc.enable()
 
 
 async def test_a_picture_that_cannot_follow_its_click_is_put_on_by_the_pump() -> None:
