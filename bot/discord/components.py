@@ -121,10 +121,16 @@ def select_payload(menu: SelectSpec, game_id: int, turn: int, index: int) -> dic
 
 class Components(discord.ui.View):
     """A message's rows as Discord's payload, built once from its spec. discord.py sends them
-    as they are and keeps no view for the message: clicks are routed by custom id (``route``)."""
+    as they are and keeps no view for the message: clicks are routed by custom id (``route``).
+
+    Born stopped: discord.py keeps every unfinished view sent in a private reply, with a task
+    that times it out 15 minutes later. At 200 games that was about 200 private replies a
+    minute, so some 3,000 live tasks and views for the collector to walk, none of them of any
+    use. A finished view is sent as it is and kept by nobody."""
 
     def __init__(self, spec: MessageSpec, game_id: int, turn: int) -> None:
         super().__init__(timeout=None)
+        self.stop()
         self.rows: list[dict[str, Any]] = []
         for index, row in enumerate(spec.rows):
             if isinstance(row, SelectSpec):
