@@ -39,6 +39,11 @@ log = logging.getLogger("bot.discord.publisher")
 _T = TypeVar("_T")
 
 
+def _keys(part: str) -> list[str]:
+    """The waits ``part`` is held by: its own, and the channel's for the parts posted there."""
+    return [part, CHANNEL] if part in ("board", "notes") else [part]
+
+
 def _channel_refused(exc: BaseException) -> bool:
     """The channel itself will not take the bot's messages (a lost permission, the bot
     removed, the channel deleted), as opposed to one request failing."""
@@ -140,10 +145,10 @@ class PublisherBase:
         channel: while it refuses the bot (403, or 404 for the channel itself), neither is
         tried before the channel's own wait is over."""
         now = time.monotonic()
-        keys = [part, CHANNEL] if part in ("board", "notes") else [part]
-        waits = [w.not_before - now for k in keys if (w := state.waits.get(k)) is not None]
-        if waits and max(waits) > 0:
-            rounds.hold(max(waits))
+        keys = _keys(part)
+        held = self._held(state, part, now)
+        if held > 0:
+            rounds.hold(held)
             return None
         try:
             result = await send()
@@ -178,6 +183,13 @@ class PublisherBase:
                     healed.failures,
                 )
         return result
+
+    @staticmethod
+    def _held(state: GameMessages, part: str, now: float | None = None) -> float:
+        """Seconds ``part`` still waits out an earlier failure (0: it may be tried now)."""
+        now = time.monotonic() if now is None else now
+        waits = [w.not_before - now for k in _keys(part) if (w := state.waits.get(k)) is not None]
+        return max([0.0, *waits])
 
     @staticmethod
     def _log_outage(table: Table, key: str, exc: BaseException) -> None:

@@ -5,6 +5,7 @@ the publisher uses it."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import itertools
 from collections.abc import Iterable
@@ -76,15 +77,20 @@ class Store:
         return {u: MemberSettings(u, pings=u not in self.quiet, chosen=True) for u in user_ids}
 
 
-def make(clock: ManualClock, store: Store | None = None) -> tuple[Publisher, Channel]:
+def make(
+    clock: ManualClock,
+    store: Store | None = None,
+    channel: Channel | None = None,
+    retry_max_delay: float = 0.01,
+) -> tuple[Publisher, Channel]:
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
         board_edit_interval=0.01,
-        retry_max_delay=0.01,
+        retry_max_delay=retry_max_delay,
         channel_edit_limit=1000,
         ping_after=PING_AFTER,
     )
-    channel = Channel()
+    channel = channel or Channel()
     fake: Any = FakeDiscord(channel, settings)  # type: ignore[arg-type]
     fake.store = store or Store()
     publisher = Publisher(fake, fake.store, settings, PublicLog(), clock=clock, sleep=clock.sleep)
@@ -221,3 +227,50 @@ async def test_after_a_restart_a_wait_already_pinged_is_not_pinged_again() -> No
     # Seat 0 picks: the game waits on nobody the old ping names, so it goes.
     publisher.table_changed(table, act(table, 0, {"type": "pick", "n": 1}))
     await until(lambda: ("delete", pinged, "") in channel.log, what="the old ping deleted")
+
+
+class UnreachableChannel(Channel):
+    """The game's channel, with Discord unreachable while ``down``: a send fails as a refused
+    connection does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+        self.tries = 0
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any:
+        if self.down:
+            self.tries += 1
+            raise OSError("Connect call failed")
+        return await super().send(content, **kwargs)
+
+
+async def test_a_ping_due_while_discord_is_unreachable_waits_with_the_notices() -> None:
+    """A ping falls due while the channel's notices wait out a failure: it is tried again when
+    that wait is over, not at once and again without end (the publisher redrew the game in a
+    loop, a whole core of CPU, while Discord was unreachable)."""
+    clock = ManualClock()
+    publisher, channel = make(clock, channel=UnreachableChannel(), retry_max_delay=1.0)
+    assert isinstance(channel, UnreachableChannel)
+    renders = 0
+    render = publisher._render
+
+    def counted(table: Table) -> Any:
+        nonlocal renders
+        renders += 1
+        return render(table)
+
+    publisher._render = counted  # type: ignore[method-assign]
+    table = started(clock)
+    publisher.table_changed(table, None)
+    await settle(publisher, clock)
+    channel.down = True
+    clock.advance(PING_AFTER)  # the ping falls due; sending it fails
+    await until(lambda: channel.tries == 1, what="the ping tried")
+    before = renders
+    await asyncio.sleep(0.3)  # within the first wait (0.5 s) after the failure
+    assert renders - before <= 1 and channel.tries == 1
+    channel.down = False
+    await until(lambda: channel.pings(), what="the ping once the wait is over")
+    assert channel.tries == 1
+    await publisher.close()
