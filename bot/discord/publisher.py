@@ -28,11 +28,13 @@ from ..backoff import one_line
 from ..host.table import Outcome, Table
 from ..speeds import control_of
 from ..ui.presenter import presenter_for
+from ..ui.specs import MessageSpec
 from .boards import Boards
 from .game_messages import CHANNEL, GIVE_UP, Frame, GameMessages, Round
 from .hands import Hands
 from .mentioning import restore_waits, waiting_members
 from .notices import Notices
+from .replies import PrivateReply
 from .tracking import Tracking
 
 log = logging.getLogger(__name__)
@@ -220,12 +222,25 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 rounds,
                 lambda: self._sync_channel_notes(table, state, frame, rounds),
             ),
-            *(
-                self.replies.settle(reply, spec, table.id, frame.turn)
-                for reply, spec in frame.settled
-            ),
+            *(self._settle_reply(table, reply, spec, frame.turn) for reply, spec in frame.settled),
         ]
         await asyncio.gather(*parts)
+
+    async def _settle_reply(
+        self, table: Table, reply: PrivateReply, spec: MessageSpec, turn: int
+    ) -> None:
+        """One used-up private reply settled; one that cannot be (Discord unreachable, the
+        connection lost) keeps its old buttons, which answer as stale (P-45): it fails alone,
+        never the pass that carries the board and the DMs (P-39)."""
+        try:
+            await self.replies.settle(reply, spec, table.id, turn)
+        except Exception as exc:
+            log.warning(
+                "game %s: could not settle a private reply of seat %s (%s)",
+                table.id,
+                reply.seat,
+                one_line(exc),
+            )
 
     def _given_up(self, table: Table, state: GameMessages) -> bool:
         """A finished game whose channel still refuses the bot stops trying after ``GIVE_UP``

@@ -8,6 +8,8 @@ import tests.support.testgame  # noqa: F401
 from bot.discord.replies import PrivateReplies, PrivateReply, spec_actions
 from bot.ui.presenter import SETTLED, presenter_for
 from bot.ui.specs import ButtonSpec, MessageSpec, SelectOption, SelectSpec
+from tests.bot.test_publisher_pings import make, started
+from tests.support.clock import ManualClock
 from tests.support.tables import act, make_table
 
 
@@ -74,3 +76,35 @@ def test_each_tracked_reply_learns_its_fate_from_the_first_outcome_that_says_it(
     replies.witness(table.id, fate("picked 3"))  # decided already: not asked again
     assert (seen.fate, unseen.fate) == ("picked 2", None)
     assert asked == ["0:None", "0:picked 2"]
+
+
+class UnreachableClick:
+    """The interaction a private reply was sent through, with Discord unreachable: editing it
+    fails as a refused connection does, not with an HTTP error."""
+
+    def __init__(self) -> None:
+        self.tries = 0
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        self.tries += 1
+        raise OSError("Connect call failed")
+
+
+async def test_a_reply_that_cannot_be_settled_fails_alone() -> None:
+    """Settling a used-up reply fails without an HTTP error (Discord unreachable): the reply
+    keeps its old buttons, and the pass that carried it ends as usual, the board edited."""
+    clock = ManualClock()
+    publisher, channel = make(clock)
+    table = started(clock)
+    publisher.table_changed(table, None)
+    await publisher.flush()
+    click = UnreachableClick()
+    reply = PrivateReply(click, None, 0, picks(), table.running().turn)  # type: ignore[arg-type]
+    publisher.replies.track(table.id, reply)
+    edits = len(channel.log)
+    publisher.table_changed(table, act(table, 1, {"type": "claim"}))  # seat 0's picks are dead
+    await publisher.flush()
+    pump = publisher._state(table.id).pump
+    assert click.tries == 1
+    assert pump is not None and pump.exception() is None
+    assert len(channel.log) > edits  # the board went out in the same pass
