@@ -64,6 +64,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.child import die_with_parent  # noqa: E402
 from bot.discord.codec import encode_action  # noqa: E402
 from bot.emulator import ChannelLimit, Emulator, EmulatorError, Message, User  # noqa: E402
 from bot.emulator.interactions import (  # noqa: E402
@@ -917,7 +918,11 @@ async def run_floor(channels: int, rate: float, seconds: float) -> Figures:
         DISCORD_TOKEN=TOKEN, DISCORD_API_BASE=emu.api_base, DISCORD_GATEWAY_URL=emu.gateway_url
     )
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "bench" / "floor.py"), env=env, stdout=asyncio.subprocess.DEVNULL
+        sys.executable,
+        str(ROOT / "bench" / "floor.py"),
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        preexec_fn=die_with_parent,  # ends with the bench, even a killed one
     )
     try:
         await emu.wait_identified(timeout=90)

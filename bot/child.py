@@ -16,11 +16,10 @@ WORKER_NICENESS = 10
 """How much lower a worker's priority is than the bot's (``nice``)."""
 
 
-def end_with(parent: int) -> None:
-    """A worker process's initializer: it ends when the bot that started it ends, however that
-    ends (a kill -9 leaves no one to shut the pool down, and the orphan would live on). On Linux
-    the kernel kills it at once (PR_SET_PDEATHSIG); elsewhere, and as a fallback, a thread looks
-    every second whether it has been handed to another parent."""
+def die_with_parent() -> None:
+    """Have the kernel kill this process (SIGKILL) when the one that started it ends, however
+    that ends (PR_SET_PDEATHSIG, Linux only; it outlives an exec, so it also serves as a
+    ``preexec_fn``). Nothing elsewhere."""
     if sys.platform.startswith("linux"):
         import ctypes
         import signal
@@ -28,6 +27,14 @@ def end_with(parent: int) -> None:
         pr_set_pdeathsig = 1
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+
+
+def end_with(parent: int) -> None:
+    """A worker process's initializer: it ends when the bot that started it ends, however that
+    ends (a kill -9 leaves no one to shut the pool down, and the orphan would live on). On Linux
+    the kernel kills it at once (``die_with_parent``); elsewhere, and as a fallback, a thread
+    looks every second whether it has been handed to another parent."""
+    die_with_parent()
     if os.getppid() != parent:  # the bot ended before the line above took effect
         os._exit(0)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot.child import die_with_parent
 from bot.emulator import ChannelLimit, Emulator
 from tests.conftest import TEST_GAME_MODULES
 from tests.support.databases import SqliteDatabases
@@ -85,7 +86,16 @@ class BotProcess:
         log = open(self.workdir / f"bot-{self.starts}.log", "wb")  # noqa: SIM115, ASYNC230 - a quick local file
         identified = self.emulator.identify_count
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=REPO, env=self.env(), stdout=log, stderr=log
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=REPO,
+            env=self.env(),
+            stdout=log,
+            stderr=log,
+            # ends with this process even if it is killed (a crashed or timed-out test run,
+            # a bench killed mid-run): a bot left behind would compete for the CPU
+            preexec_fn=die_with_parent,
         )
         log.close()
         try:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.child import die_with_parent
+
 PROC = Path("/proc")
 
 
@@ -48,6 +50,7 @@ async def run(
 ) -> Finished:
     """Run ``argv`` to its end (stdout and stderr captured); a process still running after
     ``timeout`` seconds, or when the test is cancelled, is killed and the test fails."""
+    options.setdefault("preexec_fn", die_with_parent)  # ends with this process, killed or not
     proc = await asyncio.create_subprocess_exec(
         *argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, **options
     )
@@ -68,7 +71,9 @@ async def run(
 async def spawned(
     argv: Sequence[str], *, grace: float = 10.0, **options: Any
 ) -> AsyncIterator[asyncio.subprocess.Process]:
-    """``argv`` running for the length of the block, ended (``end``) however the block ends."""
+    """``argv`` running for the length of the block, ended (``end``) however the block ends,
+    and with this process if it is killed."""
+    options.setdefault("preexec_fn", die_with_parent)
     proc = await asyncio.create_subprocess_exec(*argv, **options)
     try:
         yield proc
