@@ -4,7 +4,9 @@ yield the CPU to it."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
+import signal
 import sys
 import threading
 import time
@@ -16,17 +18,18 @@ WORKER_NICENESS = 10
 """How much lower a worker's priority is than the bot's (``nice``)."""
 
 
+_PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+"""libc's ``prctl``, found once here: a ``preexec_fn`` runs between fork and exec, where a
+lookup or an import could wait on a lock another thread of the parent held."""
+
+
 def die_with_parent() -> None:
     """Have the kernel kill this process (SIGKILL) when the one that started it ends, however
     that ends (PR_SET_PDEATHSIG, Linux only; it outlives an exec, so it also serves as a
     ``preexec_fn``). Nothing elsewhere."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
-
-        pr_set_pdeathsig = 1
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def end_with(parent: int) -> None:
