@@ -173,14 +173,26 @@ class Boards(PublisherBase):
                 shown = previous[0].image if previous is not None else None
                 png = None
                 sent = spec
+                last = state.last_pictures.pop(kind, None)
                 if spec.image is not None and (message_id is None or spec.image != shown):
-                    if (
+                    if last is not None and last[0] == spec.image:
+                        png = last[1]  # the final picture, drawn after the final words
+                    elif (
                         message_id is None
                         or shown is None
-                        or table.status != "playing"  # the last picture is never held back
-                        or self._picture_free(state, kind, spec.image)
+                        or self.images.cached(spec.image) is not None
+                        or (
+                            table.status == "playing"
+                            and self._picture_free(state, kind, spec.image)
+                        )
                     ):
                         png = await self._picture(state, kind, spec.image)
+                    elif table.status != "playing":
+                        # The last picture is never held back, nor are the last words held
+                        # back for it: they go now, beside the old picture, and the new one
+                        # as soon as it is drawn (a busy machine may take seconds to).
+                        sent = replace(spec, image=shown)
+                        self._wake_when_drawn(table, state, kind, spec.image)
                     else:
                         sent = replace(spec, image=shown)
                         self._wake_for_picture(table, state, kind)
@@ -453,6 +465,20 @@ class Boards(PublisherBase):
     async def _wake_for(self, table: Table, delay: float) -> None:
         await self.sleep(delay)
         self.mark_dirty(table)
+
+    def _wake_when_drawn(
+        self, table: Table, state: GameMessages, key: str, image: ImageSpec
+    ) -> None:
+        """Draw ``image`` now, then the board again, which puts it on (``last_pictures``). The
+        game's pump waits for it before it lets the game go (``Publisher._pump``)."""
+        if state.picture_wake is not None:
+            state.picture_wake.cancel()
+
+        async def drawn() -> None:
+            state.last_pictures[key] = (image, await self._picture(state, key, image))
+            self.mark_dirty(table)
+
+        state.picture_wake = asyncio.create_task(drawn(), name=f"picture:{table.id}")
 
     def _answer_drawing(self, table: Table, key: str) -> Drawing:
         """What the clicked message ``key`` should show now, and nothing else."""

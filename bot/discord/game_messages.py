@@ -12,7 +12,7 @@ from datetime import datetime
 
 import discord
 
-from ..ui.specs import MessageSpec
+from ..ui.specs import ImageSpec, MessageSpec
 from .pings import PingPlan, PingPolicy
 from .replies import PrivateReply
 
@@ -144,7 +144,11 @@ class GameMessages:
     """Per board message, the render (``seq``) whose picture it carries: an older picture
     that was still being drawn is not put on over it."""
     picture_wake: asyncio.Task[None] | None = None
-    """Redraws a board whose text went out with its old picture once the new one is due."""
+    """Redraws a board whose text went out with its old picture once the new one is due, or
+    (a game just ended) once it is drawn."""
+    last_pictures: dict[str, tuple[ImageSpec, bytes]] = field(default_factory=dict)
+    """Per board message, a game's final picture, drawn after its final words went out: the
+    pump's next pass puts it on (whatever the picture cache kept meanwhile)."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None

@@ -127,35 +127,44 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 await self.adopt(table, restarted=False)
             except Exception as exc:  # the next change tries again
                 log.warning("game %s: its messages are unknown (%s)", table.id, one_line(exc))
-        while state.dirty:
-            # Under Discord's global limit a pass waits its turn first, then draws the newest
-            # state: the changes made meanwhile become this one pass (P-47).
-            async with self.limiter.ahead():
-                state.dirty = False
-                state.changed.clear()
-                rounds = Round()
-                frame = await self._attempt(
-                    table, state, "render", rounds, lambda: self._render(table)
-                )
+        while True:
+            while state.dirty:
+                # Under Discord's global limit a pass waits its turn first, then draws the newest
+                # state: the changes made meanwhile become this one pass (P-47).
+                async with self.limiter.ahead():
+                    state.dirty = False
+                    state.changed.clear()
+                    rounds = Round()
+                    frame = await self._attempt(
+                        table, state, "render", rounds, lambda: self._render(table)
+                    )
+                    if frame is not None:
+                        await self._send_frame(table, state, frame, rounds)
+                if (
+                    frame is not None
+                    and rounds.sent
+                    and not state.dirty
+                    and await self.overtaken(table, frame.version)
+                ):
+                    state.dirty = True  # what landed may be older than another process's edit
                 if frame is not None:
-                    await self._send_frame(table, state, frame, rounds)
-            if (
-                frame is not None
-                and rounds.sent
-                and not state.dirty
-                and await self.overtaken(table, frame.version)
-            ):
-                state.dirty = True  # what landed may be older than another process's edit
-            if frame is not None:
-                self._schedule_refresh(table, state, frame.refresh_at)
-                self._schedule_ping(table, state)
+                    self._schedule_refresh(table, state, frame.refresh_at)
+                    self._schedule_ping(table, state)
+                if self._given_up(table, state):
+                    break
+                if rounds.held is not None:  # something must be tried again: come back with news
+                    state.dirty = True
+                    await self._rest(state, interval if rounds.sent else 0.0, rounds.held)
+                elif rounds.sent and state.dirty:
+                    await asyncio.sleep(interval)
+            wake = state.picture_wake
+            if table.status in ("lobby", "playing") or wake is None or wake.done():
+                break
             if self._given_up(table, state):
                 break
-            if rounds.held is not None:  # something must be tried again: come back with news
-                state.dirty = True
-                await self._rest(state, interval if rounds.sent else 0.0, rounds.held)
-            elif rounds.sent and state.dirty:
-                await asyncio.sleep(interval)
+            # The final words went out before the final picture was drawn (P-86): wait for
+            # it, then put it on (its wake marks the game dirty), then let the game go.
+            await asyncio.wait({wake})
         if table.status not in ("lobby", "playing"):
             self._forget(table)
         elif table.status == "playing" and control_of(table.game.time_control).rests:

@@ -558,16 +558,22 @@ def play_to_the_end(table: Any, seed: int) -> ImageSpec:
 
 async def test_the_last_picture_of_a_game_is_never_held_back() -> None:
     """A game that ends before its board's next picture is due shows its final picture at
-    once, in the publisher's edit as after a click: nothing is left to redraw it later."""
+    once, in the publisher's edit as after a click: nothing is left to redraw it later. The
+    final words do not wait for it: while it is being drawn they go out beside the old one."""
     clock = ManualClock()
     gated = GatedPictures()
-    gated.gate.set()
     publisher, channel, table, edits_before = await board_shown(gated, 2.0, clock)
     final = play_to_the_end(table, 8)
     publisher.mark_dirty(table)
+    await until(lambda: len(channel.edits) > edits_before, what="the final words")
+    (words,) = channel.edits[edits_before:]
+    assert "wins" in words["embed"].description and "attachments" not in words
+    assert gated.asked == [final.key]  # being drawn meanwhile
+    gated.gate.set()
     await asyncio.wait_for(publisher.flush(), 10)  # nothing waits on the clock
-    (edit,) = channel.edits[edits_before:]
+    (_, edit) = channel.edits[edits_before:]
     assert edit["attachments"][0].fp.read() == f"png:{final.key}".encode()
+    assert edit["embed"].description == words["embed"].description
 
     publisher, channel, table, edits_before = await board_shown(GatedPictures(), 2.0, clock)
     publisher.images.gate.set()  # type: ignore[attr-defined]
