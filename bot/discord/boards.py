@@ -181,10 +181,7 @@ class Boards(PublisherBase):
                         message_id is None
                         or shown is None
                         or self.images.cached(spec.image) is not None
-                        or (
-                            table.status == "playing"
-                            and self._picture_free(state, kind, spec.image)
-                        )
+                        or (table.status == "playing" and self._picture_wait(state, kind) == 0.0)
                     ):
                         png = await self._picture(state, kind, spec.image)
                     elif table.status != "playing":

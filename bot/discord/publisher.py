@@ -158,9 +158,8 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 elif rounds.sent and state.dirty:
                     await asyncio.sleep(interval)
             wake = state.picture_wake
-            if table.status in ("lobby", "playing") or wake is None or wake.done():
-                break
-            if self._given_up(table, state):
+            going_on = table.status in ("lobby", "playing")
+            if going_on or wake is None or wake.done() or self._given_up(table, state):
                 break
             # The final words went out before the final picture was drawn (P-86): wait for
             # it, then put it on (its wake marks the game dirty), then let the game go.
