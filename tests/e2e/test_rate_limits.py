@@ -15,7 +15,7 @@ from bot.emulator import Emulator
 
 from .conftest import World
 from .helpers import WAIT, start_game, until_text
-from .test_bugs_and_co import GAME, ID, play_a_while, slots_of, truth, wait_live
+from .test_bugs_and_co import GAME, ID, game_pages, play_a_while, slots_of, truth, wait_live
 
 REAL = {"board_edit_interval": 0.05, "channel_edit_window": 5.0, "ping_after": 0}
 """Discord's window, and a board edit interval far below what the channel allows: only the
@@ -79,4 +79,8 @@ async def test_eight_players_racing_keep_each_channel_within_discords_limit(
     assert emu.count_requests("POST", messages, status=429) == 0
     assert busiest_window(emu, "PATCH", messages + r"/\d+$") <= 5
     assert busiest_window(emu, "POST", messages + "$") <= 5
-    assert emu.count_requests("PATCH", messages) >= 5  # the race was edited, not just shown once
+    # The race was edited, not just shown once: the table's pages by the clicks' own answers
+    # (P-45, most of them: measured 35-52 edits in all) and by the pump's paced edits, which
+    # alone count against the channel's limit (5-7 of them, too few to count on 5).
+    assert sum(len(page.history) for page in game_pages(emu, chan)) >= 15
+    assert emu.count_requests("PATCH", messages) >= 1
