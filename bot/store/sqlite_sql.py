@@ -90,3 +90,16 @@ class Statement:
             name: value if process is None else process(value)
             for (name, process), value in zip(self._results, row, strict=True)
         }
+
+
+def batched(insert: Statement) -> str:
+    """``insert`` (an INSERT of one row) for many rows at once, given as one parameter: a JSON
+    array of rows, each the positional parameters ``insert.params`` gives, in order. SQLite's
+    ``json_each`` reads each value back as it was (integers as integers, text as text), so the
+    rows are stored exactly as ``insert`` would store them one by one."""
+    head, values, tail = insert.sql.rpartition(" VALUES (")
+    width = tail.count("?")
+    if not values or tail != ", ".join(["?"] * width) + ")":
+        raise ValueError(f"not a one-row INSERT: {insert.sql}")
+    columns = ", ".join(f"row.value ->> {i}" for i in range(width))
+    return f"{head} SELECT {columns} FROM json_each(?) AS row"

@@ -8,6 +8,7 @@ import contextlib
 import os
 import random
 import signal
+import sqlite3
 import sys
 import tempfile
 from dataclasses import replace
@@ -315,3 +316,106 @@ def test_snapshot_plus_tail_is_the_full_replay(
     host loads (snapshot plus tail) is the game the whole log gives from the seed."""
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(_play_and_reload(slug, seed, steps, every, Path(tmp) / "game.db"))
+
+
+async def test_a_group_written_together_stores_the_rows_one_by_one_would(tmp_path: Path) -> None:
+    """A group of actions of distinct games is written in a few statements for all of them
+    (``_write_together``): the games, actions and timers rows are the very values, of the very
+    SQLite types, that writing the actions one by one (``_write_each``) stores, snapshots and
+    timers included, and each caller's record is the same."""
+    path = tmp_path / "g.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        games = [await playing(store, channel) for channel in range(1, 6)]
+        games[1] = await act(store, games[1], 1)  # its snapshot falls due in this group
+    finally:
+        await store.close()
+    at = datetime(2031, 1, 1, 12, 0, 0, 123456, tzinfo=UTC)
+    writes = [
+        writer.ActionWrite(
+            game=game,
+            seat=0,
+            action={"type": "go", "n": i, "name": 'Zoë "the" 🐞'},
+            snapshot={"n": i, "hand": [1, 2, 3]},
+            timers=[
+                TimerSpec("clock", at + timedelta(seconds=i), {"type": "timeout", "seat": i}),
+                TimerSpec("stop", at + timedelta(minutes=i), {"type": "stop"}),
+            ][: i % 3]
+            if i != 4
+            else None,
+            at=at,
+            snapshot_every=2,
+        )
+        for i, game in enumerate(games)
+    ]
+    dumps, answers = [], []
+    for how in (writer._write_together, writer._write_each):
+        copy = tmp_path / f"{how.__name__}.db"
+        copy.write_bytes(path.read_bytes())
+        conn = sqlite3.connect(copy, isolation_level=None)
+        statements: list[str] = []
+        conn.set_trace_callback(statements.append)
+        conn.execute("BEGIN IMMEDIATE")
+        answers.append(how(conn, writes))
+        conn.execute("COMMIT")
+        conn.set_trace_callback(None)
+        dumps.append(
+            [
+                conn.execute(
+                    f"SELECT {', '.join(f'{c}, typeof({c})' for c in columns)} FROM {table} "
+                    f"ORDER BY {columns[0]}, {columns[1]}"
+                ).fetchall()
+                for table, columns in DUMPED.items()
+            ]
+        )
+        conn.close()
+        if how is writer._write_together:
+            assert len(statements) <= 10, statements  # one by one: 5 a game and more
+    together, each = dumps
+    assert together == each
+    assert answers[0] == answers[1]
+    assert [a.snapshot_seq for a in answers[0]] == [0, 2, 0, 0, 0]  # type: ignore[union-attr]
+    assert len(together[1]) == len(games) + 1  # every action's row, and the one before
+
+
+#: The columns of each table a commit writes, as the dump above compares them.
+DUMPED = {
+    "games": ["id", "version", "last_seq", "snapshot_seq", "snapshot", "updated_at", "status"],
+    "actions": ["game_id", "seq", "seat", "action", "at"],
+    "timers": ["game_id", "key", "due_at", "action", "created_at"],
+}
+
+
+async def test_a_group_with_a_refusal_is_written_one_by_one(tmp_path: Path) -> None:
+    """One action of the group stale: nothing is written together, and one by one it alone is
+    refused."""
+    path = tmp_path / "g.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        games = [await playing(store, channel) for channel in range(1, 4)]
+    finally:
+        await store.close()
+    at = datetime(2031, 1, 1, tzinfo=UTC)
+    writes = [
+        writer.ActionWrite(
+            game=replace(game, version=game.version - 1) if i == 1 else game,
+            seat=0,
+            action={"n": i},
+            snapshot=None,
+            timers=None,
+            at=at,
+            snapshot_every=32,
+        )
+        for i, game in enumerate(games)
+    ]
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    assert writer._write_together(conn, writes) is None
+    assert conn.execute("SELECT count(*) FROM actions").fetchone() == (0,)
+    outcomes = writer._write_each(conn, writes)
+    conn.execute("COMMIT")
+    assert [type(o).__name__ for o in outcomes] == ["GameRecord", "VersionConflict", "GameRecord"]
+    assert conn.execute("SELECT game_id FROM actions ORDER BY game_id").fetchall() == [
+        (games[0].id,), (games[2].id,),
+    ]  # fmt: skip
+    conn.close()
