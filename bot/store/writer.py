@@ -175,12 +175,12 @@ class SQLiteWriter(GroupWriter):
             if answers is not None:
                 self.groups += 1
                 (answered,) = answers
-                # Actions arriving in the same turn of the loop (a burst) queue for one group,
-                # and the caller yields once, as the ordinary way would: a task committing in
-                # a loop never starves the others.
+                # Actions arriving in the same turn of the loop (a burst) queue for one group;
+                # a task committing in a loop waits for that group with them, so it never
+                # starves the others. The caller goes on at once: a click's answer does not
+                # wait behind whatever else is ready (at 200 games, milliseconds of it).
                 self._inline_turn = True
                 asyncio.get_running_loop().call_soon(self._end_inline_turn)
-                await asyncio.sleep(0)
                 if isinstance(answered, Exception):
                     raise answered
                 return answered

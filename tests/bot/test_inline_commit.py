@@ -244,7 +244,8 @@ async def test_a_task_committing_in_a_loop_lets_the_others_run(
         await asyncio.gather(play(0), play(1))
     finally:
         await store.close()
-    # Each commit yields once: the second game's moves are not all after the first's.
+    # A task committing again in the same turn of the loop waits for a group with the others:
+    # the second game's moves are not all after the first's.
     assert order.index(1) < len(order) - 21
     assert sorted(order) == [0] * 20 + [1] * 20
 
