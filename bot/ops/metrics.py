@@ -102,6 +102,14 @@ class Metrics:
             registry=self.registry,
         ).labels(shards=shards)
         self.shards = shards
+        # Each click notes a request or two, a commit and an acknowledgement: a series is looked
+        # up by its labels once (``labels`` takes a lock and builds a key each time).
+        self._by_class = {
+            exempt: self.requests.labels(cls="interaction" if exempt else "global", shards=shards)
+            for exempt in (True, False)
+        }
+        self._committed: dict[str, prometheus_client.Counter] = {}
+        self._acks: dict[str, prometheus_client.Histogram] = {}
         self._kinds: OrderedDict[int, str] = OrderedDict()
         self._readings: Readings | None = None
         self._lag_task: asyncio.Task[None] | None = None
@@ -119,15 +127,21 @@ class Metrics:
         kind = self._kinds.pop(interaction_id, None)
         if kind is None:  # not one this process saw arrive, or answered already
             return
-        self.acks.labels(kind=kind, shards=self.shards).observe(seconds)
+        series = self._acks.get(kind)
+        if series is None:
+            series = self._acks[kind] = self.acks.labels(kind=kind, shards=self.shards)
+        series.observe(seconds)
 
     def note_request(self, exempt: bool, status: int, scope: str | None) -> None:
-        self.requests.labels(cls="interaction" if exempt else "global", shards=self.shards).inc()
+        self._by_class[exempt].inc()
         if status == 429:
             self.rate_limited.labels(scope=scope or "user", shards=self.shards).inc()
 
     def note_commit(self, game: str) -> None:
-        self.committed.labels(game=game, shards=self.shards).inc()
+        series = self._committed.get(game)
+        if series is None:
+            series = self._committed[game] = self.committed.labels(game=game, shards=self.shards)
+        series.inc()
 
     def note_think(self, game: str, how: str, seconds: float) -> None:
         self.think.labels(game=game, how=how, shards=self.shards).observe(seconds)
