@@ -17,10 +17,14 @@ queued, nothing being written, none of the store's other writes under way) is co
 on the event loop, and so is each group the writer's task takes (at most
 ``INLINE_GROUP_LIMIT`` actions), on a connection of the loop's own that never waits for
 SQLite's lock (another process holding it sends the actions the ordinary way). On a slow disk
-every group takes the hop to the writer's own connection in one worker thread, and the loop
-never stalls on an fsync but for a probe now and then (P-59). A thread's statements each wait
-for the interpreter's lock when they return, which a busy loop holds: ``bot/switching.py``
-keeps that wait short.
+under ``FULL`` each group is still committed on the loop, on a connection that writes the log
+without syncing it, and a thread of its own syncs the log (one ``fdatasync`` for every group
+committed meanwhile) before their callers are answered: the loop never stalls on an fsync but
+for a probe now and then, and that thread waits for the interpreter's lock once a sync (P-59).
+A larger group, or any while another process holds SQLite's lock, takes the hop to the
+writer's own connection in one worker thread, whose statements each wait for the
+interpreter's lock when they return, which a busy loop holds: ``bot/switching.py`` keeps that
+wait short.
 
 The statements run as plain cached SQL (the module's statement cache keeps them compiled). They are SQLAlchemy Core
 statements on the store's own tables, compiled once (``sqlite_sql.py``), so a schema change is
@@ -35,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
 import statistics
 import threading
@@ -161,6 +166,17 @@ class SQLiteWriter(GroupWriter):
         self._since_probe = 0
         """Groups sent to the thread since the last probe (see ``_loop_may_commit``)."""
         self._inline_conn: sqlite3.Connection | None = None
+        self._deferred_conn: sqlite3.Connection | None = None
+        """The loop's connection whose COMMITs do not sync (see ``_commit_deferring_sync``)."""
+        self._unsynced: list[tuple[list[Pending], list[Answer]]] = []
+        """Groups committed on the loop without a sync, whose callers wait for the next one."""
+        self._syncing = False
+        """A sync of the write-ahead log is under way in ``_syncer``."""
+        self._synced_all: asyncio.Future[None] | None = None
+        """Set once nothing waits for a sync (what ``close`` waits for)."""
+        self._wal_fd: int | None = None
+        """The write-ahead log, opened by the syncer's thread, which alone uses it."""
+        self._syncer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-sync")
         self._writing = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-ckpt")
@@ -202,6 +218,67 @@ class SQLiteWriter(GroupWriter):
         self._maybe_checkpoint()
         return answers
 
+    def _commit_deferring_sync(self, group: list[Pending]) -> bool:
+        """COMMITs lately too slow for the loop: commit the group on the loop without syncing
+        (its statements cost the loop about 0.1 ms an action; the sync is what may take
+        milliseconds), and answer its callers once a sync of the write-ahead log, in the
+        syncer's thread, has made it as durable as ``FULL`` would. Groups committed while a
+        sync is under way share the next one. False when SQLite's lock is taken (another
+        process): the group takes the ordinary way."""
+        try:
+            conn = self._deferred_connection()
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            return False
+        answers = self._in_transaction(conn, [w for w, _ in group])
+        self.inline_commits += 1
+        self._maybe_checkpoint()
+        self._unsynced.append((group, answers))
+        if not self._syncing:
+            self._start_sync()
+        return True
+
+    def _start_sync(self) -> None:
+        batch, self._unsynced = self._unsynced, []
+        self._syncing = True
+        self._syncer.submit(self._sync_and_answer, asyncio.get_running_loop(), batch)
+
+    def _sync_and_answer(
+        self, loop: asyncio.AbstractEventLoop, batch: list[tuple[list[Pending], list[Answer]]]
+    ) -> None:
+        """In the syncer's thread: sync the write-ahead log (one wait for the interpreter's lock
+        when it returns, however many groups it makes durable), then answer from the loop."""
+        failure: OSError | None = None
+        try:
+            if self._wal_fd is None:
+                self._wal_fd = os.open(f"{self._path}-wal", os.O_RDONLY)
+            os.fdatasync(self._wal_fd)
+        except OSError as exc:
+            failure = exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(self._synced, batch, failure)
+
+    def _synced(
+        self, batch: list[tuple[list[Pending], list[Answer]]], failure: OSError | None
+    ) -> None:
+        """On the loop: the groups of ``batch`` are durable (or their sync failed: their
+        callers hear it, and a table that committed all the same is reloaded at its next
+        action, as any stale one is)."""
+        self._syncing = False
+        for group, answers in batch:
+            answer(group, answers if failure is None else [failure] * len(group))
+        if self._unsynced:
+            self._start_sync()
+        elif self._synced_all is not None and not self._synced_all.done():
+            self._synced_all.set_result(None)
+
+    def _deferred_connection(self) -> sqlite3.Connection:
+        """The loop's connection whose COMMITs write the log without syncing it."""
+        if self._deferred_conn is None:
+            self._deferred_conn = self._connect(busy_ms=0)
+            self._deferred_conn.execute("PRAGMA synchronous=NORMAL")
+        return self._deferred_conn
+
     def _loop_may_commit(self) -> bool:
         """Whether the next group may be committed on the loop: COMMITs have lately been quick,
         or this is a probe (one group in ``PROBE_EVERY`` while they were slow), so a disk that
@@ -230,6 +307,10 @@ class SQLiteWriter(GroupWriter):
                     if answers is not None:
                         answer(group, answers)
                         on_loop = True
+                        return
+                elif len(group) <= INLINE_GROUP_LIMIT and self._synchronous == "FULL":
+                    on_loop = self._commit_deferring_sync(group)
+                    if on_loop:
                         return
                 loop = asyncio.get_running_loop()
                 done: asyncio.Future[None] = loop.create_future()
@@ -270,15 +351,27 @@ class SQLiteWriter(GroupWriter):
         """Write what is queued, then close the connections and the threads."""
         await self._drain()
         loop = asyncio.get_running_loop()
+        if self._syncing or self._unsynced:  # callers still wait for their sync
+            self._synced_all = loop.create_future()
+            await self._synced_all
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
         await loop.run_in_executor(self._checkpointer, self._disconnect)
         await loop.run_in_executor(self._executor, self._disconnect)
-        if self._inline_conn is not None:
-            self._inline_conn.close()
-            self._inline_conn = None
+        for conn in (self._inline_conn, self._deferred_conn):
+            if conn is not None:
+                conn.close()
+        self._inline_conn = self._deferred_conn = None
+        await loop.run_in_executor(self._syncer, self._close_wal)
         self._checkpointer.shutdown(wait=True)
         self._executor.shutdown(wait=True)
+        self._syncer.shutdown(wait=True)
+
+    def _close_wal(self) -> None:
+        """In the syncer's thread: close its handle on the write-ahead log."""
+        if self._wal_fd is not None:
+            os.close(self._wal_fd)
+            self._wal_fd = None
 
     def _cost(self, seconds: float) -> None:
         """Count a COMMIT on the loop. While COMMITs were too slow for the loop, a quick one (a
@@ -362,6 +455,9 @@ class SQLiteWriter(GroupWriter):
         if conn is self._inline_conn:
             conn.close()
             self._inline_conn = None
+        elif conn is self._deferred_conn:
+            conn.close()
+            self._deferred_conn = None
         else:
             self._disconnect()
 

@@ -12,6 +12,7 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -59,17 +60,73 @@ async def test_a_lone_action_commits_on_the_loop(
         await again.close()
 
 
-async def test_commits_that_cost_more_than_the_budget_take_the_hop(
+async def test_commits_that_cost_more_than_the_budget_leave_their_sync_to_the_syncer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A slow disk under ``FULL``: the loop never syncs (its syncing connection is never
+    used); each group is committed there without a sync, and the syncer's thread syncs the
+    write-ahead log before the callers hear of it."""
     monkeypatch.setattr(writer, "INLINE_BUDGET", 0.0)  # a disk slower than any budget
+    synced: list[int] = []
+    real = os.fdatasync
+
+    def fdatasync(fd: int) -> None:
+        synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(writer.os, "fdatasync", fdatasync)
     store = await opened(tmp_path, "FULL")
+    lean = store._writer
+    assert isinstance(lean, writer.SQLiteWriter)
     try:
         game = await playing(store, 1)
         for n in range(1, 4):
             game = await act(store, game, n)
-        assert store.inline_commits == 0
+        assert lean._inline_conn is None and lean._deferred_conn is not None
+        assert len(synced) == 3  # one action at a time: a sync each
         assert [a.action["n"] for a in await store.actions(game.id)] == [1, 2, 3]
+    finally:
+        await store.close()
+
+
+async def test_a_group_committed_without_a_sync_is_answered_only_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The callers of a group committed on the loop without a sync wait for the syncer: while
+    its sync is held up, the actions are in the log but nobody has been told; groups committed
+    meanwhile share the next sync; a sync that fails is every waiting caller's error."""
+    monkeypatch.setattr(writer, "INLINE_BUDGET", 0.0)
+    release = threading.Event()
+    syncs: list[int] = []
+    real = os.fdatasync
+
+    def fdatasync(fd: int) -> None:
+        syncs.append(fd)
+        if not release.wait(10):
+            raise OSError(5, "held too long")
+        if len(syncs) == 3:
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(writer.os, "fdatasync", fdatasync)
+    store = await opened(tmp_path, "FULL")
+    try:
+        games = [await playing(store, channel) for channel in range(1, 4)]
+        first = asyncio.ensure_future(act(store, games[0], 1))
+        await asyncio.sleep(0.2)
+        later = [asyncio.ensure_future(act(store, g, 1)) for g in games[1:]]
+        await asyncio.sleep(0.2)
+        assert not first.done() and not any(f.done() for f in later)
+        assert len(await store.actions(games[0].id)) == 1  # committed, not yet answered
+        assert len(await store.actions(games[2].id)) == 1
+        assert len(syncs) == 1  # the later group waits for the sync under way to end
+        release.set()
+        moved = await asyncio.wait_for(first, 10)
+        assert moved.last_seq == 1
+        assert [(await asyncio.wait_for(f, 10)).last_seq for f in later] == [1, 1]
+        assert len(syncs) == 2  # the later actions shared one sync
+        with pytest.raises(OSError, match="Input/output"):
+            await act(store, moved, 2)
     finally:
         await store.close()
 
