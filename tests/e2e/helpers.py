@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
+import os
 import re
 import socket
 import sqlite3
@@ -25,11 +27,42 @@ fails: what an idle machine shows within a second may take many on one whose cor
 by more test workers and bot processes than it has. A test never waits for time to pass (P-44)."""
 
 
+#: Ports a test worker hands out (``free_port``): this many for each worker, below the range the
+#: kernel picks from for outgoing connections and port-0 binds.
+PORTS_PER_WORKER = 500
+_handed_out = itertools.count()
+
+
 def free_port() -> int:
-    """A port nobody listens on now (for a bot's WEB_PORT or METRICS_PORT)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A port nobody listens on now (for a bot's WEB_PORT or METRICS_PORT), which nothing else
+    will be given before the test binds it.
+
+    A port the kernel chose (bind to port 0) was given back to the kernel's pool of ephemeral
+    ports: picked when a module was collected and bound minutes later, one was taken in
+    between by an outgoing connection or another worker's port-0 bind (a fresh-clone CI run
+    failed so). So the ports come from below that pool, each worker its own slice of them (the
+    suite runs ``-n`` workers, ``PYTEST_XDIST_WORKER`` ``gw0``, ``gw1``, …), each handed out
+    once, skipping any a process of another kind listens on."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    low = _ephemeral_low() - 10_000
+    for _ in range(PORTS_PER_WORKER):
+        port = low + (worker * PORTS_PER_WORKER + next(_handed_out) % PORTS_PER_WORKER) % 10_000
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError("no free port in this worker's slice")
+
+
+def _ephemeral_low() -> int:
+    """The lowest port the kernel hands out for outgoing connections and port-0 binds."""
+    try:
+        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
+    except OSError:
+        return 32768  # Linux's default
+    return int(text.split()[0])
 
 
 async def open_game(

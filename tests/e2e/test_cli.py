@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 import sqlite3
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ from tests.support.wait import until
 
 from .command_line import cli_env, run_cli
 from .conftest import CONNECT_TIMEOUT, TOKEN, BotProcess, make_world
-from .helpers import open_game
+from .helpers import free_port, open_game
 
 
 async def test_a_missing_token_is_one_clear_line(tmp_path: Path) -> None:
@@ -57,9 +56,7 @@ async def test_sync_registers_the_commands(tmp_path: Path, emulator: Emulator) -
 
 
 async def test_discord_out_of_reach_at_start_is_one_line_and_tried_again(tmp_path: Path) -> None:
-    with socket.socket() as probe:  # a port where nothing listens (yet)
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # a port where nothing listens (yet)
     env = cli_env(
         tmp_path,
         DISCORD_TOKEN=TOKEN,

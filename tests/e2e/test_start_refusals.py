@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -24,14 +23,13 @@ from tests.support.databases import SqliteDatabases
 
 from .command_line import run_cli
 from .conftest import TOKEN
+from .helpers import free_port
 
 REFUSED = 3
 
 
 def dead_discord() -> dict[str, str]:
-    with socket.socket() as probe:  # a port where nothing listens
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # a port where nothing listens (yet)
     return {
         "DISCORD_TOKEN": TOKEN,
         "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
