@@ -20,7 +20,8 @@ SQLite's lock (another process holding it sends the actions the ordinary way). O
 under ``FULL`` each group is still committed on the loop, on a connection that writes the log
 without syncing it, and a thread of its own syncs the log (one ``fdatasync`` for every group
 committed meanwhile) before their callers are answered: the loop never stalls on an fsync but
-for a probe now and then, and that thread waits for the interpreter's lock once a sync (P-59).
+for a probe now and then, and that thread waits for the interpreter's lock a few times a sync,
+not once a statement (P-59).
 A larger group, or any while another process holds SQLite's lock, takes the hop to the
 writer's own connection in one worker thread, whose statements each wait for the
 interpreter's lock when they return, which a busy loop holds: ``bot/switching.py`` keeps that
@@ -174,8 +175,6 @@ class SQLiteWriter(GroupWriter):
         """A sync of the write-ahead log is under way in ``_syncer``."""
         self._synced_all: asyncio.Future[None] | None = None
         """Set once nothing waits for a sync (what ``close`` waits for)."""
-        self._wal_fd: int | None = None
-        """The write-ahead log, opened by the syncer's thread, which alone uses it."""
         self._syncer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-sync")
         self._writing = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
@@ -246,13 +245,17 @@ class SQLiteWriter(GroupWriter):
     def _sync_and_answer(
         self, loop: asyncio.AbstractEventLoop, batch: list[tuple[list[Pending], list[Answer]]]
     ) -> None:
-        """In the syncer's thread: sync the write-ahead log (one wait for the interpreter's lock
-        when it returns, however many groups it makes durable), then answer from the loop."""
+        """In the syncer's thread: sync the write-ahead log (however many groups it makes
+        durable), then answer from the loop. The log is opened by its name each time: SQLite
+        deletes it when its last connection closes and makes a new one, and a handle kept on
+        the old file would sync nothing that matters."""
         failure: OSError | None = None
         try:
-            if self._wal_fd is None:
-                self._wal_fd = os.open(f"{self._path}-wal", os.O_RDONLY)
-            os.fdatasync(self._wal_fd)
+            fd = os.open(f"{self._path}-wal", os.O_RDONLY)
+            try:
+                os.fdatasync(fd)
+            finally:
+                os.close(fd)
         except OSError as exc:
             failure = exc
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
@@ -362,16 +365,9 @@ class SQLiteWriter(GroupWriter):
             if conn is not None:
                 conn.close()
         self._inline_conn = self._deferred_conn = None
-        await loop.run_in_executor(self._syncer, self._close_wal)
         self._checkpointer.shutdown(wait=True)
         self._executor.shutdown(wait=True)
         self._syncer.shutdown(wait=True)
-
-    def _close_wal(self) -> None:
-        """In the syncer's thread: close its handle on the write-ahead log."""
-        if self._wal_fd is not None:
-            os.close(self._wal_fd)
-            self._wal_fd = None
 
     def _cost(self, seconds: float) -> None:
         """Count a COMMIT on the loop. While COMMITs were too slow for the loop, a quick one (a

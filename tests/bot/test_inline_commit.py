@@ -69,8 +69,11 @@ async def test_commits_that_cost_more_than_the_budget_leave_their_sync_to_the_sy
     monkeypatch.setattr(writer, "INLINE_BUDGET", 0.0)  # a disk slower than any budget
     synced: list[int] = []
     real = os.fdatasync
+    wal = tmp_path / "g.db-wal"
 
     def fdatasync(fd: int) -> None:
+        # The log synced is the log as it is now, by its name (SQLite may have made a new one).
+        assert os.fstat(fd).st_ino == wal.stat().st_ino
         synced.append(fd)
         real(fd)
 
