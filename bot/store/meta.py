@@ -10,6 +10,7 @@ from .base import StoreBase
 from .models import MessageRow, MetaRow, utcnow
 from .records import MessageRecord
 from .rows import lock_game
+from .writer import SQLiteWriter
 
 
 class MetaStore(StoreBase):
@@ -17,6 +18,11 @@ class MetaStore(StoreBase):
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember (or replace) the message that shows ``kind`` for this game."""
+        writer = self._writer
+        if isinstance(writer, SQLiteWriter) and writer.set_message_now(
+            game_id, kind, channel_id, message_id
+        ):
+            return
         async with self._writing() as session:
             await lock_game(session, game_id)
             values = {

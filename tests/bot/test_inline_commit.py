@@ -15,10 +15,11 @@ import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.store import Store, VersionConflict, writer
+from bot.store import GameNotFound, MessageRecord, Store, VersionConflict, writer
 
 from .test_group_commit import REPO, act, playing
 
@@ -132,6 +133,52 @@ async def test_a_group_committed_without_a_sync_is_answered_only_after_it(
             await act(store, moved, 2)
     finally:
         await store.close()
+
+
+async def test_which_message_shows_what_is_set_on_the_loop_unless_a_write_is_under_way(
+    tmp_path: Path, quick_disk: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``set_message`` on an idle writer is committed on the loop's connection at once, with
+    no SQLAlchemy session; while one of the store's own writes holds the queue it waits for
+    its turn the ordinary way. Either way the same rows, and a game that is not there is
+    refused alike."""
+    store = await opened(tmp_path, "FULL")
+    sessions: list[int] = []
+    ordinary = store._writing
+
+    def counted() -> Any:
+        sessions.append(1)
+        return ordinary()
+
+    monkeypatch.setattr(store, "_writing", counted)
+    try:
+        game = await playing(store, 1)
+        sessions.clear()
+        await store.set_message(game.id, "board", 10, 1)
+        await store.set_message(game.id, "hand:0", 20, 2)
+        assert sessions == []  # on the loop
+        with pytest.raises(GameNotFound):
+            await store.set_message(404, "board", 1, 1)
+        assert sessions == []
+        queue = store._write_queue
+        assert queue is not None
+        async with queue:  # another write of the store's under way
+            later = asyncio.ensure_future(store.set_message(game.id, "board", 10, 3))
+            await asyncio.sleep(0.05)
+            assert not later.done()
+        await asyncio.wait_for(later, 10)
+        assert sessions == [1]  # the ordinary way, once its turn came
+        assert await store.messages(game.id) == {
+            "board": MessageRecord(game_id=game.id, kind="board", channel_id=10, message_id=3),
+            "hand:0": MessageRecord(game_id=game.id, kind="hand:0", channel_id=20, message_id=2),
+        }
+    finally:
+        await store.close()
+    again = await opened(tmp_path, "FULL")  # committed: in the file
+    try:
+        assert (await again.messages(game.id))["hand:0"].message_id == 2
+    finally:
+        await again.close()
 
 
 async def test_one_slow_commit_keeps_the_loop_path_and_a_slow_disk_loses_it(
