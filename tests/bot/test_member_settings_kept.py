@@ -1,0 +1,56 @@
+"""A member's settings are read once per ``MEMBER_SETTINGS_TTL`` by a process (P-87): a turn
+ping asks for them every time. A change made through the process is known there at once;
+another process sharing the database knows it once its own copy is older than the TTL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.store import Store, members
+
+
+def counting_reads(monkeypatch: pytest.MonkeyPatch, store: Store) -> list[int]:
+    reads: list[int] = []
+    reading = store._reading
+
+    def counted() -> Any:
+        reads.append(1)
+        return reading()
+
+    monkeypatch.setattr(store, "_reading", counted)
+    return reads
+
+
+async def test_settings_are_read_once_a_ttl_and_a_change_here_is_known_at_once(
+    store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = counting_reads(monkeypatch, store)
+    first = await store.member_settings([1, 2])
+    assert [first[1].pings_on(True), first[2].chosen] == [True, False]
+    assert len(reads) == 1
+    for _ in range(3):
+        await store.member_settings([1, 2])
+    assert len(reads) == 1  # kept
+    await store.set_member_settings(1, pings=False)
+    mine = await store.member_settings([1])
+    assert not mine[1].pings_on(True) and mine[1].chosen and len(reads) == 1
+    other = await Store.open(db_url, migrate=False)  # another process on the same database
+    try:
+        assert not (await other.member_settings([1]))[1].pings_on(True)
+        await other.member_settings([2])
+        await store.set_member_settings(2, pings=False)
+        assert (await other.member_settings([2]))[2].pings_on(True)  # its copy, still fresh
+        monkeypatch.setattr(members, "MEMBER_SETTINGS_TTL", 0.0)
+        assert not (await other.member_settings([2]))[2].pings_on(True)  # read again
+    finally:
+        await other.close()
+
+
+async def test_the_settings_kept_are_bounded(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(members, "MEMBER_SETTINGS_KEPT", 10)
+    await store.member_settings(range(8))
+    await store.member_settings(range(8, 16))
+    assert len(store._members_read) <= 10
+    assert set(await store.member_settings(range(16))) == set(range(16))
