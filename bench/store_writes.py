@@ -1,10 +1,14 @@
-"""What remembering which message shows what (``Store.set_message``) costs the event loop: on
-the loop's own SQLite connection (P-59) against the ordinary SQLAlchemy write it replaced.
+"""What the store's writes beside the actions cost the event loop: on the loop's own SQLite
+connection (P-59) against the ordinary async SQLAlchemy write they replaced.
 
-A bot posting boards, hands and turn pings calls it some 30 times a second at 200 games. Each
-mode in turn, ``--rounds`` times, on a temporary SQLite file under ``DATABASE_SYNCHRONOUS=FULL``
-with 20 games: the median and p99 of the call's wall time and the median of the event loop's
-own CPU time per call (``time.thread_time``), and the ratios.
+- ``set_message`` (which message shows what): a bot posting boards, hands and turn pings calls
+  it some 30 times a second at 200 games;
+- a game's last move (``record_action`` with its results, ratings of three members): about two
+  a second at 200 games.
+
+Each mode in turn, ``--rounds`` times, on a temporary SQLite file under
+``DATABASE_SYNCHRONOUS=FULL``: the median and p99 of the call's wall time and the median of the
+event loop's own CPU time per call (``time.thread_time``), and the ratios.
 
 Run by hand: `.venv/bin/python bench/store_writes.py [--calls 400] [--rounds 2]`.
 """
@@ -21,12 +25,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.store import Store
+from bot.store import LobbySeat, ResultSpec, Store
 from bot.store.writer import SQLiteWriter
 
+Figures = tuple[float, float, float]
+"""(loop CPU p50, wall p50, wall p99) in ms."""
 
-async def measure(ordinary: bool, calls: int) -> tuple[float, float, float]:
-    """(loop CPU p50, wall p50, wall p99) in ms of ``calls`` set_message calls."""
+
+def figures(cpu: list[float], wall: list[float]) -> Figures:
+    wall = sorted(wall)
+    return (
+        statistics.median(cpu) * 1e3,
+        statistics.median(wall) * 1e3,
+        wall[min(len(wall) - 1, int(0.99 * len(wall)))] * 1e3,
+    )
+
+
+async def measure(ordinary: bool, calls: int) -> Figures:
+    """``calls`` set_message calls."""
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(f"sqlite+aiosqlite:///{folder}/g.db", synchronous="FULL")
         try:
@@ -49,31 +65,68 @@ async def measure(ordinary: bool, calls: int) -> tuple[float, float, float]:
                 wall.append(time.perf_counter() - began)
         finally:
             await store.close()
-    wall.sort()
-    return (
-        statistics.median(cpu) * 1e3,
-        statistics.median(wall) * 1e3,
-        wall[min(len(wall) - 1, int(0.99 * len(wall)))] * 1e3,
-    )
+    return figures(cpu, wall)
+
+
+async def measure_ends(ordinary: bool, calls: int) -> Figures:
+    """``calls`` games of three members ended (their last move, results and ratings)."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(f"sqlite+aiosqlite:///{folder}/g.db", synchronous="FULL")
+        try:
+            writer = store._writer
+            assert isinstance(writer, SQLiteWriter)
+            if ordinary:
+                writer.transact_now = lambda _: None  # type: ignore[method-assign,assignment]
+            cpu, wall = [], []
+            for n in range(calls):
+                members = [3 * (n % 10) + k + 1 for k in range(3)]
+                lobby = await store.create_lobby(
+                    slug="bug-off", guild_id=1, channel_id=n + 1, creator_id=members[0],
+                    creator_name="a", options={}, seed=n,
+                    seats=[LobbySeat(u, f"m{u}") for u in members],
+                )  # fmt: skip
+                game = await store.start(
+                    lobby.id, expected_version=lobby.version, seat_order=members,
+                    snapshot={}, timers=[],
+                )  # fmt: skip
+                results = [
+                    ResultSpec(user_id=u, seat=k, score=9 - k, rank=k + 1, winner=k == 0)
+                    for k, u in enumerate(members)
+                ]
+                began_cpu, began = time.thread_time(), time.perf_counter()
+                await store.record_action(
+                    game, seat=0, action={"type": "end"}, snapshot={}, timers=None,
+                    results=results,
+                )  # fmt: skip
+                cpu.append(time.thread_time() - began_cpu)
+                wall.append(time.perf_counter() - began)
+        finally:
+            await store.close()
+    return figures(cpu, wall)
 
 
 async def main_async(calls: int, rounds: int) -> None:
-    figures: dict[str, list[tuple[float, float, float]]] = {"loop": [], "ordinary": []}
-    for _ in range(rounds):
-        for mode in figures:
-            figures[mode].append(await measure(mode == "ordinary", calls))
-    print(f"{'set_message':<12}{'loop CPU p50':>14}{'wall p50':>10}{'wall p99':>10}   (ms)")
-    for mode, runs in figures.items():
-        cpu, p50, p99 = (statistics.median(r[i] for r in runs) for i in range(3))
-        print(f"{mode:<12}{cpu:>14.3f}{p50:>10.3f}{p99:>10.3f}")
-    loop, ordinary = figures["loop"], figures["ordinary"]
-    print(
-        "ordinary / loop: loop CPU "
-        f"{statistics.median(r[0] for r in ordinary) / statistics.median(r[0] for r in loop):.1f}x,"
-        " wall p50 "
-        f"{statistics.median(r[1] for r in ordinary) / statistics.median(r[1] for r in loop):.1f}x"
-        f" ({calls} calls a round, {rounds} rounds, medians over rounds)"
-    )
+    print(f"{'write':<12}{'way':<10}{'loop CPU p50':>14}{'wall p50':>10}{'wall p99':>10}   (ms)")
+    for name, run, count in (
+        ("set_message", measure, calls),
+        ("last move", measure_ends, max(1, calls // 4)),
+    ):
+        found: dict[str, list[Figures]] = {"loop": [], "ordinary": []}
+        for _ in range(rounds):
+            for way in found:
+                found[way].append(await run(way == "ordinary", count))
+        medians = {
+            way: tuple(statistics.median(r[i] for r in runs) for i in range(3))
+            for way, runs in found.items()
+        }
+        for way, (cpu, p50, p99) in medians.items():
+            print(f"{name:<12}{way:<10}{cpu:>14.3f}{p50:>10.3f}{p99:>10.3f}")
+        loop, ordinary = medians["loop"], medians["ordinary"]
+        print(
+            f"{'':<12}ordinary / loop: loop CPU {ordinary[0] / loop[0]:.1f}x, wall p50"
+            f" {ordinary[1] / loop[1]:.1f}x ({count} calls a round, {rounds} rounds,"
+            " medians over rounds)"
+        )
 
 
 def main() -> int:

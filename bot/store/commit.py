@@ -4,10 +4,12 @@ PostgreSQL); the rest runs here as a few Core statements in one write transactio
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
+from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, text, update
+from sqlalchemy import Connection, Table, insert, select, text, update
 
 from .base import StoreBase
 from .database import writer as writer_engine
@@ -17,7 +19,8 @@ from .models import ActionRow, Game, ResultRow, utcnow
 from .postgres import GAME_LOCK, fold_key
 from .ratings import update_ratings
 from .records import GameRecord, GameStatus, ResultSpec, TimerSpec
-from .rows import check_timer_keys, replace_timers
+from .rows import check_timer_keys, write_timers
+from .writer import SQLiteWriter
 
 
 class CommitStore(StoreBase):
@@ -65,83 +68,29 @@ class CommitStore(StoreBase):
                     snapshot_every=self.snapshot_every,
                 )
             )
-        games, log = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
-        values: dict[str, Any] = {
-            "version": expected_version + 1,
-            "updated_at": now,
-            "last_seq": games.c.last_seq + 1,
-        }
-        if results is not None:
-            values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
-        async with self._queued(), writer_engine(self._engine).begin() as conn:
-            if self._shared is not None:  # as the group writer does (P-56)
-                await conn.execute(
-                    text("SELECT pg_advisory_xact_lock(:kind, :key)"),
-                    {"kind": GAME_LOCK, "key": fold_key(game_id)},
-                )
-            row = (
-                await conn.execute(
-                    update(games)
-                    .where(
-                        games.c.id == game_id,
-                        games.c.version == expected_version,
-                        games.c.status == GameStatus.PLAYING.value,
-                    )
-                    .values(**values)
-                    .returning(games.c.last_seq, games.c.snapshot_seq)
-                )
-            ).first()
-            if row is None:
-                found = (
+        final = functools.partial(
+            _write_final,
+            game=game,
+            seat=seat,
+            action=action,
+            snapshot=snapshot,
+            timers=timers,
+            results=results,
+            now=now,
+            snapshot_every=self.snapshot_every,
+        )
+        written = (
+            self._writer.transact_now(final) if isinstance(self._writer, SQLiteWriter) else None
+        )
+        if written is None:
+            async with self._queued(), writer_engine(self._engine).begin() as conn:
+                if self._shared is not None:  # as the group writer does (P-56)
                     await conn.execute(
-                        select(games.c.status, games.c.version).where(games.c.id == game_id)
+                        text("SELECT pg_advisory_xact_lock(:kind, :key)"),
+                        {"kind": GAME_LOCK, "key": fold_key(game_id)},
                     )
-                ).first()
-                if found is None:
-                    raise GameNotFound(game_id)
-                if found.status != GameStatus.PLAYING.value:
-                    raise WrongStatus(game_id, found.status)
-                raise VersionConflict(game_id, expected_version, found.version)
-            seq, snapshot_seq = row.last_seq, row.snapshot_seq
-            await conn.execute(
-                log.insert().values(game_id=game_id, seq=seq, seat=seat, action=action, at=now)
-            )
-            due = snapshot_due(seq, snapshot_seq, self.snapshot_every, ending=results is not None)
-            if due and snapshot is not None:
-                await conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id)
-                    .values(snapshot=snapshot, snapshot_seq=seq, updated_at=now)
-                )
-                snapshot_seq = seq
-            if results is not None or timers is not None:
-                await replace_timers(
-                    conn, game_id, [] if results is not None else timers or [], now
-                )
-            if results is not None:
-                await conn.execute(
-                    insert(ResultRow),
-                    [
-                        {
-                            "game_id": game_id,
-                            "user_id": r.user_id,
-                            "seat": r.seat,
-                            "score": r.score,
-                            "rank": r.rank,
-                            "winner": r.winner,
-                            "breakdown": r.breakdown,
-                        }
-                        for r in results
-                    ],
-                )
-                await update_ratings(
-                    conn,
-                    game_id=game_id,
-                    guild_id=game.guild_id,
-                    slug=game.slug,
-                    results=results,
-                    now=now,
-                )
+                written = await conn.run_sync(final)
+        seq, snapshot_seq = written
         # Only the counters are read back (see ``ActionWrite.committed``); the record carries
         # the caller's snapshot (maybe None).
         moved = replace(
@@ -155,3 +104,86 @@ class CommitStore(StoreBase):
         if results is None:
             return moved
         return replace(moved, status=GameStatus.FINISHED, finished_at=now)
+
+
+def _write_final(
+    conn: Connection,
+    *,
+    game: GameRecord,
+    seat: int,
+    action: dict[str, Any],
+    snapshot: dict[str, Any] | None,
+    timers: list[TimerSpec] | None,
+    results: list[ResultSpec] | None,
+    now: datetime,
+    snapshot_every: int,
+) -> tuple[int, int]:
+    """``record_action``'s write of an action that ends its game (or of any action where no
+    group writer runs), in the caller's transaction on ``conn``: (its sequence number, the
+    stored snapshot's). Plain statements, so it runs as it is on the SQLite loop's own
+    connection (``SQLiteWriter.transact_now``) and through ``run_sync`` elsewhere."""
+    game_id, expected_version = game.id, game.version
+    games, log = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
+    values: dict[str, Any] = {
+        "version": expected_version + 1,
+        "updated_at": now,
+        "last_seq": games.c.last_seq + 1,
+    }
+    if results is not None:
+        values |= {"status": GameStatus.FINISHED.value, "finished_at": now}
+    row = conn.execute(
+        update(games)
+        .where(
+            games.c.id == game_id,
+            games.c.version == expected_version,
+            games.c.status == GameStatus.PLAYING.value,
+        )
+        .values(**values)
+        .returning(games.c.last_seq, games.c.snapshot_seq)
+    ).first()
+    if row is None:
+        found = conn.execute(
+            select(games.c.status, games.c.version).where(games.c.id == game_id)
+        ).first()
+        if found is None:
+            raise GameNotFound(game_id)
+        if found.status != GameStatus.PLAYING.value:
+            raise WrongStatus(game_id, found.status)
+        raise VersionConflict(game_id, expected_version, found.version)
+    seq, snapshot_seq = row.last_seq, row.snapshot_seq
+    conn.execute(log.insert().values(game_id=game_id, seq=seq, seat=seat, action=action, at=now))
+    due = snapshot_due(seq, snapshot_seq, snapshot_every, ending=results is not None)
+    if due and snapshot is not None:
+        conn.execute(
+            update(games)
+            .where(games.c.id == game_id)
+            .values(snapshot=snapshot, snapshot_seq=seq, updated_at=now)
+        )
+        snapshot_seq = seq
+    if results is not None or timers is not None:
+        write_timers(conn, game_id, [] if results is not None else timers or [], now)
+    if results is not None:
+        conn.execute(
+            insert(ResultRow),
+            [
+                {
+                    "game_id": game_id,
+                    "user_id": r.user_id,
+                    "seat": r.seat,
+                    "score": r.score,
+                    "rank": r.rank,
+                    "winner": r.winner,
+                    "breakdown": r.breakdown,
+                }
+                for r in results
+            ],
+        )
+        update_ratings(
+            conn,
+            game_id=game_id,
+            guild_id=game.guild_id,
+            slug=game.slug,
+            results=results,
+            now=now,
+        )
+    return seq, snapshot_seq

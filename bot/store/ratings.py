@@ -17,9 +17,8 @@ from datetime import datetime
 from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Table, false, insert, select, update
+from sqlalchemy import Connection, Table, false, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .models import RatingRow, Seat
 from .records import ResultSpec
@@ -57,8 +56,8 @@ def rate(field: Sequence[tuple[Skill, int]]) -> list[Skill]:
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
 
-async def update_ratings(
-    conn: AsyncConnection,
+def update_ratings(
+    conn: Connection,
     *,
     game_id: int,
     guild_id: int | None,
@@ -66,13 +65,14 @@ async def update_ratings(
     results: Sequence[ResultSpec],
     now: datetime,
 ) -> None:
-    """Rate one finished game on ``conn`` (the caller's open transaction)."""
+    """Rate one finished game on ``conn`` (the caller's open transaction; an async one runs
+    this through ``run_sync``)."""
     if guild_id is None:
         return
     seats = cast(Table, Seat.__table__)
     members = {
         row.user_id: row.name
-        for row in await conn.execute(
+        for row in conn.execute(
             select(seats.c.user_id, seats.c.name).where(
                 seats.c.game_id == game_id, seats.c.is_bot == false()
             )
@@ -83,7 +83,7 @@ async def update_ratings(
         return
     table = cast(Table, RatingRow.__table__)
     initial = Skill.initial()
-    await _insert_missing(
+    _insert_missing(
         conn,
         table,
         [
@@ -105,7 +105,7 @@ async def update_ratings(
     # (SQLite writers already hold the database lock).
     current = {
         row.user_id: row
-        for row in await conn.execute(
+        for row in conn.execute(
             select(table)
             .where(key, table.c.user_id.in_([r.user_id for r in rated]))
             .with_for_update()
@@ -113,7 +113,7 @@ async def update_ratings(
     }
     skills = rate([(Skill(current[r.user_id].mu, current[r.user_id].sigma), r.rank) for r in rated])
     for result, skill in zip(rated, skills, strict=True):
-        await conn.execute(
+        conn.execute(
             update(table)
             .where(key, table.c.user_id == result.user_id)
             .values(
@@ -126,21 +126,21 @@ async def update_ratings(
         )
 
 
-async def _insert_missing(conn: AsyncConnection, table: Table, rows: list[dict[str, Any]]) -> None:
+def _insert_missing(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """Insert the rows whose key is not there yet, without failing when a concurrent game
     inserted one first (PostgreSQL): ON CONFLICT DO NOTHING where the dialect has it."""
     dialect = conn.dialect.name
     if dialect in ("sqlite", "postgresql"):
         statement = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(table)
-        await conn.execute(statement.on_conflict_do_nothing(), rows)
+        conn.execute(statement.on_conflict_do_nothing(), rows)
         return
     keys = list(table.primary_key.columns)
     existing = {
         tuple(row)
-        for row in await conn.execute(
+        for row in conn.execute(
             select(*keys).where(table.c.user_id.in_([r["user_id"] for r in rows]))
         )
     }
     missing = [r for r in rows if tuple(r[c.name] for c in keys) not in existing]
     if missing:
-        await conn.execute(insert(table), missing)
+        conn.execute(insert(table), missing)

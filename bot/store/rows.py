@@ -7,8 +7,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, delete, insert, select
+from sqlalchemy import Connection, CursorResult, Table, delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.orm import Session
 
 from rules.core.bots import LEVELS, Level
 
@@ -60,11 +61,21 @@ async def replace_timers(
     now: datetime | None = None,
 ) -> None:
     """Make the game's timers exactly ``timers`` (works inside a session or on a connection)."""
+    await db.run_sync(write_timers, game_id, timers, now)
+
+
+def write_timers(
+    db: Session | Connection,
+    game_id: int,
+    timers: Sequence[TimerSpec],
+    now: datetime | None = None,
+) -> None:
+    """``replace_timers`` in a transaction of plain (not async) SQLAlchemy."""
     table = cast(Table, TimerRow.__table__)
-    await db.execute(delete(table).where(table.c.game_id == game_id))
+    db.execute(delete(table).where(table.c.game_id == game_id))
     if timers:
         created = now or utcnow()
-        await db.execute(
+        db.execute(
             insert(table),
             [
                 {

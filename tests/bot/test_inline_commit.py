@@ -19,9 +19,19 @@ from typing import Any
 
 import pytest
 
-from bot.store import GameNotFound, MessageRecord, Store, VersionConflict, writer
+import bot.store.commit as commit
+from bot.store import (
+    GameNotFound,
+    GameStatus,
+    MessageRecord,
+    Store,
+    VersionConflict,
+    WrongStatus,
+    writer,
+)
 
 from .test_group_commit import REPO, act, playing
+from .test_ratings import ALICE, BOB, CAROL, finish, skills
 
 
 @pytest.fixture
@@ -179,6 +189,54 @@ async def test_which_message_shows_what_is_set_on_the_loop_unless_a_write_is_und
         assert (await again.messages(game.id))["hand:0"].message_id == 2
     finally:
         await again.close()
+
+
+async def test_a_games_last_move_is_committed_on_the_loop_with_what_the_ordinary_way_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's last move (its results and ratings, ``transact_now``) is committed on the
+    loop's own connection while COMMITs are quick, else the ordinary way (a slow disk, a write
+    under way): the same results, ratings and games either way, and a move of a game that is
+    over refused alike with nothing written."""
+    ordinary: list[int] = []
+    real_engine = commit.writer_engine
+
+    def counted(engine: Any) -> Any:
+        ordinary.append(1)
+        return real_engine(engine)
+
+    monkeypatch.setattr(commit, "writer_engine", counted)
+    seen: list[Any] = []
+    for budget, folder in ((10.0, tmp_path / "loop"), (0.0, tmp_path / "ordinary")):
+        monkeypatch.setattr(writer, "INLINE_BUDGET", budget)
+        folder.mkdir()
+        store = await opened(folder, "FULL")
+        ordinary.clear()
+        try:
+            games = [
+                await finish(store, [(ALICE, 3), (BOB, 1)]),
+                await finish(store, [(BOB, 4), (ALICE, 4), (CAROL, 2)]),
+                await finish(store, [(CAROL, 9), (-1, 5), (ALICE, 1)]),
+            ]
+            assert len(ordinary) == (0 if budget else 3)
+            with pytest.raises(WrongStatus):  # the game is over: its last move was made
+                await store.record_action(
+                    replace(games[0], status=GameStatus.PLAYING), seat=0, action={"n": 1},
+                    snapshot=None, timers=None, results=[],
+                )  # fmt: skip
+            seen.append(
+                (
+                    await skills(store),
+                    [
+                        [(r.user_id, r.seat, r.score, r.rank, r.winner) for r in rows]
+                        for rows in [await store.results(g.id) for g in games]
+                    ],
+                    [(g.id, g.status, g.last_seq) for g in await store.finished_games()],
+                )
+            )
+        finally:
+            await store.close()
+    assert seen[0] == seen[1]
 
 
 async def test_one_slow_commit_keeps_the_loop_path_and_a_slow_disk_loses_it(

@@ -156,8 +156,8 @@ async def test_ratings_and_results_are_one_transaction(
     before = await skills(store)
     real = commit.update_ratings
 
-    async def write_then_fail(*args: Any, **kwargs: Any) -> None:
-        await real(*args, **kwargs)
+    def write_then_fail(*args: Any, **kwargs: Any) -> None:
+        real(*args, **kwargs)
         raise OSError("disk full")
 
     monkeypatch.setattr(commit, "update_ratings", write_then_fail)
