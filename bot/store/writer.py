@@ -241,9 +241,7 @@ class SQLiteWriter(GroupWriter):
         games (each statement's thread hop waiting for the interpreter's lock), up to 30 ms,
         some 30 times a second (boards, hands and pings being posted): every action arriving
         meanwhile waited behind it."""
-        if self._closed or self._pending or self._writing or not self._serial_free():
-            return False
-        if self._sync_cost >= INLINE_BUDGET:
+        if not self._may_write_now():
             return False
         try:
             conn = self._loop_connection()
@@ -287,9 +285,7 @@ class SQLiteWriter(GroupWriter):
         ratings, some ten statements): through the async engine each statement took a thread
         hop and a turn of the busy loop, and the write held the store's queue 10-65 ms at the
         median at 200 games (up to 190 ms), every action arriving meanwhile waiting."""
-        if self._closed or self._pending or self._writing or not self._serial_free():
-            return None
-        if self._sync_cost >= INLINE_BUDGET:
+        if not self._may_write_now():
             return None
         conn = self._engine_on_loop().connect()
         try:
@@ -304,6 +300,13 @@ class SQLiteWriter(GroupWriter):
             return done
         finally:
             conn.close()  # back to its pool, rolled back if ``work`` raised
+
+    def _may_write_now(self) -> bool:
+        """Whether a write of the store's own may be committed on the loop right now: no
+        action queued or being written, none of the store's other writes holding or awaiting
+        SQLite's lock, and COMMITs quick lately (as for a lone action, P-59)."""
+        busy = self._closed or self._pending or self._writing or not self._serial_free()
+        return not busy and self._sync_cost < INLINE_BUDGET
 
     def _engine_on_loop(self) -> Engine:
         if self._engine_here is None:
