@@ -12,10 +12,11 @@ from .base import StoreBase
 from .models import MemberSettingsRow, utcnow
 from .records import MemberSettings
 
-#: Seconds a process keeps a member's settings once read (P-87): a change made through the
-#: process is known there at once, elsewhere (another process on PostgreSQL) within this.
+#: Seconds a process keeps a member's settings once read from a store other processes share
+#: (PostgreSQL, P-87): a change made through the process is known there at once, elsewhere
+#: within this. A SQLite file has one process (P-22): its copies are kept until they change.
 MEMBER_SETTINGS_TTL = 10.0
-#: Members whose settings a process keeps at most; past it, what is older than the TTL goes.
+#: Members whose settings a process keeps at most; past it, only the newest half stay.
 MEMBER_SETTINGS_KEPT = 50_000
 
 
@@ -29,13 +30,16 @@ class MemberSettingsStore(StoreBase):
 
     async def member_settings(self, user_ids: Iterable[int]) -> dict[int, MemberSettings]:
         """Each member's settings (the defaults for a member who never changed one), as read
-        at most ``MEMBER_SETTINGS_TTL`` seconds ago. A turn ping asks for them each time: read
-        through SQLAlchemy that cost the event loop 2-4 ms of CPU a ping at 200 games."""
+        at most ``MEMBER_SETTINGS_TTL`` seconds ago where other processes share the store (on a
+        SQLite file, as last read or changed here). A turn ping asks for them each time: read
+        through SQLAlchemy that cost the event loop 2-4 ms of CPU a ping at 200 games, and a
+        member is pinged at most once a ``PING_AFTER`` (20 s), longer than the TTL."""
         now = time.monotonic()
+        ttl = MEMBER_SETTINGS_TTL if self.shared else float("inf")
         found: dict[int, MemberSettings] = {}
         for uid in set(user_ids):
             kept = self._members_read.get(uid)
-            if kept is not None and now - kept[0] < MEMBER_SETTINGS_TTL:
+            if kept is not None and now - kept[0] < ttl:
                 found[uid] = kept[1]
         wanted = {uid for uid in user_ids if uid not in found}
         if not wanted:
@@ -64,10 +68,10 @@ class MemberSettingsStore(StoreBase):
 
     def _keep_members(self, read: dict[int, MemberSettings], now: float) -> None:
         kept = self._members_read
-        if len(kept) + len(read) > MEMBER_SETTINGS_KEPT:
-            for uid in [u for u, (at, _) in kept.items() if now - at >= MEMBER_SETTINGS_TTL]:
-                del kept[uid]
-            if len(kept) + len(read) > MEMBER_SETTINGS_KEPT:
-                kept.clear()
+        if len(kept) + len(read) > MEMBER_SETTINGS_KEPT:  # the newest copies stay, half full
+            room = max(0, MEMBER_SETTINGS_KEPT // 2 - len(read))
+            newest = sorted(kept.items(), key=lambda item: item[1][0])[len(kept) - room :]
+            kept.clear()
+            kept.update(newest if room else [])
         for uid, settings in read.items():
             kept[uid] = (now, settings)
