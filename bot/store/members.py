@@ -11,6 +11,7 @@ from sqlalchemy import select
 from .base import StoreBase
 from .models import MemberSettingsRow, utcnow
 from .records import MemberSettings
+from .writer import SQLiteWriter
 
 #: Seconds a process keeps a member's settings once read from a store other processes share
 #: (PostgreSQL, P-87): a change made through the process is known there at once, elsewhere
@@ -45,12 +46,18 @@ class MemberSettingsStore(StoreBase):
         if not wanted:
             return found
         read = {uid: MemberSettings(uid) for uid in wanted}
-        async with self._reading() as session:
-            rows = await session.scalars(
-                select(MemberSettingsRow).where(MemberSettingsRow.user_id.in_(wanted))
-            )
-            for row in rows:
-                read[row.user_id] = MemberSettings(row.user_id, pings=row.pings, chosen=True)
+        writer = self._writer
+        chosen = (
+            writer.member_pings_now(sorted(wanted)) if isinstance(writer, SQLiteWriter) else None
+        )
+        if chosen is None:
+            async with self._reading() as session:
+                rows = await session.scalars(
+                    select(MemberSettingsRow).where(MemberSettingsRow.user_id.in_(wanted))
+                )
+                chosen = {row.user_id: row.pings for row in rows}
+        for uid, pings in chosen.items():
+            read[uid] = MemberSettings(uid, pings=pings, chosen=True)
         self._keep_members(read, now)
         return found | read
 

@@ -156,6 +156,10 @@ _SET_MESSAGE = Statement(
     ),
     ["game_id", "kind", "channel_id", "message_id"],
 )
+#: The members among a JSON array of ids who chose their pings, with their choice.
+_MEMBER_PINGS = (
+    "SELECT user_id, pings FROM member_settings WHERE user_id IN (SELECT value FROM json_each(?))"
+)
 _DROP_TIMERS_ALL = "DELETE FROM timers WHERE game_id IN (SELECT value FROM json_each(?))"
 _ADD_TIMER_ALL = batched(_ADD_TIMER)
 
@@ -273,6 +277,19 @@ class SQLiteWriter(GroupWriter):
             raise _wrapped(exc) from None
         self._cost(time.perf_counter() - started)
         return True
+
+    def member_pings_now(self, user_ids: list[int]) -> dict[int, bool] | None:
+        """The pings choice of those of ``user_ids`` who made one, read at once on the loop's
+        connection (a write-ahead log's reader never waits); None if it could not be read
+        (the caller reads the ordinary way). Through SQLAlchemy the same read cost the loop
+        2.4 ms of CPU, once for each member a turn ping first named."""
+        if self._closed:
+            return None
+        try:
+            rows = self._loop_connection().execute(_MEMBER_PINGS, (json.dumps(user_ids),))
+            return {int(user_id): bool(pings) for user_id, pings in rows}
+        except sqlite3.Error:
+            return None
 
     def transact_now(self, work: Callable[[Connection], T]) -> T | None:
         """Run ``work`` in one write transaction (``BEGIN IMMEDIATE``) committed at once on the
