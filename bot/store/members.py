@@ -22,7 +22,7 @@ MEMBER_SETTINGS_KEPT = 50_000
 
 
 class MemberSettingsStore(StoreBase):
-    """Reads and writes of member settings, each member's kept a few seconds once read."""
+    """Reads and writes of member settings, each member's kept once read (P-87)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -38,11 +38,13 @@ class MemberSettingsStore(StoreBase):
         now = time.monotonic()
         ttl = MEMBER_SETTINGS_TTL if self.shared else float("inf")
         found: dict[int, MemberSettings] = {}
+        wanted: set[int] = set()
         for uid in set(user_ids):
             kept = self._members_read.get(uid)
             if kept is not None and now - kept[0] < ttl:
                 found[uid] = kept[1]
-        wanted = {uid for uid in user_ids if uid not in found}
+            else:
+                wanted.add(uid)
         if not wanted:
             return found
         read = {uid: MemberSettings(uid) for uid in wanted}
@@ -79,6 +81,6 @@ class MemberSettingsStore(StoreBase):
             room = max(0, MEMBER_SETTINGS_KEPT // 2 - len(read))
             newest = sorted(kept.items(), key=lambda item: item[1][0])[len(kept) - room :]
             kept.clear()
-            kept.update(newest if room else [])
+            kept.update(newest)
         for uid, settings in read.items():
             kept[uid] = (now, settings)

@@ -4,24 +4,11 @@ database (PostgreSQL) knows it once its own copy is older than ``MEMBER_SETTINGS
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bot.store import Store, members
 from bot.store.writer import SQLiteWriter
-
-
-def counting_reads(monkeypatch: pytest.MonkeyPatch, store: Store) -> list[int]:
-    reads: list[int] = []
-    reading = store._reading
-
-    def counted() -> Any:
-        reads.append(1)
-        return reading()
-
-    monkeypatch.setattr(store, "_reading", counted)
-    return reads
+from tests.support.calls import counting_calls
 
 
 async def test_settings_are_read_once_and_a_change_here_is_known_at_once(
@@ -31,7 +18,7 @@ async def test_settings_are_read_once_and_a_change_here_is_known_at_once(
     kept; a change made here is known at once."""
     await store.set_member_settings(3, pings=False)
     store._members_read.clear()
-    reads = counting_reads(monkeypatch, store)
+    reads = counting_calls(monkeypatch, store, "_reading")
     plain = isinstance(store._writer, SQLiteWriter)
     first = await store.member_settings([1, 2, 3])
     assert [first[1].pings_on(True), first[2].chosen] == [True, False]
@@ -73,3 +60,10 @@ async def test_the_settings_kept_are_bounded(store: Store, monkeypatch: pytest.M
     await store.member_settings(range(8, 16))
     assert len(store._members_read) <= 10
     assert set(await store.member_settings(range(16))) == set(range(16))
+
+
+async def test_members_may_be_named_by_any_iterable_read_once(store: Store) -> None:
+    """A generator of ids (read once) gets every member's settings, kept or read."""
+    await store.set_member_settings(7, pings=False)
+    got = await store.member_settings(uid for uid in (7, 8, 8))
+    assert sorted(got) == [7, 8] and not got[7].pings_on(True) and got[8].pings_on(True)
