@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,68 +43,80 @@ def figures(cpu: list[float], wall: list[float]) -> Figures:
     )
 
 
-async def measure(ordinary: bool, calls: int) -> Figures:
-    """``calls`` set_message calls."""
+@contextlib.asynccontextmanager
+async def fresh_store() -> AsyncIterator[tuple[Store, SQLiteWriter]]:
+    """A store on a new SQLite file under FULL, and its writer, closed after."""
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(f"sqlite+aiosqlite:///{folder}/g.db", synchronous="FULL")
         try:
-            games = []
-            for channel in range(1, 21):
-                lobby = await store.create_lobby(
-                    slug="bug-off", guild_id=1, channel_id=channel, creator_id=1,
-                    creator_name="a", options={}, seed=channel,
-                )  # fmt: skip
-                games.append(lobby.id)
             writer = store._writer
             assert isinstance(writer, SQLiteWriter)
-            if ordinary:  # the loop's path declines: every call takes the SQLAlchemy write
-                writer.set_message_now = lambda *_: False  # type: ignore[method-assign]
-            cpu, wall = [], []
-            for n in range(calls):
-                began_cpu, began = time.thread_time(), time.perf_counter()
-                await store.set_message(games[n % len(games)], "board", 1, n)
-                cpu.append(time.thread_time() - began_cpu)
-                wall.append(time.perf_counter() - began)
+            yield store, writer
         finally:
             await store.close()
-    return figures(cpu, wall)
+
+
+class Timer:
+    """The loop's CPU time and the wall time of each timed call."""
+
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+        self.wall: list[float] = []
+
+    async def time(self, call: Awaitable[object]) -> None:
+        began_cpu, began = time.thread_time(), time.perf_counter()
+        await call
+        self.cpu.append(time.thread_time() - began_cpu)
+        self.wall.append(time.perf_counter() - began)
+
+    def figures(self) -> Figures:
+        return figures(self.cpu, self.wall)
+
+
+async def measure(ordinary: bool, calls: int) -> Figures:
+    """``calls`` set_message calls."""
+    timer = Timer()
+    async with fresh_store() as (store, writer):
+        games = []
+        for channel in range(1, 21):
+            lobby = await store.create_lobby(
+                slug="bug-off", guild_id=1, channel_id=channel, creator_id=1,
+                creator_name="a", options={}, seed=channel,
+            )  # fmt: skip
+            games.append(lobby.id)
+        if ordinary:  # the loop's path declines: every call takes the SQLAlchemy write
+            writer.set_message_now = lambda *_: False  # type: ignore[method-assign]
+        for n in range(calls):
+            await timer.time(store.set_message(games[n % len(games)], "board", 1, n))
+    return timer.figures()
 
 
 async def measure_ends(ordinary: bool, calls: int) -> Figures:
     """``calls`` games of three members ended (their last move, results and ratings)."""
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(f"sqlite+aiosqlite:///{folder}/g.db", synchronous="FULL")
-        try:
-            writer = store._writer
-            assert isinstance(writer, SQLiteWriter)
-            if ordinary:
-                writer.transact_now = lambda _: None  # type: ignore[method-assign,assignment]
-            cpu, wall = [], []
-            for n in range(calls):
-                members = [3 * (n % 10) + k + 1 for k in range(3)]
-                lobby = await store.create_lobby(
-                    slug="bug-off", guild_id=1, channel_id=n + 1, creator_id=members[0],
-                    creator_name="a", options={}, seed=n,
-                    seats=[LobbySeat(u, f"m{u}") for u in members],
-                )  # fmt: skip
-                game = await store.start(
-                    lobby.id, expected_version=lobby.version, seat_order=members,
-                    snapshot={}, timers=[],
-                )  # fmt: skip
-                results = [
-                    ResultSpec(user_id=u, seat=k, score=9 - k, rank=k + 1, winner=k == 0)
-                    for k, u in enumerate(members)
-                ]
-                began_cpu, began = time.thread_time(), time.perf_counter()
-                await store.record_action(
-                    game, seat=0, action={"type": "end"}, snapshot={}, timers=None,
-                    results=results,
-                )  # fmt: skip
-                cpu.append(time.thread_time() - began_cpu)
-                wall.append(time.perf_counter() - began)
-        finally:
-            await store.close()
-    return figures(cpu, wall)
+    timer = Timer()
+    async with fresh_store() as (store, writer):
+        if ordinary:
+            writer.transact_now = lambda _: None  # type: ignore[method-assign,assignment]
+        for n in range(calls):
+            members = [3 * (n % 10) + k + 1 for k in range(3)]
+            lobby = await store.create_lobby(
+                slug="bug-off", guild_id=1, channel_id=n + 1, creator_id=members[0],
+                creator_name="a", options={}, seed=n,
+                seats=[LobbySeat(u, f"m{u}") for u in members],
+            )  # fmt: skip
+            game = await store.start(
+                lobby.id, expected_version=lobby.version, seat_order=members,
+                snapshot={}, timers=[],
+            )  # fmt: skip
+            results = [
+                ResultSpec(user_id=u, seat=k, score=9 - k, rank=k + 1, winner=k == 0)
+                for k, u in enumerate(members)
+            ]
+            last = store.record_action(
+                game, seat=0, action={"type": "end"}, snapshot={}, timers=None, results=results
+            )
+            await timer.time(last)
+    return timer.figures()
 
 
 async def main_async(calls: int, rounds: int) -> None:

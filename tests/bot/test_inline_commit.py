@@ -29,6 +29,7 @@ from bot.store import (
     WrongStatus,
     writer,
 )
+from tests.support.calls import counting_calls
 
 from .test_group_commit import REPO, act, playing
 from .test_ratings import ALICE, BOB, CAROL, finish, skills
@@ -153,14 +154,7 @@ async def test_which_message_shows_what_is_set_on_the_loop_unless_a_write_is_und
     its turn the ordinary way. Either way the same rows, and a game that is not there is
     refused alike."""
     store = await opened(tmp_path, "FULL")
-    sessions: list[int] = []
-    ordinary = store._writing
-
-    def counted() -> Any:
-        sessions.append(1)
-        return ordinary()
-
-    monkeypatch.setattr(store, "_writing", counted)
+    sessions = counting_calls(monkeypatch, store, "_writing")
     try:
         game = await playing(store, 1)
         sessions.clear()
