@@ -7,6 +7,11 @@ game stays dirty, and the pump comes back when a slot frees up with the newest s
 (docs/rulings.md P-26). Slots are taken before the request (so two pumps sharing a DM channel
 never both take the last one) and stamped when its answer arrives, which is never earlier than
 Discord saw it: a gap the bot measured is at least as long on Discord's side.
+
+Edits are also spread out: past ``EDIT_BURST`` in a window, the next waits a window's even
+share (``window / limit``) after the last. Without it a busy channel spent its five edits in
+two or three seconds and then showed nothing new for the rest of the window: in a fast game
+played from the DMs, its board sat 3.8 s behind the moves (``bench/e2e.py --runs 1``, p99).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ MARGIN = 0.05
 """The window is kept 5 % longer than Discord's, for clocks and queues between the two."""
 PENDING_RETRY = 0.05
 """How soon to look again when every slot is held by a request still on its way."""
+EDIT_BURST = 2
+"""Edits a channel takes at once in a window; the later ones are spread (see above)."""
 
 
 @dataclass
@@ -39,11 +46,19 @@ class ChannelPacer:
     """Sliding windows per channel and kind of request."""
 
     def __init__(
-        self, limit: int, window: float, *, clock: Callable[[], float] = time.monotonic
+        self,
+        limit: int,
+        window: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        edit_burst: int = EDIT_BURST,
     ) -> None:
         self.limit = max(1, limit)
         self.window = window * (1 + MARGIN)
         self.clock = clock
+        self.edit_burst = max(1, edit_burst)
+        self.spacing = self.window / self.limit
+        """The even share of the window that spread edits keep between them."""
         self._used: dict[tuple[Hashable, Kind], list[Slot]] = {}
 
     def _live(self, channel: Hashable, kind: Kind) -> list[Slot]:
@@ -60,7 +75,12 @@ class ChannelPacer:
         """Seconds until ``channel`` has a free slot of this kind (0: one is free now)."""
         used = self._live(channel, kind)
         if len(used) < self.limit:
-            return 0.0
+            if kind != "edit" or len(used) < self.edit_burst:
+                return 0.0
+            # One still on its way counts as answered now: it is stamped at least that late.
+            now = self.clock()
+            newest = max(now if s.at is None else s.at for s in used)
+            return max(0.0, newest + self.spacing - now)
         stamped = [s.at for s in used if s.at is not None]
         if len(stamped) <= len(used) - self.limit:
             return PENDING_RETRY
