@@ -137,6 +137,7 @@ class BugsCog(
                 speed=speed,
             )
             await self.edge.post_lobby(interaction, table)
+            self.publisher.clicked_in_channel(table, interaction)  # may carry a ping (P-88)
 
         # The options differ per game, so the signature discord.py reads is built here; their
         # descriptions and choices go through the public decorators.
@@ -221,6 +222,7 @@ class BugsCog(
             await answer(interaction, f"You are back in {table.title}: your seat is yours.")
         else:
             await answer(interaction, f"You joined {table.title}.")
+        self.publisher.clicked_in_channel(table, interaction)  # may carry a ping (P-88)
 
     @app_commands.command(
         name="leave", description="Leave the lobby, or hand your seat in the game to a bot."
@@ -241,6 +243,7 @@ class BugsCog(
             table.id, interaction.user.id, privileged=await self.edge.privileged(interaction)
         )
         await answer(interaction, f"{table.title} has started.")
+        self.publisher.clicked_in_channel(table, interaction)  # may carry a ping (P-88)
 
     @app_commands.command(name="cancel", description="Cancel the game in this channel.")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:

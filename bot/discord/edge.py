@@ -216,6 +216,7 @@ class Edge:
             self.publisher.panels.answering(game_id, interaction.user.id),
         ):
             await self._game_action(interaction, game_id, turn, action, late)
+        self._note_click(game_id, interaction)
 
     async def _game_action(
         self,
@@ -418,6 +419,14 @@ class Edge:
             self.publisher.panels.answering(game_id, interaction.user.id),
         ):
             await self._host_op(interaction, game_id, op)
+        self._note_click(game_id, interaction)
+
+    def _note_click(self, game_id: int, interaction: discord.Interaction[Any]) -> None:
+        """An answered click on a game's message: its token may carry the game's next turn
+        ping, costing none of the bot's global budget (P-88)."""
+        table = self.host.tables.get(game_id)
+        if table is not None:
+            self.publisher.clicked_in_channel(table, interaction)
 
     async def _host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         host, user = self.host, interaction.user

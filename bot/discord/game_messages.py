@@ -13,6 +13,7 @@ from datetime import datetime
 import discord
 
 from ..ui.specs import ImageSpec, MessageSpec
+from .channel_hooks import ChannelHook
 from .pings import PingPlan, PingPolicy
 from .replies import PrivateReply
 
@@ -115,6 +116,11 @@ class GameMessages:
     """The turn the board shows, and since when (the first of its edits that landed, P-84)."""
     pings: PingPolicy = field(default_factory=lambda: PingPolicy(0.0))
     """Whom the game waits on since when, and its one ping message (P-46)."""
+    hook: ChannelHook | None = None
+    """The newest answered click or command in the game's channel, whose token carries the
+    pings (P-88): its follow-up webhook only, so the interaction itself is let go."""
+    hooked: dict[int, ChannelHook] = field(default_factory=dict)
+    """Ping messages sent through a click's token, by id: deleted through it while it lives."""
     ping_wake: asyncio.Task[None] | None = None
     resting: asyncio.Task[None] | None = None
     """Unloads the game once it has waited ``REST_AFTER`` unchanged (turn-based, P-74)."""

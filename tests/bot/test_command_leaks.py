@@ -178,6 +178,9 @@ class RepliesKept:
     async def answer_click(self, interaction: object, table: Table) -> bool:
         return False  # acknowledged without an update: the answers are what this test reads
 
+    def clicked_in_channel(self, table: Table, interaction: object) -> None:
+        pass  # no pings here
+
 
 # -- what each asker may know -----------------------------------------------------------------
 

@@ -185,3 +185,71 @@ async def test_a_restart_does_not_ping_a_wait_again(world: World) -> None:
         assert second.notified == (other.id,)
     finally:
         await game.store.close()
+
+
+def global_requests(emu: Emulator, method: str, path: str) -> int:
+    """Requests made with the bot's own token (the global budget's) to exactly ``path``."""
+    return sum(
+        1 for r in emu.requests if r.method == method and r.path == path and r.klass == "global"
+    )
+
+
+@pytest.mark.parametrize("world", [SLOW], indirect=True)
+async def test_pings_go_through_a_clicks_token_and_cost_no_global_request(world: World) -> None:
+    """P-88: the ping is a follow-up of the game's freshest click in its channel, and is
+    deleted through that click's token too: none of it counts against the bot's 50 requests a
+    second."""
+    emu, channel = world.emulator, world.channel
+    game = await new_game(world, [world.alice, world.bob], seed=21)
+    try:
+        sleeper, other = await first_to_draw(world, game)
+        first = await ping_for(game, sleeper)
+        assert first.webhook_id is not None  # a follow-up, not a message of the bot's token
+        await until_text(emu, game.board, f"⏰ {sleeper.name} ran out of time", timeout=WAIT)
+        second = await ping_for(game, other, after=first.id)
+        assert first.deleted and second.webhook_id is not None
+        assert global_requests(emu, "POST", f"/channels/{channel.id}/messages") == 0
+        assert global_requests(emu, "DELETE", f"/channels/{channel.id}/messages/{first.id}") == 0
+        deleted = [
+            r
+            for r in emu.requests
+            if r.method == "DELETE" and r.path.endswith(f"/messages/{first.id}")
+        ]
+        assert [(r.klass, r.status) for r in deleted] == [("interaction", 204)]
+    finally:
+        await game.store.close()
+
+
+LATER = {**FAST, "ping_after": 1.0, "timers__bugoff_turn": 6.0}
+"""A ping a second into a wait: time for the test to let every click's token expire first."""
+
+
+@pytest.mark.parametrize("world", [LATER], indirect=True)
+async def test_a_ping_whose_clicks_token_is_refused_goes_through_the_bots_own(
+    world: World,
+) -> None:
+    """Discord refuses a token past its 15 minutes (401 Invalid Webhook Token): the ping goes
+    out with the bot's own token at once, and is deleted with it too."""
+    emu, channel = world.emulator, world.channel
+    game = await new_game(world, [world.alice, world.bob], seed=21)
+    try:
+        sleeper, other = await first_to_draw(world, game)
+        for token in list(emu.interactions.by_token):
+            emu.interactions.token_age(token, emu.interactions.followup_ttl + 1.0)
+        first = await ping_for(game, sleeper)
+        assert first.webhook_id is None
+        assert global_requests(emu, "POST", f"/channels/{channel.id}/messages") == 1
+        refused = [
+            r for r in emu.requests if r.method == "POST" and r.path.startswith("/webhooks/")
+        ]
+        assert refused and all(r.status == 401 for r in refused)
+        # The other player's click is fresh: the next ping goes through it, and the first
+        # ping, sent with the bot's token, is deleted with it.
+        drew = await click(emu, other, game.board, "My hand")
+        assert drew.ephemeral
+        await until_text(emu, game.board, f"⏰ {sleeper.name} ran out of time", timeout=WAIT)
+        second = await ping_for(game, other, after=first.id)
+        assert second.webhook_id is not None and first.deleted
+        assert global_requests(emu, "DELETE", f"/channels/{channel.id}/messages/{first.id}") == 1
+    finally:
+        await game.store.close()

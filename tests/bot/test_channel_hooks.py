@@ -1,0 +1,83 @@
+"""Which clicks' tokens may carry a game's turn ping, and for how long (docs/rulings.md P-88)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from discord import InteractionResponseType
+
+from bot.discord.channel_hooks import DELETE_LEFT, SEND_LEFT, TOKEN_LIFE, hook_of
+
+CHANNEL = 42
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def click(
+    *,
+    channel_id: int = CHANNEL,
+    answered: InteractionResponseType | None = InteractionResponseType.message_update,
+    age: float = 0.0,
+) -> Any:
+    """What ``hook_of`` reads of a ``discord.Interaction``: where, how answered, when."""
+    return SimpleNamespace(
+        channel_id=channel_id,
+        response=SimpleNamespace(type=answered),
+        created_at=discord.utils.utcnow() - timedelta(seconds=age),
+        followup=object(),
+    )
+
+
+@pytest.mark.parametrize(
+    "answered",
+    [
+        InteractionResponseType.message_update,
+        InteractionResponseType.channel_message,
+        InteractionResponseType.deferred_message_update,
+    ],
+)
+def test_an_answered_click_in_the_games_channel_can_carry_a_ping(
+    answered: InteractionResponseType,
+) -> None:
+    clock = Clock()
+    interaction = click(answered=answered, age=60.0)
+    hook = hook_of(interaction, CHANNEL, clock=clock)
+    assert hook is not None and hook.webhook is interaction.followup
+    # Its token lives 15 minutes from the click, which was a minute ago.
+    assert hook.left() == pytest.approx(TOKEN_LIFE - 60.0, abs=1.0)
+    assert hook.can_send() and hook.can_delete()
+
+
+@pytest.mark.parametrize(
+    "interaction",
+    [
+        click(channel_id=7),  # a DM click, or another channel's
+        click(answered=None),  # not answered yet
+        click(answered=InteractionResponseType.deferred_channel_message),  # "thinking"
+        click(age=TOKEN_LIFE + 1.0),  # its token is dead
+    ],
+)
+def test_other_clicks_carry_no_ping(interaction: Any) -> None:
+    assert hook_of(interaction, CHANNEL) is None
+
+
+def test_a_token_sends_pings_while_it_has_time_to_delete_them_too() -> None:
+    clock = Clock()
+    hook = hook_of(click(), CHANNEL, clock=clock)
+    assert hook is not None
+    clock.now += TOKEN_LIFE - SEND_LEFT - 1.0
+    assert hook.can_send()
+    clock.now += 2.0
+    assert not hook.can_send() and hook.can_delete()
+    clock.now += SEND_LEFT - DELETE_LEFT
+    assert not hook.can_delete()
