@@ -13,7 +13,7 @@ import discord
 from ..host.table import Table
 from .attempts import PublisherBase
 from .channel_hooks import ChannelHook, hook_of
-from .game_messages import Frame, GameMessages, Round
+from .game_messages import UNKNOWN_MESSAGE, Frame, GameMessages, Round
 from .mentioning import ping_content
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class Notices(PublisherBase):
                 return  # the new ping waits for the old one to go
             try:
                 hook = state.hooked.pop(message_id, None)
-                if hook is None or not await _deleted_through(hook, message_id):
+                if hook is None or not await deleted_through_token(hook, message_id):
                     with contextlib.suppress(discord.NotFound):
                         await channel.get_partial_message(message_id).delete()
                     rounds.channel_sent()
@@ -125,15 +125,15 @@ class Notices(PublisherBase):
         return sent.id
 
 
-async def _deleted_through(hook: ChannelHook, message_id: int) -> bool:
+async def deleted_through_token(hook: ChannelHook, message_id: int) -> bool:
     """Delete a ping through the token that sent it, while it lives: False if it could not be
     (the bot's own token deletes it then)."""
     if not hook.can_delete():
         return False
     try:
         await hook.webhook.delete_message(message_id)
-    except discord.NotFound:
-        return True  # already gone
+    except discord.NotFound as exc:
+        return exc.code == UNKNOWN_MESSAGE  # already gone; not an unknown webhook
     except discord.HTTPException:
         return False
     return True

@@ -10,7 +10,8 @@ import discord
 import pytest
 from discord import InteractionResponseType
 
-from bot.discord.channel_hooks import DELETE_LEFT, SEND_LEFT, TOKEN_LIFE, hook_of
+from bot.discord.channel_hooks import DELETE_LEFT, SEND_LEFT, TOKEN_LIFE, ChannelHook, hook_of
+from bot.discord.notices import deleted_through_token
 
 CHANNEL = 42
 
@@ -81,3 +82,44 @@ def test_a_token_sends_pings_while_it_has_time_to_delete_them_too() -> None:
     assert not hook.can_send() and hook.can_delete()
     clock.now += SEND_LEFT - DELETE_LEFT
     assert not hook.can_delete()
+
+
+class Webhook:
+    """A follow-up webhook whose deletions answer ``refusal`` (None: deleted)."""
+
+    def __init__(self, refusal: Exception | None = None) -> None:
+        self.refusal = refusal
+        self.deleted: list[int] = []
+
+    async def delete_message(self, message_id: int) -> None:
+        self.deleted.append(message_id)
+        if self.refusal is not None:
+            raise self.refusal
+
+
+def refusal(cls: type[discord.HTTPException], status: int, code: int) -> discord.HTTPException:
+    response = SimpleNamespace(status=status, reason="", headers={})
+    return cls(response, {"code": code, "message": "refused"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("answer", "through_token"),
+    [
+        (None, True),
+        (refusal(discord.NotFound, 404, 10008), True),  # Unknown Message: already gone
+        (refusal(discord.NotFound, 404, 10015), False),  # Unknown Webhook: still there
+        (refusal(discord.HTTPException, 401, 50027), False),  # Invalid Webhook Token
+    ],
+)
+async def test_a_ping_is_deleted_through_its_token_unless_the_token_cannot(
+    answer: Exception | None, through_token: bool
+) -> None:
+    """``False``: the bot's own token deletes it then (``Notices._sync_channel_notes``)."""
+    clock = Clock()
+    webhook = Webhook(answer)
+    hook = ChannelHook(webhook, clock() + TOKEN_LIFE, clock)  # type: ignore[arg-type]
+    assert await deleted_through_token(hook, 7) is through_token
+    assert webhook.deleted == [7]
+    clock.now += TOKEN_LIFE - DELETE_LEFT + 1.0  # too close to its end: not even tried
+    assert await deleted_through_token(hook, 8) is False
+    assert webhook.deleted == [7]
