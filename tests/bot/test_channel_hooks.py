@@ -12,16 +12,9 @@ from discord import InteractionResponseType
 
 from bot.discord.channel_hooks import DELETE_LEFT, SEND_LEFT, TOKEN_LIFE, ChannelHook, hook_of
 from bot.discord.notices import deleted_through_token
+from tests.support.clock import StandingClock as Clock
 
 CHANNEL = 42
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def click(

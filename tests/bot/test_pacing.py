@@ -7,14 +7,7 @@ import itertools
 import pytest
 
 from bot.discord.pacing import EDIT_BURST, MARGIN, PENDING_RETRY, ChannelPacer
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import StandingClock as Clock
 
 
 def test_five_slots_per_window_then_the_wait_until_the_oldest_expires() -> None:

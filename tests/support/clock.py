@@ -46,3 +46,14 @@ class ManualClock:
                 self._sleepers.remove(entry)
                 if not future.done():
                     future.set_result(None)
+
+
+class StandingClock:
+    """Monotonic seconds (as ``time.monotonic`` gives them) that stand still until the test
+    moves ``now``: for the pacers, limiters and caches that take a ``clock``."""
+
+    def __init__(self, start: float = 100.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
