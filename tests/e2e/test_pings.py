@@ -6,16 +6,18 @@ the settings; the tests wait for what they assert, never for time to pass."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from bot.emulator import Emulator
 from bot.emulator.models import Message
+from bot.store import Store
 from tests.support.wait import until
 
 from .conftest import World
-from .helpers import WAIT, click, told, until_text
+from .helpers import WAIT, click, open_game, told, until_text
 from .test_bug_off import FAST, Game, mixed, new_game
 
 PATIENT = {**FAST, "ping_after": 600}
@@ -218,6 +220,31 @@ async def test_pings_go_through_a_clicks_token_and_cost_no_global_request(world:
         assert [(r.klass, r.status) for r in deleted] == [("interaction", 204)]
     finally:
         await game.store.close()
+
+
+@pytest.mark.parametrize("world", [SLOW], indirect=True)
+async def test_a_game_started_by_commands_pings_through_the_last_commands_token(
+    world: World,
+) -> None:
+    """``/bugs new``, ``join`` and ``start`` are interactions in the channel too: with no
+    click since, the ping is a follow-up of the last of them (P-88)."""
+    emu, channel = world.emulator, world.channel
+    board = await open_game(emu, world.alice, channel, "bug-off")
+    joined = await emu.slash(world.bob, channel, "bugs join")
+    assert joined.acknowledged and "You joined" in told(joined), told(joined)
+    await emu.wait_for(lambda: not board.find_button(label="Start").disabled, timeout=WAIT)
+    started = await emu.slash(world.alice, channel, "bugs start")
+    assert started.acknowledged and "has started" in told(started), told(started)
+    store = await Store.open(world.bot.db_url, migrate=False)
+    game = Game(world, board, [world.alice, world.bob], store, random.Random(25))
+    try:
+        sleeper, _ = await first_to_draw(world, game)
+        ping = await ping_for(game, sleeper)
+        assert ping.webhook_id is not None and ping.interaction is not None
+        assert ping.interaction["name"] == "bugs start", ping.interaction
+        assert global_requests(emu, "POST", f"/channels/{channel.id}/messages") == 0
+    finally:
+        await store.close()
 
 
 LATER = {**FAST, "ping_after": 1.0, "timers__bugoff_turn": 6.0}
