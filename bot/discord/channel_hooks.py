@@ -6,8 +6,9 @@ click's follow-up messages, and their deletion, for 15 minutes after the click. 
 new channel message (an edit notifies nobody) that is deleted once the pinged member acts: two
 global requests for every slow turn, some 14 a second of the bot's 50 at 200 games.
 
-So the publisher keeps, for each game, the freshest click in the game's own channel that was
-answered in a way a follow-up can follow, and sends the game's ping as that click's follow-up,
+So the publisher keeps, for each game, a recent click in the game's own channel that was
+answered in a way a follow-up can follow (replaced by a newer one once it is a minute old), and
+sends the game's ping as that click's follow-up,
 then deletes it through the same token while the token lives. With no such click, or when the
 token no longer works, the ping goes through the bot's token as before. Tokens live in memory
 only (they are secrets, and a restart has no clicks yet).
@@ -30,6 +31,10 @@ SEND_LEFT = 5 * 60.0
 acts, nearly always well within that) goes through the token too."""
 DELETE_LEFT = 10.0
 """A deletion goes through the token only with this long left (clocks and queues between)."""
+KEEP_FOR = 60.0
+"""A game's kept token is replaced by a newer click's only once it is this old: a click then
+costs no follow-up webhook of its own (an object discord.py builds per call, freed only by a
+collection), and a ping still goes through a token under a minute older than the newest."""
 FOLLOWABLE = frozenset(
     {
         InteractionResponseType.channel_message,
@@ -57,6 +62,10 @@ class ChannelHook:
 
     def can_delete(self) -> bool:
         return self.left() >= DELETE_LEFT
+
+    def fresh(self) -> bool:
+        """Whether a newer click's token need not replace this one yet (``KEEP_FOR``)."""
+        return self.left() > TOKEN_LIFE - KEEP_FOR
 
 
 def hook_of(

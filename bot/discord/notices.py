@@ -25,11 +25,11 @@ class Notices(PublisherBase):
     def clicked_in_channel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         """A member's click on one of the game's messages, or command, was answered: if it was
         in the game's channel (not a DM), its token may carry the game's next ping (P-88)."""
-        hook = hook_of(interaction, table.game.channel_id)
         state = self._games.get(table.id)
-        if hook is None or state is None:
+        if state is None or (state.hook is not None and state.hook.fresh()):
             return
-        if state.hook is None or hook.expires >= state.hook.expires:
+        hook = hook_of(interaction, table.game.channel_id)
+        if hook is not None and (state.hook is None or hook.expires >= state.hook.expires):
             state.hook = hook
 
     async def _sync_channel_notes(

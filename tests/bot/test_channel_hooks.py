@@ -10,7 +10,14 @@ import discord
 import pytest
 from discord import InteractionResponseType
 
-from bot.discord.channel_hooks import DELETE_LEFT, SEND_LEFT, TOKEN_LIFE, ChannelHook, hook_of
+from bot.discord.channel_hooks import (
+    DELETE_LEFT,
+    KEEP_FOR,
+    SEND_LEFT,
+    TOKEN_LIFE,
+    ChannelHook,
+    hook_of,
+)
 from bot.discord.notices import deleted_through_token
 from tests.support.clock import StandingClock as Clock
 
@@ -69,7 +76,10 @@ def test_a_token_sends_pings_while_it_has_time_to_delete_them_too() -> None:
     clock = Clock()
     hook = hook_of(click(), CHANNEL, clock=clock)
     assert hook is not None
-    clock.now += TOKEN_LIFE - SEND_LEFT - 1.0
+    assert hook.fresh()  # a newer click's token need not replace it yet
+    clock.now += KEEP_FOR + 1.0
+    assert not hook.fresh()
+    clock.now += TOKEN_LIFE - SEND_LEFT - KEEP_FOR - 2.0
     assert hook.can_send()
     clock.now += 2.0
     assert not hook.can_send() and hook.can_delete()
