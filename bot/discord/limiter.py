@@ -13,6 +13,14 @@ Discord saw the request, so the window the bot keeps is at least as long on Disc
 A board's pump asks for its place (``GlobalLimiter.ahead``) *before* it renders: under
 overload a game waits its turn and then draws the newest state, so many changes become one
 edit instead of a queue of stale ones.
+
+Places are also spread out, by a token bucket under the window: ``GLOBAL_BURST`` places may
+go at once, and the bucket refills at the window's even rate (``limit / window``), so under
+overload a place is given every ``window / limit`` seconds (a waiter woken late catches up,
+by the burst at most). A window that freed all at once used to let some 40 board and DM
+edits go within the same quarter of a second, once a second at 200 games: drawing and
+sending them held the event loop, and the clicks that came meanwhile were answered 7-20 ms
+late at the median, against 1.5 ms in the quarters between.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ log = logging.getLogger(__name__)
 
 WINDOW = 1.0
 """Discord's global window: ``GLOBAL_RATE_LIMIT`` requests per second."""
+GLOBAL_BURST = 5
+"""Places given at once in a window; the later ones are spread (see above)."""
 REFUSED = frozenset({401, 403, 429})
 """The answers Discord counts towards its ban of an IP (a 429 of a shared bucket excepted)."""
 REFUSAL_WINDOW = 600.0
@@ -136,10 +146,16 @@ class GlobalLimiter:
         *,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        burst: int = GLOBAL_BURST,
     ) -> None:
         self.budget = budget
         self.window = (budget.window if budget else WINDOW) * (1 + MARGIN)
+        self.burst = max(1, burst)
+        self.rate = budget.limit / self.window if budget else 0.0
+        """Places per second the bucket refills at: the window's even rate."""
         self.clock, self._sleep = clock, sleep
+        self._tokens = float(self.burst)
+        self._refilled_at = clock()
         self._pending = 0
         self._answered: deque[float] = deque()
         self._queue: deque[asyncio.Future[None]] = deque()
@@ -170,13 +186,14 @@ class GlobalLimiter:
         return max(0, self.budget.limit - self._live())
 
     def delay(self) -> float | None:
-        """Seconds until a place frees up (0: one is free now; ``None``: only a request still
-        on its way can free one, when its answer arrives)."""
+        """Seconds until a place may be given (0: now; ``None``: only a request still on its
+        way can free one, when its answer arrives)."""
         if self.budget is None:
             return 0.0
         live = self._live()
         if live < self.budget.limit:
-            return 0.0
+            tokens = self._refill()
+            return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
         expiring = live - self.budget.limit  # this many answered places must go first
         if expiring >= len(self._answered):
             return None
@@ -184,19 +201,30 @@ class GlobalLimiter:
 
     def take(self) -> GlobalSlot | None:
         """A place now, or ``None`` (it does not jump the queue of those waiting)."""
-        if self._queue or self.room() <= 0:
+        if self._queue or self.delay() != 0:
             return None
         return self._grant()
 
     def _grant(self) -> GlobalSlot:
         self._pending += 1
+        if self.budget is not None:
+            self._tokens = self._refill() - 1
         return GlobalSlot(self)
+
+    def _refill(self) -> float:
+        """The bucket's tokens now (at most ``burst``)."""
+        now = self.clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._refilled_at) * self.rate)
+        self._refilled_at = now
+        return self._tokens
 
     def _settle(self, *, counted: bool) -> None:
         self._pending -= 1
         if counted:
             self._answered.append(self.clock())
             self.sent += 1
+        elif self.budget is not None:  # never sent: its token goes back too
+            self._tokens = min(float(self.burst), self._refill() + 1)
         self._changed.set()
 
     async def acquire(self) -> GlobalSlot:
@@ -211,8 +239,8 @@ class GlobalLimiter:
             ticket.set_result(None)
         try:
             await ticket  # until every earlier waiter has its place
-            while self.room() <= 0:
-                await self._until_changed(self.delay())
+            while (delay := self.delay()) != 0:
+                await self._until_changed(delay)
             return self._grant()
         finally:
             self._queue.remove(ticket)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator
+from itertools import pairwise
 from typing import Any
 
 import aiohttp
@@ -118,8 +120,9 @@ def test_the_window_admits_its_limit_per_second_counted_from_each_answer() -> No
 
 
 async def test_waiters_get_places_in_turn_and_never_more_than_the_limit_per_window() -> None:
+    """The sliding window alone (a burst as large as the limit: nothing spread)."""
     clock = Clock()
-    limiter = GlobalLimiter(Budget(50, 1.0), clock=clock, sleep=clock.sleep)
+    limiter = GlobalLimiter(Budget(50, 1.0), clock=clock, sleep=clock.sleep, burst=50)
     got: list[tuple[int, float]] = []
 
     async def request(n: int) -> None:
@@ -141,6 +144,67 @@ async def test_waiters_get_places_in_turn_and_never_more_than_the_limit_per_wind
     assert [n for n, _ in got] == list(range(120))
     assert [t for _, t in got] == pytest.approx([100.0] * 50 + [101.1] * 50 + [102.2] * 20)
     assert limiter.waited == 70
+
+
+async def serve(limiter: GlobalLimiter, clock: Clock, requests: int, step: float) -> list[float]:
+    """When each of ``requests`` waiters, queued at once and answered at once, got its place,
+    the clock moving ``step`` seconds at a time."""
+    got: list[float] = []
+
+    async def request() -> None:
+        slot = await limiter.acquire()
+        got.append(clock.now)
+        slot.done()
+
+    tasks = [asyncio.create_task(request()) for _ in range(requests)]
+    while len(got) < requests:
+        for _ in range(30):  # every waiter due now gets its place before the clock moves
+            await asyncio.sleep(0)
+        clock.advance(step)
+    await asyncio.gather(*tasks)
+    return got
+
+
+async def test_past_the_burst_places_are_spread_at_the_windows_even_rate() -> None:
+    """A window that frees all at once no longer lets its whole budget go in the same
+    instant: the first ``burst`` go at once, then one every ``window / limit`` seconds; where
+    the window itself is full, at most ``burst`` go together once it frees."""
+    clock = Clock()
+    limiter = GlobalLimiter(Budget(50, 1.0), clock=clock, sleep=clock.sleep, burst=5)
+    got = await serve(limiter, clock, 120, 0.001)
+    spacing = WINDOW / 50
+    assert got[:5] == [100.0] * 5
+    assert max(Counter(got).values()) <= 5
+    gaps = [b - a for a, b in pairwise(got) if b > a]
+    # One every spacing, give or take the clock's step (a waiter woken a step late is caught
+    # up by the next one), but where the window was full.
+    evenly = [gap for gap in gaps if abs(gap - spacing) <= 0.001 + 1e-9]
+    assert len(evenly) >= 0.9 * len(gaps), gaps
+    # Never more than the limit in any window, and still the limit's rate overall.
+    assert max(sum(1 for t in got if start <= t < start + WINDOW) for start in got) <= 50
+    assert got[-1] - got[0] <= 2 * WINDOW + 0.4
+
+
+async def test_a_waiter_woken_late_catches_up_by_at_most_the_burst() -> None:
+    """Places not given while nobody was served build up again to ``burst``, no further: a
+    loop that woke a waiter late catches up at once, by the burst at most."""
+    clock = Clock()
+    limiter = GlobalLimiter(Budget(50, 1.0), clock=clock, sleep=clock.sleep, burst=5)
+    got = await serve(limiter, clock, 30, 0.5)
+    assert got[:5] == [100.0] * 5
+    # Half a second later the bucket is full again (5), not 23 places ahead.
+    assert got[5:10] == [100.5] * 5 and got[10:15] == [101.0] * 5
+
+
+def test_a_place_never_used_gives_its_share_back() -> None:
+    clock = Clock()
+    limiter = GlobalLimiter(Budget(50, 1.0), clock=clock, burst=2)
+    first, second = limiter.take(), limiter.take()
+    assert first is not None and second is not None
+    assert limiter.take() is None
+    assert limiter.delay() == pytest.approx(WINDOW / 50)
+    second.drop()
+    assert limiter.take() is not None
 
 
 async def test_a_waiter_that_gives_up_leaves_its_turn_to_the_next() -> None:
