@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.child import WORKER_NICENESS
 from bot.host.thinking import Thinking
 from rules.core import Engine, get_game
 from rules.core.bots import Budget
@@ -113,23 +112,6 @@ async def test_the_workers_end_with_the_pool() -> None:
     finally:
         thinking.close()
     await until(lambda: not started & workers(), timeout=30, what="the workers to end")
-
-
-async def test_a_search_worker_runs_niced_but_never_in_the_idle_class() -> None:
-    """A game waits on a bot's search: its worker runs at a lower priority than the bot, so
-    the event loop gets a busy core first, but not in the idle class the picture process
-    takes, where a machine kept busy by others would stall it for good (P-86)."""
-    engine, seat = position()
-    before = workers()
-    thinking = Thinking(1, grace=GRACE)
-    try:
-        assert (await thinking.decide(hard(seat, Budget(simulations=8)), engine)).how == "searched"
-        (worker,) = workers() - before
-        assert os.getpriority(os.PRIO_PROCESS, worker) == min(os.nice(0) + WORKER_NICENESS, 19)
-        assert os.sched_getscheduler(worker) == os.SCHED_OTHER
-    finally:
-        thinking.close()
-    await until(lambda: worker not in workers(), timeout=30, what="the worker to end")
 
 
 ORPHANING_BOT = """
