@@ -49,33 +49,11 @@ def end_with(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def start_background_worker(parent: int, idle: bool = False) -> None:
+def start_background_worker(parent: int) -> None:
     """A worker process's initializer: it ends with the bot (``end_with``) and runs at a lower
     priority. Its work (a picture, a bot's search) can wait a few milliseconds; the event loop's
     cannot, since every click of every game waits behind it. Where the cores are all busy, the
-    kernel then gives the event loop the CPU it asks for first. ``idle``: it runs only on CPU
-    time nothing else wants (``run_when_idle``)."""
+    kernel then gives the event loop the CPU it asks for first."""
     end_with(parent)
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
-    if idle:
-        run_when_idle()
-
-
-def run_when_idle() -> None:
-    """Put this process in Linux's idle scheduling class (``SCHED_IDLE``; elsewhere, or where
-    it is refused, it keeps its niceness): it runs only on a core nothing else wants, and a
-    waking thread of any other process takes the core from it at once.
-
-    For work nobody waits on, only a picture: a nice process still takes its share of a busy
-    core, and the kernel lets it finish its slice before a waking thread preempts it. At 200
-    games Bug Run's pictures came in bursts (boards drawn every ``PICTURE_INTERVAL`` drift into
-    step), and in those seconds the bot's event loop waited for a core 40-65 ms in every 250
-    (``/proc``'s schedstat of its thread) with the picture process at nice 10 or 19, about a
-    quarter of that in the idle class. A bot's search stays at its niceness: a game waits on
-    it, and a machine kept busy by others must not stall it for good."""
-    policy = getattr(os, "SCHED_IDLE", None)
-    if policy is None:  # pragma: no cover - not on Linux
-        return
-    with contextlib.suppress(OSError):
-        os.sched_setscheduler(0, policy, os.sched_param(0))

@@ -47,7 +47,7 @@ class PictureWorkers:
                 self.processes,
                 mp_context=context,
                 initializer=start_background_worker,
-                initargs=(os.getpid(), True),  # in the idle class: a picture can wait
+                initargs=(os.getpid(),),
             )
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, render)
