@@ -10,6 +10,11 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker process looks whether the bot that started it still runs."""
@@ -57,3 +62,91 @@ def start_background_worker(parent: int) -> None:
     end_with(parent)
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+
+
+# -- drawing in the idle class (pictures only, P-86) ------------------------------------------
+_CAP_SYS_NICE = 23
+"""The capability that lets a thread raise its own scheduling priority (``capabilities(7)``)."""
+
+
+class Flag(Protocol):
+    """What a picture process needs of a ``multiprocessing.Event``: whether it is set."""
+
+    def is_set(self) -> bool: ...
+
+
+_drawing_may_idle = False
+"""In a picture process: whether its drawings run in the idle class (``idle_while_drawing``)."""
+
+_closing: Flag | None = None
+"""In a picture process: set by the bot when it closes the pool (``PictureWorkers.close``)."""
+
+
+def may_leave_idle_class() -> bool:
+    """Whether this process could come back out of Linux's idle scheduling class once in it.
+
+    Leaving it counts as raising one's priority: the kernel allows it to a thread with
+    ``CAP_SYS_NICE`` (root outside a container, or given it) or whose ``RLIMIT_NICE`` admits its
+    niceness (``20 - nice <= limit``; systemd's ``LimitNICE=+10`` for nice 10), and to nothing
+    else. A process that could not leave must never enter: it would end, and be ended by its
+    parent, only on CPU time nothing else wants."""
+    if not hasattr(os, "SCHED_IDLE"):  # pragma: no cover - not on Linux
+        return False
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NICE)
+    if soft == resource.RLIM_INFINITY or 20 - os.nice(0) <= soft:
+        return True
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:  # pragma: no cover - no procfs
+        return False
+    for line in status.splitlines():
+        if line.startswith("CapEff:"):
+            return bool(int(line.split()[1], 16) >> _CAP_SYS_NICE & 1)
+    return False  # pragma: no cover - every Linux prints it
+
+
+def start_picture_worker(parent: int, closing: Flag) -> None:
+    """A picture process's initializer: a background worker (``start_background_worker``) whose
+    drawings may run in the idle class (``idle_while_drawing``) where it can leave it again."""
+    global _drawing_may_idle, _closing
+    start_background_worker(parent)
+    _closing = closing
+    _drawing_may_idle = may_leave_idle_class()
+
+
+def idle_while_drawing(draw: Callable[[], T]) -> T:
+    """``draw()`` in Linux's idle scheduling class (``SCHED_IDLE``), then back to the ordinary
+    class at the worker's niceness: the picture takes only CPU time nothing else wants, and any
+    waking thread of another process takes the core from it at once; waiting for work, ending
+    and exiting are done in the ordinary class, so a pool that is closed, or whose bot ended,
+    goes at once however busy the machine is. Where the process could not leave the idle class
+    (``may_leave_idle_class``), or once the bot closes the pool, it draws at its niceness alone.
+
+    Why: at 200 games Bug Run's pictures came in bursts (boards redrawn every
+    ``PICTURE_INTERVAL`` drift into step), and in those seconds the bot's event loop waited for
+    a core 40-65 ms in every 250 ms with the picture process at nice 10 or 19, a quarter of that
+    with it in the idle class: a niced process still takes its share of a busy core."""
+    idle = _drawing_may_idle and _closing is not None and not _closing.is_set()
+    if idle:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        # Looked at again once in the class: the bot sets the flag before it raises its
+        # processes out of the class, so one of the two always sees the other.
+        if _closing is not None and _closing.is_set():
+            leave_idle_class(0)
+    try:
+        return draw()
+    finally:
+        if idle:
+            leave_idle_class(0)
+
+
+def leave_idle_class(pid: int) -> None:
+    """Put process ``pid`` (0: this thread) back in the ordinary class at its niceness (the
+    legacy call keeps a process's nice value); nothing if it is not in the idle class or may
+    not leave it."""
+    with contextlib.suppress(OSError):
+        if os.sched_getscheduler(pid) == os.SCHED_IDLE:
+            os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))

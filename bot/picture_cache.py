@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 import multiprocessing
 import os
 import pickle
 from collections import OrderedDict
 from collections.abc import Callable
+from multiprocessing.synchronize import Event
 
-from .child import start_background_worker
+from .child import idle_while_drawing, leave_idle_class, start_picture_worker
 from .ui.specs import ImageSpec
 
 log = logging.getLogger(__name__)
@@ -37,20 +39,25 @@ class PictureWorkers:
     def __init__(self, processes: int) -> None:
         self.processes = processes
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._closing: Event | None = None
+        """Set when the pool closes: its processes no longer draw in the idle class."""
 
     async def run(self, render: Callable[[], bytes]) -> bytes:
         if self._pool is None:
             # spawn, not fork: this process runs threads (the database's, the pictures') and an
             # event loop, which a forked child must not inherit half-way
             context = multiprocessing.get_context("spawn")
+            self._closing = context.Event()
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.processes,
                 mp_context=context,
-                initializer=start_background_worker,
-                initargs=(os.getpid(),),
+                initializer=start_picture_worker,
+                initargs=(os.getpid(), self._closing),
             )
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, render)
+            # drawn in the idle class where the process can leave it again (P-86)
+            drawing = functools.partial(idle_while_drawing, render)
+            return await asyncio.get_running_loop().run_in_executor(self._pool, drawing)
         except concurrent.futures.process.BrokenProcessPool:
             log.warning("the picture process died; drawing in a thread, a new process next time")
             self.close()
@@ -60,8 +67,17 @@ class PictureWorkers:
 
     def close(self, *, wait: bool = False) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=wait, cancel_futures=True)
+        if pool is None:
+            return
+        # A drawing under way, or one the pool already handed over, would otherwise finish in
+        # the idle class before its process ends: on a busy machine, seconds. The flag first,
+        # then the processes raised out (``idle_while_drawing`` looks at the flag once in it).
+        closing, self._closing = self._closing, None
+        if closing is not None:
+            closing.set()
+        for pid in list(getattr(pool, "_processes", None) or ()):  # CPython's, since 3.2
+            leave_idle_class(pid)
+        pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class ImageCache:

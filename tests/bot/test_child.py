@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bot import child
+
 REPO = Path(__file__).resolve().parents[2]
 
 KILLED_PARENT = """
@@ -55,3 +57,72 @@ def test_a_child_started_to_die_with_its_parent_ends_when_the_parent_is_killed(
     finally:
         if alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+LEAVES_IDLE = """
+import os, sys, threading
+from bot.child import may_leave_idle_class
+os.nice(10)
+said = may_leave_idle_class()
+done = []
+
+def try_it():  # in a thread of its own: the class is a thread's, and this one then ends
+    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    try:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    except PermissionError:
+        done.append(False)
+    else:
+        done.append(os.sched_getscheduler(0) == os.SCHED_OTHER and os.nice(0) == 10)
+
+thread = threading.Thread(target=try_it)
+thread.start()
+thread.join()
+print(said, done[0])
+"""
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.geteuid() != 0,
+    reason="Linux's idle class; the test takes other users' credentials",
+)
+@pytest.mark.parametrize(
+    ("credentials", "leaves"),
+    [
+        ([], True),  # root, with CAP_SYS_NICE
+        (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"], False),
+        (["setpriv", "--inh-caps=-sys_nice", "--bounding-set=-sys_nice"], False),
+    ],
+    ids=["root", "a user", "root without it"],
+)
+def test_a_picture_process_enters_the_idle_class_only_where_the_kernel_lets_it_leave(
+    credentials: list[str], leaves: bool
+) -> None:
+    """``may_leave_idle_class`` says what the kernel then does: a process that could not come
+    back out of the idle class would end only on CPU time nothing else wants (P-86)."""
+    done = subprocess.run(
+        [*credentials, sys.executable, "-c", LEAVES_IDLE],
+        cwd=REPO,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.split() == [str(leaves), str(leaves)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's idle class")
+@pytest.mark.parametrize(("limit", "leaves"), [(10, True), (9, False), (40, True)])
+def test_a_nice_limit_that_admits_the_workers_niceness_lets_it_leave_the_idle_class(
+    limit: int, leaves: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ``CAP_SYS_NICE``, the kernel lets a thread at nice 10 leave the idle class when
+    its ``RLIMIT_NICE`` is 10 or more (``20 - nice``): this machine's hard limit is 0 and may not
+    be raised, so the limit is given here, and the capability taken away."""
+    import resource
+
+    monkeypatch.setattr(child, "_CAP_SYS_NICE", 63)  # a capability nobody has
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (limit, limit))
+    monkeypatch.setattr(os, "nice", lambda increment: 10)
+    assert child.may_leave_idle_class() is leaves

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import gc
@@ -24,7 +25,7 @@ import discord
 import pytest
 
 import bot.ui.games  # noqa: F401  (registers the presenters)
-from bot.child import WORKER_NICENESS
+from bot.child import WORKER_NICENESS, may_leave_idle_class
 from bot.discord.publisher import Publisher
 from bot.discord.render import edit_kwargs, send_kwargs
 from bot.picture_cache import ImageCache
@@ -177,6 +178,71 @@ async def test_pictures_are_drawn_by_a_worker_process_and_come_out_the_same() ->
     finally:
         cache.close(wait=True)
     assert cache.workers._pool is None
+
+
+def own_class() -> bytes:
+    """In the picture process: its scheduling class while it draws, as a "picture"."""
+    return str(os.sched_getscheduler(0)).encode()
+
+
+def slow_own_class(seconds: float) -> bytes:
+    """``own_class`` after ``seconds``: a drawing long enough to close the pool under it."""
+    time.sleep(seconds)
+    return own_class()
+
+
+def picture_pids(cache: ImageCache) -> list[int]:
+    assert cache.workers is not None and cache.workers._pool is not None
+    return list(cache.workers._pool._processes)  # type: ignore[attr-defined]
+
+
+idle_class = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not may_leave_idle_class(),
+    reason="Linux's idle class, where this process could leave it again",
+)
+
+
+@idle_class
+@pytest.mark.usefixtures("no_tracker_left")
+async def test_the_picture_process_draws_in_the_idle_class_and_waits_outside_it() -> None:
+    """A picture takes only CPU time nothing else wants, and a waking event loop takes the core
+    from it at once; between pictures the process is back in the ordinary class at its
+    niceness, so a closed pool or an orphan ends at once however busy the machine (P-86)."""
+    cache = ImageCache(processes=1)
+    try:
+        assert cache.workers is not None
+        assert int(await cache.workers.run(own_class)) == os.SCHED_IDLE
+        (pid,) = picture_pids(cache)
+        assert os.sched_getscheduler(pid) == os.SCHED_OTHER
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(os.nice(0) + WORKER_NICENESS, 19)
+    finally:
+        cache.close(wait=True)
+
+
+@idle_class
+@pytest.mark.usefixtures("no_tracker_left")
+async def test_closing_the_pool_takes_its_drawings_out_of_the_idle_class() -> None:
+    """The drawing under way is raised out of the idle class when the pool closes, and one the
+    pool had already handed over is not drawn in it: either would otherwise finish, and its
+    process end, only on CPU time nothing else wants (seconds on a busy machine)."""
+    cache = ImageCache(processes=1)
+    assert cache.workers is not None
+    workers = cache.workers
+    await workers.run(functools.partial(bytes, 0))  # a picklable no-op starts it
+    (pid,) = picture_pids(cache)
+    assert workers._pool is not None
+    manager = workers._pool._executor_manager_thread  # type: ignore[attr-defined]
+    assert manager is not None
+    drawing = asyncio.ensure_future(workers.run(functools.partial(slow_own_class, 0.5)))
+    handed = asyncio.ensure_future(workers.run(functools.partial(slow_own_class, 0.0)))
+    await until(lambda: os.sched_getscheduler(pid) == os.SCHED_IDLE)
+    cache.close()
+    assert os.sched_getscheduler(pid) == os.SCHED_OTHER
+    assert int(await drawing) == os.SCHED_OTHER  # raised out while it drew
+    with contextlib.suppress(asyncio.CancelledError):  # unless the pool let it go unstarted
+        assert int(await handed) == os.SCHED_OTHER
+    await asyncio.to_thread(manager.join)  # it ends once the process has
+    assert not manager.is_alive()
 
 
 @pytest.mark.usefixtures("no_tracker_left")
