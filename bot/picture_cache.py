@@ -62,7 +62,9 @@ class PictureWorkers:
             log.warning("the picture process died; drawing in a thread, a new process next time")
             self.close()
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            log.warning("a picture could not go to the picture process (%s)", exc)
+            # its words only: a log record keeps its arguments (a test's log capture, for one),
+            # and this error's traceback holds the pool's queues and their semaphores
+            log.warning("a picture could not go to the picture process (%s)", str(exc))
         return await asyncio.to_thread(render)
 
     def close(self, *, wait: bool = False) -> None:
