@@ -146,7 +146,9 @@ def idle_while_drawing(draw: Callable[[], T]) -> T:
 def leave_idle_class(pid: int) -> None:
     """Put process ``pid`` (0: this thread) back in the ordinary class at its niceness (the
     legacy call keeps a process's nice value); nothing if it is not in the idle class or may
-    not leave it."""
+    not leave it, or on a system without the class (macOS, Windows)."""
+    if not hasattr(os, "SCHED_IDLE"):  # pragma: no cover - not on Linux
+        return
     with contextlib.suppress(OSError):
         if os.sched_getscheduler(pid) == os.SCHED_IDLE:
             os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))

@@ -126,3 +126,13 @@ def test_a_nice_limit_that_admits_the_workers_niceness_lets_it_leave_the_idle_cl
     monkeypatch.setattr(resource, "getrlimit", lambda which: (limit, limit))
     monkeypatch.setattr(os, "nice", lambda increment: 10)
     assert child.may_leave_idle_class() is leaves
+
+
+def test_closing_a_pool_where_there_is_no_idle_class_does_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """macOS and Windows have neither the idle class nor ``sched_getscheduler``: a closing
+    picture pool's call to raise its processes out of the class does nothing there."""
+    for name in ("SCHED_IDLE", "sched_getscheduler", "sched_setscheduler"):
+        monkeypatch.delattr(os, name, raising=False)
+    child.leave_idle_class(os.getpid())
