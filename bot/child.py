@@ -64,7 +64,7 @@ def start_background_worker(parent: int) -> None:
         os.nice(WORKER_NICENESS)
 
 
-# -- drawing in the idle class (pictures only, P-86) ------------------------------------------
+# -- drawing in the idle class (pictures only, P-89) ------------------------------------------
 _CAP_SYS_NICE = 23
 """The capability that lets a thread raise its own scheduling priority (``capabilities(7)``)."""
 
@@ -87,7 +87,7 @@ def may_leave_idle_class() -> bool:
 
     Leaving it counts as raising one's priority: the kernel allows it to a thread with
     ``CAP_SYS_NICE`` (root outside a container, or given it) or whose ``RLIMIT_NICE`` admits its
-    niceness (``20 - nice <= limit``; systemd's ``LimitNICE=+10`` for nice 10), and to nothing
+    niceness (``20 - nice <= limit``; systemd's ``LimitNICE=10`` for nice 10), and to nothing
     else. A process that could not leave must never enter: it would end, and be ended by its
     parent, only on CPU time nothing else wants."""
     if not hasattr(os, "SCHED_IDLE"):  # pragma: no cover - not on Linux

@@ -55,7 +55,7 @@ class PictureWorkers:
                 initargs=(os.getpid(), self._closing),
             )
         try:
-            # drawn in the idle class where the process can leave it again (P-86)
+            # drawn in the idle class where the process can leave it again (P-89)
             drawing = functools.partial(idle_while_drawing, render)
             return await asyncio.get_running_loop().run_in_executor(self._pool, drawing)
         except concurrent.futures.process.BrokenProcessPool:
