@@ -12,7 +12,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event
 
 T = TypeVar("T")
 
@@ -69,17 +72,9 @@ _CAP_SYS_NICE = 23
 """The capability that lets a thread raise its own scheduling priority (``capabilities(7)``)."""
 
 
-class Flag(Protocol):
-    """What a picture process needs of a ``multiprocessing.Event``: whether it is set."""
-
-    def is_set(self) -> bool: ...
-
-
-_drawing_may_idle = False
-"""In a picture process: whether its drawings run in the idle class (``idle_while_drawing``)."""
-
-_closing: Flag | None = None
-"""In a picture process: set by the bot when it closes the pool (``PictureWorkers.close``)."""
+_closing: Event | None = None
+"""In a picture process that may leave the idle class (``may_leave_idle_class``): set by the
+bot when it closes the pool (``PictureWorkers.close``); ``None``: it never enters the class."""
 
 
 def may_leave_idle_class() -> bool:
@@ -107,13 +102,12 @@ def may_leave_idle_class() -> bool:
     return False  # pragma: no cover - every Linux prints it
 
 
-def start_picture_worker(parent: int, closing: Flag) -> None:
+def start_picture_worker(parent: int, closing: Event) -> None:
     """A picture process's initializer: a background worker (``start_background_worker``) whose
     drawings may run in the idle class (``idle_while_drawing``) where it can leave it again."""
-    global _drawing_may_idle, _closing
+    global _closing
     start_background_worker(parent)
-    _closing = closing
-    _drawing_may_idle = may_leave_idle_class()
+    _closing = closing if may_leave_idle_class() else None
 
 
 def idle_while_drawing(draw: Callable[[], T]) -> T:
@@ -128,13 +122,14 @@ def idle_while_drawing(draw: Callable[[], T]) -> T:
     ``PICTURE_INTERVAL`` drift into step), and in those seconds the bot's event loop waited for
     a core 40-65 ms in every 250 ms with the picture process at nice 10 or 19, a quarter of that
     with it in the idle class: a niced process still takes its share of a busy core."""
-    idle = _drawing_may_idle and _closing is not None and not _closing.is_set()
+    closing = _closing
+    idle = closing is not None and not closing.is_set()
     if idle:
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         # Looked at again once in the class: the bot sets the flag before it raises its
         # processes out of the class, so one of the two always sees the other.
-        if _closing is not None and _closing.is_set():
+        if closing is not None and closing.is_set():
             leave_idle_class(0)
     try:
         return draw()

@@ -5,6 +5,7 @@ timed-out run leaves no bot behind to compete for the CPU."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -83,8 +84,8 @@ print(said, done[0])
 
 
 @pytest.mark.skipif(
-    not sys.platform.startswith("linux") or os.geteuid() != 0,
-    reason="Linux's idle class; the test takes other users' credentials",
+    not sys.platform.startswith("linux") or os.geteuid() != 0 or not shutil.which("setpriv"),
+    reason="Linux's idle class; the test takes other users' credentials (util-linux's setpriv)",
 )
 @pytest.mark.parametrize(
     ("credentials", "leaves"),
