@@ -20,7 +20,10 @@ channels, through an emulator of its own. Printed per run, beside the floor and 
 
 - committed click ack p50/p99: click → the interaction's acknowledgement, for clicks the game
   took (found in the action log); refused, late (Discord refused a button that had changed)
-  and unanswered clicks are counted apart;
+  and unanswered clicks are counted apart; and the ack in three at the points where the
+  emulator handed the click's frame to the gateway and took in the answer, so the bot's own
+  part (frame in to answer out, with the loopback) stands apart from the emulator's and the
+  bench's, which share this machine's cores with it;
 - board visible p50/p99: click → the clicker can see the new board: the acknowledgement when
   the response updated the board (``UPDATE_MESSAGE``) or showed, beneath a private answer, a
   copy of the board that the board itself then showed (P-85), else the first edit of the board that
@@ -379,6 +382,18 @@ class Click:
     copies: list[str] = field(default_factory=list)
     """The boards the response showed beneath a private answer (P-85), as embed text: the
     click saw the board at its ack if the board later shows one of them."""
+    parts: tuple[float, float, float] | None = None
+    """The ack in three (``split_ack``): the emulator sending the click, the bot answering it,
+    the emulator taking the answer in until the clicker sees it."""
+
+
+def split_ack(click: Click, result: InteractionResult, acked: float) -> None:
+    """Split an answered click's ack where the emulator handed the frame to the bot's gateway
+    and where it took in the bot's answer: the middle part is the bot's own (with the loopback
+    both ways), the others the emulator's and the bench's, which the floor's clicks pay too."""
+    if result.acknowledged and result.taken_in == result.taken_in:
+        out = result.dispatched - click.started
+        click.parts = (out, max(0.0, result.taken_in - result.dispatched), acked - result.taken_in)
 
 
 def visible_controls(game: Game, movers: list[int], screens: Screens) -> list[Control]:
@@ -430,6 +445,7 @@ async def press(bench: Bench, game: Game, control: Control) -> Click:
     acked = time.perf_counter()
     click.ack = acked - click.started
     click.outcome = outcome_of(result)
+    split_ack(click, result, acked)
     if click.outcome == "unanswered":  # the game may have taken it all the same, too late
         click.answered = False
         if await confirmed(bench, game, since, control, result, acked, patient=True):
@@ -653,6 +669,12 @@ class Figures:
     """CPU seconds of the measured process's event loop in the window."""
     bench_lag: list[float] = field(default_factory=list)
     """The bench's own event loop lag over the window (``Cpu.lags``)."""
+    parts: list[tuple[float, float, float]] = field(default_factory=list)
+    """The committed clicks' acks in three (``Click.parts``)."""
+
+    def part(self, index: int) -> float:
+        """The median of one part of the acks in three."""
+        return median([p[index] for p in self.parts])
 
     @property
     def rate(self) -> float:
@@ -868,6 +890,7 @@ async def measure_bot(
         cpu=cpu.busy,
         bench_lag=cpu.lags,
         loop_cpu=cpu.loop,
+        parts=[c.parts for c in bench.clicks if c.outcome == "committed" and c.parts is not None],
     )
 
 
@@ -961,7 +984,9 @@ async def measure_floor(
                 return
             click = Click("move", "floor", board=message)
             result = await emu.click(member, message, "floor:press")
-            click.ack = time.perf_counter() - click.started
+            acked = time.perf_counter()
+            click.ack = acked - click.started
+            split_ack(click, result, acked)
             outcome = outcome_of(result)
             click.outcome = "committed" if outcome == "answered" else outcome
             click.updated_board = result.type == UPDATE_MESSAGE
@@ -986,6 +1011,7 @@ async def measure_floor(
         cpu=cpu.busy,
         bench_lag=cpu.lags,
         loop_cpu=cpu.loop,
+        parts=[c.parts for c in clicks if c.outcome == "committed" and c.parts is not None],
     )
 
 
@@ -1061,6 +1087,13 @@ def print_run(spec: RunSpec, bot: Figures, floor: Figures) -> None:
     print(
         f"event loop CPU per committed move: bot {bot_loop:.2f} ms, floor {floor_loop:.2f} ms per "
         f"click ({ratio(bot_loop, floor_loop).strip()})"
+    )
+    print(
+        "the committed click ack in three, p50 ms of each part (the emulator sending the click"
+        " | the bot, frame in to answer out, with the loopback | the emulator taking the answer"
+        f" in): bot {' | '.join(ms(bot.part(i)) for i in range(3))}; floor"
+        f" {' | '.join(ms(floor.part(i)) for i in range(3))}; the bot's part"
+        f" {ratio(bot.part(1), floor.part(1)).strip()} the floor's"
     )
     print(
         f"setup: {bot.started} of {spec.games} game(s) started in {bot.started_in:.1f} s; {bot.games_over} ended within "

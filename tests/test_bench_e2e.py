@@ -52,6 +52,13 @@ async def test_the_smallest_run_prints_every_figure_beside_the_floor() -> None:
     )
     assert re.search(r"^database: \d+ member actions committed in the window", out, re.M)
     assert "global requests per committed move, busiest routes:" in out
+    # The ack in three: every part measured, for the bot and the floor alike.
+    parts = rf"{NUMBER} \| {NUMBER} \| {NUMBER}"
+    assert re.search(
+        rf"^the committed click ack in three, .*: bot {parts}; floor {parts}; the bot's part",
+        out,
+        re.M,
+    ), out
     goals = out[out.index("Goals (issue 21):") :].splitlines()[1:]
     verdicts = [line.split()[0] for line in goals if line.startswith("  ")]
     assert len(verdicts) == 5 and set(verdicts) <= {"PASS", "MISS", "not"}, goals

@@ -71,6 +71,13 @@ class InteractionResult:
     """An ephemeral message of this user that the bot edited through another interaction's
     token while this one was being answered (a private panel, P-48), and its text then."""
     panel_text: str | None = None
+    dispatched: float = float("nan")
+    """``time.perf_counter()`` once the interaction's frame was handed to the bot's gateway
+    connection."""
+    taken_in: float = float("nan")
+    """``time.perf_counter()`` when the emulator took in the bot's first answer (its callback),
+    its request read: from ``dispatched`` to here is the bot's part of the acknowledgement,
+    with the loopback both ways (a bench splits the ack with these two)."""
     _done: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _cursor: int = field(default=0, repr=False)
 
@@ -426,6 +433,7 @@ class Interactions:
         record.result.delivered = await self.dispatch(
             "INTERACTION_CREATE", self._payload(record, data)
         )
+        record.result.dispatched = time.perf_counter()
         await record.result._done.wait()
         return record.result
 
@@ -571,6 +579,8 @@ class Interactions:
         if record is None or record.token != token:
             raise unknown_interaction()
         result = record.result
+        if not result.acknowledged:
+            result.taken_in = time.perf_counter()
         if result.failed or time.monotonic() - record.created > self.ack_deadline:
             self._expire(record)
             raise unknown_interaction()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -879,3 +880,28 @@ async def test_an_ephemeral_is_edited_only_by_tokens_that_made_it_or_were_clicke
     assert emu.ephemerals(scene.alice) == [] and emu.ephemerals_created(scene.alice) == [panel]
     with pytest.raises(EmulatorError):
         emu.dismiss(emu.get_message(board.body["id"]))
+
+
+async def test_an_answered_click_carries_when_its_frame_went_out_and_its_answer_came_in(
+    scene: Scene, raw: RawBot
+) -> None:
+    """A bench splits an ack at these two instants (``bench/e2e.py``): the frame handed to the
+    bot's gateway, then the bot's first answer taken in; a second answer moves neither."""
+    emu = scene.emu
+    await connected(scene, raw)
+    go = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go:1"}]}
+    board = await raw.call(
+        "POST", f"/channels/{scene.chan.id}/messages", {"content": "board", "components": [go]}
+    )
+    before = time.perf_counter()
+    task = asyncio.create_task(emu.click(scene.alice, emu.get_message(board.body["id"]), "go:1"))
+    clicked = (await raw.next("INTERACTION_CREATE"))["d"]
+    await asyncio.sleep(0.02)  # the bot takes its time: the answer comes in this much later
+    await raw.call("POST", callback_path(clicked), {"type": 6})
+    answered = await task
+    after = time.perf_counter()
+    assert before <= answered.dispatched < answered.taken_in <= after
+    assert answered.taken_in - answered.dispatched >= 0.02
+    taken_in = answered.taken_in
+    again = await raw.call("POST", callback_path(clicked), {"type": 6})
+    assert again.status == 400 and answered.taken_in == taken_in
