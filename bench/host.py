@@ -10,6 +10,9 @@ Each figure is measured with ``DATABASE_SYNCHRONOUS=FULL`` (the default: one fsy
 group) and with ``NORMAL`` beside it, and on PostgreSQL (``PG``: a database of its own on the
 ``--postgres`` server, ``synchronous_commit=on``), in turn in the same run.
 
+First, the disk's own floor in the same run: a bare SQLite COMMIT of one row in each mode,
+back to back and 50 ms apart (``disk_floor``), which no code of the bot's can go under.
+
 Run by hand: `.venv/bin/python bench/host.py [--actions 400] [--seconds 5] [--compare]`.
 The machine is noisy: quote medians and ratios, and run it twice.
 """
@@ -22,6 +25,7 @@ import contextlib
 import math
 import os
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -35,6 +39,7 @@ from bench.play import Clock, new_table, settings, step
 from bot.host.host import Host
 from bot.host.table import Table
 from bot.store import Store
+from bot.store.writer import WAL_WORKING_SIZE
 from rules import GAMES
 from tests.support.databases import LOCAL, PostgresDatabases
 
@@ -182,6 +187,38 @@ async def _throughput(store: Store, games: int, seconds: float) -> tuple[float, 
     return done / window, (len(commits) / groups if groups else 1.0), acts
 
 
+def disk_floor(path: Path, mode: str, commits: int = 400, gap: float = 0.0) -> list[float]:
+    """Seconds of each of ``commits`` bare SQLite COMMITs of one small row, no bot code: WAL,
+    ``synchronous`` as ``mode``, the log first grown to its working size as the store grows
+    it (``SQLiteWriter.presize_wal``), ``gap`` seconds between two. Under ``FULL`` this is the
+    disk's fsync, the part of a committed action no code of the bot's can make shorter (P-37);
+    on a virtual disk it is slower when commits are spaced, as a quiet game's clicks are, than
+    back to back, as the per-game figures below are."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, body BLOB)")
+        conn.execute("PRAGMA synchronous=OFF")
+        for _ in range(WAL_WORKING_SIZE // 4096):
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO t (body) VALUES (?)", (b"x" * 200,))
+            conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        conn.execute(f"PRAGMA synchronous={mode}")
+        took: list[float] = []
+        for _ in range(commits):
+            if gap:
+                time.sleep(gap)
+            started = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO t (body) VALUES (?)", (b"x" * 200,))
+            conn.execute("COMMIT")
+            took.append(time.perf_counter() - started)
+        return took
+    finally:
+        conn.close()
+
+
 async def main_async(args: argparse.Namespace) -> None:
     modes = ["FULL", "NORMAL"] if args.synchronous == "both" else [args.synchronous]
     if args.postgres != "none":
@@ -198,6 +235,15 @@ async def main_async(args: argparse.Namespace) -> None:
         warm.mkdir()
         for slug in sorted(GAMES):  # warm-up: imports and first statements are not a click
             await per_game(slug, 30, warm)
+        for mode in (m for m in modes if m != "PG"):
+            floor = disk_floor(tmp / f"floor-{mode}.db", mode)
+            spaced = disk_floor(tmp / f"spaced-{mode}.db", mode, commits=40, gap=0.05)
+            print(
+                f"the disk's floor: a bare SQLite COMMIT of one row under {mode} here (no bot"
+                f" code), back to back p50 {statistics.median(floor) * 1e3:.3f} ms, p99"
+                f" {pct(floor, 0.99) * 1e3:.3f} ms; 50 ms apart p50"
+                f" {statistics.median(spaced) * 1e3:.3f} ms"
+            )
         print(
             f"{'game':<13}{'sync':<8}{'apply p50':>10}{'p99':>8}{'act p50':>9}{'p99':>8}"
             f"{'act/apply':>10}{'goal p50':>10}{'ok':>4}{'last p50':>10}{'n':>5}   (ms)"
