@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -28,6 +28,7 @@ from .attempts import PublisherBase
 from .game_messages import (
     QUIET,
     UNKNOWN_MESSAGE,
+    BoardsDrawn,
     Drawing,
     Frame,
     GameMessages,
@@ -115,21 +116,14 @@ class Boards(PublisherBase):
         seats: Iterable[int] | None = None,
     ) -> Drawing:
         """A game in play as it should show now: its boards (the first naming whom the game
-        waits on, P-28) and each member's DM. Holding the table's lock; no side effects, so a
-        click's answer and the pump draw alike. A click's answer needs only the message it came
+        waits on, P-28) and each member's DM. Holding the table's lock; no side effects but
+        keeping the boards drawn (P-90), so a click's answer and the pump draw alike. A click's answer needs only the message it came
         from: ``boards=False`` leaves the boards out, ``seats`` the DMs of the other seats."""
         presenter = presenter_for(table.slug)
         engine = table.running()
         waiting = frozenset() if engine.is_over else engine.waiting_for()
         members = [s for s in sorted(waiting) if s >= 0 and pingable(table, s)]
-        specs = presenter.public_boards(view, self.log.lines(table.id)) if boards else []
-        if engine.is_over and specs and table.policy.public_replays:
-            # A finished game's board links to its replay, unless its server keeps replays
-            # private (as it did when the game opened, P-67).
-            url = game_url(self.settings, table.game.web_token)
-            specs[0] = with_replay_link(specs[0], url)
-        if members and specs:  # the board says whom the game waits on (P-28)
-            specs[0] = with_turn_line(specs[0], [table.user_at(s).user_id for s in members])
+        specs = self._boards(table, view, members) if boards else []
         hands: dict[int, MessageSpec] = {}
         for seat in range(engine.players) if seats is None else seats:
             if table.user_at(seat).is_bot:
@@ -138,6 +132,51 @@ class Boards(PublisherBase):
             if spec is not None:
                 hands[seat] = spec
         return Drawing(specs, hands, engine.turn, members, next(self._seq))
+
+    def _boards(self, table: Table, view: TableView, members: list[int]) -> list[MessageSpec]:
+        """The game's boards as this state draws them (the first naming whom the game waits
+        on, P-28), drawn once per state: a click's answer and the pump's pass after it draw the
+        same boards, and the pump then finds the clicked message showing them already. A
+        presenter's boards depend on the clock only through ``refresh_at`` (a countdown, a
+        cooldown): boards drawn before that time stay right until it, as they would on the
+        message (P-90)."""
+        state = self._state(table.id)
+        lines = self.log.lines(table.id)
+        engine = table.running()
+        # A finished game's board links to its replay, unless its server keeps replays private
+        # (as it did when the game opened, P-67).
+        replay = None
+        if engine.is_over and table.policy.public_replays:
+            replay = game_url(self.settings, table.game.web_token)
+        drawn_from = (
+            view.moment,  # one per engine position (``Table.view``), compared by identity
+            table.game.version,
+            table.status,
+            view.seats,
+            view.timers,
+            view.paced_until,
+            lines,
+            tuple(members),
+            replay,
+        )
+        last = state.boards_drawn
+        if (
+            last is not None
+            and last.drawn_from == drawn_from
+            and (last.until is None or datetime.now(UTC) < last.until)
+        ):
+            return list(last.boards)
+        presenter = presenter_for(table.slug)
+        # Asked before drawing, as the pump asks: boards drawn while a cooldown still ran are
+        # not reused once it has ended, even if it ends while they are being drawn.
+        until = None if engine.is_over else presenter.refresh_at(view)
+        specs = presenter.public_boards(view, lines)
+        if replay is not None and specs:
+            specs[0] = with_replay_link(specs[0], replay)
+        if members and specs:  # the board says whom the game waits on (P-28)
+            specs[0] = with_turn_line(specs[0], [table.user_at(s).user_id for s in members])
+        state.boards_drawn = BoardsDrawn(drawn_from, until, tuple(specs))
+        return specs
 
     async def _sync_boards(
         self, table: Table, state: GameMessages, frame: Frame, rounds: Round

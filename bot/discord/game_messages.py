@@ -89,6 +89,17 @@ class Drawing:
     seq: int
 
 
+@dataclass(frozen=True)
+class BoardsDrawn:
+    """A game's boards as one state drew them (``Boards._boards``): what they were drawn from,
+    until when they stay right (the presenter's ``refresh_at`` then, ``None``: until the state
+    changes) and the boards."""
+
+    drawn_from: tuple[object, ...]
+    until: datetime | None
+    boards: tuple[MessageSpec, ...]
+
+
 @dataclass
 class PictureFollow:
     """A board picture on its way after a click's answer (P-57): drawing, then sending."""
@@ -155,6 +166,8 @@ class GameMessages:
     last_pictures: dict[str, tuple[ImageSpec, bytes]] = field(default_factory=dict)
     """Per board message, a game's final picture, drawn after its final words went out: the
     pump's next pass puts it on (whatever the picture cache kept meanwhile)."""
+    boards_drawn: BoardsDrawn | None = None
+    """The boards last drawn: a click's answer and the pump's pass after it draw them once."""
     dirty: bool = False
     pump: asyncio.Task[None] | None = None
     refresh: asyncio.TimerHandle | None = None

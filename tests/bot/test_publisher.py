@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 import tests.support.testgame  # noqa: F401
 from bot.discord.publisher import Publisher
 from bot.settings import Settings
+from bot.ui.presenter import presenter_for
 from bot.ui.public_log import PublicLog
 from tests.support.tables import act, make_table
 from tests.support.wait import until
@@ -299,3 +301,66 @@ async def test_the_board_says_since_when_it_shows_a_turn() -> None:
     await publisher.flush()
     assert publisher.on_screen(table.id, turn) == 7.0
     assert publisher.on_screen(table.id + 1, turn) is None
+
+
+def _count_board_draws(monkeypatch: pytest.MonkeyPatch, table: Any) -> list[int]:
+    """How many times the table's presenter draws its boards, from now on."""
+    presenter = type(presenter_for(table.slug))
+    drawn = [0]
+    original = presenter.public_boards
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(presenter, "public_boards", counted)
+    return drawn
+
+
+async def test_a_click_answer_and_the_pump_pass_after_it_draw_the_boards_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The boards a state draws are drawn once (P-90): the pump's pass after a click's answer
+    finds them drawn, and anything a board shows that changes draws them again."""
+    channel = FakeChannel()
+    publisher = make_publisher(channel)
+    table = make_table("ladybug-dash", 2)
+    publisher.remember_board(table.id, 7)
+    drawn = _count_board_draws(monkeypatch, table)
+    answered = publisher.board_embed(table)  # the click's answer draws the board
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    assert drawn[0] == 1 and len(channel.edits) == 1
+    assert answered is not None and channel.edits[0][1]["title"] == answered.title
+
+    act(table, 1, {"type": "cheer"})  # a move: a new position, the same players waited on
+    publisher.board_embed(table)
+    assert drawn[0] == 2
+    publisher.log.add(table.id, ["p1 cheered"])  # a new log line, same position
+    publisher.board_embed(table)
+    assert drawn[0] == 3
+    table.seats[1] = replace(table.seats[1], name="Pat")  # a seat's name, as boards show it
+    publisher.board_embed(table)
+    assert drawn[0] == 4
+    publisher.mark_dirty(table)
+    await publisher.flush()
+    assert drawn[0] == 4 and "p1 cheered" in str(channel.edits[-1][1])
+    assert "Pat" in str(channel.edits[-1][1])
+
+
+async def test_boards_drawn_before_their_refresh_time_are_drawn_again_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A board that depends on the clock (a countdown, a cooldown) says when it must be
+    redrawn (``refresh_at``): reused until then, drawn anew after (P-90)."""
+    publisher = make_publisher(FakeChannel())
+    table = make_table("ladybug-dash", 2)
+    drawn = _count_board_draws(monkeypatch, table)
+    due = datetime.now(UTC) + timedelta(seconds=0.2)
+    monkeypatch.setattr(type(presenter_for(table.slug)), "refresh_at", lambda self, view: due)
+    publisher.board_embed(table)
+    publisher.board_embed(table)
+    assert drawn[0] == 1
+    await until(lambda: datetime.now(UTC) >= due)
+    publisher.board_embed(table)
+    assert drawn[0] == 2
