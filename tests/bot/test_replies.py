@@ -42,6 +42,23 @@ def test_a_reply_is_settled_once_its_buttons_can_no_longer_act() -> None:
     assert settled.rows == () and settled.content == f"your picks\n{SETTLED}"
 
 
+def test_a_button_acts_only_as_the_very_action_the_engine_lists() -> None:
+    """Usable means listed as the engine lists it, JSON types included: ``True`` is not the
+    pick ``1``, nor is ``1.0`` (the engine would refuse either)."""
+    table = make_table("ladybug-dash", 2)
+    act(table, 0, {"type": "claim"})
+    turn = table.running().turn
+
+    def reply(n: Any) -> PrivateReply:
+        spec = MessageSpec(rows=((ButtonSpec("pick", action={"type": "pick", "n": n}),),))
+        interaction: Any = object()
+        return PrivateReply(interaction, None, 0, spec, turn)
+
+    assert reply(1).usable(table)
+    assert not reply(True).usable(table) and not reply(1.0).usable(table)
+    assert not reply(4).usable(table)
+
+
 def test_menus_and_disabled_buttons_in_a_spec() -> None:
     spec = MessageSpec(
         rows=(
