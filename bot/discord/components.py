@@ -12,6 +12,7 @@ message spec (``Components``). A custom id or select value that bugtable did not
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Protocol
 
@@ -73,6 +74,13 @@ a page of a game's rules (How to play, Previous, Next: the same on every message
 
 
 def _emoji(text: str) -> dict[str, Any]:
+    return dict(_parsed_emoji(text))  # a copy: the payload is the caller's
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_emoji(text: str) -> dict[str, Any]:
+    """discord.py's reading of an emoji, once per emoji: a board sends the same few on every
+    edit, and each reading is a regular expression and an object."""
     return dict(discord.PartialEmoji.from_str(text).to_dict())
 
 
