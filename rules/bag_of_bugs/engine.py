@@ -348,7 +348,7 @@ class BagOfBugs(Engine):
         what it sets off later (a Wind taken is given away by a further choice). Presenters
         label each option with it instead of re-implementing scoring; the game is unchanged.
         """
-        listed = self._listed(action, self.legal_actions(seat))
+        listed = self.listed(action, self.legal_actions(seat))
         if listed is None or listed["type"] not in _CHOICE_TYPES:
             raise RuleError("Only an option of your open choice has a preview.", code="no_preview")
         choice = self.state.choice

@@ -163,7 +163,7 @@ class BugOff(Engine):
 
         Face-up cards are public, so this is no secret; presenters show it instead of
         re-implementing the rule. The game is unchanged."""
-        listed = self._listed(action, self.legal_actions(seat))
+        listed = self.listed(action, self.legal_actions(seat))
         if listed is None or listed["type"] != "score":
             raise RuleError("Only a score you may make now has a preview.", code="no_preview")
         trial = GameState.from_dict(self.state.to_dict(self.slug))

@@ -128,14 +128,15 @@ class Engine(ABC):
             allowed = [deadline.action for deadline in self.deadlines()]
         else:
             allowed = self.legal_actions(seat)
-        listed = self._listed(action, allowed)
+        listed = self.listed(action, allowed)
         if listed is None:
             raise self.refusal(seat, action)
         self.applied += 1  # before: a move that fails half-way has changed the game too
         return self._apply(seat, listed)
 
-    def _listed(self, action: Any, allowed: list[Action]) -> Action | None:
-        """The listed action ``action`` stands for, or ``None``.
+    def listed(self, action: Any, allowed: list[Action]) -> Action | None:
+        """The listed action ``action`` stands for, or ``None``: how ``apply`` compares them,
+        for whoever must judge an action as the engine would (a reply's buttons, P-27).
 
         Plain ``==`` first (C speed; ``same_json`` implies it), the type-strict walk only for
         the candidate that passes: this check runs on every action of every game."""
