@@ -50,6 +50,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -391,7 +392,7 @@ def split_ack(click: Click, result: InteractionResult, acked: float) -> None:
     """Split an answered click's ack where the emulator handed the frame to the bot's gateway
     and where it took in the bot's answer: the middle part is the bot's own (with the loopback
     both ways), the others the emulator's and the bench's, which the floor's clicks pay too."""
-    if result.acknowledged and result.taken_in == result.taken_in:
+    if result.acknowledged and not math.isnan(result.taken_in):
         out = result.dispatched - click.started
         click.parts = (out, max(0.0, result.taken_in - result.dispatched), acked - result.taken_in)
 

@@ -123,19 +123,18 @@ def idle_while_drawing(draw: Callable[[], T]) -> T:
     a core 40-65 ms in every 250 ms with the picture process at nice 10 or 19, a quarter of that
     with it in the idle class: a niced process still takes its share of a busy core."""
     closing = _closing
-    idle = closing is not None and not closing.is_set()
-    if idle:
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        # Looked at again once in the class: the bot sets the flag before it raises its
-        # processes out of the class, so one of the two always sees the other.
-        if closing is not None and closing.is_set():
-            leave_idle_class(0)
+    if closing is None or closing.is_set():
+        return draw()
+    with contextlib.suppress(OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    # Looked at again once in the class: the bot sets the flag before it raises its processes
+    # out of the class, so one of the two always sees the other.
+    if closing.is_set():
+        leave_idle_class(0)
     try:
         return draw()
     finally:
-        if idle:
-            leave_idle_class(0)
+        leave_idle_class(0)
 
 
 def leave_idle_class(pid: int) -> None:

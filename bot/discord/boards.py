@@ -117,8 +117,9 @@ class Boards(PublisherBase):
     ) -> Drawing:
         """A game in play as it should show now: its boards (the first naming whom the game
         waits on, P-28) and each member's DM. Holding the table's lock; no side effects but
-        keeping the boards drawn (P-90), so a click's answer and the pump draw alike. A click's answer needs only the message it came
-        from: ``boards=False`` leaves the boards out, ``seats`` the DMs of the other seats."""
+        keeping the boards drawn (P-90), so a click's answer and the pump draw alike. A click's
+        answer needs only the message it came from: ``boards=False`` leaves the boards out,
+        ``seats`` the DMs of the other seats."""
         presenter = presenter_for(table.slug)
         engine = table.running()
         waiting = frozenset() if engine.is_over else engine.waiting_for()

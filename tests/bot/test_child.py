@@ -100,7 +100,7 @@ def test_a_picture_process_enters_the_idle_class_only_where_the_kernel_lets_it_l
     credentials: list[str], leaves: bool
 ) -> None:
     """``may_leave_idle_class`` says what the kernel then does: a process that could not come
-    back out of the idle class would end only on CPU time nothing else wants (P-86)."""
+    back out of the idle class would end only on CPU time nothing else wants (P-89)."""
     done = subprocess.run(
         [*credentials, sys.executable, "-c", LEAVES_IDLE],
         cwd=REPO,

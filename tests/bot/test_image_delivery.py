@@ -207,7 +207,7 @@ idle_class = pytest.mark.skipif(
 async def test_the_picture_process_draws_in_the_idle_class_and_waits_outside_it() -> None:
     """A picture takes only CPU time nothing else wants, and a waking event loop takes the core
     from it at once; between pictures the process is back in the ordinary class at its
-    niceness, so a closed pool or an orphan ends at once however busy the machine (P-86)."""
+    niceness, so a closed pool or an orphan ends at once however busy the machine (P-89)."""
     cache = ImageCache(processes=1)
     try:
         assert cache.workers is not None

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.child import WORKER_NICENESS
 from bot.host.thinking import Thinking
 from rules.core import Engine, get_game
 from rules.core.bots import Budget
@@ -112,6 +113,34 @@ async def test_the_workers_end_with_the_pool() -> None:
     finally:
         thinking.close()
     await until(lambda: not started & workers(), timeout=30, what="the workers to end")
+
+
+def may_enter_idle_class() -> bool:
+    """In a worker process: whether its work could be run in the idle class (only a picture
+    process's initializer allows it, ``bot.child.start_picture_worker``)."""
+    from bot import child
+
+    return child._closing is not None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's scheduling classes")
+async def test_a_search_worker_runs_niced_but_never_in_the_idle_class() -> None:
+    """A game waits on a bot's search: its worker runs at a lower priority than the bot, so
+    the event loop gets a busy core first, but never in the idle class the picture process
+    draws in, where a machine kept busy by others would stall the game (P-89)."""
+    engine, seat = position()
+    before = workers()
+    thinking = Thinking(1, grace=GRACE)
+    try:
+        assert (await thinking.decide(hard(seat, Budget(simulations=8)), engine)).how == "searched"
+        (worker,) = workers() - before
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(os.nice(0) + WORKER_NICENESS, 19)
+        assert os.sched_getscheduler(worker) == os.SCHED_OTHER
+        assert thinking._pool is not None  # and nothing there may draw in the idle class
+        assert thinking._pool.submit(may_enter_idle_class).result(timeout=30) is False
+    finally:
+        thinking.close()
+    await until(lambda: worker not in workers(), timeout=30, what="the worker to end")
 
 
 ORPHANING_BOT = """
