@@ -178,6 +178,9 @@ async def test_a_ping_deleted_by_a_member_is_replaced_without_trouble(world: Wor
         lambda: [m for m in live_pings() if m.notified == (bob.id,)] or None, timeout=WAIT
     )
     assert second[0].id > first[0].id and len(live_pings()) == 1
+    # The ping and the board's edit go out in the same pass, each on its own (P-39): Bob
+    # clicks the board once it shows his move, as a member would.
+    await until_text(emu, board, "**to_pick**: 1", timeout=WAIT)
     assert "you picked" in told(await click(emu, bob, board, "pick 2"))
     await until_text(emu, board, "**round**: 2", timeout=WAIT)
     # One ping at a time: round 2's replaces Bob's. It names both: Alice's wait begins, and
