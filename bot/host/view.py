@@ -126,6 +126,10 @@ class Moment(Generic[E_co]):
     def view(self: Moment[_Views[V_co]], seat: int | None) -> V_co:
         """``Engine.view(seat)`` at this moment, typed by the game's contract (kept: read it,
         do not change it)."""
+        if seat is not None and ("view", None) in self._kept:
+            # The table's view is drawn at nearly every position: a seat's shares its parts.
+            public = self._kept[("view", None)]
+            return cast("V_co", self._ask(("view", seat), lambda e: e.view_beside(public, seat)))
         return cast("V_co", self._ask(("view", seat), lambda e: e.view(seat)))
 
     def score_preview(self: Moment[_Previews[R_co]], seat: int, action: Action) -> R_co:

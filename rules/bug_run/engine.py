@@ -11,7 +11,7 @@ context, as no game's engine is its rules.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from ..core import (
     SYSTEM,
@@ -30,7 +30,7 @@ from . import driver, scoring, setup
 from .context import SLUG, Action, Run
 from .contract import BugRunView
 from .state import GameState
-from .view import table_view
+from .view import table_view, view_beside
 
 TURN_SETTING = "bugrun_turn"
 """BR-X19: the clock on every decision; its length is only ever the host setting (90 s by
@@ -201,3 +201,6 @@ class BugRun(Engine):
 
     def view(self, seat: int | None) -> BugRunView:
         return table_view(self.context, seat)
+
+    def view_beside(self, public: Mapping[str, Any], seat: int) -> BugRunView:
+        return view_beside(self.context, cast(BugRunView, public), seat)

@@ -29,6 +29,52 @@ PUBLIC_FRAME_KEYS: dict[str, tuple[str, ...]] = {
 
 def table_view(game: Run, seat: int | None) -> BugRunView:
     """What ``seat`` sees (None: the table); the layout is in BugRun's docstring."""
+    public = _public_view(game)
+    return public if seat is None else view_beside(game, public, seat)
+
+
+def view_beside(game: Run, public: BugRunView, seat: int) -> BugRunView:
+    """What ``seat`` sees, given ``public``, the table's view of this very position: the
+    seat's own parts (its VP beside its row, ``you``) are made here, and every other part is
+    ``public``'s own, shared, not copied (a view is read, never changed). Equal to
+    ``table_view(game, seat)``, keys in the same order."""
+    if not 0 <= seat < game.state.players:
+        return dict(public)  # type: ignore[return-value]
+    state = game.state
+    out: dict[str, Any] = {k: v for k, v in public.items() if k not in _AFTER_YOU}
+    seats = list(public["seats"])
+    seats[seat] = {**seats[seat], "vp": state.seats[seat].vp}
+    out["seats"] = seats
+    decision = driver.deciding(game)
+    you: YouView = {
+        "seat": seat,
+        "vp": state.seats[seat].vp,
+        "hand": list(state.seats[seat].hand),
+        "options": driver.legal_actions(game, seat),
+    }
+    if (
+        decision is not None
+        and decision[0] == seat
+        and isinstance(decision[1], LootFrame)
+        and decision[1].stage == "keep"
+    ):
+        you["loot_choice"] = list(state.limbo)
+    you["names"] = {card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]}
+    if state.phase == "over":
+        you["score"] = scoring.breakdown(game, seat)
+    out["you"] = you
+    for key in _AFTER_YOU:
+        if key in public:
+            out[key] = public[key]  # type: ignore[literal-required]
+    return cast(BugRunView, out)
+
+
+_AFTER_YOU = ("scores", "winners")
+"""The view's keys that come after ``you`` (the end's): kept in that order."""
+
+
+def _public_view(game: Run) -> BugRunView:
+    """The table's view: what every player and onlooker sees."""
     state = game.state
     heroes: list[HeroView] = []
     ready = state.order.ready if state.order is not None else [True] * game.n_heroes()
@@ -60,8 +106,6 @@ def table_view(game: Run, seat: int | None) -> BugRunView:
             "hand_size": len(seat_record.hand),
             "heroes": [hero for hero in range(game.n_heroes()) if game.owner(hero) == i],
         }
-        if seat == i:
-            row["vp"] = seat_record.vp
         seats.append(row)
     active: dict[str, Any] | None = None
     decision = driver.deciding(game)
@@ -122,26 +166,6 @@ def table_view(game: Run, seat: int | None) -> BugRunView:
         "names": {card: C.card_name(card) for card in shown},
         "roof_paths": [C.STAIRS[card]["roof"] for card in state.roof],
     }
-    if seat is not None and 0 <= seat < game.state.players:
-        you: YouView = {
-            "seat": seat,
-            "vp": state.seats[seat].vp,
-            "hand": list(state.seats[seat].hand),
-            "options": driver.legal_actions(game, seat),
-        }
-        if (
-            decision is not None
-            and decision[0] == seat
-            and isinstance(decision[1], LootFrame)
-            and decision[1].stage == "keep"
-        ):
-            you["loot_choice"] = list(state.limbo)
-        you["names"] = {
-            card: C.card_name(card) for card in [*you["hand"], *you.get("loot_choice", [])]
-        }
-        if game.state.phase == "over":
-            you["score"] = scoring.breakdown(game, seat)
-        out["you"] = you
     if game.state.phase == "over":
         out["scores"] = [scoring.breakdown(game, i) for i in range(game.state.players)]
         out["winners"] = scoring.winners(game)

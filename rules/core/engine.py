@@ -182,6 +182,13 @@ class Engine(ABC):
 
         A ``Mapping`` so that each game may narrow it to its own ``TypedDict``."""
 
+    def view_beside(self, public: Mapping[str, Any], seat: int) -> Mapping[str, Any]:
+        """``view(seat)``, given ``public``: ``view(None)`` of this very position. A game
+        whose seat views repeat most of the public one (Bug Run's board) makes only the seat's
+        own parts and shares the rest of ``public`` with it, read-only as every view is; the
+        result equals ``view(seat)``."""
+        return self.view(seat)
+
     # -- the end ----------------------------------------------------------------------------
     @property
     @abstractmethod

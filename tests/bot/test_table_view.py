@@ -217,3 +217,21 @@ def test_a_move_that_fails_half_way_starts_a_new_moment() -> None:
     engine = table.running()
     engine.applied += 1  # as Engine.apply does before a move that then fails
     assert table.view().running() is not moment
+
+
+def test_a_seat_view_asked_after_the_public_one_is_made_beside_it() -> None:
+    """P-91: once a moment holds the table's view, a seat's view is the engine's
+    ``view_beside`` it (Bug Run's board and the rest shared), equal to the engine's own
+    ``view(seat)``; asked first, it is the engine's ``view(seat)`` as before."""
+    table = make_table("bug-run", 3, 5)
+    for seat, action in random_playout(table.running().copy(), Rng(5)).log[:40]:
+        moment = table.view().running()
+        alone = moment.view(1)  # no public view kept yet: made in full
+        public = moment.view(None)
+        for s in (0, 2):
+            beside = moment.view(s)
+            assert beside == table.running().view(s)
+            assert beside["board"] is public["board"] and beside["heroes"] is public["heroes"]
+        assert alone["board"] is not public["board"]
+        table.running().apply(seat, action)
+        table.tail.append((seat, action))
