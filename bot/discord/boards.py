@@ -42,6 +42,7 @@ from .game_messages import (
     shown_as,
 )
 from .mentioning import pingable, with_turn_line
+from .message_hooks import edit_through_click, message_hook
 from .render import edit_kwargs, embed_of, file_of, send_kwargs
 
 # Every part logs as the one publisher module did, so log records keep their names.
@@ -240,10 +241,13 @@ class Boards(PublisherBase):
                     state.board_ids[kind] = message.id
                     await self.store.set_message(table.id, kind, channel.id, message.id)
                 else:
-                    await channel.get_partial_message(message_id).edit(
-                        **edit_kwargs(sent, table.id, turn, png, shown=shown),
-                        allowed_mentions=QUIET,
-                    )
+                    kwargs = edit_kwargs(sent, table.id, turn, png, shown=shown)
+                    if not await edit_through_click(
+                        state.message_hooks, message_id, table.id, **kwargs, allowed_mentions=QUIET
+                    ):
+                        await channel.get_partial_message(message_id).edit(
+                            **kwargs, allowed_mentions=QUIET
+                        )
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_MESSAGE or message_id is None:
                     raise
@@ -545,6 +549,25 @@ class Boards(PublisherBase):
         if seat is not None and state.hand_ids.get(seat) == message_id:
             return f"dm:{seat}"
         return None
+
+    def clicked_on(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        """A click on one of the game's boards or on its member's own DM was answered: if by
+        updating that message, its token edits the message's next changes (P-92)."""
+        state = self._games.get(table.id)
+        message = interaction.message
+        if state is None or message is None:
+            return
+        seat = table.seat_of(interaction.user.id)
+        if message.id not in state.board_ids.values() and (
+            seat is None or state.hand_ids.get(seat) != message.id
+        ):
+            return
+        kept = state.message_hooks.get(message.id)
+        if kept is not None and kept.fresh():
+            return  # a click under a minute older will do: no webhook built for this one
+        hook = message_hook(interaction)
+        if hook is not None:
+            state.message_hooks[message.id] = hook
 
     def board_message_id(self, game_id: int) -> int | None:
         return self._state(game_id).board_ids.get("board")

@@ -423,10 +423,12 @@ class Edge:
 
     def _note_click(self, game_id: int, interaction: discord.Interaction[Any]) -> None:
         """An answered click on a game's message: its token may carry the game's next turn
-        ping, costing none of the bot's global budget (P-88)."""
+        ping (P-88) and edit the message it came from (P-92), costing none of the bot's global
+        budget."""
         table = self.host.tables.get(game_id)
         if table is not None:
             self.publisher.clicked_in_channel(table, interaction)
+            self.publisher.clicked_on(table, interaction)
 
     async def _host_op(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
         host, user = self.host, interaction.user

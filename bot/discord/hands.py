@@ -22,6 +22,7 @@ from .game_messages import (
     landed,
     shown_as,
 )
+from .message_hooks import edit_through_click
 from .render import edit_kwargs, send_kwargs
 
 # Every part logs as the one publisher module did, so log records keep their names.
@@ -79,9 +80,12 @@ class Hands(PublisherBase):
                 state.hand_ids[seat] = message.id
                 await self.store.set_message(table.id, f"hand:{seat}", dm.id, message.id)
             else:
-                await dm.get_partial_message(state.hand_ids[seat]).edit(
-                    **edit_kwargs(spec, table.id, turn)
-                )
+                message_id = state.hand_ids[seat]
+                kwargs = edit_kwargs(spec, table.id, turn)
+                if not await edit_through_click(
+                    state.message_hooks, message_id, table.id, **kwargs
+                ):
+                    await dm.get_partial_message(message_id).edit(**kwargs)
         except discord.Forbidden as exc:
             # DMs closed (50007), or any other refusal to reach this member: their hand stays
             # a click away (My hand), and the channel is told once.

@@ -181,6 +181,9 @@ class RepliesKept:
     def clicked_in_channel(self, table: Table, interaction: object) -> None:
         pass  # no pings here
 
+    def clicked_on(self, table: Table, interaction: object) -> None:
+        pass  # no edits here
+
 
 # -- what each asker may know -----------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -257,6 +257,18 @@ async def world(bots: BotPool, request: pytest.FixtureRequest) -> AsyncIterator[
     await reset(w)
     if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
         print(w.bot.output())
+
+
+@pytest.fixture
+def tokens_refused(world: World) -> Iterator[None]:
+    """Every interaction token's webhook refused (401, as past its 15 minutes) for the test:
+    the bot edits its boards and DMs with its own token only (P-92), the path a test of the
+    channel's own limits and faults is about. Its panels are made anew each time (P-48)."""
+    interactions = world.emulator.interactions
+    ttl = interactions.followup_ttl
+    interactions.followup_ttl = 0.0
+    yield
+    interactions.followup_ttl = ttl
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -2,7 +2,9 @@
 
 A click on the board itself is answered by updating the board in the click's response (P-45),
 which is never an edit of the publisher's; these tests change the game from elsewhere (a
-private reply's buttons, a slash command), so the publisher's own edits are what they see."""
+private reply's buttons, a slash command), so the publisher's own edits are what they see. Those
+go through the token of the last click on the board when they can (P-92, tested in
+``test_message_hooks.py``); these tests refuse every token, to see the bot's own edits."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ async def from_hand(world: World, user: object, board: object, label: str) -> No
 
 
 @pytest.mark.parametrize("world", [{"board_edit_interval": 1.0}], indirect=True)
+@pytest.mark.usefixtures("tokens_refused")
 async def test_a_burst_of_actions_is_coalesced_and_the_newest_state_wins(world: World) -> None:
     emu, chan = world.emulator, world.channel
     players = [world.alice, world.bob, world.carol, world.dave]
@@ -42,6 +45,7 @@ async def test_a_burst_of_actions_is_coalesced_and_the_newest_state_wins(world: 
     assert emu.count_requests("PATCH", path) - before >= 2  # the publisher's edits, counted
 
 
+@pytest.mark.usefixtures("tokens_refused")
 async def test_rate_limited_edits_are_retried_and_the_board_catches_up(world: World) -> None:
     emu, chan = world.emulator, world.channel
     board = await start_game(emu, world.alice, [world.bob], chan)
@@ -53,6 +57,7 @@ async def test_rate_limited_edits_are_retried_and_the_board_catches_up(world: Wo
 
 
 @pytest.mark.parametrize("world", [{"retry_max_delay": 0.2}], indirect=True)
+@pytest.mark.usefixtures("tokens_refused")
 async def test_boards_converge_after_a_429_storm_longer_than_the_retry_budget(
     world: World,
 ) -> None:

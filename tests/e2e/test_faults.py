@@ -35,6 +35,7 @@ async def second_process(world: World) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("world", [FAULTY], indirect=True)
+@pytest.mark.usefixtures("tokens_refused")  # the storm is on the bot's own edits (P-92)
 async def test_every_game_finishes_through_a_locked_database_a_429_storm_and_a_second_process(
     world: World,
 ) -> None:

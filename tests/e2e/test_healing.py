@@ -87,6 +87,7 @@ async def test_a_deleted_board_is_posted_again_once_and_the_store_learns_it(
 
 
 @pytest.mark.parametrize("world", [HEALING], indirect=True)
+@pytest.mark.usefixtures("tokens_refused")  # a click's token would still edit the board (P-92)
 async def test_a_channel_that_refuses_the_bot_holds_its_board_but_not_the_game(
     world: World,
 ) -> None:

@@ -24,6 +24,10 @@ SETTINGS = {"board_edit_interval": 0.01, "timer_scale": 0.25, "timers__bag_min_g
 ping waits 5 s), and Bag of Bugs' pause after a reveal is 0.1 s instead of 1.5 (still far longer
 than the members take to click, so its Draw button is disabled and enabled again each time, as
 at full length)."""
+BOARD_ONLY_EDITS = 0.05
+"""Edits with the bot's own token per committed move, in a game without a DM hand: once a
+member has clicked the board, its edits go through that click's token (P-92), so the bot's
+token edits it only a few times a game."""
 GAMES = [(game.slug, players) for game in games() if game.shipped for players in (3, 5)]
 """Members' games (the test game proves the host, not the budget: ``Game.shipped``)."""
 
@@ -48,6 +52,7 @@ async def test_a_whole_game_keeps_within_the_global_budget(
     members = [world.alice, world.bob, world.carol, world.dave, world.eve][:players]
     await quiet(emu)
     before = len(emu.requests)
+    dms_before = [len(emu.dms(member)) for member in members]
     board = await start_game(emu, members[0], members[1:], world.channel, slug)
     store = await Store.open(world.bot.db_url, migrate=False)
     try:
@@ -63,5 +68,8 @@ async def test_a_whole_game_keeps_within_the_global_budget(
     print(f"{slug} × {players}: {played.moves} moves, {per_move:.2f} global/move, {routes}")
     assert played.moves > 0
     assert per_move <= BUDGET, (per_move, played, routes)
+    if [len(emu.dms(member)) for member in members] == dms_before:  # no DM hand
+        edits = routes["PATCH /channels/{channel}/messages/{message}"] / played.moves
+        assert edits <= BOARD_ONLY_EDITS, (edits, played, routes)
     assert routes["GET /users/{user}"] == 0, routes
     assert all(emu.dm_opens(member.id) <= 1 for member in members), routes

@@ -1,0 +1,100 @@
+"""A game's boards and DMs edited through the token of a click on them (docs/rulings.md P-92).
+
+Discord counts every request made with the bot's token against its global limit (about 50 a
+second for the whole bot, P-47), but not those made through an interaction's token. A click
+answered by updating its message (``UPDATE_MESSAGE``) or by a deferred update has that message
+as its original response, which its token edits (``@original``) for 15 minutes from the click.
+A game's board is clicked on most turns, so the board's next edits, the ones no click answers
+(a move made from a private panel or a DM, a clock running out, a bot's move), go through the
+newest such click's token; a Bug Run DM likewise through its player's newest click on it. With
+no such click, a token too old, or Discord refusing it, the edit goes with the bot's own token
+as before. Tokens are kept in memory only: they are secrets, and a restart has no clicks yet.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+import discord
+from discord import InteractionResponseType
+
+from ..backoff import one_line
+from .channel_hooks import KEEP_FOR, TOKEN_LIFE
+
+log = logging.getLogger("bot.discord.publisher")
+
+EDIT_LEFT = 10.0
+"""An edit goes through a token only with this long left (clocks and queues between)."""
+EDITABLE = frozenset(
+    {InteractionResponseType.message_update, InteractionResponseType.deferred_message_update}
+)
+"""Answers after which a click's original response is the message it was clicked on. Not a
+reply of its own: its original response is that reply."""
+
+
+ORIGINAL = cast(int, "@original")
+"""The route's name for a click's original response: discord.py's webhook edits take a message
+id, and its route puts whatever it is given in the path."""
+
+
+@dataclass(frozen=True)
+class MessageHook:
+    """An answered click's webhook, whose ``@original`` is the message it came from, and when
+    (``time.monotonic``) its token ends. The webhook only, so the click itself is let go (its
+    message with it, ``bot.collector``)."""
+
+    webhook: discord.Webhook
+    expires: float
+    clock: Callable[[], float] = time.monotonic
+
+    def can_edit(self) -> bool:
+        return self.expires - self.clock() >= EDIT_LEFT
+
+    def fresh(self) -> bool:
+        """Whether a newer click's token need not replace this one yet (``KEEP_FOR``)."""
+        return self.expires - self.clock() > TOKEN_LIFE - KEEP_FOR
+
+
+def message_hook(
+    interaction: discord.Interaction[Any], *, clock: Callable[[], float] = time.monotonic
+) -> MessageHook | None:
+    """``interaction``'s hook on the message it was clicked on, if its token may edit that
+    message now: answered by updating it (at once or deferred), and young enough."""
+    if interaction.message is None or interaction.response.type not in EDITABLE:
+        return None
+    age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+    if age >= TOKEN_LIFE - EDIT_LEFT:
+        return None
+    return MessageHook(interaction.followup, clock() + TOKEN_LIFE - age, clock)
+
+
+async def edit_through_click(
+    hooks: dict[int, MessageHook], message_id: int, game_id: int, **kwargs: Any
+) -> bool:
+    """Edit message ``message_id`` through the newest click on it; False, having sent nothing
+    or been refused, when the caller must edit it with the bot's own token. A refusal (the
+    token expired, the message deleted, Discord failing) forgets the hook: the bot's token then
+    gets Discord's own answer for the message (a deleted board is posted again)."""
+    hook = hooks.get(message_id)
+    if hook is None:
+        return False
+    if not hook.can_edit():
+        del hooks[message_id]
+        return False
+    try:
+        await hook.webhook.edit_message(ORIGINAL, **kwargs)
+    except discord.HTTPException as exc:
+        if hooks.get(message_id) is hook:
+            del hooks[message_id]
+        log.info(
+            "game %s: a click's token could not edit message %s (%s); the bot's own edits it",
+            game_id,
+            message_id,
+            one_line(exc),
+        )
+        return False
+    return True
