@@ -42,7 +42,7 @@ from .game_messages import (
     shown_as,
 )
 from .mentioning import pingable, with_turn_line
-from .message_hooks import edit_through_click, message_hook
+from .message_hooks import edit_through_click, message_hook, original_hook
 from .render import edit_kwargs, embed_of, file_of, send_kwargs
 
 # Every part logs as the one publisher module did, so log records keep their names.
@@ -573,10 +573,21 @@ class Boards(PublisherBase):
         return self._state(game_id).board_ids.get("board")
 
     def remember_board(
-        self, game_id: int, message_id: int, spec: MessageSpec | None = None
+        self,
+        game_id: int,
+        message_id: int,
+        spec: MessageSpec | None = None,
+        *,
+        posted_by: discord.Interaction[Any] | None = None,
     ) -> None:
+        """The game's board is message ``message_id``; ``posted_by``: the interaction whose
+        original response it is (a lobby opened by a command or Rematch), whose token edits it
+        until a click on it is kept (P-92)."""
         state = self._state(game_id)
         state.known = True
         state.board_ids["board"] = message_id
         if spec is not None:
             state.shown["board"] = (spec, 0)
+        hook = None if posted_by is None else original_hook(posted_by)
+        if hook is not None:
+            state.message_hooks[message_id] = hook

@@ -484,7 +484,7 @@ class Edge:
             message_id = sent.message_id or (await interaction.original_response()).id
             channel_id = interaction.channel_id or 0
             await self.store.set_message(table.id, "board", channel_id, message_id)
-            self.publisher.remember_board(table.id, message_id, spec)
+            self.publisher.remember_board(table.id, message_id, spec, posted_by=interaction)
 
     async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         table = await self.host.table(game_id)

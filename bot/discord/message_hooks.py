@@ -6,7 +6,9 @@ answered by updating its message (``UPDATE_MESSAGE``) or by a deferred update ha
 as its original response, which its token edits (``@original``) for 15 minutes from the click.
 A game's board is clicked on most turns, so the board's next edits, the ones no click answers
 (a move made from a private panel or a DM, a clock running out, a bot's move), go through the
-newest such click's token; a Bug Run DM likewise through its player's newest click on it. With
+newest such click's token; a Bug Run DM likewise through its player's newest click on it. The
+lobby, which becomes the board, is the original response of the command or Rematch click that
+opened it: until a click on it is kept, that token edits it. With
 no such click, a token too old, or Discord refusing it, the edit goes with the bot's own token
 as before. Tokens are kept in memory only: they are secrets, and a restart has no clicks yet.
 """
@@ -66,6 +68,14 @@ def message_hook(
     message now: answered by updating it (at once or deferred), and young enough."""
     if interaction.message is None or interaction.response.type not in EDITABLE:
         return None
+    return original_hook(interaction, clock=clock)
+
+
+def original_hook(
+    interaction: discord.Interaction[Any], *, clock: Callable[[], float] = time.monotonic
+) -> MessageHook | None:
+    """A hook on ``interaction``'s original response, whatever it is (the caller knows: the
+    message a click updated, or the lobby a command posted), if its token is young enough."""
     age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
     if age >= TOKEN_LIFE - EDIT_LEFT:
         return None

@@ -184,3 +184,15 @@ def test_a_hook_knows_how_long_its_token_has_left() -> None:
     hook = message_hook(click, clock=lambda: 1000.0)
     assert hook is not None and hook.expires == pytest.approx(1000.0 + 14 * 60, abs=1.0)
     assert message_hook(FakeClick(BOARD, 100, age=15 * 60.0)) is None  # type: ignore[arg-type]
+
+
+async def test_a_lobby_is_edited_through_the_interaction_that_posted_it() -> None:
+    """``/bugs new`` (or Rematch) answers with the lobby: its original response, which its
+    token edits, so the lobby and the board it becomes need no click to be edited so (P-92).
+    A click on the board replaces it only once it is a minute old."""
+    publisher, channel, table = shown_with_a_board()
+    command = FakeClick(0, 100, answered=InteractionResponseType.channel_message)
+    publisher.remember_board(table.id, BOARD, posted_by=command)
+    publisher.clicked_on(table, FakeClick(BOARD, 101))
+    await moved(publisher, table, {"type": "claim"})
+    assert len(command.edits) == 1 and channel.edits == []

@@ -10,6 +10,7 @@ import pytest
 from bot.emulator import Emulator
 
 from .conftest import World
+from .helpers import WAIT, open_game, told, until_text
 from .test_bug_off import FAST, new_game
 
 TURNS = 4
@@ -49,13 +50,14 @@ async def test_a_board_changed_from_a_panel_is_edited_through_its_newest_click(
     world: World,
 ) -> None:
     emu = world.emulator
-    game = await new_game(world, [world.alice, world.bob], seed=31)
     since = len(emu.requests)
+    game = await new_game(world, [world.alice, world.bob], seed=31)
     try:
         await play(game, TURNS)
         edits = board_edits(emu, world.channel.id, game.board.id, since)
         # Each Place or Score is clicked on the panel (which its response updates): the board
-        # learns of it through the Draw click's token, and never with the bot's own.
+        # learns of it through a token (of the Draw click, of a click before it, or of the
+        # command that posted the lobby), never with the bot's own.
         assert [e for e in edits if e[0] == "global"] == [], edits
         through = [e for e in edits if e[1].startswith("/webhooks/")]
         assert len(through) >= TURNS and all(e[2] == 200 for e in through), edits
@@ -84,3 +86,24 @@ async def test_a_refused_token_leaves_the_board_to_the_bots_own(world: World) ->
     finally:
         emu.interactions.followup_ttl = ttl
         await game.store.close()
+
+
+@pytest.mark.parametrize("world", [FAST], indirect=True)
+async def test_a_lobby_opened_joined_and_started_by_commands_is_edited_through_its_own_token(
+    world: World,
+) -> None:
+    """Nobody clicks the lobby: ``/bugs join`` and ``/bugs start`` change it, and the
+    publisher edits it (the board it becomes) through ``/bugs new``'s token, whose original
+    response it is."""
+    emu, channel = world.emulator, world.channel
+    since = len(emu.requests)
+    lobby = await open_game(emu, world.alice, channel, "bug-off")
+    joined = await emu.slash(world.bob, channel, "bugs join")
+    assert joined.acknowledged and "You joined" in told(joined), told(joined)
+    await until_text(emu, lobby, "(2/", timeout=WAIT)
+    await emu.wait_for(lambda: not lobby.find_button(label="Start").disabled, timeout=WAIT)
+    started = await emu.slash(world.alice, channel, "bugs start")
+    assert started.acknowledged and "has started" in told(started), told(started)
+    await emu.wait_for(lambda: lobby.has_button(label="Draw"), timeout=WAIT)
+    edits = board_edits(emu, channel.id, lobby.id, since)
+    assert len(edits) >= 2 and all(e[:1] + e[2:] == ("interaction", 200) for e in edits), edits
