@@ -10,9 +10,9 @@ discord.py's HTTP session, where discord.py's own retries pass too): a global on
 turn, for a place in a sliding window of this process's share of ``GLOBAL_RATE_LIMIT``
 (``Budget``). A place counts from the moment the answer arrives, which is never earlier than
 Discord saw the request, so the window the bot keeps is at least as long on Discord's side.
-A board's pump asks for its place (``GlobalLimiter.ahead``) *before* it renders: under
-overload a game waits its turn and then draws the newest state, so many changes become one
-edit instead of a queue of stale ones.
+A game's pump renders and sends one pass at a time, so however long its requests wait for
+their places, a game has at most one edit of each message waiting, and the changes made
+meanwhile become the next pass's one edit.
 
 Places are also spread out, by a token bucket under the window: ``GLOBAL_BURST`` places may
 go at once, and the bucket refills at the window's even rate (``limit / window``), so under
@@ -26,13 +26,11 @@ late at the median, against 1.5 ms in the quarters between.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
 import logging
 import re
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Protocol
@@ -114,26 +112,6 @@ class GlobalSlot:
         if self._open:
             self._open = False
             self._limiter._settle(counted=False)
-
-
-class _Claim:
-    """The place a pump's pass waited for before it rendered: its first global request takes
-    it, so that request does not queue again behind the other games."""
-
-    def __init__(self, slot: GlobalSlot | None) -> None:
-        self.slot = slot
-
-    def take(self) -> GlobalSlot | None:
-        slot, self.slot = self.slot, None
-        return slot
-
-    def release(self) -> None:
-        slot = self.take()
-        if slot is not None:
-            slot.drop()
-
-
-_CLAIM: contextvars.ContextVar[_Claim | None] = contextvars.ContextVar("global_claim", default=None)
 
 
 class GlobalLimiter:
@@ -259,26 +237,12 @@ class GlobalLimiter:
             for wait in waits:
                 wait.cancel()
 
-    @contextlib.asynccontextmanager
-    async def ahead(self) -> AsyncIterator[None]:
-        """Wait in turn for a place, then run the block (a pump's pass: render, then send)
-        with that place kept for its first global request; an unused place is given back."""
-        claim = _Claim(await self.acquire() if self.enabled else None)
-        token = _CLAIM.set(claim)
-        try:
-            yield
-        finally:
-            _CLAIM.reset(token)
-            claim.release()
-
     async def admit(self) -> GlobalSlot | None:
-        """The place for a global request on its way out: the pass's claimed one, or one
-        waited for in turn."""
-        if not self.enabled:
-            return None
-        claim = _CLAIM.get()
-        slot = claim.take() if claim is not None else None
-        return slot if slot is not None else await self.acquire()
+        """The place for a global request on its way out, waited for in turn. Only a request
+        holds a place, from when it goes out until its answer: a place held by anything that
+        may itself wait (a pump's whole pass, as the bot once did) can leave every place held
+        while the requests that would free them wait for one (P-47)."""
+        return await self.acquire() if self.enabled else None
 
 
 class RefusalCounter:

@@ -129,17 +129,16 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 log.warning("game %s: its messages are unknown (%s)", table.id, one_line(exc))
         while True:
             while state.dirty:
-                # Under Discord's global limit a pass waits its turn first, then draws the newest
-                # state: the changes made meanwhile become this one pass (P-47).
-                async with self.limiter.ahead():
-                    state.dirty = False
-                    state.changed.clear()
-                    rounds = Round()
-                    frame = await self._attempt(
-                        table, state, "render", rounds, lambda: self._render(table)
-                    )
-                    if frame is not None:
-                        await self._send_frame(table, state, frame, rounds)
+                # One pass at a time: while its global requests wait for their places (P-47),
+                # the changes made meanwhile become the next pass.
+                state.dirty = False
+                state.changed.clear()
+                rounds = Round()
+                frame = await self._attempt(
+                    table, state, "render", rounds, lambda: self._render(table)
+                )
+                if frame is not None:
+                    await self._send_frame(table, state, frame, rounds)
                 if (
                     frame is not None
                     and rounds.sent

@@ -28,7 +28,7 @@ from bot.discord.publisher import Publisher
 from bot.emulator import Emulator
 from bot.settings import Settings
 from bot.ui.public_log import PublicLog
-from tests.bot.test_publisher import FakeChannel, FakeDiscord
+from tests.bot.test_publisher import FakeChannel, FakeDiscord, FakeMessage
 from tests.support.tables import act, make_table
 from tests.support.wait import until
 
@@ -227,8 +227,7 @@ async def test_a_waiter_that_gives_up_leaves_its_turn_to_the_next() -> None:
 async def test_a_limiter_without_a_budget_never_waits() -> None:
     limiter = GlobalLimiter(None)
     for _ in range(1000):
-        async with limiter.ahead():
-            assert await limiter.admit() is None
+        assert await limiter.admit() is None
 
 
 # -- what counts: at the transport --------------------------------------------------------------
@@ -323,14 +322,40 @@ def test_refusals_are_logged_once_past_100_in_ten_minutes(
     assert len(caplog.records) == 2
 
 
-# -- the publisher waits its turn, then draws the newest state ----------------------------------
+# -- the publisher: one pass at a time, and no place held but by a request ---------------------
 
 
-async def test_a_pump_without_a_place_waits_and_then_sends_the_newest_state_once() -> None:
+class AdmittedMessage(FakeMessage):
+    """An edit that takes its place in the global window on its way out, as the transport's
+    trace makes every request with the bot token do."""
+
+    async def edit(self, **kwargs: Any) -> None:
+        limiter = self.channel.limiter  # type: ignore[attr-defined]
+        slot = await limiter.admit()
+        try:
+            await super().edit(**kwargs)
+        finally:
+            if slot is not None:
+                slot.done()
+
+
+class AdmittedChannel(FakeChannel):
+    def __init__(self, limiter: GlobalLimiter) -> None:
+        super().__init__()
+        self.limiter = limiter
+
+    def get_partial_message(self, message_id: int) -> FakeMessage:
+        return AdmittedMessage(self, message_id)
+
+
+async def test_a_pump_whose_edit_waits_for_a_place_then_sends_the_newest_state() -> None:
+    """A game's pump sends one pass at a time: its edit waits in turn for a place, the
+    changes made meanwhile mark the game again, and the next pass sends them as one edit of
+    the newest state (P-47)."""
     clock = Clock()
     limiter = GlobalLimiter(Budget(1, 1.0), clock=clock, sleep=clock.sleep)
     config = settings(board_edit_interval=0.0, channel_edit_limit=1000)
-    channel = FakeChannel()
+    channel = AdmittedChannel(limiter)
     fake: Any = FakeDiscord(channel, config)
     publisher = Publisher(fake, fake.store, config, PublicLog(), limiter=limiter)
     table = make_table("ladybug-dash", 2)
@@ -340,17 +365,53 @@ async def test_a_pump_without_a_place_waits_and_then_sends_the_newest_state_once
     act(table, 0, {"type": "claim"})
     publisher.mark_dirty(table)
     await until(lambda: limiter.waiting == 1)
-    act(table, 0, {"type": "pick", "n": 2})  # more changes while the pump waits its turn
+    act(table, 0, {"type": "pick", "n": 2})  # more changes while the edit waits its turn
     publisher.mark_dirty(table)
     act(table, 1, {"type": "pick", "n": 3})
     publisher.mark_dirty(table)
     busy.done()
-    await until(lambda: clock.sleepers == 1)
-    assert channel.edits == []
-    clock.advance(1.1)
+    for _ in range(2):  # the waiting edit, then the next pass's, each a window apart
+        await until(lambda: clock.sleepers == 1)
+        clock.advance(1.1)
     await publisher.flush()
-    # One edit, drawn after the wait: the newest state.
-    assert len(channel.edits) == 1
-    assert "**picks_made**: [1,1]" in channel.edits[0][1]["description"]
-    # The fakes make no HTTP request, so the pass's place was never used: it was given back.
-    assert limiter.room() == 1
+    assert len(channel.edits) == 2  # the first state's, then one of everything since
+    assert "**picks_made**: [0,0]" in channel.edits[0][1]["description"]
+    assert "**picks_made**: [1,1]" in channel.edits[1][1]["description"]
+    assert limiter.room() == 0 and limiter.waiting == 0
+
+
+class OneBucketDiscord(FakeDiscord):
+    """DM channels opened as discord.py opens them here: one request at a time (every
+    ``POST /users/@me/channels`` shares one bucket), each taking its place in the window."""
+
+    def __init__(self, channel: FakeChannel, settings: Settings, limiter: GlobalLimiter) -> None:
+        super().__init__(channel, settings)
+        self.limiter, self.bucket = limiter, asyncio.Lock()
+
+    async def create_dm(self, user: Any) -> Any:
+        async with self.bucket:
+            slot = await self.limiter.admit()
+            await asyncio.sleep(0)  # on its way
+            if slot is not None:
+                slot.done()
+        return await super().create_dm(user)
+
+
+async def test_games_opening_dms_together_never_hold_every_place_and_wait_for_one() -> None:
+    """More games than places start at once and each opens its members' DMs, which go one at
+    a time: a place held for a whole pass (as the bot once held one, to render after its
+    turn) left every place held by passes waiting behind one DM opening, which itself waited
+    for a place, and no game's board or DM was ever sent again. Only a request holds a
+    place now, so every game gets its DMs and board."""
+    limiter = GlobalLimiter(Budget(2, 0.05))
+    config = settings(board_edit_interval=0.0, channel_edit_limit=1000)
+    channel = FakeChannel()
+    fake: Any = OneBucketDiscord(channel, config, limiter)
+    publisher = Publisher(fake, fake.store, config, PublicLog(), limiter=limiter)
+    tables = [make_table("ladybug-dash", 2, game_id=game) for game in (1, 2, 3)]
+    for table in tables:
+        publisher.remember_board(table.id, 500 + table.id)
+        publisher.mark_dirty(table)
+    await asyncio.wait_for(publisher.flush(), 10)
+    assert sorted(fake.opened) == [100, 101]  # each member's DM opened once
+    assert len(fake.everyone.dms) == 2 * len(tables) and len(channel.edits) == len(tables)
