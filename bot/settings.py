@@ -56,6 +56,10 @@ class Settings(BaseSettings):
     picture_interval: float = Field(default=2.0, ge=0)
     """Least seconds between two pictures drawn of one board (P-86): a board's text shows
     every move at once, its picture the newest state at most this often (0: every change)."""
+    picture_rate: float = Field(default=5.0, ge=0)
+    """Pictures per second this process draws over all its boards (P-93): past
+    ``picture_rate * picture_interval`` boards with pictures, each board's interval widens to
+    share it (0: no such limit)."""
     bot_player_delay: float = 2.0
     # Bot players (issue #23): BOT_PLAYER_DELAY scales each level's reaction times (P-75; the
     # default 2 gives them as written), a hard bot thinks at most BOT_THINK seconds a decision

@@ -490,9 +490,20 @@ class Boards(PublisherBase):
     async def _picture(self, state: GameMessages, key: str, image: ImageSpec) -> bytes:
         """``image`` drawn (or taken from the cache); a drawing starts the board's interval."""
         if self.images.cached(image) is None:
-            interval = timedelta(seconds=self.settings.picture_interval)
+            interval = timedelta(seconds=self._picture_interval())
             state.picture_due[key] = self.clock() + interval
         return await self.images.png(image)
+
+    def _picture_interval(self) -> float:
+        """Seconds until a board that just had its picture drawn may have the next one:
+        ``PICTURE_INTERVAL``, or longer, so that the boards with pictures share
+        ``PICTURE_RATE`` pictures a second between them (P-93). Every picture is drawn in the
+        picture process and uploaded by the event loop, whichever token carries it."""
+        interval, rate = self.settings.picture_interval, self.settings.picture_rate
+        if interval <= 0 or rate <= 0:  # every change has its picture, as asked
+            return interval
+        boards = sum(len(state.picture_due) for state in self._games.values())
+        return max(interval, boards / rate)
 
     def _wake_for_picture(self, table: Table, state: GameMessages, key: str) -> None:
         """Draw the board again when its picture falls due: its text went out with the old
