@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     # Discord's global limit (P-47): requests per second with the bot token over every process
     # (shared out by shard ranges); interaction responses are exempt. 0 keeps no limit.
     global_rate_limit: int = Field(default=50, ge=0)
+    # Passes per second this process's pumps make over all its games (P-94): redrawing boards
+    # and DMs costs the event loop, which clicks need first, whichever token carries the edits;
+    # past it each game's changes wait their turn and become one pass. 0 keeps no limit.
+    board_pass_rate: int = Field(default=50, ge=0)
     # A member whose own clock runs out this many times in a row gets a bot stand-in (P-31);
     # 0 never replaces anyone.
     afk_limit: int = Field(default=3, ge=0)

@@ -27,7 +27,7 @@ from ..store import Store
 from ..ui.public_log import PublicLog
 from .dms import DirectMessages
 from .game_messages import CHANNEL, UNKNOWN_CHANNEL, GameMessages, Round, Wait
-from .limiter import GlobalLimiter
+from .limiter import Budget, GlobalLimiter
 from .looks import Looks
 from .pacing import ChannelPacer, Kind, Slot
 from .panels import Panels
@@ -89,8 +89,11 @@ class PublisherBase:
         self._games: dict[int, GameMessages] = {}
         self.images = ImageCache(processes=settings.picture_processes)
         self.pacer = ChannelPacer(settings.channel_edit_limit, settings.channel_edit_window)
-        # Discord's global limit (P-47): a pass waits its turn before it renders.
+        # Discord's global limit (P-47): each request with the bot token waits for its place.
         self.limiter = limiter or GlobalLimiter(None)
+        # The event loop's (P-94): each pass waits its turn, then renders the newest state.
+        rate = settings.board_pass_rate
+        self.passes = GlobalLimiter(Budget(rate) if rate > 0 else None)
         self.replies = PrivateReplies()
         self.panels = Panels()
         """Each member's one private panel per game (P-48)."""

@@ -129,8 +129,11 @@ class Publisher(Boards, Hands, Notices, Tracking):
                 log.warning("game %s: its messages are unknown (%s)", table.id, one_line(exc))
         while True:
             while state.dirty:
-                # One pass at a time: while its global requests wait for their places (P-47),
-                # the changes made meanwhile become the next pass.
+                # One pass at a time: while it waits its turn among every game's passes (P-94)
+                # and while its global requests wait for their places (P-47), the changes made
+                # meanwhile become one pass. The turn is taken and counted at once, never held.
+                if self.passes.enabled:
+                    (await self.passes.acquire()).done()
                 state.dirty = False
                 state.changed.clear()
                 rounds = Round()

@@ -415,3 +415,40 @@ async def test_games_opening_dms_together_never_hold_every_place_and_wait_for_on
     await asyncio.wait_for(publisher.flush(), 10)
     assert sorted(fake.opened) == [100, 101]  # each member's DM opened once
     assert len(fake.everyone.dms) == 2 * len(tables) and len(channel.edits) == len(tables)
+
+
+async def test_passes_over_every_game_wait_their_turn_and_draw_the_newest_state() -> None:
+    """P-94: the pumps of all games share ``BOARD_PASS_RATE`` passes a second. A pass waits
+    its turn before it renders (taking the turn counts it at once: nothing is held while the
+    pass sends), so a game changed again while it waited is drawn once, in its newest state."""
+    clock = Clock()
+    config = settings(board_edit_interval=0.0, channel_edit_limit=1000, board_pass_rate=1)
+    channel = FakeChannel()
+    fake: Any = FakeDiscord(channel, config)
+    publisher = Publisher(fake, fake.store, config, PublicLog())
+    publisher.passes = GlobalLimiter(Budget(1, 1.0), clock=clock, sleep=clock.sleep, burst=1)
+    tables = [make_table("ladybug-dash", 2, game_id=game) for game in (1, 2)]
+    for table in tables:
+        publisher.remember_board(table.id, 500 + table.id)
+        publisher.mark_dirty(table)
+    await until(lambda: len(channel.edits) == 1 and publisher.passes.waiting == 1)
+    first, second = tables if channel.edits[0][0] == 501 else tables[::-1]
+    act(second, 0, {"type": "claim"})  # changed while its pass waits its turn
+    publisher.mark_dirty(second)
+    act(second, 0, {"type": "pick", "n": 2})
+    publisher.mark_dirty(second)
+    await until(lambda: clock.sleepers == 1)
+    clock.advance(1.1)
+    await until(lambda: len(channel.edits) == 2)
+    assert channel.edits[1][0] == 500 + second.id
+    assert "**picks_made**: [1,0]" in channel.edits[1][1]["description"]
+    await publisher.flush()
+    assert len(channel.edits) == 2 and first is not second
+
+
+def test_the_pass_rate_is_a_setting_and_zero_keeps_no_limit() -> None:
+    fake: Any = FakeDiscord(FakeChannel(), settings(board_pass_rate=0))
+    assert not Publisher(fake, fake.store, fake.settings, PublicLog()).passes.enabled
+    fake = FakeDiscord(FakeChannel(), settings())
+    passes = Publisher(fake, fake.store, fake.settings, PublicLog()).passes
+    assert passes.enabled and passes.budget == Budget(50)
