@@ -31,6 +31,8 @@ SEND_LEFT = 5 * 60.0
 acts, nearly always well within that) goes through the token too."""
 DELETE_LEFT = 10.0
 """A deletion goes through the token only with this long left (clocks and queues between)."""
+EDIT_LEFT = 10.0
+"""An edit of a clicked message goes through the token only with this long left (P-92)."""
 KEEP_FOR = 60.0
 """A game's kept token is replaced by a newer click's only once it is this old: a click then
 costs no follow-up webhook of its own (an object discord.py builds per call, freed only by a
@@ -48,7 +50,9 @@ follow-up fills in the placeholder (an edit, which notifies nobody)."""
 
 @dataclass(frozen=True)
 class ChannelHook:
-    """An answered click's follow-up webhook, and when (``time.monotonic``) its token ends."""
+    """An answered click's follow-up webhook, and when (``time.monotonic``) its token ends: a
+    game's pings go through it (P-88), and the message it was clicked on is edited through it
+    (its ``@original``, P-92)."""
 
     webhook: discord.Webhook
     expires: float
@@ -63,9 +67,26 @@ class ChannelHook:
     def can_delete(self) -> bool:
         return self.left() >= DELETE_LEFT
 
+    def can_edit(self) -> bool:
+        return self.left() >= EDIT_LEFT
+
     def fresh(self) -> bool:
         """Whether a newer click's token need not replace this one yet (``KEEP_FOR``)."""
         return self.left() > TOKEN_LIFE - KEEP_FOR
+
+
+def token_hook(
+    interaction: discord.Interaction[Any],
+    *,
+    left: float = 0.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> ChannelHook | None:
+    """``interaction``'s follow-up webhook and when its token ends, if more than ``left``
+    seconds of it are left."""
+    age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+    if age >= TOKEN_LIFE - left:
+        return None
+    return ChannelHook(interaction.followup, clock() + TOKEN_LIFE - age, clock)
 
 
 def hook_of(
@@ -78,7 +99,4 @@ def hook_of(
     click in that channel (not a DM), answered, not by a "thinking" deferral."""
     if interaction.channel_id != channel_id or interaction.response.type not in FOLLOWABLE:
         return None
-    age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
-    if age >= TOKEN_LIFE:
-        return None
-    return ChannelHook(interaction.followup, clock() + TOKEN_LIFE - age, clock)
+    return token_hook(interaction, clock=clock)

@@ -14,7 +14,6 @@ import discord
 
 from ..ui.specs import ImageSpec, MessageSpec
 from .channel_hooks import ChannelHook
-from .message_hooks import MessageHook
 from .pings import PingPlan, PingPolicy
 from .replies import PrivateReply
 
@@ -133,7 +132,7 @@ class GameMessages:
     pings (P-88): its follow-up webhook only, so the interaction itself is let go."""
     hooked: dict[int, ChannelHook] = field(default_factory=dict)
     """Ping messages sent through a click's token, by id: deleted through it while it lives."""
-    message_hooks: dict[int, MessageHook] = field(default_factory=dict)
+    message_hooks: dict[int, ChannelHook] = field(default_factory=dict)
     """Per board or DM message (by id), the newest click answered on it, whose token edits it
     (P-92)."""
     ping_wake: asyncio.Task[None] | None = None

@@ -8,9 +8,10 @@ A game's board is clicked on most turns, so the board's next edits, the ones no 
 (a move made from a private panel or a DM, a clock running out, a bot's move), go through the
 newest such click's token; a Bug Run DM likewise through its player's newest click on it. The
 lobby, which becomes the board, is the original response of the command or Rematch click that
-opened it: until a click on it is kept, that token edits it. With
-no such click, a token too old, or Discord refusing it, the edit goes with the bot's own token
-as before. Tokens are kept in memory only: they are secrets, and a restart has no clicks yet.
+opened it: until a click on it is kept, that token edits it. With no such click, a token too
+old, or Discord refusing it, the edit goes with the bot's own token as before. Tokens are kept
+in memory only (the follow-up webhook, ``ChannelHook``, as for pings): they are secrets, and a
+restart has no clicks yet.
 """
 
 from __future__ import annotations
@@ -18,19 +19,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, cast
 
 import discord
 from discord import InteractionResponseType
 
 from ..backoff import one_line
-from .channel_hooks import KEEP_FOR, TOKEN_LIFE
+from .channel_hooks import EDIT_LEFT, ChannelHook, token_hook
 
 log = logging.getLogger("bot.discord.publisher")
 
-EDIT_LEFT = 10.0
-"""An edit goes through a token only with this long left (clocks and queues between)."""
 EDITABLE = frozenset(
     {InteractionResponseType.message_update, InteractionResponseType.deferred_message_update}
 )
@@ -43,27 +41,9 @@ ORIGINAL = cast(int, "@original")
 id, and its route puts whatever it is given in the path."""
 
 
-@dataclass(frozen=True)
-class MessageHook:
-    """An answered click's webhook, whose ``@original`` is the message it came from, and when
-    (``time.monotonic``) its token ends. The webhook only, so the click itself is let go (its
-    message with it, ``bot.collector``)."""
-
-    webhook: discord.Webhook
-    expires: float
-    clock: Callable[[], float] = time.monotonic
-
-    def can_edit(self) -> bool:
-        return self.expires - self.clock() >= EDIT_LEFT
-
-    def fresh(self) -> bool:
-        """Whether a newer click's token need not replace this one yet (``KEEP_FOR``)."""
-        return self.expires - self.clock() > TOKEN_LIFE - KEEP_FOR
-
-
 def message_hook(
     interaction: discord.Interaction[Any], *, clock: Callable[[], float] = time.monotonic
-) -> MessageHook | None:
+) -> ChannelHook | None:
     """``interaction``'s hook on the message it was clicked on, if its token may edit that
     message now: answered by updating it (at once or deferred), and young enough."""
     if interaction.message is None or interaction.response.type not in EDITABLE:
@@ -73,17 +53,14 @@ def message_hook(
 
 def original_hook(
     interaction: discord.Interaction[Any], *, clock: Callable[[], float] = time.monotonic
-) -> MessageHook | None:
+) -> ChannelHook | None:
     """A hook on ``interaction``'s original response, whatever it is (the caller knows: the
     message a click updated, or the lobby a command posted), if its token is young enough."""
-    age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
-    if age >= TOKEN_LIFE - EDIT_LEFT:
-        return None
-    return MessageHook(interaction.followup, clock() + TOKEN_LIFE - age, clock)
+    return token_hook(interaction, left=EDIT_LEFT, clock=clock)
 
 
 async def edit_through_click(
-    hooks: dict[int, MessageHook], message_id: int, game_id: int, **kwargs: Any
+    hooks: dict[int, ChannelHook], message_id: int, game_id: int, **kwargs: Any
 ) -> bool:
     """Edit message ``message_id`` through the newest click on it; False, having sent nothing
     or been refused, when the caller must edit it with the bot's own token. A refusal (the

@@ -14,7 +14,8 @@ import pytest
 from discord import InteractionResponseType
 
 import tests.support.testgame  # noqa: F401
-from bot.discord.message_hooks import EDIT_LEFT, message_hook
+from bot.discord.channel_hooks import EDIT_LEFT
+from bot.discord.message_hooks import message_hook
 from tests.bot.test_publisher import FakeChannel, FakeUser, make_publisher
 from tests.support.tables import act, make_table
 
