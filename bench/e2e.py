@@ -388,6 +388,14 @@ class Click:
     the emulator taking the answer in until the clicker sees it."""
 
 
+def answered_at(result: InteractionResult) -> float:
+    """When the clicker saw the click's answer: the emulator applied it (``answered``). The
+    result itself completes later when a panel edit was on its way beside the answer (P-48),
+    and the member's task wakes after the bench's own loop gets round to it; neither is the
+    acknowledgement. Now, for a click that was never answered."""
+    return result.answered if not math.isnan(result.answered) else time.perf_counter()
+
+
 def split_ack(click: Click, result: InteractionResult, acked: float) -> None:
     """Split an answered click's ack where the emulator handed the frame to the bot's gateway
     and where it took in the bot's answer: the middle part is the bot's own (with the loopback
@@ -443,7 +451,7 @@ async def press(bench: Bench, game: Game, control: Control) -> Click:
     except EmulatorError:  # gone from the message between the look and the click
         click.outcome = "late"
         return click
-    acked = time.perf_counter()
+    acked = answered_at(result)
     click.ack = acked - click.started
     click.outcome = outcome_of(result)
     split_ack(click, result, acked)
@@ -985,7 +993,7 @@ async def measure_floor(
                 return
             click = Click("move", "floor", board=message)
             result = await emu.click(member, message, "floor:press")
-            acked = time.perf_counter()
+            acked = answered_at(result)
             click.ack = acked - click.started
             split_ack(click, result, acked)
             outcome = outcome_of(result)

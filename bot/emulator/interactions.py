@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import (
     JSON,
+    ApiError,
     EmulatorError,
     already_acknowledged,
     bad_request,
@@ -78,6 +81,10 @@ class InteractionResult:
     """``time.perf_counter()`` when the emulator took in the bot's first answer (its callback),
     its request read: from ``dispatched`` to here is the bot's part of the acknowledgement,
     with the loopback both ways (a bench splits the ack with these two)."""
+    answered: float = float("nan")
+    """``time.perf_counter()`` once that answer was applied: the clicker sees it. The result
+    itself may complete later, once the panel edits on their way with it have landed
+    (``Interactions.edit_arrived``)."""
     _done: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _cursor: int = field(default=0, repr=False)
 
@@ -112,6 +119,30 @@ async def _poll(predicate: Callable[[], bool], timeout: float, what: str) -> Non
         await asyncio.sleep(0.01)
 
 
+FOLLOWUP_WAIT = 3.0
+"""How long a click whose panel edit failed waits for the bot's followup in its place."""
+EDIT_WAIT = 10.0
+"""At most this long a click's result waits for the panel edits on their way with its answer
+(an edit the emulator never handles, a held request a test forgot)."""
+_CALLBACK = re.compile(r"/interactions/(\d+)/([^/]+)/callback")
+_WEBHOOK_EDIT = re.compile(r"/webhooks/\d+/([^/]+)/messages/([^/]+)")
+
+
+@dataclass(eq=False)
+class TokenEdit:
+    """An edit of a user's ephemeral message through an interaction's token, from the moment
+    its request arrived: the clicks of that user then waiting for their answer are ``linked``
+    to it. A bot answers a click whose private answer goes to the member's panel by sending
+    the panel's edit and then the click's answer, without waiting for the edit's reply (P-48):
+    the edit arrives first, so a test reads it as that click's private answer, whichever of
+    the two the emulator finishes first."""
+
+    token: str
+    ref: str
+    message: Message | None
+    linked: list[InteractionRecord]
+
+
 @dataclass(eq=False)
 class InteractionRecord:
     """The server side of one interaction."""
@@ -132,6 +163,14 @@ class InteractionRecord:
     deadline: asyncio.TimerHandle | None = None
     forged_message: JSON | None = None
     """The ``message`` a forged interaction claims to come from (see ``Interactions.forged``)."""
+    answer_arrived: bool = False
+    """Its callback's request has arrived (its bytes read, before it is handled)."""
+    edits_due: int = 0
+    """Edits of its user's ephemeral messages that arrived while it waited for its answer and
+    are not handled yet: its result completes once they are."""
+    followup_due: bool = False
+    """One of those edits failed: the bot may answer through this interaction's own token
+    instead (a followup), which the result waits for, at most ``FOLLOWUP_WAIT``."""
 
     def metadata(self) -> JSON:
         data: JSON = {
@@ -173,6 +212,8 @@ class Interactions:
         self.by_token: dict[str, InteractionRecord] = {}
         self.unanswered: dict[int, list[InteractionRecord]] = {}
         """Per user id, their interactions not yet acknowledged (oldest first)."""
+        self._edits: dict[tuple[str, str], deque[TokenEdit]] = {}
+        """Webhook edits that arrived and are not handled yet, by (token, message)."""
         self.global_commands: list[JSON] = []
         self.guild_commands: dict[int, list[JSON]] = {}
         self.sync_count = 0
@@ -424,6 +465,104 @@ class Interactions:
             payload["message"] = record.source.payload()
         return payload
 
+    # --- arrivals: what the bot sent, in the order its bytes came in ---------------------------
+
+    def arrived(self, method: str, path: str) -> None:
+        """A request's head was read: ``path`` is its route's (no ``/api/v10``, no query).
+        ``server.py`` reports it as its bytes come in, before it is handled: two requests on
+        two connections may be handled in the other order."""
+        if method == "POST" and (found := _CALLBACK.fullmatch(path)):
+            record = self.by_id.get(int(found[1]))
+            if record is not None and record.token == found[2]:
+                record.answer_arrived = True
+        elif method == "PATCH" and (found := _WEBHOOK_EDIT.fullmatch(path)):
+            edit = self._edit_arrived(found[1], found[2])
+            if edit is not None:
+                self._edits.setdefault((edit.token, edit.ref), deque()).append(edit)
+
+    def _edit_arrived(self, token: str, ref: str) -> TokenEdit | None:
+        record = self.by_token.get(token)
+        if record is None:
+            return None
+        try:
+            message = self.webhook_message(record, ref)
+        except ApiError:
+            message = None
+        if message is not None and message.ephemeral_to is not record.user:
+            return None  # a board or a lobby edited through a click: nobody's private answer
+        linked = [
+            waiting
+            for waiting in self.unanswered.get(record.user.id, [])
+            if waiting is not record and not waiting.answer_arrived
+        ]
+        for waiting in linked:
+            waiting.edits_due += 1
+        return TokenEdit(token, ref, message, linked)
+
+    def edit_taken(self, method: str, path: str) -> TokenEdit | None:
+        """The arrival of the webhook edit now handled, if ``path`` is one (one that was not
+        seen arriving is linked now). Hand it back to ``edit_done`` however it ends."""
+        found = _WEBHOOK_EDIT.fullmatch(path) if method == "PATCH" else None
+        if found is None:
+            return None
+        token, ref = found[1], found[2]
+        queue = self._edits.get((token, ref))
+        if queue:
+            edit = queue.popleft()
+            if not queue:
+                del self._edits[(token, ref)]
+            return edit
+        return self._edit_arrived(token, ref)
+
+    def edit_landed(self, edit: TokenEdit) -> Message | None:
+        """The message a successful ``edit`` changed."""
+        record = self.by_token.get(edit.token)
+        try:
+            return None if record is None else self.webhook_message(record, edit.ref)
+        except ApiError:
+            return None
+
+    def edit_done(self, edit: TokenEdit, message: Message | None) -> None:
+        """``edit`` was handled: ``message`` is what it edited (``None``: it failed). Each
+        linked click notes it as what it told its user, unless the click was on that very
+        message (answered in its own response); one whose edit failed waits for the bot's
+        followup in its place."""
+        for waiting in edit.linked:
+            if message is not None:
+                if waiting.source is not message:
+                    waiting.result.panel = message
+                    waiting.result.panel_text = message.text()
+            elif edit.message is None or waiting.source is not edit.message:
+                waiting.followup_due = True
+                asyncio.get_running_loop().call_later(FOLLOWUP_WAIT, self._no_followup, waiting)
+            waiting.edits_due -= 1
+            self._maybe_done(waiting)
+
+    def _no_followup(self, record: InteractionRecord) -> None:
+        if record.followup_due:
+            record.followup_due = False
+            self._maybe_done(record)
+
+    def _maybe_done(self, record: InteractionRecord) -> None:
+        """A click's result completes once it is answered and the panel edits on their way
+        with it have landed (or, if one failed, the bot's followup in its place)."""
+        result = record.result
+        if not result.acknowledged or record.edits_due > 0:
+            return
+        if record.followup_due and (result.ephemeral and result.type == CHANNEL_MESSAGE):
+            record.followup_due = False  # the answer itself was the new private message
+        if not record.followup_due:
+            result._done.set()
+
+    def _edits_overdue(self, record: InteractionRecord) -> None:
+        if not record.result._done.is_set():
+            log.warning(
+                "interaction %s: its panel edits did not land within %ss", record.id, EDIT_WAIT
+            )
+            record.edits_due = 0
+            record.followup_due = False
+            record.result._done.set()
+
     async def _run(self, record: InteractionRecord, data: JSON) -> InteractionResult:
         loop = asyncio.get_running_loop()
         self.by_id[record.id] = record
@@ -625,7 +764,11 @@ class Interactions:
             result.ephemeral = message.ephemeral
         if record.deadline is not None:
             record.deadline.cancel()
-        result._done.set()
+        record.answer_arrived = True
+        result.answered = time.perf_counter()
+        self._maybe_done(record)
+        if not result._done.is_set():
+            asyncio.get_running_loop().call_later(EDIT_WAIT, self._edits_overdue, record)
 
         interaction: JSON = {"id": str(record.id), "type": record.kind}
         response: JSON = {"interaction": interaction, "resource": {"type": kind}}
@@ -700,6 +843,9 @@ class Interactions:
             )
             record.messages.append(message)
         record.result.followups.append(message)
+        if record.followup_due and message.ephemeral:
+            record.followup_due = False
+            self._maybe_done(record)
         return message
 
     def webhook_message(self, record: InteractionRecord, message_ref: str) -> Message:
@@ -725,21 +871,6 @@ class Interactions:
             message.flags &= ~FLAG_LOADING
             if message is record.original:
                 record.filled_deferral = True
-        self._note_panel_edit(record, message)
-
-    def _note_panel_edit(self, record: InteractionRecord, message: Message) -> None:
-        """An ephemeral message edited through one interaction's token while other
-        interactions of its user wait for their answer: what those clicks told the user, as
-        far as a test can tell (Discord links nothing; a bot edits a panel before it answers
-        the click the edit answers, P-48). Each of them notes the latest such edit."""
-        user = message.ephemeral_to
-        if user is None:
-            return
-        for waiting in self.unanswered.get(user.id, []):
-            # A click on the panel itself is answered in its own response, not by this edit.
-            if waiting is not record and waiting.source is not message:
-                waiting.result.panel = message
-                waiting.result.panel_text = message.text()
 
     def token_age(self, token: str, seconds: float) -> None:
         """Let ``seconds`` pass for one interaction's token (its webhook expires after

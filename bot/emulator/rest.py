@@ -312,6 +312,7 @@ class RestApi:
         path = "/" + request.match_info.get("tail", "")
         status = 500
         route = self._find(method, path)
+        edit = self.interactions.edit_taken(method, path)
         try:
             response = await self._handle(request, method, path)
             status = response.status
@@ -327,6 +328,9 @@ class RestApi:
             status = 400
             return json_response(400, {"message": f"Emulator internal error: {exc!r}", "code": 0})
         finally:
+            if edit is not None:  # the clicks waiting on it learn what it did, however it ended
+                landed = self.interactions.edit_landed(edit) if status == 200 else None
+                self.interactions.edit_done(edit, landed)
             template, klass = (route.template, route.klass) if route else ("?", GLOBAL)
             self.requests.append(
                 RequestRecord(method, path, status, time.monotonic(), template, klass)

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from .arrivals import ReportingRunner
 from .errors import JSON, EmulatorError
 from .gateway import Gateway
 from .interactions import InteractionResult, Interactions
@@ -82,7 +83,7 @@ class Emulator:
         )
         self.rest.channel_limit = channel_limit
         self.rest.global_limit = global_limit
-        self._runner: web.AppRunner | None = None
+        self._runner: ReportingRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- lifecycle ----------------------------------------------------------------------------
@@ -93,7 +94,9 @@ class Emulator:
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_route("*", "/api/{version}/{tail:.*}", self.rest.handle)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = ReportingRunner(
+            app, self.interactions.arrived, access_log=None, handle_signals=False
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self._requested_port)
         await site.start()

@@ -23,6 +23,7 @@ from bot.emulator import (
 )
 from bot.emulator.errors import EmulatorError
 from bot.emulator.models import MANAGE_CHANNELS
+from tests.support.wait import until
 
 TOKEN = "test-token"
 
@@ -814,6 +815,69 @@ async def test_requests_are_classed_as_discord_counts_them_against_the_global_li
 
 
 # --- ephemeral panels (P-48) --------------------------------------------------------------------
+
+
+async def test_a_panel_edit_that_arrived_before_a_clicks_answer_is_its_answer_once_landed(
+    scene: Scene, raw: RawBot
+) -> None:
+    """P-95: a bot sends a panel's edit and then the click's answer without waiting for the
+    edit's reply; the emulator may handle them in either order. What arrived first decides:
+    the click's result completes once that edit landed, and notes it as what the click told
+    its user; an edit that arrives after the answer is not the click's; a click whose edit
+    failed waits for the followup the bot sends in its place."""
+    emu = scene.emu
+    await connected(scene, raw)
+    go = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go:1"}]}
+    task, first = await start_slash(scene, raw, scene.alice, "bugs new", game="x")
+    await raw.call(
+        "POST", callback_path(first), {"type": 4, "data": {"content": "panel", "flags": 64}}
+    )
+    panel = (await task).message
+    assert panel is not None
+    board = await raw.call(
+        "POST", f"/channels/{scene.chan.id}/messages", {"content": "board", "components": [go]}
+    )
+    via_panel = f"/webhooks/{emu.application_id}/{first['token']}/messages/@original"
+
+    async def clicked() -> tuple[asyncio.Task[InteractionResult], dict[str, Any]]:
+        task = asyncio.create_task(
+            emu.click(scene.alice, emu.get_message(board.body["id"]), "go:1")
+        )
+        return task, (await raw.next("INTERACTION_CREATE"))["d"]
+
+    # The edit arrives first and is held in transit; the answer comes and is applied.
+    released = emu.hold("PATCH", "/webhooks/")
+    task, click = await clicked()
+    edit = asyncio.create_task(raw.call("PATCH", via_panel, {"content": "told"}, token=None))
+    await until(lambda: not emu.rest.delays)  # it arrived, and is held
+    await raw.call("POST", callback_path(click), {"type": 6})
+    await asyncio.sleep(0.2)
+    assert not task.done() and panel.content == "panel"
+    released.set()
+    assert (await edit).status == 200
+    answered = await task
+    assert answered.panel is panel and answered.panel_text == "told"
+    assert answered.answered < time.perf_counter()
+
+    # An edit that comes after the click's answer is not what the click told.
+    task, click = await clicked()
+    await raw.call("POST", callback_path(click), {"type": 6})
+    later = await task
+    await raw.call("PATCH", via_panel, {"content": "later"}, token=None)
+    assert later.panel is None and panel.content == "later"
+
+    # The panel dismissed: the edit fails, and the click waits for the bot's followup.
+    emu.dismiss(panel)
+    task, click = await clicked()
+    refused = await raw.call("PATCH", via_panel, {"content": "gone"}, token=None)
+    assert refused.status == 404
+    await raw.call("POST", callback_path(click), {"type": 6})
+    await asyncio.sleep(0.2)
+    assert not task.done()
+    followup = f"/webhooks/{emu.application_id}/{click['token']}"
+    await raw.call("POST", followup, {"content": "new panel", "flags": 64}, token=None)
+    renewed = await task
+    assert [m.content for m in renewed.followups] == ["new panel"]
 
 
 async def test_an_ephemeral_is_edited_only_by_tokens_that_made_it_or_were_clicked_on_it(
