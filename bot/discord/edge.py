@@ -34,6 +34,7 @@ from .panels import Panel, PanelGone
 from .publisher import Publisher
 from .render import edit_kwargs, send_kwargs
 from .replies import PrivateReply
+from .written import sending
 
 log = logging.getLogger(__name__)
 NO_HAND = "This game has no hidden hand: everything you may know is on the board."
@@ -320,22 +321,39 @@ class Edge:
             return
         panel = panels.live(table.id, seat)
         if panel is not None and interaction.type is discord.InteractionType.component:
-            # The edit goes first: the click's answer follows it. Timed from the click's
-            # lateness, as every guard is (P-58), not from this machine's clock.
+            # Timed from the click's lateness, as every guard is (P-58), not from this
+            # machine's clock.
             guard = AckGuard(interaction, late=self.lateness.of(interaction.id))
-            try:
-                async with panel.lock:
-                    await panel.edit(spec, turn)
-                    self._track(table, panel, spec, turn)
-            except PanelGone as exc:  # dismissed, expired, refused: a new panel instead
-                log.info("game %s: a new panel for seat %s (%s)", table.id, seat, exc)
-                panels.drop(panel)
-            else:
+            editing, written = sending(self._edit_panel(table, panel, spec, turn))
+            if table.id in panels.trusted:
+                # The edit goes first and the click's answer right behind it, without waiting
+                # for the edit's reply: one round trip to Discord less before the click is
+                # answered. An edit that then fails becomes a new panel through the click's
+                # own token (a followup).
+                await written
+                if not editing.done():
+                    await guard.settle()
+                    await self.acknowledge(interaction, table)
+            if await editing:
                 await guard.settle()
-                await self.acknowledge(interaction, table)
+                if not interaction.response.is_done():
+                    await self.acknowledge(interaction, table)
                 return
             await guard.settle()
         await self._new_panel(interaction, table, seat, spec, turn)
+
+    async def _edit_panel(self, table: Table, panel: Panel, spec: MessageSpec, turn: int) -> bool:
+        """Show ``spec`` in the member's panel through its stored token; False (the panel
+        forgotten) if it can no longer be edited: dismissed, expired, refused."""
+        try:
+            async with panel.lock:
+                await panel.edit(spec, turn)
+                self._track(table, panel, spec, turn)
+        except PanelGone as exc:
+            log.info("game %s: a new panel for seat %s (%s)", table.id, panel.seat, exc)
+            self.publisher.panels.drop(panel)
+            return False
+        return True
 
     async def _update_clicked_panel(
         self, interaction: discord.Interaction[Any], panel: Panel, spec: MessageSpec, turn: int
@@ -367,7 +385,21 @@ class Edge:
         kwargs = send_kwargs(spec, table.id, turn)
         followup_id: int | None = None
         if interaction.response.is_done():
-            sent = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+            try:
+                sent = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+            except discord.HTTPException as exc:
+                # Discord refused even this click's fresh token: nothing more can show it
+                # privately now; **My hand** answers with it (P-95). Until a panel edit goes
+                # through again, this game's answers wait for their panel's edit.
+                self.publisher.panels.trusted.discard(table.id)
+                log.warning(
+                    "game %s: could not answer seat %s privately (%s %s)",
+                    table.id,
+                    seat,
+                    exc.status,
+                    exc.code,
+                )
+                return
             message_id = followup_id = sent.id
         else:
             response = await interaction.response.send_message(ephemeral=True, **kwargs)

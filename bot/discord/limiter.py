@@ -41,6 +41,7 @@ import yarl
 
 from ..settings import Settings
 from .pacing import MARGIN
+from .written import note_written
 
 log = logging.getLogger(__name__)
 
@@ -345,8 +346,28 @@ def transport_trace(
         if ctx.slot is not None:  # it may have reached Discord: it counts
             ctx.slot.done()
 
+    async def on_new_connection(
+        _session: aiohttp.ClientSession,
+        ctx: SimpleNamespace,
+        _params: aiohttp.TraceConnectionCreateEndParams,
+    ) -> None:
+        ctx.new_connection = True
+
+    async def on_chunk_sent(
+        _session: aiohttp.ClientSession,
+        ctx: SimpleNamespace,
+        _params: aiohttp.TraceRequestChunkSentParams,
+    ) -> None:
+        # Over a connection just made the server may not have taken the connection in yet:
+        # a request sent after this one over a connection it already reads could be read
+        # first. The order is kept only over a connection the server has read before.
+        if not getattr(ctx, "new_connection", False):
+            note_written()
+
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(on_start)
+    trace.on_connection_create_end.append(on_new_connection)
+    trace.on_request_chunk_sent.append(on_chunk_sent)
     trace.on_request_end.append(on_end)
     trace.on_request_exception.append(on_error)
     return trace

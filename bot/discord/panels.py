@@ -35,6 +35,15 @@ class PanelGone(Exception):
     """The panel can no longer be edited (dismissed, token expired, Discord refused): the
     answer goes in a new panel instead."""
 
+    def __init__(self, status: int, code: int) -> None:
+        super().__init__(f"{status} {code}")
+        self.status = status
+
+    @property
+    def dismissed(self) -> bool:
+        """The member dismissed the message (Discord answers 404): its token still works."""
+        return self.status == 404
+
 
 @dataclass(eq=False)
 class Panel:
@@ -79,7 +88,12 @@ class Panel:
             else:
                 await self.interaction.followup.edit_message(self.followup_id, **kwargs)
         except discord.HTTPException as exc:  # 401/403/404/429/5xx: a new panel instead
-            raise PanelGone(f"{exc.status} {exc.code}") from exc
+            gone = PanelGone(exc.status, exc.code)
+            if self.owner is not None and not gone.dismissed:
+                self.owner.trusted.discard(self.game_id)
+            raise gone from exc
+        if self.owner is not None:
+            self.owner.trusted.add(self.game_id)
 
     async def settle(self, reply: PrivateReply, spec: MessageSpec, turn: int) -> None:
         """Edit the panel to ``spec`` (its buttons gone, P-27) if it still shows ``reply``;
@@ -107,6 +121,12 @@ class Panels:
     """Every game's panels, by (game, seat)."""
 
     def __init__(self) -> None:
+        self.trusted: set[int] = set()
+        """Games whose last panel edit through a stored token went through (a dismissed panel
+        aside). In a game's other moments (before its first edit, after Discord refused
+        one) a click's private answer waits for its panel's edit before the click is
+        answered, so that a refused edit is replaced by a new reply in the click's own
+        answer, which needs no token (P-95)."""
         self._by_game: dict[int, dict[int, Panel]] = {}
         self._answering: dict[tuple[int, int], int] = {}
         self._answered = asyncio.Event()
@@ -166,6 +186,7 @@ class Panels:
     def forget(self, game_id: int) -> None:
         """The game is over and its messages settled: its panels take no more answers."""
         self._by_game.pop(game_id, None)
+        self.trusted.discard(game_id)
 
     def count(self, game_id: int) -> int:
         return len(self._by_game.get(game_id, {}))

@@ -10,7 +10,9 @@ Whole games of the four kinds count the ephemeral messages each member was sent.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,8 @@ import pytest
 from bot.emulator import Emulator
 from bot.emulator.models import Message
 from bot.ui.presenter import BOARD_COPY_FOOTER
+from tests.conftest import TEST_GAME_MODULES
+from tests.support.in_process import FakePolicies, bot_in_process
 
 from . import test_bag_of_bugs as bag
 from . import test_bug_off as bug_off
@@ -67,9 +71,12 @@ def replies_created(emu: Emulator, user: Any) -> list[Message]:
 
 def new_reply(result: Any) -> bool:
     """The click's private answer came in a new ephemeral message (its response, or a
-    followup after the acknowledgement guard deferred it), not in an edit of a panel."""
+    followup: after the acknowledgement guard deferred it, or after the board was updated in
+    the response while the panel's edit failed), not in an edit of a panel."""
     message = private(result)
-    return message is not None and result.type != UPDATE_MESSAGE and message is not result.panel
+    if message is None or message is result.panel:
+        return False
+    return result.type != UPDATE_MESSAGE or message in result.followups
 
 
 def at_most_three_each(emu: Emulator, users: list[Any]) -> dict[str, int]:
@@ -145,6 +152,65 @@ async def test_private_answers_edit_one_panel_until_it_is_dismissed_or_expires(
     assert new_reply(renewed) and private(renewed) not in (None, bobs)
     await until_text(emu, board, "game over")
     assert at_most_three_each(emu, [alice, bob]) == {"alice": 2, "bob": 2}
+
+
+def saying(words: str) -> Any:
+    """A request body filter: the JSON mentions ``words``."""
+    return lambda body: words in json.dumps(body)
+
+
+async def warm_connections(bot: Any, count: int = 8) -> None:
+    """``count`` requests at once, so the bot's HTTP session keeps that many connections the
+    emulator already reads: a request over a connection made for it waits for its reply
+    (P-95), and that must not decide what the test sees."""
+    me = bot.user.id
+    await asyncio.gather(*(bot.fetch_user(me) for _ in range(count)))
+
+
+async def test_a_click_is_answered_while_its_panel_edit_is_on_its_way(tmp_path: Path) -> None:
+    """P-95: once a panel edit of the game went through, a click made elsewhere whose private
+    answer goes to the panel is answered (its board updated in its response) as soon as the
+    panel's edit has left, not once Discord answered it; the first such edit of a game is
+    answered first, so the click waits for it."""
+    async with bot_in_process(
+        tmp_path, FakePolicies(), extra_game_modules=TEST_GAME_MODULES, bot_processes=1
+    ) as running:
+        emu, bot = running.emu, running.bot
+        guild = emu.add_guild("Bug Club")
+        chan = emu.add_text_channel(guild, "games")
+        alice, bob = emu.add_user("alice", guilds=[guild]), emu.add_user("bob", guilds=[guild])
+        board = await start_game(emu, alice, [bob], chan)
+        await claim(emu, alice, board)
+        panel = private(await click(emu, alice, board, "My hand"))
+        assert panel is not None
+        edit = f"/webhooks/{emu.application_id}/[^/]+/messages/"
+
+        # The game's first panel edit: the click waits for it, so a held edit holds it.
+        released = emu.hold("PATCH", edit, where=saying("you picked: n 1"))
+        await warm_connections(bot)
+        first = asyncio.create_task(click(emu, alice, board, "pick 1"))
+        await asyncio.sleep(0.5)
+        assert not first.done() and "**to_pick**: 0" in board.text()
+        released.set()
+        result = await first
+        assert result.type == UPDATE_MESSAGE and result.message is board
+        assert private(result) is panel and told(result) == "you picked: n 1"
+        await pick(emu, bob, board, 1)
+        await claim(emu, bob, board)
+
+        # Edits go through now: the next one is held, and the click is answered all the same;
+        # its result, what the member saw, completes once the edit lands.
+        released = emu.hold("PATCH", edit, where=saying("you picked: n 2"))
+        await warm_connections(bot)
+        second = asyncio.create_task(click(emu, alice, board, "pick 2"))
+        try:
+            await until_text(emu, board, "**to_pick**: 1")
+            assert "you picked: n 2" not in panel.text() and not second.done()
+        finally:
+            released.set()
+        result = await second
+        assert result.type == UPDATE_MESSAGE and result.message is board
+        assert private(result) is panel and told(result) == "you picked: n 2" == panel.text()
 
 
 # -- whole games of the four kinds -------------------------------------------------------------
