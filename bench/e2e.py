@@ -18,8 +18,10 @@ In the same run, the floor (``bench/floor.py``: a bare discord.py process whose 
 answers its click through the interaction) gets the same clicks per second over as many
 channels, through an emulator of its own. Printed per run, beside the floor and as ratios:
 
-- committed click ack p50/p99: click → the interaction's acknowledgement, for clicks the game
-  took (found in the action log); refused, late (Discord refused a button that had changed)
+- committed click ack p50/p99: click → the interaction's acknowledgement (the instant the
+  emulator applied the answer, ``InteractionResult.answered``: not when the member's task woke,
+  nor when a panel edit sent beside the answer landed, P-95), for clicks the game took (found
+  in the action log); refused, late (Discord refused a button that had changed)
   and unanswered clicks are counted apart; and the ack in three at the points where the
   emulator handed the click's frame to the gateway and took in the answer, so the bot's own
   part (frame in to answer out, with the loopback) stands apart from the emulator's and the
