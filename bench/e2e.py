@@ -392,7 +392,7 @@ class Click:
 
 def answered_at(result: InteractionResult) -> float:
     """When the clicker saw the click's answer: the emulator applied it (``answered``). The
-    result itself completes later when a panel edit was on its way beside the answer (P-48),
+    result itself completes later when a panel edit was on its way beside the answer (P-95),
     and the member's task wakes after the bench's own loop gets round to it; neither is the
     acknowledgement. Now, for a click that was never answered."""
     return result.answered if not math.isnan(result.answered) else time.perf_counter()

@@ -1,4 +1,4 @@
-"""When a request has gone out: a click's answer may follow an edit on its way (P-48).
+"""When a request has gone out: a click's answer may follow an edit on its way (P-95).
 
 A private answer to a click made elsewhere than on the member's panel is an edit of the panel
 through its stored token, then the click's own answer. Waiting for the edit's reply before

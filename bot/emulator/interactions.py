@@ -84,7 +84,7 @@ class InteractionResult:
     answered: float = float("nan")
     """``time.perf_counter()`` once that answer was applied: the clicker sees it. The result
     itself may complete later, once the panel edits on their way with it have landed
-    (``Interactions.edit_arrived``)."""
+    (``Interactions.arrived``)."""
     _done: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _cursor: int = field(default=0, repr=False)
 
@@ -132,8 +132,9 @@ _WEBHOOK_EDIT = re.compile(r"/webhooks/\d+/([^/]+)/messages/([^/]+)")
 class TokenEdit:
     """An edit of a user's ephemeral message through an interaction's token, from the moment
     its request arrived: the clicks of that user then waiting for their answer are ``linked``
-    to it. A bot answers a click whose private answer goes to the member's panel by sending
-    the panel's edit and then the click's answer, without waiting for the edit's reply (P-48):
+    to it (none, for a board or a lobby edited through a click). A bot answers a click whose
+    private answer goes to the member's panel by sending the panel's edit and then the click's
+    answer, without waiting for the edit's reply (P-95):
     the edit arrives first, so a test reads it as that click's private answer, whichever of
     the two the emulator finishes first."""
 
@@ -477,19 +478,19 @@ class Interactions:
                 record.answer_arrived = True
         elif method == "PATCH" and (found := _WEBHOOK_EDIT.fullmatch(path)):
             edit = self._edit_arrived(found[1], found[2])
-            if edit is not None:
-                self._edits.setdefault((edit.token, edit.ref), deque()).append(edit)
+            self._edits.setdefault((edit.token, edit.ref), deque()).append(edit)
 
-    def _edit_arrived(self, token: str, ref: str) -> TokenEdit | None:
+    def _edit_arrived(self, token: str, ref: str) -> TokenEdit:
         record = self.by_token.get(token)
         if record is None:
-            return None
+            return TokenEdit(token, ref, None, [])
         try:
-            message = self.webhook_message(record, ref)
+            message: Message | None = self.webhook_message(record, ref)
         except ApiError:
             message = None
         if message is not None and message.ephemeral_to is not record.user:
-            return None  # a board or a lobby edited through a click: nobody's private answer
+            # A board or a lobby edited through a click: nobody's private answer.
+            return TokenEdit(token, ref, message, [])
         linked = [
             waiting
             for waiting in self.unanswered.get(record.user.id, [])
@@ -514,19 +515,12 @@ class Interactions:
             return edit
         return self._edit_arrived(token, ref)
 
-    def edit_landed(self, edit: TokenEdit) -> Message | None:
-        """The message a successful ``edit`` changed."""
-        record = self.by_token.get(edit.token)
-        try:
-            return None if record is None else self.webhook_message(record, edit.ref)
-        except ApiError:
-            return None
-
-    def edit_done(self, edit: TokenEdit, message: Message | None) -> None:
-        """``edit`` was handled: ``message`` is what it edited (``None``: it failed). Each
+    def edit_done(self, edit: TokenEdit, landed: bool) -> None:
+        """``edit`` was handled: it ``landed`` on its message, or failed. Each
         linked click notes it as what it told its user, unless the click was on that very
         message (answered in its own response); one whose edit failed waits for the bot's
         followup in its place."""
+        message = edit.message if landed else None
         for waiting in edit.linked:
             if message is not None:
                 if waiting.source is not message:

@@ -329,8 +329,7 @@ class RestApi:
             return json_response(400, {"message": f"Emulator internal error: {exc!r}", "code": 0})
         finally:
             if edit is not None:  # the clicks waiting on it learn what it did, however it ended
-                landed = self.interactions.edit_landed(edit) if status == 200 else None
-                self.interactions.edit_done(edit, landed)
+                self.interactions.edit_done(edit, landed=status == 200)
             template, klass = (route.template, route.klass) if route else ("?", GLOBAL)
             self.requests.append(
                 RequestRecord(method, path, status, time.monotonic(), template, klass)
