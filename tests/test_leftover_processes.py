@@ -99,14 +99,12 @@ def test_a_child_and_its_child_are_listed_until_they_are_ended() -> None:
     child = subprocess.Popen(["sh", "-c", "sleep 600 & wait"])
     try:
         deadline = time.monotonic() + 30
-        while (
-            len(
-                below := [
-                    p for p in live_descendants() if p.pid == child.pid or p.parent == child.pid
-                ]
-            )
-            < 2
-        ):
+        # Until the shell's child has become ``sleep``: between its fork and its exec it is a
+        # copy of the shell, with the shell's command line (a loaded machine shows it so).
+        while True:
+            below = [p for p in live_descendants() if child.pid in (p.pid, p.parent)]
+            if any(p.parent == child.pid and p.command == "sleep 600" for p in below):
+                break
             assert time.monotonic() < deadline, below
             time.sleep(0.02)
         shell, sleeper = sorted(below, key=lambda p: p.pid != child.pid)
