@@ -198,6 +198,9 @@ class Play(Loading):
             raise
         now = self.clock()
         timers = self._timer_specs(table, engine, table.timers, now, fired_key=fired_key)
+        wanted = {t.key: t.due_at for t in timers}
+        # Most actions leave the deadlines as they were: neither stored nor scheduled again.
+        timers_changed = wanted != table.timers
         # A snapshot costs more than most moves: made only when the store will write it (every
         # SNAPSHOT_EVERY actions and at the end, P-33); the table keeps the moves since.
         due = self.store.snapshot_due(table.game, ending=engine.is_over)
@@ -209,8 +212,7 @@ class Play(Loading):
                 seat=seat,
                 action=action,
                 snapshot=snapshot,
-                # Most actions leave the deadlines as they were: skip rewriting them.
-                timers=None if {t.key: t.due_at for t in timers} == table.timers else timers,
+                timers=timers if timers_changed else None,
                 results=results,
             )
         except BaseException:
@@ -231,11 +233,12 @@ class Play(Loading):
             # button before the host takes it.
             gap = self.settings.timer_seconds(setting, 0.0)
             table.paced_until[setting] = self.clock() + timedelta(seconds=gap)
-        table.timers = {t.key: t.due_at for t in timers}
         if engine.is_over:
+            table.timers = {}
             self.scheduler.drop_game(table.id)
-        else:
-            self.scheduler.set_game(table.id, table.timers.items())
+        elif timers_changed:
+            table.timers = wanted
+            self.scheduler.set_game(table.id, wanted.items())
         return Outcome(table.view(), seat, action, events, engine.is_over, turn_before, engine.turn)
 
     def _rollback(self, table: Table) -> None:

@@ -89,6 +89,20 @@ class UTCDateTime(TypeDecorator[datetime]):
             return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
 
+    @staticmethod
+    def sqlite_text(value: datetime | None) -> str | None:
+        """The text SQLite stores for ``value``: what ``process_bind_param`` and SQLAlchemy's
+        SQLite ``DATETIME`` make of it (``YYYY-MM-DD HH:MM:SS.ffffff`` in UTC), in one call
+        instead of three. Every committed action stores a time or two this way, on the event
+        loop (``bot/store/sqlite_sql.py``); a test holds it to SQLAlchemy's own form."""
+        if value is None:
+            return None
+        if value.tzinfo is not UTC:
+            if value.tzinfo is None or value.utcoffset() is None:
+                raise ValueError(f"naive datetime {value!r}: the store only takes aware UTC times")
+            value = value.astimezone(UTC)
+        return value.replace(tzinfo=None).isoformat(" ", "microseconds")
+
 
 class Base(DeclarativeBase):
     """Declarative base with the naming convention."""

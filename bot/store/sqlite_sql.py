@@ -22,7 +22,10 @@ Processor = Callable[[Any], Any] | None
 
 
 def _bind_processor(type_: TypeEngine[Any]) -> Processor:
-    return type_.dialect_impl(DIALECT).bind_processor(DIALECT)
+    # A type may say how SQLite stores its values in one call (``UTCDateTime.sqlite_text``):
+    # SQLAlchemy's processors chain a decorator's and the dialect's, several calls a value.
+    direct: Processor = getattr(type_, "sqlite_text", None)
+    return direct or type_.dialect_impl(DIALECT).bind_processor(DIALECT)
 
 
 def _result_processor(type_: TypeEngine[Any]) -> Processor:

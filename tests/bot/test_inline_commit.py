@@ -409,6 +409,28 @@ async def test_a_task_committing_in_a_loop_lets_the_others_run(
     assert sorted(order) == [0] * 20 + [1] * 20
 
 
+async def test_a_task_committing_alone_move_after_move_never_takes_the_writers_task(
+    tmp_path: Path, quick_disk: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot, a tournament or a replay playing move after move with nothing else to do: each
+    move is a lone action, committed on the loop at once after the task let the loop turn,
+    never queued for the writer's task (which costs a task switch and two turns of the loop:
+    every other move of such a task went that way)."""
+    store = await opened(tmp_path, "FULL")
+    lean = store._writer
+    assert isinstance(lean, writer.SQLiteWriter)
+    queued = counting_calls(monkeypatch, lean, "_write")
+    try:
+        game = await playing(store, 1)
+        for n in range(1, 11):
+            game = await act(store, game, n)
+        assert [a.action["n"] for a in await store.actions(game.id)] == list(range(1, 11))
+    finally:
+        await store.close()
+    assert queued == []
+    assert store.inline_commits == 10
+
+
 async def test_a_lock_held_elsewhere_sends_the_action_the_ordinary_way(
     tmp_path: Path, quick_disk: None
 ) -> None:

@@ -9,10 +9,12 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import Table, bindparam, insert, select, update
 
-from bot.store.models import Game, TimerRow
-from bot.store.sqlite_sql import Statement, stored_form
+from bot.store.models import Game, TimerRow, UTCDateTime
+from bot.store.sqlite_sql import DIALECT, Statement, stored_form
 
 GAMES = cast(Table, Game.__table__)
 TIMERS = cast(Table, TimerRow.__table__)
@@ -69,3 +71,39 @@ def test_a_value_given_in_stored_form_is_taken_as_it_is() -> None:
     values = {"game_id": 1, "key": "k", "due_at": at, "action": {}}
     assert add.params(values, stored) == add.params({**values, "created_at": at})
     assert stored == {"created_at": "2024-01-02 03:04:05.000000"}
+
+
+def _sqlalchemy_form(value: datetime | None) -> object:
+    """What SQLAlchemy's own processors store for a ``UTCDateTime`` value on SQLite."""
+    column = cast(UTCDateTime, TIMERS.c.due_at.type)
+    chained = column.dialect_impl(DIALECT).bind_processor(DIALECT)
+    assert chained is not None
+    return chained(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    at=st.datetimes(
+        min_value=datetime(1, 1, 2),
+        max_value=datetime(9999, 12, 30),
+        timezones=st.sampled_from(
+            [
+                UTC,
+                timezone(timedelta(0), "another UTC"),  # not ``UTC`` itself: converted
+                timezone(timedelta(hours=2)),
+                timezone(timedelta(hours=-9, minutes=-30)),
+            ]
+        ),
+    )
+)
+def test_a_time_is_stored_in_one_call_exactly_as_sqlalchemy_stores_it(at: datetime) -> None:
+    """``UTCDateTime.sqlite_text``, which the compiled statements use, is the same text as
+    SQLAlchemy's decorator-then-dialect chain, whatever the zone or the microseconds."""
+    assert UTCDateTime.sqlite_text(at) == _sqlalchemy_form(at)
+
+
+def test_the_one_call_form_refuses_a_naive_time_and_keeps_none() -> None:
+    assert UTCDateTime.sqlite_text(None) is None is _sqlalchemy_form(None)
+    with pytest.raises(ValueError, match="naive"):
+        UTCDateTime.sqlite_text(datetime(2024, 1, 1))
+    assert UTCDateTime.sqlite_text(datetime(2024, 1, 1, tzinfo=UTC)) == "2024-01-01 00:00:00.000000"
