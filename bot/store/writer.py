@@ -231,9 +231,9 @@ class SQLiteWriter(GroupWriter):
                 self.groups += 1
                 (answered,) = answers
                 # Actions arriving in the same turn of the loop (a burst) queue for one group;
-                # a task committing in a loop waits for that group with them, so it never
-                # starves the others. The caller goes on at once: a click's answer does not
-                # wait behind whatever else is ready (at 200 games, milliseconds of it).
+                # this task, if it comes again in this turn, first lets the loop turn (above),
+                # so it never starves the others. The caller goes on at once: a click's answer
+                # does not wait behind whatever else is ready (at 200 games, milliseconds).
                 self._inline_turn = True
                 self._inline_task = asyncio.current_task()
                 asyncio.get_running_loop().call_soon(self._end_inline_turn)
