@@ -235,8 +235,11 @@ async def main_async(args: argparse.Namespace) -> None:
         warm.mkdir()
         for slug in sorted(GAMES):  # warm-up: imports and first statements are not a click
             await per_game(slug, 30, warm)
+        floors: dict[str, float] = {}
+        """Each SQLite mode's bare COMMIT, back to back (ms, p50)."""
         for mode in (m for m in modes if m != "PG"):
             floor = disk_floor(tmp / f"floor-{mode}.db", mode)
+            floors[mode] = statistics.median(floor) * 1e3
             spaced = disk_floor(tmp / f"spaced-{mode}.db", mode, commits=40, gap=0.05)
             print(
                 f"the disk's floor: a bare SQLite COMMIT of one row under {mode} here (no bot"
@@ -248,12 +251,16 @@ async def main_async(args: argparse.Namespace) -> None:
             f"{'game':<13}{'sync':<8}{'apply p50':>10}{'p99':>8}{'act p50':>9}{'p99':>8}"
             f"{'act/apply':>10}{'goal p50':>10}{'ok':>4}{'last p50':>10}{'n':>5}   (ms)"
         )
+        beyond: dict[tuple[str, str], float] = {}
+        """(game, mode) → act p50 less the mode's bare COMMIT (ms): the bot's own part."""
         for slug in sorted(GAMES):
             for mode in modes:
                 SYNCHRONOUS[0] = mode
                 applies, acts, ends = await per_game(slug, args.actions, tmp)
                 a50, a99 = statistics.median(applies) * 1e3, pct(applies, 0.99) * 1e3
                 h50, h99 = statistics.median(acts) * 1e3, pct(acts, 0.99) * 1e3
+                if mode in floors:
+                    beyond[slug, mode] = h50 - floors[mode]
                 goal = 3 * a50 + 0.3
                 ok = "yes" if h50 <= goal and h99 <= 5 else "no"
                 last = statistics.median(ends) * 1e3 if ends else float("nan")
@@ -266,6 +273,18 @@ async def main_async(args: argparse.Namespace) -> None:
             " ≤ 3 × apply p50 + 0.3 ms and p99 ≤ 5 ms; a game's last move, which also writes its"
             " results and ratings, is counted apart: 'last p50' over 'n' games)"
         )
+        if "FULL" in floors and "NORMAL" in floors:
+            # The same moves and statements either way: what differs past the sync itself is
+            # how fast the same code runs right after the thread slept through an fsync.
+            parts = ", ".join(
+                f"{slug} {beyond[slug, 'FULL']:.3f} vs {beyond[slug, 'NORMAL']:.3f} ms"
+                f" ({beyond[slug, 'FULL'] / beyond[slug, 'NORMAL']:.2f}x)"
+                for slug in sorted(GAMES)
+            )
+            print(
+                "act p50 less the bare COMMIT of its mode, FULL vs NORMAL (the same code and"
+                f" statements; under FULL they run after each fsync's sleep): {parts}"
+            )
         print()
         commits = [True, False] if args.compare else [True]
         print(
