@@ -62,6 +62,15 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _in_utc(value: datetime) -> datetime:
+    """``value`` in UTC; a naive value (whose zone is a guess) is refused."""
+    if value.tzinfo is UTC:
+        return value
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value!r}: the store only takes aware UTC times")
+    return value.astimezone(UTC)
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """A timestamp that is always timezone-aware UTC in Python.
 
@@ -76,9 +85,7 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"naive datetime {value!r}: the store only takes aware UTC times")
-        value = value.astimezone(UTC)
+        value = _in_utc(value)
         # SQLite compares the stored text, so every value must be written in one zone and format.
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
@@ -97,11 +104,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         loop (``bot/store/sqlite_sql.py``); a test holds it to SQLAlchemy's own form."""
         if value is None:
             return None
-        if value.tzinfo is not UTC:
-            if value.tzinfo is None or value.utcoffset() is None:
-                raise ValueError(f"naive datetime {value!r}: the store only takes aware UTC times")
-            value = value.astimezone(UTC)
-        return value.replace(tzinfo=None).isoformat(" ", "microseconds")
+        return _in_utc(value).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 class Base(DeclarativeBase):

@@ -42,6 +42,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import statistics
 import threading
 import time
 from collections import deque
@@ -188,10 +189,9 @@ class SQLiteWriter(GroupWriter):
         self._busy_ms = round(busy_timeout * 1000)
         self._serial = serial
         self._serial_free = serial_free
-        self._inline_turn = False
-        """A lone action was committed on the loop in this turn of it (see ``record``)."""
         self._inline_task: asyncio.Task[Any] | None = None
-        """The task that committed it."""
+        """The task that committed a lone action on the loop in this turn of it, if one did
+        (see ``record``)."""
         self._recent_syncs: deque[float] = deque(maxlen=SYNC_WINDOW)
         """The last COMMITs on the loop (seconds)."""
         self._sync_cost = 0.0
@@ -219,12 +219,12 @@ class SQLiteWriter(GroupWriter):
         self._local = threading.local()
 
     async def record(self, write: ActionWrite) -> GameRecord:
-        if self._inline_turn and self._inline_task is asyncio.current_task():
+        if self._inline_task is not None and self._inline_task is asyncio.current_task():
             # The task that committed on the loop in this turn comes again (a bot, a
             # tournament, a replay playing move after move): it lets the others run first,
             # then is as alone as it was, unless actions arrived meanwhile (it joins them).
             await asyncio.sleep(0)
-        busy = self._pending or self._writing or self._closed or self._inline_turn
+        busy = self._pending or self._writing or self._closed or self._inline_task is not None
         if not busy and self._serial_free() and self._sync_cost < INLINE_BUDGET:
             answers = self._commit_on_loop([write])
             if answers is not None:
@@ -234,7 +234,6 @@ class SQLiteWriter(GroupWriter):
                 # this task, if it comes again in this turn, first lets the loop turn (above),
                 # so it never starves the others. The caller goes on at once: a click's answer
                 # does not wait behind whatever else is ready (at 200 games, milliseconds).
-                self._inline_turn = True
                 self._inline_task = asyncio.current_task()
                 asyncio.get_running_loop().call_soon(self._end_inline_turn)
                 if isinstance(answered, Exception):
@@ -345,7 +344,6 @@ class SQLiteWriter(GroupWriter):
         return self._engine_here
 
     def _end_inline_turn(self) -> None:
-        self._inline_turn = False
         self._inline_task = None
 
     def _commit_on_loop(self, writes: list[ActionWrite]) -> list[Answer] | None:
@@ -524,11 +522,7 @@ class SQLiteWriter(GroupWriter):
         if self._sync_cost >= INLINE_BUDGET and seconds < INLINE_BUDGET:
             self._recent_syncs.clear()
         self._recent_syncs.append(seconds)
-        ordered = sorted(self._recent_syncs)  # the median, as ``statistics`` would say it
-        middle = len(ordered) // 2
-        self._sync_cost = (
-            ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-        )
+        self._sync_cost = statistics.median(self._recent_syncs)
 
     async def presize_wal(self) -> None:
         """Grow the write-ahead log to ``WAL_WORKING_SIZE`` at once when the store opens, so
@@ -701,17 +695,16 @@ def _write_one(conn: sqlite3.Connection, w: ActionWrite) -> GameRecord:
         snapshot_seq = seq
     if w.timers is not None:
         conn.execute(_DROP_TIMERS.sql, _DROP_TIMERS.params(values))
-        rows = [
-            _ADD_TIMER.params(
-                {"game_id": w.game_id, "key": t.key, "due_at": t.due_at, "action": t.action},
-                stored,
-            )
-            for t in w.timers
-        ]
-        if len(rows) == 1:  # most moves: one clock for the next one (a plain call costs less)
-            conn.execute(_ADD_TIMER.sql, rows[0])
-        elif rows:
-            conn.executemany(_ADD_TIMER.sql, rows)
+        conn.executemany(
+            _ADD_TIMER.sql,
+            [
+                _ADD_TIMER.params(
+                    {"game_id": w.game_id, "key": t.key, "due_at": t.due_at, "action": t.action},
+                    stored,
+                )
+                for t in w.timers
+            ],
+        )
     return w.committed(seq, snapshot_seq)
 
 
