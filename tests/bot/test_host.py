@@ -24,6 +24,7 @@ from bot.settings import Settings
 from bot.store import AlreadySeated, ChannelBusy, NotSeated, Store, TableFull
 from bot.store.models import Game
 from rules.core import SYSTEM, RuleError, replay
+from tests.support.calls import counting_calls
 from tests.support.state import stored_state
 from tests.support.wait import until
 
@@ -261,6 +262,30 @@ async def test_deadline_is_persisted_and_fires_a_system_action(host: Host, store
     assert new_timer.key != timers[0].key
     # A timer the game no longer wants does nothing.
     assert await host.fire_timer(table.id, timers[0].key) is None
+
+
+async def test_a_move_that_leaves_the_deadlines_as_they_were_neither_stores_nor_schedules_them(
+    host: Host, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Most moves keep the game's deadlines: the store is told none changed (``timers=None``)
+    and the scheduler is not asked again; a move that changes them does both."""
+    table = await started(host, BOB, options={"clock": "1"})
+    told: list[object] = []
+    record = store.record_action
+
+    async def spied(*args: Any, **kwargs: Any) -> Any:
+        told.append(kwargs["timers"])
+        return await record(*args, **kwargs)
+
+    monkeypatch.setattr(store, "record_action", spied)
+    scheduled = counting_calls(monkeypatch, host.scheduler, "set_game")
+    for _ in range(3):  # the race: no deadline before or after
+        await host.act(table.id, ALICE, {"type": "cheer"})
+    assert told == [None, None, None] and scheduled == []
+    await host.act(table.id, BOB, {"type": "claim"})  # the pick's clock starts
+    (timer,) = told[-1]  # type: ignore[misc]
+    assert scheduled == [1] and host.scheduler.pending(table.id) == {timer.key: timer.due_at}
+    assert [t.key for t in await store.timers(table.id)] == [timer.key]
 
 
 async def test_the_scheduler_fires_a_deadline_when_it_falls_due(
