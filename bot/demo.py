@@ -47,6 +47,9 @@ TOKEN = "demo.emulator-token-0123456789"
 WINDOW = 0.5
 """The demo runs ten times faster than Discord: its timers are short, and so is the window of
 the per-channel limits, for the emulator and the bot alike."""
+PICTURE_INTERVAL = 0.2
+"""A board's pictures at most this often: ten times as often as the bot's default (P-86), as
+the rest of the demo runs."""
 
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -190,8 +193,8 @@ async def run_demo(
 ) -> int:
     """Play one game among simulated members and print it: one screen, or every message
     (``full``); board pictures saved to ``pictures``. ``pace`` multiplies the per-channel
-    window (of the emulator and the bot alike) and the board edit interval: tests shorten
-    them, nobody reads along. The game's own timers stay as they are. ``speed``: the time
+    window (of the emulator and the bot alike), the board edit interval and the least time
+    between a board's pictures: tests shorten them, nobody reads along. The game's own timers stay as they are. ``speed``: the time
     control the lobby is opened with (P-71; the lobby shows it)."""
     window = WINDOW * pace
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
@@ -222,6 +225,7 @@ async def run_demo(
             discord_gateway_url=emulator.gateway_url,
             timers=dict(playable[slug].demo_timers),
             board_edit_interval=0.05 * pace,
+            picture_interval=PICTURE_INTERVAL * pace,
             channel_edit_window=window,
         )
         point_at(settings)
