@@ -35,6 +35,7 @@ from bot.ui.presenter import presenter_for
 from bot.ui.public_log import PublicLog
 from bot.ui.specs import EmbedSpec, ImageSpec, MessageSpec
 from tests.support.clock import ManualClock
+from tests.support.sched_probe import own_class, own_niceness, slow_own_class
 from tests.support.tables import act, make_table
 from tests.support.wait import until
 
@@ -151,11 +152,6 @@ def no_tracker_left() -> Iterator[None]:
     resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]
 
 
-def own_niceness() -> bytes:
-    """In the picture process: its own niceness, as a "picture"."""
-    return str(os.nice(0)).encode()
-
-
 @pytest.mark.usefixtures("no_tracker_left")
 async def test_pictures_are_drawn_by_a_worker_process_and_come_out_the_same() -> None:
     """A Bug Run board drawn by the picture process is the same PNG as one drawn here; a
@@ -178,17 +174,6 @@ async def test_pictures_are_drawn_by_a_worker_process_and_come_out_the_same() ->
     finally:
         cache.close(wait=True)
     assert cache.workers._pool is None
-
-
-def own_class() -> bytes:
-    """In the picture process: its scheduling class while it draws, as a "picture"."""
-    return str(os.sched_getscheduler(0)).encode()
-
-
-def slow_own_class(seconds: float) -> bytes:
-    """``own_class`` after ``seconds``: a drawing long enough to close the pool under it."""
-    time.sleep(seconds)
-    return own_class()
 
 
 def picture_pids(cache: ImageCache) -> list[int]:
