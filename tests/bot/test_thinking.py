@@ -21,6 +21,7 @@ from rules.core import Engine, get_game
 from rules.core.bots import Budget
 from rules.core.player import Bot, SearchRequest, bot_for, run_search
 from rules.core.rng import Rng
+from tests.support.sched_probe import may_enter_idle_class
 from tests.support.wait import until
 from tests.support.workers import no_resource_tracker, workers
 
@@ -113,14 +114,6 @@ async def test_the_workers_end_with_the_pool() -> None:
     finally:
         thinking.close()
     await until(lambda: not started & workers(), timeout=30, what="the workers to end")
-
-
-def may_enter_idle_class() -> bool:
-    """In a worker process: whether its work could be run in the idle class (only a picture
-    process's initializer allows it, ``bot.child.start_picture_worker``)."""
-    from bot import child
-
-    return child._closing is not None
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's scheduling classes")

@@ -1,8 +1,10 @@
-"""Drawings that report how the picture process is scheduled (``tests/bot/test_image_delivery.py``).
+"""Work that reports how a worker process is scheduled: the picture process
+(``tests/bot/test_image_delivery.py``) and a bot's search worker (``tests/bot/test_thinking.py``).
 
-Their own module, importing nothing but the standard library: the picture process imports the
-module of every function it is given, and one that imported the bot would cost the niced
-process seconds of a busy machine's CPU before it drew anything."""
+Their own module, importing nothing but the standard library (and ``bot.child``, which the
+workers hold already): a worker imports the module of every function it is given, and a test
+module that imports the bot cost the niced process 20 s of a busy machine's CPU before it ran
+anything."""
 
 from __future__ import annotations
 
@@ -24,3 +26,11 @@ def slow_own_class(seconds: float) -> bytes:
     """``own_class`` after ``seconds``: a drawing long enough to close the pool under it."""
     time.sleep(seconds)
     return own_class()
+
+
+def may_enter_idle_class() -> bool:
+    """In a worker process: whether its work could be run in the idle class (only a picture
+    process's initializer allows it, ``bot.child.start_picture_worker``)."""
+    from bot import child
+
+    return child._closing is not None
