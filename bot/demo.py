@@ -194,8 +194,9 @@ async def run_demo(
     """Play one game among simulated members and print it: one screen, or every message
     (``full``); board pictures saved to ``pictures``. ``pace`` multiplies the per-channel
     window (of the emulator and the bot alike), the board edit interval and the least time
-    between a board's pictures: tests shorten them, nobody reads along. The game's own timers stay as they are. ``speed``: the time
-    control the lobby is opened with (P-71; the lobby shows it)."""
+    between a board's pictures: tests shorten them, nobody reads along. The game's own timers
+    stay as they are. ``speed``: the time control the lobby is opened with (P-71; the lobby
+    shows it)."""
     window = WINDOW * pace
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     load_game_modules(settings.extra_modules())

@@ -15,6 +15,8 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 from sqlalchemy.sql.type_api import TypeEngine
 
+from .models import UTCDateTime
+
 #: The dialect of Python's own ``sqlite3`` module, which the writer's connection is.
 DIALECT = SQLiteDialect_pysqlite()
 
@@ -22,10 +24,11 @@ Processor = Callable[[Any], Any] | None
 
 
 def _bind_processor(type_: TypeEngine[Any]) -> Processor:
-    # A type may say how SQLite stores its values in one call (``UTCDateTime.sqlite_text``):
-    # SQLAlchemy's processors chain a decorator's and the dialect's, several calls a value.
-    direct: Processor = getattr(type_, "sqlite_text", None)
-    return direct or type_.dialect_impl(DIALECT).bind_processor(DIALECT)
+    # A stored time in one call (``UTCDateTime.sqlite_text``): SQLAlchemy's processors chain
+    # the decorator's and the dialect's, several calls a value.
+    if isinstance(type_, UTCDateTime):
+        return UTCDateTime.sqlite_text
+    return type_.dialect_impl(DIALECT).bind_processor(DIALECT)
 
 
 def _result_processor(type_: TypeEngine[Any]) -> Processor:

@@ -219,7 +219,7 @@ class SQLiteWriter(GroupWriter):
         self._local = threading.local()
 
     async def record(self, write: ActionWrite) -> GameRecord:
-        if self._inline_task is not None and self._inline_task is asyncio.current_task():
+        if self._inline_task is asyncio.current_task():
             # The task that committed on the loop in this turn comes again (a bot, a
             # tournament, a replay playing move after move): it lets the others run first,
             # then is as alone as it was, unless actions arrived meanwhile (it joins them).

@@ -102,6 +102,11 @@ def test_a_time_is_stored_in_one_call_exactly_as_sqlalchemy_stores_it(at: dateti
     assert UTCDateTime.sqlite_text(at) == _sqlalchemy_form(at)
 
 
+def test_the_compiled_statements_store_times_in_the_one_call_form() -> None:
+    assert stored_form(TIMERS.c.due_at) is UTCDateTime.sqlite_text
+    assert stored_form(GAMES.c.updated_at) is UTCDateTime.sqlite_text
+
+
 def test_the_one_call_form_refuses_a_naive_time_and_keeps_none() -> None:
     assert UTCDateTime.sqlite_text(None) is None is _sqlalchemy_form(None)
     with pytest.raises(ValueError, match="naive"):
