@@ -200,9 +200,14 @@ class BotPool:
             await bot.start()  # first use, or a test killed it and failed before restarting
         return bot
 
-    async def stop(self) -> None:
+    async def stop_bots(self) -> None:
+        """Stop every bot process, keeping the emulators: the next ``get`` starts its bot again."""
         for bot in self.bots.values():
             await bot.stop()
+
+    async def stop(self) -> None:
+        await self.stop_bots()
+        for bot in self.bots.values():
             await bot.emulator.stop()
 
 
@@ -257,6 +262,12 @@ async def world(bots: BotPool, request: pytest.FixtureRequest) -> AsyncIterator[
     await reset(w)
     if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
         print(w.bot.output())
+    if not runs_in_the_session_loop(request.node.stash.get(NEXT_ITEM, None)):
+        # The emulators answer only while this loop runs. Left connected while this worker
+        # runs other tests (a property test may take minutes on a loaded machine), a bot would
+        # hear nothing for 60 s, drop its gateway connection, and log a traceback for each
+        # reconnect that timed out; a test reading the bot's log would then fail.
+        await bots.stop_bots()
 
 
 @pytest.fixture
@@ -269,6 +280,26 @@ def tokens_refused(world: World) -> Iterator[None]:
     interactions.followup_ttl = 0.0
     yield
     interactions.followup_ttl = ttl
+
+
+NEXT_ITEM = pytest.StashKey["pytest.Item | None"]()
+"""The test this worker runs after the one being torn down (None after its last one)."""
+
+
+def runs_in_the_session_loop(item: pytest.Item | None) -> bool:
+    """Whether ``item`` is an e2e test run in the session's event loop, the one the shared
+    emulators answer in (``pytest_collection_modifyitems``)."""
+    return (
+        item is not None
+        and Path(__file__).parent in item.path.parents
+        and item.get_closest_marker("asyncio") is not None
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Tell the fixtures being torn down which test comes next (pytest does not)."""
+    item.stash[NEXT_ITEM] = nextitem
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
