@@ -70,6 +70,10 @@ class BotPlayers:
 
     def table_changed(self, table: Table, outcome: Outcome | None) -> None:
         self.minds.heard(table, outcome)
+        if table.status in ("lobby", "playing") and any(
+            (s.is_bot or s.away) and s.bot_level == "hard" for s in table.seats
+        ):
+            self.thinking.warm()  # its first search should not wait for a worker to start
         engine = table.engine
         if engine is None or table.status != "playing" or engine.is_over:
             return

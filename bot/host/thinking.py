@@ -57,6 +57,10 @@ def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
         importlib.import_module(module)
 
 
+def _started() -> None:
+    """In a worker: nothing; ``Thinking.warm`` sends it so that the worker starts."""
+
+
 def _search(request: bytes) -> Decision:
     """In a worker: the search, bounded by the request's seconds on this process's clock."""
     return run_search(pickle.loads(request), time.perf_counter)
@@ -142,6 +146,33 @@ class Thinking:
         action = await asyncio.to_thread(policy, world, bot.seat, memory, bot.rng)
         return Decision(action)
 
+    def warm(self) -> None:
+        """Start the workers now, if they are not running: a bot that will search has taken a
+        seat. A worker is otherwise started by the first search, which then waits for it to
+        spawn and import the rules: seconds at the workers' low priority on a busy machine,
+        past the grace, and the bot plays fallbacks until that worker is free."""
+        if self._pool is not None:
+            return
+        try:
+            pool = self._open_pool()
+            for _ in range(self.processes):  # each one finds no worker idle and starts one
+                pool.submit(_started)
+        except (RuntimeError, concurrent.futures.process.BrokenProcessPool) as exc:
+            log.warning("the bot players' workers could not start (%s)", exc)
+            self.close()
+
+    def _open_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: this process runs threads and an event loop, which a forked
+            # child must not inherit half-way
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(), self.modules),
+            )
+        return self._pool
+
     def _submit(self, request: SearchRequest) -> concurrent.futures.Future[Decision] | None:
         # Pickled here, at once: the pool pickles in a thread of its own, by when the seat's
         # memory (or a list the snapshot shares with the live game) may have moved on.
@@ -151,16 +182,7 @@ class Thinking:
             log.error("a bot's search could not go to a worker (%s)", exc)
             return None
         try:
-            if self._pool is None:
-                # spawn, not fork: this process runs threads and an event loop, which a forked
-                # child must not inherit half-way
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.processes,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker,
-                    initargs=(os.getpid(), self.modules),
-                )
-            future = self._pool.submit(_search, blob)
+            future = self._open_pool().submit(_search, blob)
         except (RuntimeError, concurrent.futures.process.BrokenProcessPool) as exc:
             log.warning("the bot players' workers could not take a search (%s)", exc)
             self.close()

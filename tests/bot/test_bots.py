@@ -9,6 +9,7 @@ import pytest
 from bot.host.bots import BotPlayers
 from bot.host.errors import AlreadyStarted, NotAllowed
 from bot.host.host import Host
+from bot.host.thinking import Thinking
 from bot.store import Store, TableFull
 from tests.support.wait import until
 
@@ -63,5 +64,33 @@ async def test_a_bot_plays_its_turns_to_the_end_of_the_game(host: Host, store: S
         assert bot_moves.count("pick") == 3  # the bot picked in each of the three rounds
         results = {r.user_id: r for r in await store.results(table.id)}
         assert set(results) == {ALICE, -1}
+    finally:
+        await bots.close()
+
+
+class CountedWarming(Thinking):
+    """The pool, counting the times it is told to warm (no worker is started)."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.warmed = 0
+
+    def warm(self) -> None:
+        self.warmed += 1
+
+
+async def test_a_hard_bot_taking_a_seat_warms_the_search_workers(host: Host) -> None:
+    thinking = CountedWarming()
+    bots = BotPlayers(host, delay=0.01, rng=random.Random(5), thinking=thinking)
+    host.listeners.append(bots)
+    try:
+        table = await host.open(
+            "ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice"
+        )
+        await host.add_bot(table.id, ALICE, "easy")
+        await host.add_bot(table.id, ALICE, "normal")
+        assert thinking.warmed == 0  # neither searches: no worker is wanted
+        await host.add_bot(table.id, ALICE, "hard")
+        assert thinking.warmed == 1  # in the lobby, before the game's first search
     finally:
         await bots.close()

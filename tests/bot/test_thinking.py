@@ -116,6 +116,24 @@ async def test_the_workers_end_with_the_pool() -> None:
     await until(lambda: not started & workers(), timeout=30, what="the workers to end")
 
 
+async def test_warming_starts_every_worker_before_the_first_search() -> None:
+    """A hard bot's seat warms the pool (``BotPlayers.table_changed``): its first search then
+    finds its worker running, instead of waiting for one to spawn and import the rules."""
+    engine, seat = position()
+    before = workers()
+    thinking = Thinking(2, grace=GRACE)
+    try:
+        thinking.warm()
+        await until(lambda: len(workers() - before) == 2, timeout=30, what="two workers")
+        started = workers() - before
+        thinking.warm()  # warm already: nothing more is started
+        assert (await thinking.decide(hard(seat, Budget(simulations=8)), engine)).how == "searched"
+        assert workers() - before == started and thinking.running == 0
+    finally:
+        thinking.close()
+    await until(lambda: not started & workers(), timeout=30, what="the workers to end")
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's scheduling classes")
 async def test_a_search_worker_runs_niced_but_never_in_the_idle_class() -> None:
     """A game waits on a bot's search: its worker runs at a lower priority than the bot, so
