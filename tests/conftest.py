@@ -79,8 +79,9 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Longest modules first (tests/support/schedule.py)."""
-    items[:] = longest_first(items, load_times(), config.rootpath)
+    """Longest modules first, the end-to-end ones after the rest (tests/support/schedule.py)."""
+    e2e = Path(__file__).parent / "e2e"
+    items[:] = longest_first(items, load_times(), config.rootpath, last=e2e)
 
 
 @pytest.fixture(scope="session")

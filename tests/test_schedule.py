@@ -60,6 +60,18 @@ def test_an_unknown_module_goes_by_the_median_and_ties_keep_collection_order() -
     ]
 
 
+def test_the_modules_under_last_come_after_the_rest_each_part_longest_first() -> None:
+    collected = items("e2e/x::1", "a::1", "e2e/y::1", "e2e/y::2", "b::1")
+    times = {"tests/a.py": 1.0, "tests/b.py": 5.0, "tests/e2e/x.py": 9.0, "tests/e2e/y.py": 20.0}
+    assert order(longest_first(collected, times, ROOT, last=ROOT / "tests" / "e2e")) == [
+        "b::1",
+        "a::1",
+        "y::1",
+        "y::2",
+        "x::1",
+    ]
+
+
 def test_without_times_the_modules_keep_the_collection_order() -> None:
     collected = items("b::1", "b::2", "a::1", "c::1")
     assert order(longest_first(collected, {}, ROOT)) == ["b::1", "b::2", "a::1", "c::1"]

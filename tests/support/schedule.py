@@ -7,6 +7,12 @@ came last: one worker ran alone for half a minute after the others had finished.
 longest modules first (the classic longest-processing-time rule) leaves short modules to fill
 the end.
 
+The end-to-end modules come after all the others. Their bots are shared by the modules of a
+worker and answered by emulators in the worker's event loop, which runs only while an e2e test
+does: a worker that left for other modules and came back had to stop its bots in between and
+start them again (``tests/e2e/conftest.py``), each start 1.5-2 s of a core. In one block, a
+worker starts its bots once.
+
 The times come from ``tests/module_times.json``, written by a run with
 ``--record-module-times``. They only order the run: stale or missing times make it slower,
 never wrong; a module the file does not know goes by the median.
@@ -35,19 +41,21 @@ def load_times(path: Path = TIMES_FILE) -> dict[str, float]:
 
 
 def longest_first(
-    items: list[pytest.Item], times: Mapping[str, float], root: Path
+    items: list[pytest.Item], times: Mapping[str, float], root: Path, *, last: Path | None = None
 ) -> list[pytest.Item]:
     """``items`` with whole modules reordered by their time, longest first; the tests of a
-    module keep their order, and modules of equal time keep theirs."""
+    module keep their order, and modules of equal time keep theirs. The modules under ``last``
+    come after all the others (longest first among themselves)."""
     default = statistics.median(times.values()) if times else 0.0
     first_seen: dict[str, int] = {}
     for index, item in enumerate(items):
         first_seen.setdefault(module_of(item, root), index)
 
-    def key(pair: tuple[int, pytest.Item]) -> tuple[float, int, int]:
+    def key(pair: tuple[int, pytest.Item]) -> tuple[bool, float, int, int]:
         index, item = pair
         module = module_of(item, root)
-        return (-times.get(module, default), first_seen[module], index)
+        later = last is not None and last in item.path.parents
+        return (later, -times.get(module, default), first_seen[module], index)
 
     return [item for _, item in sorted(enumerate(items), key=key)]
 
