@@ -135,7 +135,10 @@ class Asked:
         self.user = SimpleNamespace(id=user_id, name=name, display_name=name)
         self.channel_id = channel
         self.guild_id = GUILD
-        self.id = 1
+        # Made now, as Discord makes an interaction's id: the edge sheds a click that reached
+        # it more than 2.75 s after the quickest one lately (P-58), and one fixed id grew
+        # older with every step, so after the first seconds every move was shed unplayed.
+        self.id = discord.utils.time_snowflake(discord.utils.utcnow())
         self.permissions = None
         self.message = None  # a slash command (a click here comes from no message it updates)
         self.response = _Response(self.answers)
@@ -380,9 +383,10 @@ async def play_and_scan(game: Game, seed: int) -> Knowledge:
             secrets = game.catch_up()
         else:
             assert movers, f"{table.slug}: nobody can move and no deadline is pending"
-            seat = rng.choice(movers)
+            seat, steps = rng.choice(movers), game.knowledge.steps
             answers = await game.press(seat, rng.choice(engine.legal_actions(seat)))
             secrets = game.catch_up()
+            assert game.knowledge.steps > steps, f"{table.slug}: a legal move was not taken"
             game.check(secrets, seat, "the answer to a move", answers)
         await game.scan_step(rng, secrets)
     return game.knowledge
