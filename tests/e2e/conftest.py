@@ -262,7 +262,7 @@ async def world(bots: BotPool, request: pytest.FixtureRequest) -> AsyncIterator[
     await reset(w)
     if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
         print(w.bot.output())
-    if not runs_in_the_session_loop(request.node.stash.get(NEXT_ITEM, None)):
+    if not is_e2e(request.node.stash.get(NEXT_ITEM, None)):
         # The emulators answer only while this loop runs. Left connected while this worker
         # runs other tests (a property test may take minutes on a loaded machine), a bot would
         # hear nothing for 60 s, drop its gateway connection, and log a traceback for each
@@ -286,14 +286,10 @@ NEXT_ITEM = pytest.StashKey["pytest.Item | None"]()
 """The test this worker runs after the one being torn down (None after its last one)."""
 
 
-def runs_in_the_session_loop(item: pytest.Item | None) -> bool:
-    """Whether ``item`` is an e2e test run in the session's event loop, the one the shared
-    emulators answer in (``pytest_collection_modifyitems``)."""
-    return (
-        item is not None
-        and Path(__file__).parent in item.path.parents
-        and item.get_closest_marker("asyncio") is not None
-    )
+def is_e2e(item: pytest.Item | None) -> bool:
+    """Whether ``item`` is an e2e test: one run in the session's event loop, where the shared
+    emulators answer (``pytest_collection_modifyitems``), or a quick one with no bot."""
+    return item is not None and Path(__file__).parent in item.path.parents
 
 
 @pytest.hookimpl(tryfirst=True)
