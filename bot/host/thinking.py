@@ -155,11 +155,23 @@ class Thinking:
             return
         try:
             pool = self._open_pool()
-            for _ in range(self.processes):  # each one finds no worker idle and starts one
-                pool.submit(_started)
+            # each one finds no worker idle and starts one
+            started = [pool.submit(_started) for _ in range(self.processes)]
         except (RuntimeError, concurrent.futures.process.BrokenProcessPool) as exc:
             log.warning("the bot players' workers could not start (%s)", exc)
             self.close()
+            return
+        left = len(started)
+
+        def one_started(_: concurrent.futures.Future[None]) -> None:
+            # In the pool's own thread, which finishes its futures one at a time.
+            nonlocal left
+            left -= 1
+            if left == 0 and all(not f.cancelled() and f.exception() is None for f in started):
+                log.info("the bot players' search workers are ready (%d)", self.processes)
+
+        for future in started:
+            future.add_done_callback(one_started)
 
     def _open_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:

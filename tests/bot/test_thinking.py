@@ -5,6 +5,7 @@ its normal decision at once instead of queueing; the workers end with the pool."
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import subprocess
@@ -116,15 +117,20 @@ async def test_the_workers_end_with_the_pool() -> None:
     await until(lambda: not started & workers(), timeout=30, what="the workers to end")
 
 
-async def test_warming_starts_every_worker_before_the_first_search() -> None:
+async def test_warming_starts_every_worker_before_the_first_search(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """A hard bot's seat warms the pool (``BotPlayers.table_changed``): its first search then
-    finds its worker running, instead of waiting for one to spawn and import the rules."""
+    finds its worker running, instead of waiting for one to spawn and import the rules. The
+    log says when the workers are ready (tests/e2e/test_bot_levels.py waits for it)."""
     engine, seat = position()
     before = workers()
     thinking = Thinking(2, grace=GRACE)
+    caplog.set_level(logging.INFO, "bot.host.thinking")
     try:
         thinking.warm()
         await until(lambda: len(workers() - before) == 2, timeout=30, what="two workers")
+        await until(lambda: "search workers are ready (2)" in caplog.text, timeout=30, what="ready")
         started = workers() - before
         thinking.warm()  # warm already: nothing more is started
         assert (await thinking.decide(hard(seat, Budget(simulations=8)), engine)).how == "searched"
