@@ -110,7 +110,13 @@ def start_picture_worker(parent: int, closing: Event) -> None:
     _closing = closing if may_leave_idle_class() else None
 
 
-def idle_while_drawing(draw: Callable[[], T]) -> T:
+IDLE_LIMIT = 5.0
+"""Seconds a drawing may stay in the idle class before it is raised out of it to finish at the
+worker's niceness (P-96): on a machine kept busy for long, the idle class gets almost no CPU,
+and a picture would come minutes late or never."""
+
+
+def idle_while_drawing(draw: Callable[[], T], limit: float = IDLE_LIMIT) -> T:
     """``draw()`` in Linux's idle scheduling class (``SCHED_IDLE``), then back to the ordinary
     class at the worker's niceness: the picture takes only CPU time nothing else wants, and any
     waking thread of another process takes the core from it at once; waiting for work, ending
@@ -121,10 +127,16 @@ def idle_while_drawing(draw: Callable[[], T]) -> T:
     Why: at 200 games Bug Run's pictures came in bursts (boards redrawn every
     ``PICTURE_INTERVAL`` drift into step), and in those seconds the bot's event loop waited for
     a core 40-65 ms in every 250 ms with the picture process at nice 10 or 19, a quarter of that
-    with it in the idle class: a niced process still takes its share of a busy core."""
+    with it in the idle class: a niced process still takes its share of a busy core. A drawing
+    still under way after ``limit`` seconds is raised out of the class (P-96)."""
     closing = _closing
     if closing is None or closing.is_set():
         return draw()
+    # Started before this thread enters the class: a thread is born in its creator's class,
+    # and this one must run when it is due however busy the machine is.
+    raise_out = threading.Timer(limit, leave_idle_class, args=(threading.get_native_id(),))
+    raise_out.daemon = True
+    raise_out.start()
     with contextlib.suppress(OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     # Looked at again once in the class: the bot sets the flag before it raises its processes
@@ -134,6 +146,7 @@ def idle_while_drawing(draw: Callable[[], T]) -> T:
     try:
         return draw()
     finally:
+        raise_out.cancel()
         leave_idle_class(0)
 
 

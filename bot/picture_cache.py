@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from multiprocessing.synchronize import Event
 
-from .child import idle_while_drawing, leave_idle_class, start_picture_worker
+from .child import IDLE_LIMIT, idle_while_drawing, leave_idle_class, start_picture_worker
 from .ui.specs import ImageSpec
 
 log = logging.getLogger(__name__)
@@ -36,8 +36,10 @@ class PictureWorkers:
     """``processes`` worker processes for pictures, started at the first picture (a bot that
     hosts no game with pictures starts none), replaced when one dies."""
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, *, idle_limit: float = IDLE_LIMIT) -> None:
         self.processes = processes
+        self.idle_limit = idle_limit
+        """Seconds a drawing may take in the idle class before it leaves it (P-96)."""
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._closing: Event | None = None
         """Set when the pool closes: its processes no longer draw in the idle class."""
@@ -56,7 +58,7 @@ class PictureWorkers:
             )
         try:
             # drawn in the idle class where the process can leave it again (P-89)
-            drawing = functools.partial(idle_while_drawing, render)
+            drawing = functools.partial(idle_while_drawing, render, self.idle_limit)
             return await asyncio.get_running_loop().run_in_executor(self._pool, drawing)
         except concurrent.futures.process.BrokenProcessPool:
             log.warning("the picture process died; drawing in a thread, a new process next time")
@@ -83,9 +85,11 @@ class PictureWorkers:
 
 
 class ImageCache:
-    def __init__(self, size: int = CACHE_SIZE, *, processes: int = 0) -> None:
+    def __init__(
+        self, size: int = CACHE_SIZE, *, processes: int = 0, idle_limit: float = IDLE_LIMIT
+    ) -> None:
         self.size = size
-        self.workers = PictureWorkers(processes) if processes > 0 else None
+        self.workers = PictureWorkers(processes, idle_limit=idle_limit) if processes > 0 else None
         self._done: OrderedDict[str, bytes] = OrderedDict()
         self._running: dict[str, asyncio.Future[bytes]] = {}
         self.renders = 0

@@ -206,6 +206,24 @@ async def test_the_picture_process_draws_in_the_idle_class_and_waits_outside_it(
 
 @idle_class
 @pytest.mark.usefixtures("no_tracker_left")
+async def test_a_drawing_that_outlasts_the_idle_limit_finishes_outside_the_idle_class() -> None:
+    """On a machine kept busy for long the idle class gets almost no CPU: a drawing still under
+    way after the limit is raised out of it and finishes at the process's niceness (P-96); a
+    quicker one stays in it to its end."""
+    cache = ImageCache(processes=1, idle_limit=0.3)
+    try:
+        assert cache.workers is not None
+        assert int(await cache.workers.run(own_class)) == os.SCHED_IDLE
+        assert int(await cache.workers.run(functools.partial(slow_own_class, 1.5))) == (
+            os.SCHED_OTHER
+        )
+        assert int(await cache.workers.run(own_class)) == os.SCHED_IDLE  # the next one is in it
+    finally:
+        cache.close(wait=True)
+
+
+@idle_class
+@pytest.mark.usefixtures("no_tracker_left")
 async def test_closing_the_pool_takes_its_drawings_out_of_the_idle_class() -> None:
     """The drawing under way is raised out of the idle class when the pool closes, and one the
     pool had already handed over is not drawn in it: either would otherwise finish, and its
