@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -161,13 +162,14 @@ class Thinking:
             log.warning("the bot players' workers could not start (%s)", exc)
             self.close()
             return
-        left = len(started)
+        said = threading.Lock()  # held for good by the callback that says it, the last one
 
         def one_started(_: concurrent.futures.Future[None]) -> None:
-            # In the pool's own thread, which finishes its futures one at a time.
-            nonlocal left
-            left -= 1
-            if left == 0 and all(not f.cancelled() and f.exception() is None for f in started):
+            # In the pool's thread, or this one if the future is done already: a future is
+            # done before its callbacks run, so the last of them sees every one done.
+            if not all(f.done() for f in started) or not said.acquire(blocking=False):
+                return
+            if all(not f.cancelled() and f.exception() is None for f in started):
                 log.info("the bot players' search workers are ready (%d)", self.processes)
 
         for future in started:
