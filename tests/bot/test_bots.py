@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.host.bots import BotPlayers
 from bot.host.errors import AlreadyStarted, NotAllowed
 from bot.host.host import Host
+from bot.host.table import Table
 from bot.host.thinking import Thinking
 from bot.store import Store, TableFull
 from tests.support.wait import until
@@ -79,18 +81,44 @@ class CountedWarming(Thinking):
         self.warmed += 1
 
 
-async def test_a_hard_bot_taking_a_seat_warms_the_search_workers(host: Host) -> None:
+@pytest.fixture
+async def warming(host: Host) -> AsyncIterator[CountedWarming]:
+    """Bot players listening to ``host``, their pool counting its warmings."""
     thinking = CountedWarming()
     bots = BotPlayers(host, delay=0.01, rng=random.Random(5), thinking=thinking)
     host.listeners.append(bots)
     try:
-        table = await host.open(
-            "ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice"
-        )
-        await host.add_bot(table.id, ALICE, "easy")
-        await host.add_bot(table.id, ALICE, "normal")
-        assert thinking.warmed == 0  # neither searches: no worker is wanted
-        await host.add_bot(table.id, ALICE, "hard")
-        assert thinking.warmed == 1  # in the lobby, before the game's first search
+        yield thinking
     finally:
         await bots.close()
+
+
+async def open_table(host: Host) -> Table:
+    return await host.open(
+        "ladybug-dash", guild_id=9, channel_id=CHANNEL, user_id=ALICE, name="alice"
+    )
+
+
+async def test_a_hard_bot_taking_a_seat_warms_the_search_workers(
+    host: Host, warming: CountedWarming
+) -> None:
+    table = await open_table(host)
+    await host.add_bot(table.id, ALICE, "easy")
+    await host.add_bot(table.id, ALICE, "normal")
+    assert warming.warmed == 0  # neither searches: no worker is wanted
+    await host.add_bot(table.id, ALICE, "hard")
+    assert warming.warmed == 1  # in the lobby, before the game's first search
+
+
+async def test_a_hard_stand_in_taking_a_seat_warms_the_search_workers(
+    host: Host, warming: CountedWarming
+) -> None:
+    """P-76: a member who leaves mid-game is stood in for at the server's level (P-64); a hard
+    stand-in will search, so its seat starts the workers as a hard bot player's does."""
+    host.settings = host.settings.model_copy(update={"stand_in_level": "hard"})
+    table = await open_table(host)
+    await host.join(table.id, BOB, "bob")
+    await host.start(table.id, ALICE)
+    assert warming.warmed == 0  # members only: no worker is wanted
+    await host.leave(table.id, BOB)
+    assert table.user_at(1).bot_level == "hard" and warming.warmed >= 1
